@@ -1,0 +1,90 @@
+// The report: findings as data. report.json is the source; JUnit, HTML and the console summary are
+// renderings of it. The shape of report.json is an interface other tools read (issue #3 §3): change
+// it only by adding optional fields.
+
+export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
+export type Outcome = 'pass' | 'fail' | 'skip';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Failure {
+  message: string;
+  request: RecordedRequest | null;
+  response: RecordedResponse | null;
+  /** A curl command that replays the request, key redacted. */
+  repro: string;
+  /** The shrunk fast-check counterexample or probe parameters, when there is one. */
+  counterexample?: unknown;
+  expected?: unknown;
+  received?: unknown;
+}
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  level: Level;
+  /** Section of shared/spec/animal-store-v1.md (or RFC) the check enforces, e.g. "§4.1 rule 2". */
+  specRef: string;
+  outcome: Outcome;
+  /** What the server did (OBSERVE checks, and context for others). */
+  observed?: unknown;
+  failures: Failure[];
+  /** Why a check was skipped (budget, no k6, not applicable). */
+  skipReason?: string;
+}
+
+/** One point of a quota probe's time series (for plots). Times are server ms where known. */
+export interface Sample {
+  t: number;
+  status: number;
+  limit?: number;
+  remaining?: number;
+  reset?: number;
+  retryAfter?: number;
+}
+
+export interface Report {
+  tool: 'petcert';
+  version: string;
+  kind: 'conform' | 'quota' | 'certify';
+  target: string;
+  startedAt: string;
+  finishedAt: string;
+  seed: number | null;
+  requests: number;
+  checks: CheckResult[];
+  /** Pet ids petcert created on the target (the API has no delete). */
+  createdIds?: Array<number | string>;
+  /** Quota probes: probe id → samples. */
+  series?: Record<string, Sample[]>;
+  /** Set when the run stopped early on purpose; the verdict is then incomplete. */
+  aborted?: { code: string; message: string };
+  /** k6 summary figures, when a k6 run was part of this report. */
+  k6?: unknown;
+}
+
+export type FailOn = 'must' | 'should';
+
+export type Verdict = 'pass' | 'fail' | 'incomplete';
+
+export function failingChecks(report: Pick<Report, 'checks'>, failOn: FailOn = 'must'): CheckResult[] {
+  return report.checks.filter(
+    (c) => c.outcome === 'fail' && (c.level === 'MUST' || (failOn === 'should' && c.level === 'SHOULD')),
+  );
+}
+
+export function verdictOf(report: Pick<Report, 'checks' | 'aborted'>, failOn: FailOn = 'must'): Verdict {
+  if (failingChecks(report, failOn).length > 0) return 'fail';
+  return report.aborted ? 'incomplete' : 'pass';
+}

@@ -1,0 +1,28 @@
+// Writes a report's artifacts into a directory. Every artifact's final text is scrubbed of secrets
+// once more, whatever its renderer did: a key in a report is a leak we cannot take back.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redactText } from '../core/redact.ts';
+import type { FailOn, Report } from './model.ts';
+import { toJUnit } from './junit.ts';
+
+export type Renderer = (report: Report, failOn: FailOn) => string;
+
+/** Extra renderers (HTML) register here by file name, so this file does not grow per format. */
+export const extraRenderers: Record<string, Renderer> = {};
+
+export function writeReport(dir: string, report: Report, secrets: readonly string[], failOn: FailOn = 'must'): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files: Record<string, string> = {
+    'report.json': JSON.stringify(report, null, 2) + '\n',
+    'junit.xml': toJUnit(report, failOn),
+  };
+  for (const [name, render] of Object.entries(extraRenderers)) files[name] = render(report, failOn);
+  const written: string[] = [];
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(dir, name);
+    writeFileSync(path, redactText(text, secrets));
+    written.push(path);
+  }
+  return written;
+}

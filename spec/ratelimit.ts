@@ -1,0 +1,131 @@
+// Reading §8.2 headers, Retry-After (§7, RFC 9110 §10.2.3) and the server's Date (RFC 9110 §6.6.1).
+// Pure: the same parsing runs in Node and in k6. Rate-limit logic works in *server* time: local time
+// plus an offset measured from Date headers, never our clock alone.
+import type { Headers } from '../core/exchange.ts';
+import { RATE_LIMIT_HEADERS } from './contract.ts';
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds. */
+  reset: number;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/** A non-negative decimal integer with nothing else around it: "60", not "60.0", "6e1", " 60" or "-1". */
+export function parseHeaderInt(value: string | undefined): number | undefined {
+  if (value === undefined || !/^[0-9]{1,16}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+export function readRateLimit(headers: Headers): Parsed<RateLimitState> {
+  const problems: string[] = [];
+  const read = (name: string): number => {
+    const raw = headers[name];
+    const n = parseHeaderInt(raw);
+    if (raw === undefined) problems.push(`${name} is missing`);
+    else if (n === undefined) problems.push(`${name} is not a non-negative integer: ${JSON.stringify(raw)}`);
+    return n ?? NaN;
+  };
+  const value = {
+    limit: read(RATE_LIMIT_HEADERS.limit),
+    remaining: read(RATE_LIMIT_HEADERS.remaining),
+    reset: read(RATE_LIMIT_HEADERS.reset),
+  };
+  return problems.length ? { ok: false, problem: problems.join('; ') } : { ok: true, value };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+
+/**
+ * An HTTP-date in ms since the epoch. IMF-fixdate is parsed exactly; the two obsolete forms RFC 9110
+ * says recipients must accept (RFC 850, asctime) go through Date.parse. No named groups: k6's runtime.
+ */
+export function parseHttpDate(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const m = IMF_FIXDATE.exec(text);
+  if (m) {
+    const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]!), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7]));
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+  if (/^[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/.test(text) || /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) {
+    const ms = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+  return undefined;
+}
+
+/** The server's clock at the response, from its Date header, in ms. */
+export function serverDateMs(headers: Headers): number | undefined {
+  return parseHttpDate(headers['date']);
+}
+
+export interface RetryAfter {
+  /** Seconds to wait, from the server's point of view (may be fractional for HTTP-dates: never). */
+  seconds: number;
+  form: 'delay-seconds' | 'http-date';
+  raw: string;
+}
+
+/**
+ * Retry-After as delay-seconds or an HTTP-date. An HTTP-date is converted to a delay against the
+ * server's own Date header when there is one (RFC 9110 §10.2.3), so clock skew does not matter.
+ */
+export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
+  const raw = headers[RATE_LIMIT_HEADERS.retryAfter];
+  if (raw === undefined) return { ok: false, problem: 'Retry-After is missing' };
+  const seconds = parseHeaderInt(raw);
+  if (seconds !== undefined) return { ok: true, value: { seconds, form: 'delay-seconds', raw } };
+  const at = parseHttpDate(raw);
+  if (at === undefined) return { ok: false, problem: `Retry-After is neither delay-seconds nor an HTTP-date: ${JSON.stringify(raw)}` };
+  const now = serverDateMs(headers);
+  if (now === undefined) return { ok: false, problem: 'Retry-After is an HTTP-date but the response has no valid Date header to measure it from' };
+  return { ok: true, value: { seconds: Math.max(0, Math.ceil((at - now) / 1000)), form: 'http-date', raw } };
+}
+
+/**
+ * Estimates server time from local time. Date has one-second resolution, so one sample bounds the
+ * offset within a second; keeping the tightest bounds over many samples narrows it.
+ */
+export interface ServerClock {
+  /** Adds an observation: local ms when the request was sent and when the response arrived, and its Date header. */
+  observe(sentAtLocal: number, receivedAtLocal: number, headers: Headers): void;
+  /** Best estimate of server ms at a local ms, or undefined before any observation. */
+  toServer(localMs: number): number | undefined;
+  /** Local ms at which the server's clock reads `serverMs` (latest-possible estimate, for safe waiting). */
+  toLocalNotBefore(serverMs: number): number | undefined;
+}
+
+export function createServerClock(): ServerClock {
+  // offset = server - local lies in [low, high]; Date floors to the second, and the server stamped
+  // it somewhere between our send and receive.
+  let low = -Infinity;
+  let high = Infinity;
+  return {
+    observe(sentAtLocal, receivedAtLocal, headers) {
+      const date = serverDateMs(headers);
+      if (date === undefined) return;
+      const sampleLow = date - receivedAtLocal;
+      const sampleHigh = date + 1000 - sentAtLocal;
+      if (sampleLow > high || sampleHigh < low) {
+        // The server's clock jumped (or it is several servers): start over from this sample.
+        low = sampleLow;
+        high = sampleHigh;
+        return;
+      }
+      low = Math.max(low, sampleLow);
+      high = Math.min(high, sampleHigh);
+    },
+    toServer(localMs) {
+      if (!Number.isFinite(low)) return undefined;
+      return localMs + (low + high) / 2;
+    },
+    toLocalNotBefore(serverMs) {
+      if (!Number.isFinite(low)) return undefined;
+      return serverMs - low;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests sit beside the code they test. *.e2e.test.ts files start servers and take seconds each;
+// `npm run test:unit` leaves them out (that is what CI also runs on Node 24).
+export default defineConfig({
+  test: {
+    include: ['{spec,core,http,report,reference,conformance,load,scripts}/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'load/dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
