@@ -3,7 +3,10 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, PetcertError, UnreachableError, errorMessage } from '../core/errors.ts';
 import { VERSION } from '../core/version.ts';
+import { registerConform } from '../conformance/cli.ts';
+import { registerQuota } from '../load/cli.ts';
 import { registerServe } from '../reference/cli.ts';
+import { registerCertify } from './certify-cli.ts';
 
 export const EXIT = { pass: 0, fail: 1, usage: 2, unreachable: 3, internal: 4 } as const;
 
@@ -13,6 +16,9 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage and examples)')
     .exitOverride();
+  registerCertify(program);
+  registerConform(program);
+  registerQuota(program);
   registerServe(program);
   return program;
 }
