@@ -69,7 +69,7 @@ export interface Report {
   /** Quota probes: probe id → samples. */
   series?: Record<string, Sample[]>;
   /** Set when the run stopped early on purpose; the verdict is then incomplete. */
-  aborted?: { code: string; message: string };
+  aborted?: { code: AbortCode; message: string };
   /** k6 summary figures, when a k6 run was part of this report. */
   k6?: unknown;
 }
@@ -87,4 +87,17 @@ export function failingChecks(report: Pick<Report, 'checks'>, failOn: FailOn = '
 export function verdictOf(report: Pick<Report, 'checks' | 'aborted'>, failOn: FailOn = 'must'): Verdict {
   if (failingChecks(report, failOn).length > 0) return 'fail';
   return report.aborted ? 'incomplete' : 'pass';
+}
+
+/** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
+export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED';
+
+/**
+ * The CLI's exit code for a finished report: 1 when a check at the fail-on level failed; 3 when the run
+ * could not reach a verdict (unreachable target, endless 429s, run timeout), so that CI never reads an
+ * incomplete run as a pass; otherwise 0. (2, usage errors, never gets this far.)
+ */
+export function exitCodeOf(report: Pick<Report, 'checks' | 'aborted'>, failOn: FailOn = 'must'): 0 | 1 | 3 {
+  if (failingChecks(report, failOn).length > 0) return 1;
+  return report.aborted ? 3 : 0;
 }
