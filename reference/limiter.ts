@@ -1,0 +1,137 @@
+// §8: per-key minute and day quotas as fixed windows aligned to the Unix epoch (window = floor(t / len)).
+// Synchronous on purpose: check-and-count happens in one turn of the event loop, so concurrent requests
+// can never both see the last free slot. State is one small record per bucket (one per configured key),
+// holding only the current window of each quota: old windows are overwritten, so memory is bounded.
+import type { Plan, Windows } from '../spec/plans.ts';
+import type { ReferenceFaults } from './faults.ts';
+import type { ResolvedVariants } from './variants.ts';
+
+type QuotaKind = 'minute' | 'day';
+
+interface Counter {
+  window: number;
+  count: number;
+  rejected: number;
+  /** noRecovery fault: the window in which every request is refused anyway. */
+  penaltyWindow: number;
+  /** rejectedConsumeNext fault: requests already charged to a future window. */
+  debtWindow: number;
+  debt: number;
+}
+
+interface QuotaView {
+  kind: QuotaKind;
+  limit: number;
+  counter: Counter;
+  /** Unix seconds at which the current window ends. */
+  reset: number;
+  blocked: boolean;
+}
+
+export interface RateHeaders {
+  limit: number;
+  remaining: number;
+  /** As sent in X-RateLimit-Reset (normally Unix seconds). */
+  reset: number;
+}
+
+export interface Decision {
+  admitted: boolean;
+  headers: RateHeaders;
+  /** Only on refusal: ms since the epoch at which the binding quota resets. */
+  retryAtMs?: number;
+}
+
+export interface Limiter {
+  /** Decides and counts in one synchronous step. `force` admits regardless (used only by the racy fault). */
+  take(bucket: string, plan: Plan, nowMs: number, force?: boolean): Decision;
+  /** Decides without counting. */
+  peek(bucket: string, plan: Plan, nowMs: number): Decision;
+  /** Number of buckets held (for the memory-bound test). */
+  size(): number;
+}
+
+const newCounter = (window: number): Counter => ({ window, count: 0, rejected: 0, penaltyWindow: -1, debtWindow: -1, debt: 0 });
+
+function roll(counter: Counter, window: number): void {
+  if (counter.window === window) return;
+  counter.window = window;
+  counter.count = counter.debtWindow === window ? counter.debt : 0;
+  counter.rejected = 0;
+}
+
+export function createLimiter(windows: Windows, faults: ReferenceFaults, variants: ResolvedVariants): Limiter {
+  const buckets = new Map<string, Record<QuotaKind, Counter>>();
+  const lengths: Record<QuotaKind, number> = { minute: windows.minuteSeconds, day: windows.daySeconds };
+  const kinds = (['minute', 'day'] as const).filter((k) => !(k === 'minute' ? faults.noMinuteQuota : faults.noDayQuota));
+
+  function views(bucket: string, plan: Plan, nowMs: number): QuotaView[] {
+    let state = buckets.get(bucket);
+    if (!state) buckets.set(bucket, (state = { minute: newCounter(-1), day: newCounter(-1) }));
+    const nowSec = nowMs / 1000;
+    return kinds.map((kind) => {
+      const counter = state[kind];
+      const window = Math.floor(nowSec / lengths[kind]);
+      roll(counter, window);
+      const limit = kind === 'minute' ? plan.perMinute : plan.perDay;
+      const cap = limit + (kind === 'minute' ? (faults.overAdmit ?? 0) : 0); // fault: overAdmit
+      const blocked = counter.count >= cap || (faults.noRecovery === true && counter.penaltyWindow === window); // fault: noRecovery
+      return { kind, limit, counter, reset: (window + 1) * lengths[kind], blocked };
+    });
+  }
+
+  function reported(all: QuotaView[], admitted: boolean): QuotaView {
+    if (!admitted) {
+      // The binding quota: the one whose reset lets the next request through (the later of the spent ones).
+      return all.filter((q) => q.blocked).reduce((a, b) => (b.reset > a.reset ? b : a));
+    }
+    const preferred = variants.headerQuota === 'closest' ? undefined : all.find((q) => q.kind === variants.headerQuota);
+    if (preferred) return preferred;
+    return all.reduce((a, b) => {
+      const ra = a.limit - a.counter.count;
+      const rb = b.limit - b.counter.count;
+      return rb < ra || (rb === ra && b.reset < a.reset) ? b : a;
+    });
+  }
+
+  function headersOf(q: QuotaView, admitted: boolean, nowMs: number): RateHeaders {
+    let remaining = faults.remainingStuck ? q.limit : Math.max(0, q.limit - q.counter.count); // fault: remainingStuck
+    if (!admitted && faults.remainingNegative) remaining = -q.counter.rejected; // fault: remainingNegative
+    let reset = q.reset;
+    if (faults.resetMillis) reset = q.reset * 1000; // fault: resetMillis
+    else if (faults.resetDelta) reset = q.reset - Math.floor(nowMs / 1000); // fault: resetDelta
+    return { limit: q.limit + (faults.limitHeaderOffset ?? 0), remaining, reset }; // fault: limitHeaderOffset
+  }
+
+  function decide(bucket: string, plan: Plan, nowMs: number, commit: boolean, force: boolean): Decision {
+    const all = views(bucket, plan, nowMs);
+    if (all.length === 0) return { admitted: true, headers: { limit: plan.perMinute, remaining: plan.perMinute, reset: 0 } };
+    const admitted = force || all.every((q) => !q.blocked);
+    if (commit) {
+      if (admitted || variants.rejectedConsume) for (const q of all) q.counter.count++;
+      if (!admitted) chargeRefusal(all);
+    }
+    const binding = reported(all, admitted);
+    const decision: Decision = { admitted, headers: headersOf(binding, admitted, nowMs) };
+    if (!admitted) decision.retryAtMs = binding.reset * 1000;
+    return decision;
+  }
+
+  function chargeRefusal(all: QuotaView[]): void {
+    for (const q of all) {
+      q.counter.rejected++;
+      if (faults.noRecovery && q.blocked && q.counter.penaltyWindow !== q.counter.window) q.counter.penaltyWindow = q.counter.window + 1;
+      if (faults.rejectedConsumeNext && q.kind === 'minute') {
+        const next = q.counter.window + 1;
+        if (q.counter.debtWindow !== next) Object.assign(q.counter, { debtWindow: next, debt: 0 });
+        q.counter.debt++;
+      }
+    }
+  }
+
+  return {
+    take: (bucket, plan, nowMs, force = false) => decide(bucket, plan, nowMs, true, force),
+    peek: (bucket, plan, nowMs) => decide(bucket, plan, nowMs, false, false),
+    size: () => buckets.size,
+  };
+}

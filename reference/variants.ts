@@ -1,0 +1,55 @@
+// Other *correct* answers to the specification's gaps (spec/GAPS.md). Each variant is a server petcert
+// must pass; the defaults below are the reference server's own choices.
+export interface ReferenceVariants {
+  /** Which quota X-RateLimit-* report when minute and day both apply (§8.2 does not say). */
+  headerQuota?: 'closest' | 'minute' | 'day';
+  /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3 allows both). */
+  retryAfterForm?: 'seconds' | 'http-date';
+  /** 429 responses count against the quota (current windows). */
+  rejectedConsume?: boolean;
+  /** 429 body shape (§7: not shown). */
+  tooManyBody?: 'error' | 'empty' | 'text';
+  /** `status` of a pet created without one: "available", or left out (null). */
+  defaultStatus?: 'available' | null;
+  /** Order of GET /pets (§4.1 rule 3: not shown). */
+  order?: 'oldest' | 'newest' | 'shuffled';
+  /** `limit` outside 1–100 or not an integer: 400, or clamp into range (non-integers → the default). */
+  limitOutOfRange?: 'reject' | 'clamp';
+  /** `status` filter outside PetStatus: 400, or 200 with an empty list. */
+  unknownStatusFilter?: 'reject' | 'empty';
+  /** petId that is not an int64: 400 or 404. */
+  badPetId?: 400 | 404;
+  /** Names longer than this many code points are rejected with 400. */
+  maxNameLength?: number;
+  /** Body fields NewPet does not define: ignored (not stored) or 400. */
+  unknownFields?: 'ignore' | 'reject';
+  /** Only these category ids are accepted (others 400); undefined: any int64. */
+  categories?: number[];
+  /** Media type of Error bodies. */
+  errorContentType?: 'application/json' | 'application/problem+json';
+}
+
+export type ResolvedVariants = Required<Omit<ReferenceVariants, 'categories'>> & { categories: ReadonlySet<string> | undefined };
+
+/** The reference server's own choices. */
+export const DEFAULT_VARIANTS = {
+  headerQuota: 'closest',
+  retryAfterForm: 'seconds',
+  rejectedConsume: false,
+  tooManyBody: 'error',
+  defaultStatus: null,
+  order: 'oldest',
+  limitOutOfRange: 'reject',
+  unknownStatusFilter: 'reject',
+  badPetId: 400,
+  maxNameLength: 1000,
+  unknownFields: 'ignore',
+  errorContentType: 'application/json',
+} as const satisfies Omit<ResolvedVariants, 'categories'>;
+
+export function resolveVariants(variants: ReferenceVariants = {}): ResolvedVariants {
+  const defined = Object.fromEntries(Object.entries(variants).filter(([, v]) => v !== undefined)) as ReferenceVariants;
+  const { categories, ...rest } = defined;
+  // Category ids are compared as canonical decimal text, the form the body parser produces for any int64.
+  return { ...DEFAULT_VARIANTS, ...rest, categories: categories ? new Set(categories.map((c) => BigInt(c).toString())) : undefined };
+}
