@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { redactText } from '../core/redact.ts';
 import type { FailOn, Report } from './model.ts';
 import { toJUnit } from './junit.ts';
+import { toHtml } from './html.ts';
 
 export type Renderer = (report: Report, failOn: FailOn) => string;
 
-/** Extra renderers (HTML) register here by file name, so this file does not grow per format. */
+/** Extra renderers register here by file name, so this file does not grow per format. */
 export const extraRenderers: Record<string, Renderer> = {};
 
 export function writeReport(dir: string, report: Report, secrets: readonly string[], failOn: FailOn = 'must'): string[] {
@@ -16,6 +17,7 @@ export function writeReport(dir: string, report: Report, secrets: readonly strin
   const files: Record<string, string> = {
     'report.json': JSON.stringify(report, null, 2) + '\n',
     'junit.xml': toJUnit(report, failOn),
+    'report.html': toHtml(report, failOn),
   };
   for (const [name, render] of Object.entries(extraRenderers)) files[name] = render(report, failOn);
   const written: string[] = [];

@@ -1,0 +1,121 @@
+import { describe, expect, test } from 'vitest';
+import { daySeries, fixtureReport, HOSTILE, minuteSeries } from './fixtures.ts';
+import { dayQuotaOf, toHtml } from './html.ts';
+import { expectedStaircase, retryAfterWaits, thin } from './html-plot.ts';
+import { escapeHtml } from './html-escape.ts';
+
+describe('toHtml escaping', () => {
+  const html = toHtml(fixtureReport());
+
+  test('a hostile body, header, title, id and probe name inject no markup', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<img/i);
+    expect(html).not.toContain('onerror="');
+    expect(html).not.toContain('window.__pwned=1</script>');
+    expect(html).toContain(escapeHtml(HOSTILE));
+  });
+
+  test('forbids scripts and network with a Content-Security-Policy', () => {
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+    expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+
+  test('escapeHtml covers every markup-significant character', () => {
+    expect(escapeHtml(`<>&"'\``)).toBe('&#60;&#62;&#38;&#34;&#39;&#96;');
+  });
+});
+
+describe('toHtml content', () => {
+  test('verdict at the top: fail, pass, incomplete', () => {
+    const failing = toHtml(fixtureReport());
+    expect(failing.indexOf('data-verdict="fail"')).toBeLessThan(failing.indexOf('id="checks"'));
+    const passing = fixtureReport();
+    passing.checks = passing.checks.filter((c) => c.level !== 'MUST' || c.outcome !== 'fail');
+    expect(toHtml(passing)).toContain('data-verdict="pass"');
+    expect(toHtml({ ...passing, aborted: { code: 'UNREACHABLE', message: 'gone' } })).toContain('data-verdict="incomplete"');
+  });
+
+  test('--fail-on should turns a SHOULD finding into a failure', () => {
+    const passing = fixtureReport();
+    passing.checks = passing.checks.filter((c) => c.level !== 'MUST' || c.outcome !== 'fail');
+    expect(toHtml(passing, 'should')).toContain('data-verdict="fail"');
+  });
+
+  test('failures carry request, response and curl; table has level, spec ref, outcome', () => {
+    const html = toHtml(fixtureReport());
+    expect(html).toContain('<h4>Request</h4>');
+    expect(html).toContain('<h4>Response</h4>');
+    expect(html).toContain('curl -i -X GET');
+    expect(html).toMatch(/<td class="level MUST">MUST<\/td><td>§8.2<\/td><td class="outcome fail">fail<\/td>/);
+    expect(html).toMatch(/<td class="outcome finding">finding<\/td>/);
+    expect(html).toContain('id="observe"');
+  });
+
+  test('one remaining plot per probe, plus a cumulative plot for the day probe', () => {
+    const html = toHtml(fixtureReport());
+    expect(html.match(/<svg class="plot"/g)).toHaveLength(4);
+    expect(html).toContain('data-probe="quota.day.free-cumulative"');
+    expect(html).toMatch(/class="quota"/);
+    expect(html).toMatch(/class="wait"/);
+    expect(html).toMatch(/class="rejected"/);
+  });
+
+  test('the day quota line comes from the probe\'s check, never from a minute Limit', () => {
+    const report = fixtureReport();
+    expect(dayQuotaOf(report, 'quota.day.free', daySeries())).toBe(50);
+    expect(dayQuotaOf({ ...report, checks: [] }, 'quota.day.free', daySeries())).toBeUndefined();
+    const announced = daySeries().map((s, i) => (i > 40 ? { ...s, limit: 50 } : s));
+    expect(dayQuotaOf({ ...report, checks: [] }, 'quota.day.free', announced)).toBe(50);
+  });
+
+  test('k6 summary figures when present', () => {
+    const k6 = { metrics: { http_req_duration: { type: 'trend', contains: 'time', values: { avg: 12.5, 'p(95)': 30 }, thresholds: { 'p(95)<500': { ok: true } } } } };
+    const html = toHtml(fixtureReport({ k6 }));
+    expect(html).toContain('http_req_duration');
+    expect(html).toContain('p(95)=30 ms');
+    expect(toHtml(fixtureReport())).not.toContain('id="k6"');
+  });
+
+  test('a 100,000-sample day probe renders quickly and stays small', () => {
+    const big = daySeries(1000, 100_000);
+    const started = Date.now();
+    const html = toHtml(fixtureReport({ series: { 'quota.day.business': big } }));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(html.length).toBeLessThan(1_500_000);
+  });
+});
+
+describe('plot data', () => {
+  test('a correct server draws exactly the expected staircase', () => {
+    const samples = minuteSeries(60, 10);
+    const expected = expectedStaircase(samples);
+    samples.forEach((s, i) => expect(expected[i]).toBe(s.remaining));
+  });
+
+  test('a stuck Remaining departs from the staircase', () => {
+    const stuck = minuteSeries(60, 0).map((s) => ({ ...s, remaining: 59 }));
+    const expected = expectedStaircase(stuck);
+    expect(expected[30]).toBe(29);
+    expect(stuck[30]!.remaining).toBe(59);
+  });
+
+  test('Retry-After waits merge when they overlap', () => {
+    const samples = [
+      { t: 0, status: 429, retryAfter: 2 },
+      { t: 1000, status: 429, retryAfter: 2 },
+      { t: 5000, status: 429, retryAfter: 1 },
+      { t: 5500, status: 200 },
+    ];
+    expect(retryAfterWaits(samples, [0, 1, 5, 5.5])).toEqual([[0, 3], [5, 6]]);
+  });
+
+  test('thinning keeps every column bounded and keeps the 429s', () => {
+    const n = 20_000;
+    const xs = Array.from({ length: n }, (_, i) => i);
+    const ys = xs.map((i) => n - i);
+    const statuses = xs.map((i) => (i % 5000 === 4999 ? 429 : 200));
+    const kept = thin(xs, ys, statuses, 100);
+    expect(kept.length).toBeLessThanOrEqual(500);
+    for (const i of [4999, 9999, 14999, 19999]) expect(kept).toContain(i);
+  });
+});

@@ -1,0 +1,152 @@
+// report.html: one self-contained page (inline CSS and SVG, no script at all, so nothing to load and
+// nothing to run). A Content-Security-Policy that forbids every script and every fetch is a second
+// wall behind the escaping: even a markup injection we missed could neither run nor phone home.
+import { escapeHtml as esc, clip, prettyJson } from './html-escape.ts';
+import { cumulativePlot, remainingPlot } from './html-plot.ts';
+import { k6Section } from './html-k6.ts';
+import { HTML_STYLE } from './html-style.ts';
+import { failingChecks, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+function headerLines(headers: Record<string, string>): string {
+  return Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+}
+
+function verdictBlock(report: Report, failOn: FailOn): string {
+  const verdict = verdictOf(report, failOn);
+  const count = (level: string, outcome: string) => report.checks.filter((c) => c.level === level && c.outcome === outcome).length;
+  const failing = failingChecks(report, failOn).length;
+  const words = { pass: 'PASS — conforms', fail: 'FAIL — does not conform', incomplete: 'INCOMPLETE — no verdict reached' };
+  return `<section id="verdict" class="verdict ${verdict}" data-verdict="${verdict}">
+<h1>${words[verdict]}</h1>
+<p>${esc(report.target)} · ${report.checks.length} checks · ${failing} failing at the <b>${failOn.toUpperCase()}</b> level
+ · MUST ${count('MUST', 'pass')} passed, ${count('MUST', 'fail')} failed, ${count('MUST', 'skip')} skipped
+ · SHOULD findings ${count('SHOULD', 'fail')} · OBSERVE records ${report.checks.filter((c) => c.level === 'OBSERVE').length}</p>
+${report.aborted ? `<p class="aborted">Run stopped early (${esc(report.aborted.code)}): ${esc(report.aborted.message)}</p>` : ''}
+</section>`;
+}
+
+function runFacts(report: Report): string {
+  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const rows: Array<[string, string]> = [
+    ['Target', report.target], ['Kind', report.kind], ['Started', report.startedAt], ['Finished', report.finishedAt],
+    ['Duration', Number.isFinite(seconds) ? `${seconds.toFixed(1)} s` : '?'], ['Requests', String(report.requests)],
+    ['Seed', report.seed === null ? '—' : `${report.seed} (replay with --seed ${report.seed})`], ['petcert', report.version],
+  ];
+  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+}
+
+function anchor(check: CheckResult): string {
+  return `check-${check.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+function checksTable(report: Report, failing: Set<CheckResult>): string {
+  const rows = report.checks.map((c) => {
+    const shown = c.outcome === 'fail' && !failing.has(c) ? 'finding' : c.outcome;
+    const title = c.outcome === 'fail' ? `<a href="#${anchor(c)}">${esc(c.title)}</a>` : esc(c.title);
+    const note = c.outcome === 'skip' && c.skipReason ? `<div class="note">${esc(c.skipReason)}</div>` : '';
+    return `<tr class="${shown}"><td><code>${esc(c.id)}</code></td><td>${title}${note}</td><td class="level ${c.level}">${c.level}</td><td>${esc(c.specRef)}</td><td class="outcome ${shown}">${shown}</td></tr>`;
+  });
+  return `<section id="checks"><h2>Checks</h2>
+<p class="legend">MUST: the specification states it; a failure fails the run. SHOULD: RFC or best practice; a failure is a finding. OBSERVE: a gap in the specification; what the server does is recorded, never judged.</p>
+<table class="checks"><thead><tr><th>Id</th><th>Check</th><th>Level</th><th>Spec</th><th>Outcome</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></section>`;
+}
+
+function failureBlock(failure: Failure): string {
+  const req = failure.request;
+  const res = failure.response;
+  const parts = [`<p class="message">${esc(failure.message)}</p>`];
+  if (failure.expected !== undefined || failure.received !== undefined) {
+    parts.push(`<div class="pair"><div><h4>Expected</h4><pre>${esc(clip(prettyJson(failure.expected)))}</pre></div><div><h4>Received</h4><pre>${esc(clip(prettyJson(failure.received)))}</pre></div></div>`);
+  }
+  if (failure.counterexample !== undefined) parts.push(`<h4>Counterexample</h4><pre>${esc(clip(prettyJson(failure.counterexample)))}</pre>`);
+  if (req) parts.push(`<h4>Request</h4><pre class="http">${esc(clip(`${req.method} ${req.url}\n${headerLines(req.headers)}${req.body !== undefined ? `\n\n${req.body}` : ''}`))}</pre>`);
+  if (res) parts.push(`<h4>Response</h4><pre class="http">${esc(clip(`${res.status}\n${headerLines(res.headers)}\n\n${res.body}`))}</pre>`);
+  if (failure.repro) parts.push(`<h4>Reproduce</h4><pre class="repro">${esc(failure.repro)}</pre>`);
+  return `<div class="failure">${parts.join('\n')}</div>`;
+}
+
+function failuresSection(report: Report, failing: Set<CheckResult>): string {
+  const failed = report.checks.filter((c) => c.outcome === 'fail');
+  if (failed.length === 0) return `<section id="failures"><h2>Failures</h2><p>None.</p></section>`;
+  const blocks = failed.map((c) => {
+    const kind = failing.has(c) ? 'fails the run' : `${c.level} finding, does not fail the run`;
+    const more = c.failures.length > 5 ? `<p class="note">… and ${c.failures.length - 5} more in report.json</p>` : '';
+    return `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level ${c.level}">${c.level}</span> <span class="spec">${esc(c.specRef)}</span></h3>
+<p class="note">${kind}</p>${c.failures.slice(0, 5).map(failureBlock).join('\n')}${more}</article>`;
+  });
+  return `<section id="failures"><h2>Failures</h2>${blocks.join('\n')}</section>`;
+}
+
+function observeSection(report: Report): string {
+  const records = report.checks.filter((c) => c.level === 'OBSERVE');
+  if (records.length === 0) return '';
+  const rows = records.map((c) => `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.title)}</td><td>${esc(c.specRef)}</td><td><pre>${c.outcome === 'skip' ? esc(`not observed: ${c.skipReason ?? 'skipped'}`) : esc(clip(prettyJson(c.observed), 1500))}</pre></td></tr>`);
+  return `<section id="observe"><h2>What the server does in the specification's gaps (OBSERVE)</h2>
+<p class="legend">The specification does not say; these are records, not verdicts.</p>
+<table class="checks"><thead><tr><th>Id</th><th>Gap</th><th>Spec</th><th>Observed</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></section>`;
+}
+
+/** The day quota a day probe measured against, from its check's data when the probe recorded it. */
+export function dayQuotaOf(report: Report, probe: string, samples: readonly Sample[]): number | undefined {
+  for (const check of report.checks) {
+    if (!(check.id === probe || check.id.endsWith(probe) || probe.endsWith(check.id))) continue;
+    for (const source of [check.observed, ...check.failures.map((f) => f.expected)]) {
+      if (typeof source !== 'object' || source === null) continue;
+      const record = source as Record<string, unknown>;
+      for (const key of ['perDay', 'dayQuota', 'quota']) if (typeof record[key] === 'number') return record[key];
+    }
+  }
+  // Otherwise the largest Limit the server announced, unless that is plainly the minute figure (fewer
+  // than were admitted): a wrong quota line would mislead more than none.
+  const limits = samples.map((s) => s.limit).filter((l): l is number => l !== undefined);
+  const largest = limits.reduce((a, b) => Math.max(a, b), 0);
+  const admitted = samples.filter((s) => s.status >= 200 && s.status < 300).length;
+  return largest >= admitted && largest > 0 ? largest : undefined;
+}
+
+function seriesSection(report: Report): string {
+  const entries = Object.entries(report.series ?? {}).filter(([, samples]) => samples.length > 0);
+  if (entries.length === 0) return '';
+  const figures = entries.map(([probe, samples]) => {
+    const rejected = samples.filter((s) => s.status === 429).length;
+    const figs = [`<figure class="probe" data-probe="${esc(probe)}"><figcaption><b>${esc(probe)}</b>: ${samples.length} requests, ${rejected} × 429. Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded.</figcaption>${remainingPlot(probe, samples)}</figure>`];
+    if (/day/i.test(probe)) {
+      const quota = dayQuotaOf(report, probe, samples);
+      figs.push(`<figure class="probe" data-probe="${esc(probe)}-cumulative"><figcaption><b>${esc(probe)}</b>: cumulative admitted requests against the day quota (${quota === undefined ? 'not known' : quota}, red line).</figcaption>${cumulativePlot(probe, samples, quota)}</figure>`);
+    }
+    return figs.join('\n');
+  });
+  return `<section id="quota"><h2>Quota probes</h2>${figures.join('\n')}</section>`;
+}
+
+function createdSection(report: Report): string {
+  const ids = report.createdIds ?? [];
+  if (ids.length === 0) return '';
+  return `<section id="created"><h2>Pets created on the target</h2><p class="note">The API has no delete; petcert names its pets with the <code>petcert-</code> prefix.</p><p><code>${esc(ids.join(', '))}</code></p></section>`;
+}
+
+export function toHtml(report: Report, failOn: FailOn = 'must'): string {
+  const failing = new Set(failingChecks(report, failOn));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>petcert ${esc(report.kind)}: ${verdictOf(report, failOn)} — ${esc(report.target)}</title>
+<style>${HTML_STYLE}</style></head>
+<body><main>
+${verdictBlock(report, failOn)}
+${runFacts(report)}
+<nav><a href="#checks">Checks</a> · <a href="#failures">Failures</a> · <a href="#observe">Gaps (OBSERVE)</a> · <a href="#quota">Quota plots</a> · <a href="#k6">k6</a></nav>
+${checksTable(report, failing)}
+${failuresSection(report, failing)}
+${observeSection(report)}
+${seriesSection(report)}
+${k6Section(report.k6)}
+${createdSection(report)}
+<footer>petcert ${esc(report.version)} · report.json is the source of this page; junit.xml is for CI.</footer>
+</main></body></html>
+`;
+}
