@@ -1,0 +1,86 @@
+import { describe, expect, test } from 'vitest';
+import { createConsoleProgress, etaOf, formatDuration, progressLine, verdictLines } from './console.ts';
+import { fixtureReport } from './fixtures.ts';
+
+function recorder(isTTY: boolean) {
+  const chunks: string[] = [];
+  return { stream: { isTTY, columns: 120, write: (t: string) => chunks.push(t) }, chunks };
+}
+
+describe('progress in a CI log (not a TTY)', () => {
+  test('one line when a phase starts, one when it ends, and at most one per interval between', () => {
+    let t = 0;
+    const { stream, chunks } = recorder(false);
+    const progress = createConsoleProgress({ stream, now: () => t, intervalMs: 5000 });
+    for (let done = 0; done <= 100; done += 1) {
+      t = done * 100; // 10 s in all
+      progress.sink({ phase: 'quota free: minute', done, total: 100 });
+    }
+    const lines = chunks.join('').trim().split('\n');
+    expect(lines).toHaveLength(3); // start, 5 s, 10 s (which is also the end, logged once)
+    expect(lines[1]).toBe('[quota free: minute] 50/100 50% ETA 5s');
+    expect(lines[0]).toBe('[quota free: minute] 0/100 0%');
+    expect(lines.at(-1)).toMatch(/^\[quota free: minute\] 100\/100 100% done in 10s$/);
+    expect(chunks.join('')).not.toContain('\x1b[');
+  });
+
+  test('each phase is logged on its own', () => {
+    const { stream, chunks } = recorder(false);
+    const progress = createConsoleProgress({ stream, now: () => 0 });
+    progress.sink({ phase: 'a', done: 0 });
+    progress.sink({ phase: 'b', done: 0 });
+    progress.sink({ phase: 'a', done: 1 });
+    expect(chunks).toEqual(['[a] 0 done\n', '[b] 0 done\n']);
+  });
+});
+
+describe('progress on a terminal', () => {
+  test('bars with ETA, redrawn in place, throttled', () => {
+    let t = 0;
+    const { stream, chunks } = recorder(true);
+    const progress = createConsoleProgress({ stream, now: () => t, redrawMs: 100 });
+    progress.sink({ phase: 'conform', done: 0, total: 10 });
+    t = 50;
+    progress.sink({ phase: 'conform', done: 5, total: 10 }); // throttled
+    t = 2000;
+    progress.sink({ phase: 'conform', done: 5, total: 10 });
+    progress.done();
+    expect(chunks).toHaveLength(3);
+    expect(chunks[1]).toMatch(/^\x1b\[1F\x1b\[2K\[#{12}\.{12}\] 5\/10 50% ETA 2s conform\n$/);
+  });
+});
+
+describe('ETA and durations', () => {
+  test('the runner\'s ETA wins; otherwise extrapolated', () => {
+    expect(etaOf({ event: { phase: 'p', done: 1, total: 4, etaMs: 7 }, startedAt: 0 }, 100)).toBe(7);
+    expect(etaOf({ event: { phase: 'p', done: 1, total: 4 }, startedAt: 0 }, 100)).toBe(300);
+    expect(etaOf({ event: { phase: 'p', done: 0, total: 4 }, startedAt: 0 }, 100)).toBeUndefined();
+  });
+
+  test('formatDuration', () => {
+    expect(formatDuration(5_400)).toBe('5s');
+    expect(formatDuration(65_000)).toBe('1m05s');
+    expect(formatDuration(3_720_000)).toBe('1h02m');
+  });
+
+  test('a message is appended', () => {
+    expect(progressLine({ event: { phase: 'q', done: 1, message: 'waiting for Retry-After' }, startedAt: 0 }, 0, 0, false)).toBe('[q] 1 done — waiting for Retry-After');
+  });
+});
+
+describe('verdict lines', () => {
+  test('failing checks listed with level, id and spec ref; the HTML path named', () => {
+    const lines = verdictLines(fixtureReport(), { htmlPath: 'reports/latest/report.html' });
+    expect(lines[0]).toBe('FAIL  petcert quota http://127.0.0.1:1/v1');
+    expect(lines.some((l) => l.startsWith('  ✗ MUST list.limit-max (§8.2): body was'))).toBe(true);
+    expect(lines.at(-1)).toBe('  Report: reports/latest/report.html');
+  });
+
+  test('pass, incomplete, and colour only when asked', () => {
+    const passing = fixtureReport();
+    passing.checks = passing.checks.filter((c) => c.outcome !== 'fail');
+    expect(verdictLines(passing)[0]).toMatch(/^PASS /);
+    expect(verdictLines({ ...passing, aborted: { code: 'RUN_TIMEOUT', message: 'slow' } })).toContain('  Run stopped early (RUN_TIMEOUT): slow');
+    expect(verdictLines(passing, { colour: true })[0]).toMatch(/^\x1b\[32mPASS\x1b\[0m/);
+  });
+});

@@ -1,0 +1,146 @@
+// The console face of a run: progress while it runs (bars with ETA redrawn in place on a terminal;
+// plain, rate-limited lines in CI logs, where redraws would be noise) and the verdict at the end.
+import type { ProgressEvent, ProgressSink } from '../core/progress.ts';
+import { failingChecks, verdictOf, type FailOn, type Report } from './model.ts';
+
+export interface ConsoleStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface ConsoleProgressOptions {
+  stream?: ConsoleStream;
+  /** Force the terminal or the log form (default: the stream's isTTY). */
+  tty?: boolean;
+  now?: () => number;
+  /** Log form: at most one line per phase this often, besides its first and last. */
+  intervalMs?: number;
+  /** Terminal form: redraws at most this often. */
+  redrawMs?: number;
+}
+
+export interface ConsoleProgress {
+  sink: ProgressSink;
+  /** Draws the final state and leaves the cursor below it. */
+  done(): void;
+}
+
+interface PhaseState {
+  event: ProgressEvent;
+  startedAt: number;
+  loggedAt: number;
+  finished: boolean;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** The runner's ETA when it knows one (quota windows), else extrapolated from the rate so far. */
+export function etaOf(state: Pick<PhaseState, 'event' | 'startedAt'>, now: number): number | undefined {
+  const { event } = state;
+  if (event.etaMs !== undefined) return event.etaMs;
+  if (event.total === undefined || event.done <= 0) return undefined;
+  return ((now - state.startedAt) / event.done) * Math.max(0, event.total - event.done);
+}
+
+const isFinished = (e: ProgressEvent): boolean => e.total !== undefined && e.done >= e.total;
+
+export function progressLine(state: Pick<PhaseState, 'event' | 'startedAt'>, now: number, width = 24, bar = true): string {
+  const { event } = state;
+  const eta = etaOf(state, now);
+  const parts: string[] = [];
+  if (event.total !== undefined && event.total > 0) {
+    const fraction = Math.min(1, event.done / event.total);
+    if (bar) parts.push(`[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '.')}]`);
+    parts.push(`${event.done}/${event.total}`, `${Math.floor(fraction * 100)}%`);
+  } else parts.push(`${event.done} done`);
+  if (eta !== undefined && !isFinished(event)) parts.push(`ETA ${formatDuration(eta)}`);
+  if (isFinished(event)) parts.push(`done in ${formatDuration(now - state.startedAt)}`);
+  const message = event.message ? ` — ${event.message}` : '';
+  return bar ? `${parts.join(' ')} ${event.phase}${message}` : `[${event.phase}] ${parts.join(' ')}${message}`;
+}
+
+export function createConsoleProgress(options: ConsoleProgressOptions = {}): ConsoleProgress {
+  const stream = options.stream ?? process.stderr;
+  const tty = options.tty ?? Boolean(stream.isTTY);
+  const now = options.now ?? Date.now;
+  const interval = options.intervalMs ?? 5000;
+  const redrawMs = options.redrawMs ?? 100;
+  const phases = new Map<string, PhaseState>();
+  let drawnLines = 0;
+  let drawnAt = -Infinity;
+
+  const redraw = (force: boolean): void => {
+    const t = now();
+    if (!force && t - drawnAt < redrawMs) return;
+    drawnAt = t;
+    const columns = Math.max(40, stream.columns ?? 100);
+    const lines = [...phases.values()].map((p) => progressLine(p, t).slice(0, columns - 1));
+    // Move up over the previous drawing and clear each line before writing the new one.
+    const up = drawnLines > 0 ? `\x1b[${drawnLines}F` : '';
+    stream.write(up + lines.map((l) => `\x1b[2K${l}\n`).join(''));
+    drawnLines = lines.length;
+  };
+
+  const log = (state: PhaseState, t: number): void => {
+    state.loggedAt = t;
+    stream.write(`${progressLine(state, t, 0, false)}\n`);
+  };
+
+  const sink: ProgressSink = (event) => {
+    const t = now();
+    let state = phases.get(event.phase);
+    const isNew = !state;
+    if (!state) {
+      state = { event, startedAt: t, loggedAt: -Infinity, finished: false };
+      phases.set(event.phase, state);
+    }
+    state.event = event;
+    if (tty) return redraw(isNew || isFinished(event));
+    const finishedNow = isFinished(event) && !state.finished;
+    if (finishedNow) state.finished = true;
+    if (isNew || finishedNow || t - state.loggedAt >= interval) log(state, t);
+  };
+
+  return { sink, done: () => (tty && phases.size > 0 ? redraw(true) : undefined) };
+}
+
+const COLOURS = { pass: '\x1b[32m', fail: '\x1b[31m', incomplete: '\x1b[33m', reset: '\x1b[0m' } as const;
+
+export interface VerdictOptions {
+  failOn?: FailOn;
+  /** Where report.html was written, to point the reader at it. */
+  htmlPath?: string;
+  colour?: boolean;
+  /** Failing checks listed individually, at most. */
+  maxListed?: number;
+}
+
+/** The closing lines every command prints: the verdict, what failed, and where to read more. */
+export function verdictLines(report: Report, options: VerdictOptions = {}): string[] {
+  const failOn = options.failOn ?? 'must';
+  const verdict = verdictOf(report, failOn);
+  const failing = failingChecks(report, failOn);
+  const count = (pred: (c: Report['checks'][number]) => boolean) => report.checks.filter(pred).length;
+  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const word = verdict.toUpperCase();
+  const head = options.colour ? `${COLOURS[verdict]}${word}${COLOURS.reset}` : word;
+  const lines = [
+    `${head}  petcert ${report.kind} ${report.target}`,
+    `  ${report.checks.length} checks: ${count((c) => c.outcome === 'pass')} passed, ${failing.length} failing (${failOn.toUpperCase()}), ` +
+      `${count((c) => c.level === 'SHOULD' && c.outcome === 'fail')} SHOULD findings, ${count((c) => c.level === 'OBSERVE')} OBSERVE records, ` +
+      `${count((c) => c.outcome === 'skip')} skipped · ${report.requests} requests in ${Number.isFinite(seconds) ? seconds.toFixed(1) : '?'} s` +
+      (report.seed !== null ? ` · seed ${report.seed}` : ''),
+  ];
+  const max = options.maxListed ?? 20;
+  for (const c of failing.slice(0, max)) lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`);
+  if (failing.length > max) lines.push(`  … and ${failing.length - max} more`);
+  if (report.aborted) lines.push(`  Run stopped early (${report.aborted.code}): ${report.aborted.message}`);
+  if (options.htmlPath) lines.push(`  Report: ${options.htmlPath}`);
+  return lines;
+}
