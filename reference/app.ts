@@ -93,9 +93,9 @@ export function createApp(options: ReferenceOptions = {}): App {
   async function admit(key: string, plan: Plan, nowMs: number): Promise<Decision> {
     const bucket = faults.sharedBucket ? '*shared*' : key; // fault: sharedBucket
     if (!faults.racy) return limiter.take(bucket, plan, nowMs);
-    // fault: racy — the decision is made, then the event loop turns, then the request is counted.
+    // fault: racy — decide, then a simulated 20 ms round trip to a shared counter store, then count.
     const early = limiter.peek(bucket, plan, nowMs);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     return limiter.take(bucket, plan, now(), early.admitted);
   }
 

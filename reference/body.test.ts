@@ -32,7 +32,7 @@ describe('parseNewPet (§4.2)', () => {
     ['null body', 'null'],
     ['string body', '"pet"'],
     ['empty body', ''],
-  ])('400 for %s', ([, body]) => {
+  ] as const)('400 for %s', ([, body]) => {
     expect(parseNewPet(body, defaults).ok).toBe(false);
   });
 

@@ -2,11 +2,12 @@
 import { describe, expect, test } from 'vitest';
 import { parsePlansFile } from '../spec/plans.ts';
 import { parseRetryAfter } from '../spec/ratelimit.ts';
+import type { ReferenceVariants } from './variants.ts';
 import { bodyOf, fakeClock, inProcess, rate } from './testing.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } });
-const tiny = (variants: Parameters<typeof inProcess>[0]['variants'], clock = fakeClock(T0 + 500)) =>
+const tiny = (variants: ReferenceVariants, clock = fakeClock(T0 + 500)) =>
   inProcess({ now: clock.now, plans, variants }, 'tiny');
 
 const ids = (res: { body: string }) => (JSON.parse(res.body) as { id: number }[]).map((p) => p.id);
