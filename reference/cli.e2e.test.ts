@@ -37,7 +37,7 @@ test('serve --port 0 --key --plans: prints URL and keys, answers, closes on SIGT
   expect(await exited).toBe(0);
 });
 
-test.for([
+test.for<[string[], string]>([
   [['--port', 'abc'], '--port'],
   [['--key', 'x=gold'], 'unknown plan'],
 ])('serve %j exits 2 naming the problem', ([args, text]) => {

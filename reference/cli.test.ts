@@ -26,7 +26,7 @@ describe('serveConfig', () => {
     ['missing plans file', { plans: '/nonexistent/plans.json' }, 'cannot read'],
     ['max-pets zero', { maxPets: '0' }, '--max-pets'],
     ['empty host', { host: '' }, '--host'],
-  ] as const)('%s → ConfigError', ([, over, text]) => {
+  ] as [string, Partial<ServeFlags>, string][])('%s → ConfigError', ([, over, text]) => {
     expect(() => serveConfig(flags(over))).toThrow(ConfigError);
     expect(() => serveConfig(flags(over))).toThrow(text);
   });
