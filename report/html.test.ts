@@ -54,7 +54,7 @@ describe('toHtml content', () => {
   test('one remaining plot per probe, plus a cumulative plot for the day probe', () => {
     const html = toHtml(fixtureReport());
     expect(html.match(/<svg class="plot"/g)).toHaveLength(4);
-    expect(html).toContain('data-probe="quota.day.free-cumulative"');
+    expect(html).toContain('data-probe="day:free-cumulative"');
     expect(html).toMatch(/class="quota"/);
     expect(html).toMatch(/class="wait"/);
     expect(html).toMatch(/class="rejected"/);
@@ -62,10 +62,10 @@ describe('toHtml content', () => {
 
   test('the day quota line comes from the probe\'s check, never from a minute Limit', () => {
     const report = fixtureReport();
-    expect(dayQuotaOf(report, 'quota.day.free', daySeries())).toBe(50);
-    expect(dayQuotaOf({ ...report, checks: [] }, 'quota.day.free', daySeries())).toBeUndefined();
+    expect(dayQuotaOf(report, 'day:free', daySeries())).toBe(50);
+    expect(dayQuotaOf({ ...report, checks: [] }, 'day:free', daySeries())).toBeUndefined();
     const announced = daySeries().map((s, i) => (i > 40 ? { ...s, limit: 50 } : s));
-    expect(dayQuotaOf({ ...report, checks: [] }, 'quota.day.free', announced)).toBe(50);
+    expect(dayQuotaOf({ ...report, checks: [] }, 'day:free', announced)).toBe(50);
   });
 
   test('k6 summary figures when present', () => {
@@ -79,7 +79,7 @@ describe('toHtml content', () => {
   test('a 100,000-sample day probe renders quickly and stays small', () => {
     const big = daySeries(1000, 100_000);
     const started = Date.now();
-    const html = toHtml(fixtureReport({ series: { 'quota.day.business': big } }));
+    const html = toHtml(fixtureReport({ series: { 'day:business': big } }));
     expect(Date.now() - started).toBeLessThan(5000);
     expect(html.length).toBeLessThan(1_500_000);
   });

@@ -91,8 +91,11 @@ function observeSection(report: Report): string {
 
 /** The day quota a day probe measured against, from its check's data when the probe recorded it. */
 export function dayQuotaOf(report: Report, probe: string, samples: readonly Sample[]): number | undefined {
+  // Series "day:free" (maybe prefixed "quota/") belongs with checks "quota.day.*[free]".
+  const plan = /:([^:/]+)$/.exec(probe)?.[1];
   for (const check of report.checks) {
-    if (!(check.id === probe || check.id.endsWith(probe) || probe.endsWith(check.id))) continue;
+    const related = check.id === probe || (plan !== undefined && check.id.includes('.day.') && check.id.endsWith(`[${plan}]`));
+    if (!related) continue;
     for (const source of [check.observed, ...check.failures.map((f) => f.expected)]) {
       if (typeof source !== 'object' || source === null) continue;
       const record = source as Record<string, unknown>;
