@@ -1,0 +1,54 @@
+// The burst probe: far more simultaneous requests than the limit, at the start of a fresh window, must
+// admit exactly the limit, and the Remaining values handed out must be distinct and contiguous.
+import type { ProbeRun } from './context.ts';
+import { observe, SLACK_MS, type Observation } from './observe.ts';
+import { findFreshWindow } from './window.ts';
+
+/** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
+export const burstSize = (perMinute: number): number => perMinute + Math.max(3, Math.min(perMinute, 100));
+
+/** Remaining values per reported window must be distinct and contiguous. */
+function judgeRemainingSet(run: ProbeRun, admitted: Observation[]): void {
+  const groups = new Map<string, Observation[]>();
+  for (const o of admitted) {
+    if (!o.rate || o.quota === 'unknown') continue;
+    const id = `${o.quota}@${o.rate.reset}`;
+    groups.set(id, [...(groups.get(id) ?? []), o]);
+  }
+  for (const [id, list] of groups) {
+    const values = list.map((o) => o.rate!.remaining).sort((a, b) => a - b);
+    const distinct = new Set(values).size === values.length;
+    const contiguous = values.length === 0 || values.at(-1)! - values[0]! === values.length - 1;
+    if (!distinct || !contiguous) {
+      run.f.fail('burstRemaining', `Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`, { exchange: list[0]!.ex, received: values });
+      return;
+    }
+  }
+  run.f.pass('burstRemaining');
+}
+
+export async function probeBurst(run: ProbeRun): Promise<void> {
+  const { perMinute } = run.k.plan;
+  const n = burstSize(perMinute);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const fresh = await findFreshWindow(run, false);
+    const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
+    const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
+    const crossed = resets.size > 1 || all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);
+    if (crossed && attempt === 0) continue;
+    const admitted = all.filter((o) => o.admitted);
+    const dayOut = all.some((o) => o.retryAfter && o.serverMs + o.retryAfter.seconds * 1000 > fresh.endMs + SLACK_MS);
+    if (admitted.length < perMinute && dayOut) {
+      run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`);
+      return;
+    }
+    if (admitted.length === perMinute) run.f.pass('burstExact');
+    else {
+      run.f.fail('burstExact', `${n} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}`, {
+        exchange: (admitted.at(-1) ?? all[0])!.ex, expected: perMinute, received: admitted.length,
+      });
+    }
+    judgeRemainingSet(run, admitted);
+    return;
+  }
+}

@@ -1,0 +1,122 @@
+// The day probe. Paced at the minute limit (never a needless 429), it first learns where the current
+// day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
+// one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
+import { serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
+import { judgeRetryAfter } from './judge.ts';
+import { observe, resetEndMs, SLACK_MS, type Observation, type QuotaKind } from './observe.ts';
+import { minuteEnd } from './window.ts';
+
+/** A 429 whose Retry-After reaches past the current minute window refuses on the day quota. */
+function isDay429(run: ProbeRun, o: Observation, minuteEndMs: number): boolean {
+  if (o.quota === 'day' && resetEndMs(run, o) !== undefined) return true;
+  return o.retryAfter !== undefined && o.serverMs + o.retryAfter.seconds * 1000 > minuteEndMs + SLACK_MS;
+}
+
+function dayEndOf(run: ProbeRun, o: Observation): number | undefined {
+  if (o.quota === 'day') return resetEndMs(run, o);
+  return o.retryAfter ? o.serverMs + o.retryAfter.seconds * 1000 : undefined;
+}
+
+/** Phase A: the server ms at which the current day window ends, spending at most the rest of the day. */
+async function findDayEnd(run: ProbeRun): Promise<number | undefined> {
+  const { ctx, k, f } = run;
+  const minuteMs = ctx.windows.minuteSeconds * 1000;
+  let started: number | undefined;
+  let total = 0;
+  let inWindow = 0;
+  let winEnd: number | undefined;
+  for (let i = 0; i < 3 * k.plan.perDay + 10; i++) {
+    const o = await observe(run);
+    started ??= o.serverMs;
+    if (o.quota === 'day' && resetEndMs(run, o) !== undefined) return resetEndMs(run, o);
+    winEnd ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
+    if (o.status === 429 && isDay429(run, o, winEnd)) return dayEndOf(run, o);
+    if (o.admitted) {
+      total++;
+      inWindow++;
+    }
+    if (total > 2 * k.plan.perDay || o.serverMs - started > 2 * ctx.windows.daySeconds * 1000 + 2 * minuteMs) {
+      f.fail('dayExact', `paced at ${k.plan.perMinute} per minute window, ${total} requests were admitted over ${Math.round((o.serverMs - started) / 1000)} s without a day-quota 429 (plan: ${k.plan.perDay} per day)`, {
+        exchange: o.ex, expected: k.plan.perDay, received: total,
+      });
+      return undefined;
+    }
+    if (o.status === 429 || inWindow >= k.plan.perMinute) {
+      await sleepUntilServer(ctx, winEnd);
+      inWindow = 0;
+      winEnd = undefined;
+    }
+  }
+  return undefined;
+}
+
+interface DayCount {
+  admitted: number;
+  deliberate429: number;
+  final?: Observation;
+  reported: { dayNotBinding: Set<QuotaKind>; dayBinding: Set<QuotaKind> };
+}
+
+/** Phase B: one whole day window from `start`, perMinute per minute window, plus one deliberate 429. */
+async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
+  const { ctx, k, f } = run;
+  const { perMinute, perDay } = k.plan;
+  const minuteMs = ctx.windows.minuteSeconds * 1000;
+  const c: DayCount = { admitted: 0, deliberate429: 0, reported: { dayNotBinding: new Set(), dayBinding: new Set() } };
+  const windows = Math.ceil(perDay / perMinute) + 2;
+  for (let w = 0; w < windows; w++) {
+    let winEnd = start + (w + 1) * minuteMs;
+    ctx.progress({ phase: `quota ${k.plan.name}: day`, done: c.admitted, total: perDay, etaMs: (windows - 2 - w) * minuteMs });
+    let inWindow = 0;
+    while (inWindow < perMinute) {
+      const o = await observe(run);
+      if (o.quota === 'minute') winEnd = resetEndMs(run, o) ?? winEnd;
+      if (o.status === 429) {
+        if (isDay429(run, o, winEnd)) return { ...c, final: o };
+        f.fail('dayExact', `429 after ${inWindow} of ${perMinute} requests in minute window ${w + 1} of the day (Retry-After points at the minute's end)`, { exchange: o.ex, expected: perMinute, received: inWindow });
+        break;
+      }
+      c.admitted++;
+      inWindow++;
+      const dayLeft = perDay - c.admitted;
+      (dayLeft < perMinute - inWindow ? c.reported.dayBinding : c.reported.dayNotBinding).add(o.quota);
+      if (c.admitted > perDay) return c;
+    }
+    if (w === 0 && perDay > perMinute) {
+      // One deliberate 429 per day window: tells whether 429s count against the day quota (OBSERVE).
+      const o = await observe(run);
+      if (o.status === 429) c.deliberate429 = 1;
+      else c.admitted++;
+    }
+    await sleepUntilServer(ctx, winEnd);
+  }
+  return c;
+}
+
+export async function probeDay(run: ProbeRun): Promise<void> {
+  const { ctx, k, f } = run;
+  const { perMinute, perDay } = k.plan;
+  if (perMinute * (ctx.windows.daySeconds / ctx.windows.minuteSeconds) <= perDay) {
+    for (const key of ['dayExact', 'dayRetryAfter', 'dayHeaders', 'rejectedConsume'] as const) f.skip(key, 'the day quota cannot bind when paced at the minute limit');
+    return;
+  }
+  const start = await findDayEnd(run);
+  if (start === undefined) return;
+  ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
+  await sleepUntilServer(ctx, start);
+  const c = await countDay(run, start);
+  const reported = { beforeDayBinds: [...c.reported.dayNotBinding], whileDayBinds: [...c.reported.dayBinding], on429: c.final?.quota };
+  f.observe('dayHeaders', reported);
+  if (!c.final) {
+    f.fail('dayExact', `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}`, { expected: perDay, received: c.admitted });
+    return;
+  }
+  judgeRetryAfter(run, c.final, start + ctx.windows.daySeconds * 1000, { present: 'dayRetryAfter', accurate: 'dayRetryAfter' });
+  const consumes = c.deliberate429 > 0 && c.admitted === perDay - c.deliberate429;
+  if (c.admitted === perDay || consumes) f.pass('dayExact');
+  else if (!f.failed('dayExact')) {
+    f.fail('dayExact', `${c.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: c.final.ex, expected: perDay, received: c.admitted });
+  }
+  if (c.deliberate429 === 0) f.skip('rejectedConsume', 'no deliberate 429 was made in this day window');
+  else f.observe('rejectedConsume', { consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.deliberate429 });
+}

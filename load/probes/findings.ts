@@ -1,0 +1,74 @@
+// Collects check outcomes for one plan as data. A check seen only passing passes; one failure fails it;
+// a check never reached is reported skipped with the reason, never silently absent.
+import type { Exchange } from '../../core/exchange.ts';
+import { redactHeaders } from '../../core/redact.ts';
+import { curlFor } from '../../report/curl.ts';
+import type { CheckResult, Failure } from '../../report/model.ts';
+import { CHECKS, type CheckKey } from './checks.ts';
+
+export interface FailureDetail {
+  exchange?: Exchange;
+  expected?: unknown;
+  received?: unknown;
+}
+
+export interface Findings {
+  pass(key: CheckKey): void;
+  fail(key: CheckKey, message: string, detail?: FailureDetail): void;
+  observe(key: CheckKey, observed: unknown): void;
+  skip(key: CheckKey, reason: string): void;
+  failed(key: CheckKey): boolean;
+  results(): CheckResult[];
+}
+
+/** Failures per check kept in the report; more add nothing but size. */
+const MAX_FAILURES = 5;
+
+export function toFailure(message: string, detail: FailureDetail, secrets: readonly string[]): Failure {
+  const ex = detail.exchange;
+  const request = ex ? { method: ex.request.method, url: ex.request.url, headers: redactHeaders(ex.request.headers, secrets) } : null;
+  const failure: Failure = {
+    message,
+    request,
+    response: ex ? { status: ex.response.status, headers: ex.response.headers, body: ex.response.body.slice(0, 500) } : null,
+    repro: request ? curlFor(request) : '',
+  };
+  if (detail.expected !== undefined) failure.expected = detail.expected;
+  if (detail.received !== undefined) failure.received = detail.received;
+  return failure;
+}
+
+export function createFindings(plan: string, secrets: readonly string[]): Findings {
+  const results = new Map<CheckKey, CheckResult>();
+  const touch = (key: CheckKey): CheckResult => {
+    let r = results.get(key);
+    if (!r) {
+      const d = CHECKS[key];
+      r = { id: `${d.id}[${plan}]`, title: `${d.title} (${plan})`, level: d.level, specRef: d.specRef, outcome: 'pass', failures: [] };
+      results.set(key, r);
+    }
+    if (r.outcome === 'skip') {
+      r.outcome = 'pass';
+      delete r.skipReason;
+    }
+    return r;
+  };
+  return {
+    pass: (key) => void touch(key),
+    fail(key, message, detail = {}) {
+      const r = touch(key);
+      r.outcome = 'fail';
+      if (r.failures.length < MAX_FAILURES) r.failures.push(toFailure(message, detail, secrets));
+    },
+    observe(key, observed) {
+      touch(key).observed = observed;
+    },
+    skip(key, reason) {
+      if (results.has(key)) return;
+      const d = CHECKS[key];
+      results.set(key, { id: `${d.id}[${plan}]`, title: `${d.title} (${plan})`, level: d.level, specRef: d.specRef, outcome: 'skip', failures: [], skipReason: reason });
+    },
+    failed: (key) => results.get(key)?.outcome === 'fail',
+    results: () => [...results.values()],
+  };
+}

@@ -1,0 +1,58 @@
+// Verdicts on a counted window: the exact count, Remaining counting down, and the 429's Retry-After.
+import type { CheckKey } from './checks.ts';
+import type { ProbeRun } from './context.ts';
+import { SLACK_MS, type Observation } from './observe.ts';
+import type { WindowCount } from './window.ts';
+
+/** Remaining must drop by one per admitted request, between responses reporting the same quota window. */
+export function judgeRemaining(run: ProbeRun, count: WindowCount): void {
+  const { f } = run;
+  const list = count.admitted;
+  const first = list[0];
+  if (first?.quota === 'minute' && first.rate && first.rate.remaining !== first.rate.limit - 1) {
+    f.fail('remaining', `the first request of a fresh window reports Remaining ${first.rate.remaining}, expected Limit-1 = ${first.rate.limit - 1}`, {
+      exchange: first.ex, expected: first.rate.limit - 1, received: first.rate.remaining,
+    });
+  }
+  for (let i = 1; i < list.length; i++) {
+    const a = list[i - 1]!;
+    const b = list[i]!;
+    if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || a.rate.reset !== b.rate.reset) continue;
+    if (b.rate.remaining !== a.rate.remaining - 1) {
+      f.fail('remaining', `Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request`, {
+        exchange: b.ex, expected: a.rate.remaining - 1, received: b.rate.remaining,
+      });
+      return;
+    }
+  }
+  const rej = count.rejected;
+  if (rej?.quota === 'minute' && rej.rate && rej.rate.remaining !== 0) {
+    f.fail('remaining', `a 429 of the minute quota reports Remaining ${rej.rate.remaining}`, { exchange: rej.ex, expected: 0, received: rej.rate.remaining });
+  }
+  if (list.length > 1 || rej) f.pass('remaining');
+}
+
+/** Retry-After on a 429: present, and pointing at `endMs` (server ms), the reset of the refusing quota. */
+export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, keys: { present: CheckKey; accurate: CheckKey } = { present: 'retryAfterPresent', accurate: 'retryAfterAccurate' }): void {
+  const { f } = run;
+  if (!o.retryAfter) {
+    const raw = o.ex.response.headers['retry-after'];
+    f.fail(keys.present, raw === undefined ? 'the 429 has no Retry-After header' : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`, { exchange: o.ex });
+    return;
+  }
+  f.pass(keys.present);
+  const expected = (endMs - o.serverMs) / 1000;
+  const got = o.retryAfter.seconds;
+  const slack = SLACK_MS / 1000;
+  if (got < expected - slack || got > expected + slack || (got === 0 && expected > 0.5)) {
+    f.fail(keys.accurate, `Retry-After ${o.retryAfter.raw} (${got} s) but the quota resets in ${expected.toFixed(1)} s`, {
+      exchange: o.ex, expected: Math.ceil(expected), received: got,
+    });
+    return;
+  }
+  if (o.rate && o.quota !== 'unknown' && Math.abs(o.rate.reset - (o.serverMs / 1000 + got)) > slack + 1) {
+    f.fail(keys.accurate, `Retry-After (${got} s) disagrees with X-RateLimit-Reset ${o.rate.reset}`, { exchange: o.ex, expected: o.rate.reset, received: Math.round(o.serverMs / 1000 + got) });
+    return;
+  }
+  f.pass(keys.accurate);
+}

@@ -1,0 +1,112 @@
+// One probe request: GET /pets?limit=1 (cheap, no writes) with the key; its headers are parsed, judged
+// on the spot against §8.2 (present, valid, plan figure, plausible Reset) and recorded as a sample.
+import { ConfigError } from '../../core/errors.ts';
+import { joinUrl, type Exchange } from '../../core/exchange.ts';
+import { parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
+import type { ProbeRun } from './context.ts';
+
+export type QuotaKind = 'minute' | 'day' | 'unknown';
+
+export interface Observation {
+  ex: Exchange;
+  status: number;
+  admitted: boolean;
+  rate?: RateLimitState;
+  retryAfter?: RetryAfter;
+  /** Server ms at the response (estimated from Date headers). */
+  serverMs: number;
+  /** Local ms the request was sent and answered, on the probe's clock. */
+  sentLocal: number;
+  receivedLocal: number;
+  /** Which quota the headers report, by their Limit figure. */
+  quota: QuotaKind;
+}
+
+/** A status the quota probes cannot interpret: the probe for this key stops. */
+export class ProbeStop extends Error {}
+
+/** Slack for Date's one-second resolution and our estimate of the server's clock. */
+export const SLACK_MS = 1500;
+
+export function quotaOf(limit: number | undefined, plan: { perMinute: number; perDay: number }): QuotaKind {
+  if (limit === plan.perMinute) return 'minute';
+  if (limit === plan.perDay) return 'day';
+  return 'unknown';
+}
+
+/** Server ms at which the window the headers report ends, when Reset is a plausible Unix time. */
+export function resetEndMs(run: ProbeRun, o: Observation): number | undefined {
+  if (!o.rate || o.quota === 'unknown') return undefined;
+  const length = (o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds) * 1000;
+  const end = o.rate.reset * 1000;
+  return end - o.serverMs > -SLACK_MS && end - o.serverMs <= length + SLACK_MS ? end : undefined;
+}
+
+function judgeHeaders(run: ProbeRun, o: Observation): void {
+  const { f, k } = run;
+  const parsed = readRateLimit(o.ex.response.headers);
+  if (!parsed.ok) {
+    f.fail('headersValid', parsed.problem, { exchange: o.ex });
+    return;
+  }
+  f.pass('headersValid');
+  if (o.quota === 'unknown') {
+    f.fail('limit', `X-RateLimit-Limit is ${parsed.value.limit}, neither the plan's ${k.plan.perMinute}/minute nor ${k.plan.perDay}/day`, {
+      exchange: o.ex,
+      expected: [k.plan.perMinute, k.plan.perDay],
+      received: parsed.value.limit,
+    });
+  } else f.pass('limit');
+  if (o.quota !== 'unknown' && resetEndMs(run, o) === undefined) {
+    const length = o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds;
+    f.fail('reset', `X-RateLimit-Reset ${parsed.value.reset} is not a Unix time (s) within the ${length} s ${o.quota} window from the server's Date (${Math.round(o.serverMs / 1000)})`, {
+      exchange: o.ex,
+      expected: `${Math.round(o.serverMs / 1000)}..${Math.round(o.serverMs / 1000) + length}`,
+      received: parsed.value.reset,
+    });
+  } else if (o.quota !== 'unknown') f.pass('reset');
+}
+
+export async function observe(run: ProbeRun): Promise<Observation> {
+  const { ctx, k } = run;
+  const sentLocal = ctx.clock.now();
+  const ex = await ctx.send({
+    method: 'GET',
+    url: joinUrl(ctx.baseUrl, '/pets?limit=1'),
+    headers: { authorization: `Bearer ${k.key}`, accept: 'application/json' },
+  });
+  const receivedLocal = ctx.clock.now();
+  const headers = ex.response.headers;
+  ctx.serverClock.observe(sentLocal, receivedLocal, headers);
+  const status = ex.response.status;
+  const parsed = readRateLimit(headers);
+  const ra = status === 429 ? parseRetryAfter(headers) : undefined;
+  const o: Observation = {
+    ex,
+    status,
+    admitted: status >= 200 && status < 300,
+    serverMs: ctx.serverClock.toServer(receivedLocal) ?? receivedLocal,
+    sentLocal,
+    receivedLocal,
+    quota: quotaOf(parsed.ok ? parsed.value.limit : undefined, k.plan),
+  };
+  if (parsed.ok) o.rate = parsed.value;
+  if (ra?.ok) o.retryAfter = ra.value;
+  record(run, o);
+  if (status === 401 || status === 403) throw new ConfigError(`the API key for plan "${k.plan.name}" was refused with ${status}`, 'key');
+  judgeHeaders(run, o);
+  if (!o.admitted && status !== 429) {
+    run.f.fail('status', `GET /pets?limit=1 answered ${status}`, { exchange: ex, expected: '200 or 429', received: status });
+    throw new ProbeStop(`unexpected status ${status}`);
+  }
+  run.f.pass('status');
+  return o;
+}
+
+function record(run: ProbeRun, o: Observation): void {
+  const list = (run.ctx.series[run.seriesName] ??= []);
+  const sample: (typeof list)[number] = { t: Math.round(o.serverMs), status: o.status };
+  if (o.rate) Object.assign(sample, { limit: o.rate.limit, remaining: o.rate.remaining, reset: o.rate.reset });
+  if (o.retryAfter) sample.retryAfter = o.retryAfter.seconds;
+  list.push(sample);
+}

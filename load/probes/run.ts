@@ -1,0 +1,77 @@
+// Runs the selected probes for every key and gathers checks and series. Minute probes go one key at a
+// time (the isolation probe spends a request of every other key in the first key's spent window);
+// burst and day probes, each on its own key's buckets, run for all keys at once.
+import { AbortRunError } from '../../core/errors.ts';
+import type { CheckResult } from '../../report/model.ts';
+import { PROBE_CHECKS, type ProbeName } from './checks.ts';
+import type { KeyUnderTest, ProbeContext, ProbeRun } from './context.ts';
+import { probeBurst } from './burst.ts';
+import { probeDay } from './day.ts';
+import { createFindings, type Findings } from './findings.ts';
+import { probeIsolation } from './isolation.ts';
+import { probeMinute } from './minute.ts';
+import { ProbeStop } from './observe.ts';
+
+export interface ProbeResults {
+  checks: CheckResult[];
+  series: ProbeContext['series'];
+}
+
+/** Distinct labels for keys: two keys on one plan become "free" and "free#2". */
+function labels(keys: KeyUnderTest[]): string[] {
+  const seen = new Map<string, number>();
+  return keys.map((k) => {
+    const n = (seen.get(k.plan.name) ?? 0) + 1;
+    seen.set(k.plan.name, n);
+    return n === 1 ? k.plan.name : `${k.plan.name}#${n}`;
+  });
+}
+
+/** A probe stopped by an uninterpretable answer ends; the run goes on with the next probe. */
+async function guarded(run: ProbeRun, probe: ProbeName, body: () => Promise<unknown>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    if (!(error instanceof ProbeStop)) throw error;
+    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, `probe stopped: ${error.message}`);
+  }
+}
+
+export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: readonly ProbeName[], secrets: readonly string[]): Promise<ProbeResults> {
+  if (keys.length === 0) throw new AbortRunError('BUDGET', 'no keys to probe');
+  const names = labels(keys);
+  const findings: Findings[] = names.map((name) => createFindings(name, secrets));
+  const runOf = (i: number, probe: string, f = findings[i]!): ProbeRun => ({ ctx, k: keys[i]!, f, seriesName: `${probe}:${names[i]}`});
+  const wants = (p: ProbeName): boolean => only.includes(p);
+
+  // Isolation spends the key with the highest minute figure: with a shared bucket, that count exceeds every other plan's.
+  const spender = keys.reduce((best, k, i) => (k.plan.perMinute > keys[best]!.plan.perMinute ? i : best), 0);
+  for (let i = 0; i < keys.length; i++) {
+    const isolate = wants('isolation') && i === spender && keys.length > 1;
+    if (!wants('minute') && !isolate) continue;
+    // Without the minute probe selected, its verdicts go to scratch findings: only isolation is reported.
+    const run = runOf(i, 'minute', wants('minute') ? findings[i] : createFindings(names[i]!, secrets));
+    ctx.progress({ phase: `quota ${names[i]}: minute`, done: i, total: keys.length, etaMs: 2 * ctx.windows.minuteSeconds * 1000 });
+    const others = keys.map((_, j) => runOf(j, 'isolation')).filter((_, j) => j !== i);
+    await guarded(run, 'minute', () =>
+      probeMinute(run, isolate ? (count) => probeIsolation({ ...run, f: findings[i]! }, count, others) : undefined),
+    );
+  }
+  if (wants('isolation') && keys.length < 2) findings[0]!.skip('isolation', 'isolation needs keys of at least two plans (--key PLAN=KEY twice)');
+
+  await Promise.all(
+    keys.map(async (_, i) => {
+      if (wants('burst')) await guarded(runOf(i, 'burst'), 'burst', () => probeBurst(runOf(i, 'burst')));
+      if (wants('day')) await guarded(runOf(i, 'day'), 'day', () => probeDay(runOf(i, 'day')));
+    }),
+  );
+
+  for (const [i, f] of findings.entries()) {
+    for (const probe of only) {
+      if (probe === 'isolation' && i !== spender) continue;
+      for (const key of PROBE_CHECKS[probe]) f.skip(key, 'not reached (see the other checks of this probe)');
+    }
+  }
+  ctx.progress({ phase: 'quota', done: keys.length, total: keys.length, etaMs: 0, message: 'done' });
+  return { checks: findings.flatMap((f) => f.results()), series: ctx.series };
+}
