@@ -1,11 +1,129 @@
-// `petcert certify`: placeholder until its issue lands.
+// `petcert certify [--config FILE] [--target NAME] [--plans FILE] [--report-dir DIR] [--fail-on must|should]
+//                  [--json] [--allow-production] [--seed N] [--budget N]`
+// With no configuration it certifies the embedded reference server (that is `npm start`).
 import type { Command } from 'commander';
+import { ConfigError } from '../core/errors.ts';
+import { redactText } from '../core/redact.ts';
+import { VERSION } from '../core/version.ts';
+import { createConsoleProgress, verdictLines } from '../report/console.ts';
+import { exitCodeOf, type FailOn } from '../report/model.ts';
+import { loadPlansFile } from '../spec/plans-file.ts';
+import { certify } from './certify.ts';
+import { realRunners } from './certify-runners.ts';
+import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
+import { embeddedPlans, startEmbedded } from './embedded.ts';
+import { writeRunDirs } from './report-dirs.ts';
+
+export interface CertifyFlags {
+  config?: string;
+  target?: string;
+  plans?: string;
+  reportDir: string;
+  failOn: string;
+  json?: boolean;
+  allowProduction?: boolean;
+  seed?: string;
+  budget?: string;
+}
+
+function failOnFlag(raw: string): FailOn {
+  if (raw !== 'must' && raw !== 'should') throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(raw)}`, '--fail-on');
+  return raw;
+}
+
+function integerFlag(raw: string | undefined, flag: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min) throw new ConfigError(`must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`, flag);
+  return Number(raw);
+}
+
+/** Where the run goes: the configured target, or the embedded server (closed by `stop`). */
+async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): Promise<{ target: ResolvedTarget; stop: () => Promise<void> }> {
+  const configured = targetFromFlags(flags);
+  if (configured) {
+    if (flags.plans !== undefined) configured.plans = loadPlansFile(flags.plans);
+    say(`Certifying target "${configured.name}": ${configured.baseUrl} (${configured.quotaKeys.map((k) => k.plan).join(', ')})`);
+    if (configured.production && !flags.allowProduction) say('  production target: quota probes are refused (they spend real quota); pass --allow-production to run them');
+    return { target: configured, stop: async () => {} };
+  }
+  const plans = embeddedPlans(flags.plans);
+  const { server, target } = await startEmbedded(plans);
+  say(`No petcert.config.json: certifying the embedded reference server at ${server.baseUrl}`);
+  say(`  windows compressed to minute = ${plans.windows.minuteSeconds} s, day = ${plans.windows.daySeconds} s; the plans' figures are the specification's`);
+  return { target, stop: () => server.close() };
+}
+
+export async function runCertify(flags: CertifyFlags): Promise<number> {
+  const failOn = failOnFlag(flags.failOn);
+  const seed = integerFlag(flags.seed, '--seed', 0);
+  const budget = integerFlag(flags.budget, '--budget', 1);
+  // With --json, stdout carries the report only; everything for people goes to stderr.
+  const say = (line: string) => (flags.json ? console.error(line) : console.log(line));
+  const { target, stop } = await chooseTarget(flags, say);
+  const progress = createConsoleProgress();
+  let report;
+  try {
+    report = await certify(
+      {
+        baseUrl: target.baseUrl,
+        production: target.production,
+        allowProduction: flags.allowProduction === true,
+        conformKeys: target.conformKeys,
+        quotaKeys: target.quotaKeys,
+        plans: target.plans,
+        failOn,
+        progress: progress.sink,
+        version: VERSION,
+        ...(seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {},
+        ...(budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {},
+      },
+      realRunners,
+    );
+  } finally {
+    progress.done();
+    await stop();
+  }
+  const written = writeRunDirs(flags.reportDir, report, target.secrets, failOn);
+  if (flags.json) process.stdout.write(redactText(JSON.stringify(report, null, 2), target.secrets) + '\n');
+  const colour = !flags.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  for (const line of verdictLines(report, { failOn, htmlPath: written.htmlPath, colour })) say(redactText(line, target.secrets));
+  say(`  Also: ${written.runDir} (report.json, junit.xml, report.html)`);
+  return exitCodeOf(report, failOn);
+}
+
+const EXAMPLES = `
+Without a config file, certify the embedded reference server (what \`npm start\` does):
+  petcert certify
+
+Certify the "staging" target of petcert.config.json (keys come from the environment variables it names):
+  export PETCERT_FREE_KEY=... PETCERT_PRO_KEY=...
+  petcert certify --target staging
+
+Another config file, SHOULD findings failing the run, the report on stdout for a script:
+  petcert certify --config ci/petcert.json --target vendor-acme --fail-on should --json > report.json
+
+A target marked "production": true runs its quota probes only when you mean it:
+  petcert certify --target production --allow-production
+
+Exit codes: 0 certified · 1 a check failed · 2 usage or config error · 3 target unreachable or run incomplete.
+Reports: DIR/<timestamp>/ and DIR/latest/ (report.json, junit.xml, report.html).
+Config format: docs/certify-your-implementation.md`;
 
 export function registerCertify(program: Command): void {
   program
     .command('certify')
-    .description('Conformance plus quotas for every configured key, one report')
-    .action(() => {
-      throw new Error('not implemented yet');
+    .description('Conformance plus quotas for every configured key: one report, one verdict')
+    .option('--config <file>', 'config file (default: ./petcert.config.json when present)')
+    .option('--target <name>', 'target in the config file (default: its defaultTarget, or its only target)')
+    .option('--plans <file>', 'plans file: windows and figures (overrides the target\'s; for the embedded server, its windows)')
+    .option('--report-dir <dir>', 'where <timestamp>/ and latest/ are written', 'reports')
+    .option('--fail-on <level>', 'must | should: the level at which a failed check fails the run', 'must')
+    .option('--json', 'print report.json to stdout (human output goes to stderr)')
+    .option('--allow-production', 'run quota probes against a target marked production (spends real quota)')
+    .option('--seed <n>', 'conformance seed (replays a run)')
+    .option('--budget <n>', 'conformance request budget per conform key')
+    .addHelpText('after', `\nExamples:${EXAMPLES}`)
+    .action(async (flags: CertifyFlags) => {
+      process.exitCode = await runCertify(flags);
     });
 }
