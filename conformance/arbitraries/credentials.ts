@@ -1,0 +1,39 @@
+// Authorization headers §5 says must be refused with 401: missing, another scheme, the bare key,
+// Bearer with an empty, malformed or unknown token. Never a Basic credential built from the real key:
+// its base64 form would slip past redaction.
+import fc from 'fast-check';
+
+export interface Credential {
+  kind: string;
+  /** The Authorization header value; undefined: no header at all. */
+  header: string | undefined;
+}
+
+const TOKEN68 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/';
+
+export function unknownToken(apiKey: string): fc.Arbitrary<string> {
+  return fc
+    .oneof(
+      fc.string({ unit: fc.constantFrom(...TOKEN68), minLength: 1, maxLength: 40 }),
+      fc.constant(`${apiKey}x`),
+      fc.constant(apiKey.slice(0, -1)),
+      fc.constant(apiKey.toUpperCase() === apiKey ? apiKey.toLowerCase() : apiKey.toUpperCase()),
+    )
+    .filter((t) => t !== apiKey && t.length > 0);
+}
+
+export function invalidCredential(apiKey: string): fc.Arbitrary<Credential> {
+  return fc.oneof(
+    fc.constant({ kind: 'missing', header: undefined }),
+    fc.constant({ kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` }),
+    fc.constant({ kind: 'bare-key', header: apiKey }),
+    fc.constantFrom('Bearer', 'Bearer ').map((header) => ({ kind: 'bearer-empty', header })),
+    fc.constantFrom('Bearer ===', 'Bearer a b', 'Bearer "quoted"', 'Bearer ,', 'Bearer{}').map((header) => ({ kind: 'bearer-malformed', header })),
+    unknownToken(apiKey).map((t) => ({ kind: 'bearer-unknown', header: `Bearer ${t}` })),
+  );
+}
+
+/** RFC 9110 §11.1: the scheme name is case-insensitive. */
+export function schemeCaseVariant(apiKey: string): fc.Arbitrary<Credential> {
+  return fc.constantFrom('bearer', 'BEARER', 'bEaReR').map((scheme) => ({ kind: `scheme-${scheme}`, header: `${scheme} ${apiKey}` }));
+}

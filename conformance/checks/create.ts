@@ -1,0 +1,124 @@
+// §4.2 Add an animal, §2.1/§2.2 the Pet and NewPet shapes.
+import fc from 'fast-check';
+import { isPet } from '../../spec/validators.ts';
+import { createRequest, type RunContext } from '../context.ts';
+import { createValidPet, someCategory } from '../create-pet.ts';
+import { echoProblems } from '../json.ts';
+import { extremeName } from '../arbitraries/names.ts';
+import { newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, validNewPet, type InvalidBody } from '../arbitraries/new-pet.ts';
+import { bodyOf, expectStatus, isObject } from './judge.ts';
+import { fail, type Check, type Finding, type ScenarioCheck } from './types.ts';
+
+/** Invalid bodies use category 1 as a placeholder; a server that knows only some categories gets one it knows. */
+function withKnownCategory(ctx: RunContext, body: string): string {
+  const category = someCategory(ctx);
+  return category === 1 ? body : body.replace(/"categoryId":1(?=[,}])/, `"categoryId":${category}`);
+}
+
+function invalidBodyCheck(id: string, title: string, specRef: string, arbitrary: () => fc.Arbitrary<InvalidBody>): ScenarioCheck<InvalidBody> {
+  return {
+    kind: 'scenario',
+    id,
+    title,
+    level: 'MUST',
+    specRef,
+    weight: 2,
+    cost: 1,
+    arbitrary,
+    async run(input, ctx) {
+      const exchange = await ctx.send(createRequest(ctx, withKnownCategory(ctx, input.body)));
+      return expectStatus(exchange, [400], `POST /pets with an invalid body (${input.kind})`);
+    },
+  };
+}
+
+const createValid: ScenarioCheck<import('../../spec/contract.ts').NewPet> = {
+  kind: 'scenario',
+  id: 'create.valid',
+  title: 'A valid NewPet is created: 201 and a Pet echoing name, categoryId and status',
+  level: 'MUST',
+  specRef: '§4.2, §2.1',
+  weight: 4,
+  cost: 1.2,
+  arbitrary: () => validNewPet(),
+  async run(pet, ctx): Promise<Finding | undefined> {
+    const attempt = await createValidPet(ctx, pet);
+    if (attempt.undecided) return undefined;
+    const { exchange, sent } = attempt;
+    const wrong = expectStatus(exchange, [201], 'POST /pets with a valid NewPet');
+    if (wrong) return wrong;
+    const body = bodyOf(exchange);
+    if (!isPet(body)) return fail('the 201 body is not a Pet (§2.1: id, name, categoryId integers/strings as specified)', exchange, { received: exchange.response.body });
+    const problems = echoProblems(sent, body as Record<string, unknown>);
+    if (problems.length) return fail(`the created Pet does not echo the NewPet: ${problems.join('; ')}`, exchange, { expected: sent, received: body });
+    if (sent.status === undefined) ctx.observe('create.default-status', `status when omitted: ${JSON.stringify(body.status ?? '(absent)')}`);
+    return undefined;
+  },
+};
+
+const extremeNames: ScenarioCheck<{ kind: string; name: string }> = {
+  kind: 'scenario',
+  id: 'create.extreme-names',
+  title: 'Names the spec sets no limit on (empty, very long, control characters): what the server does',
+  level: 'OBSERVE',
+  specRef: '§2.6',
+  weight: 1,
+  cost: 1,
+  arbitrary: () => extremeName(),
+  async run(input, ctx) {
+    const exchange = await ctx.send(createRequest(ctx, JSON.stringify({ name: input.name, categoryId: someCategory(ctx) })));
+    const body = bodyOf(exchange);
+    const echoed = isObject(body) && body['name'] === input.name ? ', echoed exactly' : '';
+    ctx.observe('create.extreme-names', `${input.kind}: ${exchange.response.status}${exchange.response.status === 201 ? echoed : ''}`);
+    return undefined;
+  },
+};
+
+const unknownFields: ScenarioCheck<{ pet: import('../../spec/contract.ts').NewPet; body: string }> = {
+  kind: 'scenario',
+  id: 'create.unknown-fields',
+  title: 'Body fields NewPet does not define: ignored or refused',
+  level: 'OBSERVE',
+  specRef: '§2.2 (not shown)',
+  weight: 0.5,
+  cost: 1,
+  arbitrary: () => newPetWithUnknownField(),
+  async run(input, ctx) {
+    const body = JSON.stringify({ ...(JSON.parse(input.body) as object), categoryId: someCategory(ctx) });
+    const exchange = await ctx.send(createRequest(ctx, body));
+    const status = exchange.response.status;
+    ctx.observe('create.unknown-fields', status === 201 ? 'accepted (201)' : `refused (${status})`);
+    return undefined;
+  },
+};
+
+export const createChecks: Check[] = [
+  createValid,
+  invalidBodyCheck('create.missing-field', 'A NewPet without name or categoryId is refused with 400', '§4.2 rule 1', newPetMissing),
+  invalidBodyCheck('create.invalid-value', 'Wrong types, non-integer or out-of-int64 categoryId, status outside PetStatus: 400', '§4.2, §2.2, §2.3', newPetInvalidValue),
+  invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody),
+  extremeNames,
+  unknownFields,
+  {
+    kind: 'summary',
+    id: 'create.unique-ids',
+    title: 'Ids assigned by the service are unique',
+    level: 'MUST',
+    specRef: '§2.1, §4.2 rule 2',
+    judge(ctx) {
+      if (ctx.created.length < 2) return { skip: 'fewer than two pets were created' };
+      const seen = new Map<string, number>();
+      const findings = [];
+      for (const [i, c] of ctx.created.entries()) {
+        const before = seen.get(c.idText);
+        if (before !== undefined) findings.push(fail(`id ${c.idText} was assigned twice (creations #${before + 1} and #${i + 1})`, c.exchange));
+        else seen.set(c.idText, i);
+      }
+      ctx.observe('create.unique-ids', `${ctx.created.length} created, ${seen.size} distinct ids`);
+      return findings.slice(0, 5);
+    },
+  },
+  { kind: 'summary', id: 'create.default-status', title: 'status of a pet created without one', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
+  { kind: 'summary', id: 'create.category-policy', title: 'Whether the server refuses category ids it does not know', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
+];
+

@@ -1,0 +1,137 @@
+// §4.1 List animals. Size rules are response checks: they judge every list answer of the run,
+// whichever check asked. No ordering is assumed (§4.1 rule 3).
+import fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
+import { LIMIT, PET_STATUSES } from '../../spec/contract.ts';
+import { isPets } from '../../spec/validators.ts';
+import { limitInRange, limitOutOfRange, unknownStatusFilter } from '../arbitraries/query.ts';
+import { petStatus } from '../arbitraries/new-pet.ts';
+import { listRequest, operationOf, queryOf, usesValidKey, type RunContext } from '../context.ts';
+import { bodyOf, expectStatus } from './judge.ts';
+import { fail, type Check, type ResponseCheck } from './types.ts';
+
+const okList = (ex: Exchange, ctx: RunContext): boolean =>
+  operationOf(ctx.baseUrl, ex.request) === 'listPets' && usesValidKey(ex.request, ctx.apiKey) && ex.response.status === 200;
+
+const items = (ex: Exchange): unknown[] | undefined => {
+  const body = bodyOf(ex);
+  return Array.isArray(body) ? body : undefined;
+};
+
+const inRangeLimit = (text: string | null): number | undefined => {
+  if (text === null || !/^[0-9]{1,3}$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= LIMIT.min && n <= LIMIT.max ? n : undefined;
+};
+
+function sizeCheck(id: string, title: string, specRef: string, bound: (ex: Exchange) => number | undefined): ResponseCheck {
+  return {
+    kind: 'response',
+    id,
+    title,
+    level: 'MUST',
+    specRef,
+    applies: (ex, ctx) => okList(ex, ctx) && bound(ex) !== undefined,
+    judge(ex) {
+      const list = items(ex);
+      const max = bound(ex)!;
+      if (list && list.length > max) return fail(`${list.length} animals returned, at most ${max} allowed`, ex, { expected: `≤ ${max}`, received: list.length });
+      return undefined;
+    },
+  };
+}
+
+type ValidQuery = { limit: number | undefined; status: string | undefined };
+
+function orderLabel(ids: number[]): string {
+  if (ids.length < 2) return 'too short to tell';
+  if (ids.every((v, i) => i === 0 || v > ids[i - 1]!)) return 'ascending id';
+  if (ids.every((v, i) => i === 0 || v < ids[i - 1]!)) return 'descending id';
+  return 'other';
+}
+
+export const listChecks: Check[] = [
+  {
+    kind: 'response',
+    id: 'list.schema',
+    title: 'A 200 list body is a JSON array of Pets',
+    level: 'MUST',
+    specRef: '§4.1, §2.4',
+    applies: okList,
+    judge: (ex) => (isPets(bodyOf(ex)) ? undefined : fail('the 200 body of GET /pets is not an array of Pets', ex, { received: ex.response.body.slice(0, 500) })),
+  },
+  sizeCheck('list.default-limit', 'Without limit, at most 20 animals', '§4.1 rule 2', (ex) => (queryOf(ex.request).has('limit') ? undefined : LIMIT.default)),
+  sizeCheck('list.limit', 'With limit n, at most n animals', '§4.1 rule 2', (ex) => inRangeLimit(queryOf(ex.request).get('limit'))),
+  sizeCheck('list.max-items', 'Never more than 100 animals, whatever limit says', '§4.1, §8.4', () => LIMIT.max),
+  {
+    kind: 'response',
+    id: 'list.status-filter',
+    title: 'With a status filter, every animal returned has that status',
+    level: 'MUST',
+    specRef: '§4.1 rule 1',
+    applies: (ex, ctx) => okList(ex, ctx) && (PET_STATUSES as readonly string[]).includes(queryOf(ex.request).get('status') ?? ''),
+    judge(ex) {
+      const wanted = queryOf(ex.request).get('status');
+      const other = (items(ex) ?? []).find((p) => (p as { status?: unknown })?.status !== wanted);
+      return other === undefined ? undefined : fail(`status=${wanted} returned an animal with status ${JSON.stringify((other as { status?: unknown }).status)}`, ex, { received: other });
+    },
+  },
+  {
+    kind: 'scenario',
+    id: 'list.valid-query',
+    title: 'GET /pets with a limit in 1–100 and/or a PetStatus filter answers 200',
+    level: 'MUST',
+    specRef: '§4.1',
+    weight: 3,
+    cost: 1,
+    arbitrary: () => fc.record({ limit: fc.option(limitInRange(), { nil: undefined }), status: fc.option(petStatus(), { nil: undefined }) }) as fc.Arbitrary<ValidQuery>,
+    async run(q, ctx) {
+      const query = new URLSearchParams();
+      if (q.limit !== undefined) query.set('limit', String(q.limit));
+      if (q.status !== undefined) query.set('status', q.status);
+      const exchange = await ctx.send(listRequest(ctx, query.toString()));
+      const wrong = expectStatus(exchange, [200], `GET /pets?${query}`);
+      if (wrong) return wrong;
+      const list = items(exchange);
+      if (list && q.status === undefined) ctx.observe('list.ordering', orderLabel(list.map((p) => Number((p as { id?: unknown }).id))));
+      const asked = q.limit ?? LIMIT.default;
+      const mine = ctx.created.filter((c) => q.status === undefined || c.pet['status'] === q.status).length;
+      if (list && list.length < asked && mine > list.length) ctx.observe('list.short-pages', `fewer than asked while more exist (${list.length} of ${asked})`);
+      return undefined;
+    },
+  },
+  {
+    kind: 'scenario',
+    id: 'list.limit-out-of-range',
+    title: 'limit outside 1–100 or not an integer: 400 or a clamped 200',
+    level: 'MUST',
+    specRef: '§4.1, §8.4',
+    weight: 1.5,
+    cost: 1,
+    arbitrary: () => limitOutOfRange(),
+    async run(limit, ctx) {
+      const exchange = await ctx.send(listRequest(ctx, `limit=${encodeURIComponent(limit)}`));
+      const status = exchange.response.status;
+      if (status === 200 || status === 400) ctx.observe('list.limit-out-of-range', status === 200 ? 'clamped (200)' : 'refused (400)');
+      return expectStatus(exchange, [400, 200], `GET /pets?limit=${limit}`);
+    },
+  },
+  {
+    kind: 'scenario',
+    id: 'list.unknown-status',
+    title: 'A status filter outside PetStatus: what the server does (400 or 200)',
+    level: 'OBSERVE',
+    specRef: '§4.1 (not shown)',
+    weight: 0.5,
+    cost: 1,
+    arbitrary: () => unknownStatusFilter(),
+    async run(status, ctx) {
+      const exchange = await ctx.send(listRequest(ctx, `status=${encodeURIComponent(status)}`));
+      const n = items(exchange)?.length;
+      ctx.observe('list.unknown-status', exchange.response.status === 200 ? `200 with ${n === 0 ? 'an empty list' : 'animals'}` : String(exchange.response.status));
+      return undefined;
+    },
+  },
+  { kind: 'summary', id: 'list.ordering', title: 'Order of GET /pets', level: 'OBSERVE', specRef: '§4.1 rule 3', judge: () => undefined },
+  { kind: 'summary', id: 'list.short-pages', title: 'Fewer animals than asked while more exist', level: 'OBSERVE', specRef: '§4.1 rule 2', judge: () => undefined },
+];

@@ -1,0 +1,92 @@
+// §8.2 rate-limit headers on every response (401, 4xx and 429 included), and §8.3 Retry-After.
+// Reset is judged against the server's own Date (principle 3), never against our clock alone.
+import fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
+import { parseHeaderInt, parseRetryAfter, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
+import { listRequest } from '../context.ts';
+import { fail, type Check, type ResponseCheck } from './types.ts';
+
+const NAMES = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining, RATE_LIMIT_HEADERS.reset];
+const allPresent = (ex: Exchange): boolean => NAMES.every((n) => ex.response.headers[n] !== undefined);
+const parsed = (ex: Exchange) => readRateLimit(ex.response.headers);
+
+function headerCheck(id: string, title: string, applies: ResponseCheck['applies'], judge: ResponseCheck['judge']): ResponseCheck {
+  return { kind: 'response', id, title, level: 'MUST', specRef: '§8.2', applies, judge };
+}
+
+/** Seconds of slack for Date's one-second resolution and a window that ends as the response leaves. */
+const SLACK_SECONDS = 2;
+
+export const ratelimitChecks: Check[] = [
+  headerCheck('ratelimit.headers-present', 'X-RateLimit-Limit, -Remaining and -Reset on every response', () => true, (ex) => {
+    const missing = NAMES.filter((n) => ex.response.headers[n] === undefined);
+    return missing.length ? fail(`missing ${missing.join(', ')} on a ${ex.response.status} response`, ex) : undefined;
+  }),
+  headerCheck('ratelimit.integers', 'The rate-limit headers are non-negative integers', allPresent, (ex) => {
+    const bad = NAMES.filter((n) => parseHeaderInt(ex.response.headers[n]) === undefined);
+    return bad.length ? fail(`not a non-negative integer: ${bad.map((n) => `${n}: ${JSON.stringify(ex.response.headers[n])}`).join(', ')}`, ex) : undefined;
+  }),
+  headerCheck('ratelimit.remaining-le-limit', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', (ex) => parsed(ex).ok, (ex) => {
+    const r = readRateLimit(ex.response.headers);
+    return r.ok && r.value.remaining > r.value.limit ? fail(`Remaining ${r.value.remaining} > Limit ${r.value.limit}`, ex) : undefined;
+  }),
+  headerCheck('ratelimit.reset-timestamp', 'X-RateLimit-Reset is a Unix timestamp in seconds (not ms, not a delta), judged against Date', (ex) => parsed(ex).ok, (ex, ctx) => {
+    const r = readRateLimit(ex.response.headers);
+    if (!r.ok) return undefined;
+    const dateMs = serverDateMs(ex.response.headers) ?? ex.sentAt;
+    const now = Math.floor(dateMs / 1000);
+    const reset = r.value.reset;
+    if (reset < now - SLACK_SECONDS) return fail(`Reset ${reset} lies ${now - reset} s before the response's Date (${now}): a delta or a past time, not the Unix time of the next reset`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
+    if (reset > now + ctx.resetHorizonSeconds + SLACK_SECONDS) return fail(`Reset ${reset} lies ${reset - now} s after Date (${now}), beyond the longest window (${ctx.resetHorizonSeconds} s): milliseconds?`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
+    return undefined;
+  }),
+  {
+    kind: 'scenario',
+    id: 'ratelimit.countdown',
+    title: 'X-RateLimit-Remaining counts down between consecutive requests in one window',
+    level: 'MUST',
+    specRef: '§8.2',
+    weight: 1,
+    cost: 4,
+    arbitrary: () => fc.integer({ min: 3, max: 5 }),
+    async run(n, ctx) {
+      const seen: Exchange[] = [];
+      for (let i = 0; i < n; i += 1) seen.push(await ctx.send(listRequest(ctx, 'limit=1')));
+      // Only pairs in the same window (same Limit and Reset) compare: a window boundary or a switch
+      // from the minute to the day quota between two requests is not a fault. Other checks' requests
+      // running meanwhile only make Remaining drop faster.
+      let comparable = 0;
+      for (let i = 1; i < seen.length; i += 1) {
+        const a = parsed(seen[i - 1]!);
+        const b = parsed(seen[i]!);
+        if (!a.ok || !b.ok || a.value.limit !== b.value.limit || a.value.reset !== b.value.reset) continue;
+        comparable += 1;
+        if (b.value.remaining < a.value.remaining) return undefined;
+      }
+      if (comparable < 2) return undefined;
+      return fail(`Remaining did not decrease over ${comparable} consecutive requests in one window`, seen[seen.length - 1]);
+    },
+  },
+  {
+    kind: 'response',
+    id: 'ratelimit.retry-after',
+    title: 'A 429 carries Retry-After (delay-seconds or HTTP-date)',
+    level: 'MUST',
+    specRef: '§7, §8.3 rule 2',
+    applies: (ex) => ex.response.status === 429,
+    judge(ex) {
+      const r = parseRetryAfter(ex.response.headers);
+      return r.ok ? undefined : fail(r.problem, ex);
+    },
+  },
+  {
+    kind: 'response',
+    id: 'http.date',
+    title: 'Responses carry a Date header (the server clock Reset is judged by)',
+    level: 'SHOULD',
+    specRef: 'RFC 9110 §6.6.1',
+    applies: () => true,
+    judge: (ex) => (serverDateMs(ex.response.headers) === undefined ? fail(`Date is ${JSON.stringify(ex.response.headers['date'] ?? null)}`, ex) : undefined),
+  },
+];

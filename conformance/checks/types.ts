@@ -1,0 +1,58 @@
+// The shape of a check. A check is one rule of the specification: an id (also the report label and
+// the key of the fault table), a title, a level and the section it enforces, and one small function.
+// Two kinds: a *response* check judges every exchange it applies to (headers, error bodies, 5xx),
+// a *scenario* check drives its own requests from fast-check inputs and judges what comes back.
+import type fc from 'fast-check';
+import type { Exchange } from '../../core/exchange.ts';
+import type { Level } from '../../report/model.ts';
+import type { RunContext } from '../context.ts';
+
+/** What a check found: data, never a thrown error. */
+export interface Finding {
+  message: string;
+  exchange?: Exchange;
+  expected?: unknown;
+  received?: unknown;
+}
+
+export interface CheckMeta {
+  id: string;
+  title: string;
+  level: Level;
+  /** Section of animal-store-v1.md (or an RFC) the check enforces. */
+  specRef: string;
+}
+
+export interface ResponseCheck extends CheckMeta {
+  kind: 'response';
+  /** The guard: which exchanges the rule speaks about. */
+  applies: (exchange: Exchange, ctx: RunContext) => boolean;
+  judge: (exchange: Exchange, ctx: RunContext) => Finding | undefined;
+}
+
+export interface ScenarioCheck<T = unknown> extends CheckMeta {
+  kind: 'scenario';
+  /** Share of the budget, relative to the other scenario checks. */
+  weight: number;
+  /** Requests one run takes (for planning numRuns from the share). */
+  cost: number;
+  /** Why the check cannot run on this target now (e.g. nothing created yet), or undefined. */
+  skipIf?: (ctx: RunContext) => string | undefined;
+  arbitrary: (ctx: RunContext) => fc.Arbitrary<T>;
+  /** Sends the requests of one input and judges them; undefined when the rule held. */
+  run: (input: T, ctx: RunContext) => Promise<Finding | undefined>;
+}
+
+/** An OBSERVE (or aggregate) check judged once at the end from what the run recorded. */
+export interface SummaryCheck extends CheckMeta {
+  kind: 'summary';
+  judge: (ctx: RunContext) => Finding[] | { skip: string } | undefined;
+}
+
+export type Check = ResponseCheck | ScenarioCheck<any> | SummaryCheck;
+
+export const fail = (message: string, exchange?: Exchange, extra: Omit<Finding, 'message' | 'exchange'> = {}): Finding => ({
+  message,
+  ...(exchange ? { exchange } : {}),
+  ...extra,
+});

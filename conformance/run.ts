@@ -1,0 +1,122 @@
+// `runConform`: the conformance suite as a function (the CLI and `petcert certify` call it). Returns a
+// Report even when the target is dead (aborted UNREACHABLE) or keeps answering 429 (RATE_LIMITED);
+// throws only ConfigError, for options that make no sense.
+import { systemClock, type Clock } from '../core/clock.ts';
+import { ConfigError } from '../core/errors.ts';
+import type { Send } from '../core/exchange.ts';
+import { silentProgress, type ProgressSink } from '../core/progress.ts';
+import { VERSION } from '../core/version.ts';
+import { createNodeTransport } from '../http/undici-send.ts';
+import type { Report } from '../report/model.ts';
+import { SPEC_WINDOWS } from '../spec/plans.ts';
+import { reportId } from './json.ts';
+import { CHECKS } from './registry.ts';
+import { checkResults } from './report.ts';
+import { DEFAULT_BUDGET, MIN_BUDGET } from './runner/budget.ts';
+import { newRunSeed } from './runner/seed.ts';
+import { runSuite } from './runner/suite.ts';
+
+export interface ConformOptions {
+  /** May carry a path prefix; must end in /v1. */
+  baseUrl: string;
+  apiKey: string;
+  seed?: number;
+  /** Requests of the whole run, retries included (see runner/budget.ts for how it is shared). */
+  budget?: number;
+  /** Use only this category id for valid pets (servers that know only some categories). */
+  categoryId?: number;
+  failOn?: 'must' | 'should';
+  send?: Send;
+  /** Per request. */
+  timeoutMs?: number;
+  /** Whole run. */
+  runTimeoutMs?: number;
+  progress?: ProgressSink;
+  clock?: Clock;
+  /** Most fast-check runs per scenario check (default 100); tests use a few. */
+  maxRuns?: number;
+  /** Scenario checks running at once (default 4). */
+  concurrency?: number;
+  /** Longest window of the target in seconds, the ceiling for X-RateLimit-Reset - Date (default: the spec's day). */
+  maxWindowSeconds?: number;
+  /** Responses 429 tolerated before the run stops (default 20). */
+  max429?: number;
+  /** First backoff step after a 429 without a usable Retry-After, ms (default 1000). */
+  backoffBaseMs?: number;
+}
+
+export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: 10_000, runTimeoutMs: 30 * 60_000 } as const;
+
+function positiveInt(value: number | undefined, field: string, min = 1): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new ConfigError(`must be an integer ≥ ${min}, got ${value}`, field);
+}
+
+/** The base URL without a trailing slash; ConfigError unless it is http(s) and ends in /v1 (§1). */
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`not a URL: ${JSON.stringify(raw)}`, '--base-url');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`must be http or https, got ${url.protocol}`, '--base-url');
+  if (url.search || url.hash) throw new ConfigError('must not carry a query or fragment', '--base-url');
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith('/v1')) throw new ConfigError(`must end in /v1 (the version segment, §1), got ${JSON.stringify(url.pathname)}`, '--base-url');
+  return `${url.origin}${path}`;
+}
+
+export function validateOptions(o: ConformOptions): void {
+  if (!o.apiKey || /[\s\u0000-\u001f\u007f]/.test(o.apiKey)) throw new ConfigError('must be a non-empty token without spaces or control characters', '--api-key');
+  if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < -(2 ** 31) || o.seed >= 2 ** 31)) throw new ConfigError(`must be a 32-bit integer, got ${o.seed}`, '--seed');
+  positiveInt(o.budget, '--budget', MIN_BUDGET);
+  if (o.categoryId !== undefined && !Number.isSafeInteger(o.categoryId)) throw new ConfigError(`must be an integer, got ${o.categoryId}`, '--category-id');
+  if (o.failOn !== undefined && o.failOn !== 'must' && o.failOn !== 'should') throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(o.failOn)}`, '--fail-on');
+  positiveInt(o.timeoutMs, '--timeout');
+  positiveInt(o.runTimeoutMs, 'runTimeoutMs');
+  positiveInt(o.maxRuns, 'maxRuns');
+  positiveInt(o.concurrency, 'concurrency');
+  positiveInt(o.maxWindowSeconds, 'maxWindowSeconds');
+}
+
+export async function runConform(options: ConformOptions): Promise<Report> {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  validateOptions(options);
+  const clock = options.clock ?? systemClock;
+  const seed = options.seed ?? newRunSeed();
+  const transport = options.send ? undefined : createNodeTransport({ timeoutMs: options.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs });
+  const startedAt = new Date(clock.now()).toISOString();
+  try {
+    const result = await runSuite({
+      baseUrl,
+      apiKey: options.apiKey,
+      send: options.send ?? transport!.send,
+      clock,
+      seed,
+      budget: options.budget ?? CONFORM_DEFAULTS.budget,
+      maxRuns: options.maxRuns ?? CONFORM_DEFAULTS.maxRuns,
+      ...(options.categoryId !== undefined ? { categoryId: options.categoryId } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.max429 !== undefined ? { max429: options.max429 } : {}),
+      ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
+      deadline: clock.now() + (options.runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs),
+      progress: options.progress ?? silentProgress,
+      resetHorizonSeconds: options.maxWindowSeconds ?? SPEC_WINDOWS.daySeconds,
+    });
+    return {
+      tool: 'petcert',
+      version: VERSION,
+      kind: 'conform',
+      target: baseUrl,
+      startedAt,
+      finishedAt: new Date(clock.now()).toISOString(),
+      seed,
+      requests: result.requests,
+      checks: checkResults(CHECKS, result.book, result.ctx, result.aborted?.message),
+      createdIds: result.ctx.created.map((c) => reportId(c.idText)),
+      ...(result.aborted ? { aborted: result.aborted } : {}),
+    };
+  } finally {
+    await transport?.close();
+  }
+}

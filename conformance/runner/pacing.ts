@@ -1,0 +1,53 @@
+// Pacing by the server's own X-RateLimit headers (§8.2): when the last answer to our key said nothing
+// remains (counting requests still in flight), wait for its Reset in *server* time before sending.
+// Only answers to the valid key steer pacing: a 401 may report some other (anonymous) bucket. A Reset
+// that makes no sense (too far, already past) is ignored: the 429 path with Retry-After takes over.
+import type { Clock } from '../../core/clock.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { createServerClock, readRateLimit, type RateLimitState } from '../../spec/ratelimit.ts';
+
+export interface Pacer {
+  before(): Promise<void>;
+  after(exchange: Exchange, steer: boolean): void;
+  /** Requests released and not yet answered. */
+  inFlight(): number;
+}
+
+export interface PacerOptions {
+  clock: Clock;
+  /** Longest pause pacing may take; longer ones are left to 429 + Retry-After. */
+  maxPauseMs: number;
+  marginMs?: number;
+}
+
+export function createPacer({ clock, maxPauseMs, marginMs = 50 }: PacerOptions): Pacer {
+  const serverClock = createServerClock();
+  let state: RateLimitState | undefined;
+  let inFlight = 0;
+
+  const pauseMs = (): number => {
+    if (!state || state.remaining - inFlight > 0) return 0;
+    const localReset = serverClock.toLocalNotBefore(state.reset * 1000) ?? state.reset * 1000;
+    const wait = localReset - clock.now() + marginMs;
+    return wait > 0 && wait <= maxPauseMs ? wait : 0;
+  };
+
+  return {
+    async before() {
+      const wait = pauseMs();
+      if (wait > 0) {
+        await clock.sleep(wait);
+        state = undefined; // the next answer tells us about the new window
+      }
+      inFlight += 1;
+    },
+    after(exchange, steer) {
+      inFlight = Math.max(0, inFlight - 1);
+      if (!steer) return;
+      serverClock.observe(exchange.sentAt, exchange.sentAt + exchange.durationMs, exchange.response.headers);
+      const read = readRateLimit(exchange.response.headers);
+      if (read.ok) state = read.value;
+    },
+    inFlight: () => inFlight,
+  };
+}

@@ -1,0 +1,206 @@
+// The order of a run: preflight (is this an Animal Store API? which categories exist?), the create
+// check, a population of pets big enough to see list-size violations, then every other scenario
+// check concurrently (order does not matter to them), then the summary checks. Response checks
+// judge every exchange on the way. Stops early — with a reason — on a dead target, endless 429s or
+// the run timeout.
+import type { Clock } from '../../core/clock.ts';
+import { AbortRunError, TransportError, UnreachableError } from '../../core/errors.ts';
+import type { Exchange, Send } from '../../core/exchange.ts';
+import type { ProgressSink } from '../../core/progress.ts';
+import type { AbortCode } from '../../report/model.ts';
+import { PET_STATUSES, type PetStatus } from '../../spec/contract.ts';
+import { isPets } from '../../spec/validators.ts';
+import type { ScenarioCheck } from '../checks/types.ts';
+import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
+import { createValidPet } from '../create-pet.ts';
+import { idTextOf, jsonOf } from '../json.ts';
+import { CHECKS, scenarioChecks, summaryChecks } from '../registry.ts';
+import { createBook, type Book } from './book.ts';
+import { planBudget, POPULATION_TARGET } from './budget.ts';
+import { runScenario } from './property.ts';
+import { checkSeed } from './seed.ts';
+import { createRunnerSend, DEFAULT_RUNNER } from './transport.ts';
+
+export interface SuiteOptions {
+  baseUrl: string;
+  apiKey: string;
+  send: Send;
+  clock: Clock;
+  seed: number;
+  budget: number;
+  maxRuns: number;
+  categoryId?: number;
+  concurrency?: number;
+  deadline: number;
+  progress: ProgressSink;
+  resetHorizonSeconds: number;
+  max429?: number;
+  maxWaitMs?: number;
+  backoffBaseMs?: number;
+}
+
+export interface SuiteResult {
+  book: Book;
+  ctx: RunContext;
+  requests: number;
+  aborted?: { code: AbortCode; message: string };
+}
+
+function registerCreated(ctx: RunContext, ex: Exchange): void {
+  if (ex.response.status !== 201 || operationOf(ctx.baseUrl, ex.request) !== 'createPet' || !usesValidKey(ex.request, ctx.apiKey)) return;
+  const idText = idTextOf(ex.response.body);
+  const body = jsonOf(ex.response.body);
+  if (idText !== undefined && typeof body === 'object' && body !== null) ctx.created.push({ idText, pet: body as RunContext['created'][number]['pet'], exchange: ex });
+}
+
+function abortOf(error: unknown): SuiteResult['aborted'] {
+  if (error instanceof UnreachableError || error instanceof TransportError) return { code: 'UNREACHABLE', message: error.message };
+  if (error instanceof AbortRunError && (error.reason === 'RATE_LIMITED' || error.reason === 'RUN_TIMEOUT')) return { code: error.reason, message: error.message };
+  if (error instanceof AbortRunError) return { code: 'UNREACHABLE', message: error.message };
+  return undefined;
+}
+
+async function preflight(ctx: RunContext): Promise<string | undefined> {
+  let exchange: Exchange | undefined;
+  for (let attempt = 0; !exchange; attempt += 1) {
+    try {
+      exchange = await ctx.send(listRequest(ctx, 'limit=100'));
+    } catch (error) {
+      if (!(error instanceof TransportError) || attempt >= 5) throw error;
+    }
+  }
+  const { status, headers } = exchange.response;
+  const json = jsonOf(exchange.response.body);
+  if ((status >= 300 && status < 400) || (json === undefined && [404, 405].includes(status))) {
+    throw new UnreachableError(`GET ${exchange.request.url} answered ${status} ${headers['content-type'] ?? ''}: no Animal Store API at this base URL (it must end in /v1)`);
+  }
+  if (status === 401 || status === 403) return `the API key was refused (${status}); check --api-key`;
+  if (isPets(json) && ctx.categories.fixed === undefined) {
+    for (const pet of json) if (Number.isSafeInteger(pet.categoryId) && !ctx.categories.known.includes(String(pet.categoryId))) ctx.categories.known.push(String(pet.categoryId));
+  }
+  return undefined;
+}
+
+/** Tops our own pets up to ≥ 101 in total and ≥ 21 per status (see budget.ts). */
+async function populate(ctx: RunContext, allowance: number, concurrency: number): Promise<void> {
+  const count = (s: PetStatus) => ctx.created.filter((c) => c.pet['status'] === s).length;
+  const plan: PetStatus[] = [];
+  const counts = new Map(PET_STATUSES.map((s) => [s, count(s)]));
+  let total = ctx.created.length;
+  while (plan.length < allowance && (total < POPULATION_TARGET.total || [...counts.values()].some((n) => n < POPULATION_TARGET.perStatus))) {
+    const status = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]![0];
+    counts.set(status, counts.get(status)! + 1);
+    plan.push(status);
+    total += 1;
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < plan.length) {
+      const i = next++;
+      const categoryId = Number(ctx.categories.known[i % Math.max(1, ctx.categories.known.length)] ?? 1);
+      await createValidPet(ctx, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
+  const book = createBook(CHECKS);
+  const observations = new Map<string, Record<string, number>>();
+  const ctx: RunContext = {
+    baseUrl: o.baseUrl,
+    apiKey: o.apiKey,
+    send: o.send,
+    created: [],
+    categories: { known: o.categoryId === undefined ? [] : [String(o.categoryId)], rejected: [], ...(o.categoryId === undefined ? {} : { fixed: o.categoryId }) },
+    resetHorizonSeconds: o.resetHorizonSeconds,
+    observations,
+    observe(id, label) {
+      const tally = observations.get(id) ?? {};
+      tally[label] = (tally[label] ?? 0) + 1;
+      observations.set(id, tally);
+    },
+  };
+  const concurrency = o.concurrency ?? DEFAULT_RUNNER.concurrency;
+  const runner = createRunnerSend(o.send, {
+    clock: o.clock,
+    deadline: o.deadline,
+    budget: o.budget,
+    concurrency,
+    max429: o.max429 ?? DEFAULT_RUNNER.max429,
+    maxWaitMs: o.maxWaitMs ?? DEFAULT_RUNNER.maxWaitMs,
+    backoffBaseMs: o.backoffBaseMs ?? DEFAULT_RUNNER.backoffBaseMs,
+    backoffCapMs: DEFAULT_RUNNER.backoffCapMs,
+    steers: (request) => usesValidKey(request, o.apiKey),
+    observe: (exchange) => {
+      registerCreated(ctx, exchange);
+      book.judgeExchange(exchange, ctx);
+    },
+  });
+  ctx.send = runner.send;
+
+  const scenarios = scenarioChecks();
+  const plan = planBudget(o.budget, scenarios, o.maxRuns);
+  let done = 0;
+  const runOne = async (check: ScenarioCheck): Promise<void> => {
+    const entry = book.entry(check.id);
+    const { runs, share } = plan.checks[check.id]!;
+    const skip = check.skipIf?.(ctx) ?? (runs < 1 ? `the budget leaves no run for this check (raise --budget)` : undefined);
+    if (skip) entry.skipReason = skip;
+    else {
+      const seed = checkSeed(o.seed, check.id);
+      const outcome = await runScenario(check, ctx, { seed, numRuns: runs, share: Math.ceil(share) });
+      Object.assign(entry.info, { seed, runs: outcome.runs, requests: outcome.requests, ...(outcome.transportErrors ? { transportErrors: outcome.transportErrors } : {}) });
+      entry.applied += outcome.runs;
+      if (outcome.failure) {
+        const f = outcome.failure;
+        book.add(check.id, { finding: f.finding, counterexample: { input: f.counterexample, seed, path: f.path, shrinks: f.shrinks } });
+      }
+      if (outcome.stop) throw outcome.stop;
+    }
+    done += 1;
+    o.progress({ phase: 'conform', done, total: scenarios.length, message: check.id });
+  };
+
+  let aborted: SuiteResult['aborted'];
+  try {
+    const refused = await preflight(ctx);
+    if (refused) {
+      for (const c of scenarios) book.entry(c.id).skipReason = refused;
+    } else {
+      const first = scenarios.filter((c) => c.id === 'create.valid');
+      for (const c of first) await runOne(c);
+      o.progress({ phase: 'conform: population', done: 0, message: 'creating pets for the list checks' });
+      await populate(ctx, plan.population, concurrency);
+      await pool(scenarios.filter((c) => !first.includes(c)), concurrency, runOne);
+    }
+  } catch (error) {
+    aborted = abortOf(error);
+    if (!aborted) throw error;
+  }
+  for (const check of summaryChecks()) {
+    const verdict = check.judge(ctx);
+    if (verdict && 'skip' in verdict) book.entry(check.id).skipReason = verdict.skip;
+    else for (const finding of verdict ?? []) book.add(check.id, { finding });
+  }
+  return { book, ctx, requests: runner.requests(), ...(aborted ? { aborted } : {}) };
+}
+
+/** Runs tasks with at most `n` at a time; the first error stops new starts and is rethrown after the others settle. */
+async function pool<T>(items: readonly T[], n: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < items.length && failure === undefined) {
+      const item = items[next++]!;
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  if (failure !== undefined) throw failure;
+}
+
