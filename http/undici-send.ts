@@ -2,11 +2,12 @@
 // body size and no redirect following (a redirect is reported as the response it is; the key is never
 // sent to another origin). Everything above this file only sees `Send`.
 import { Agent, request, type Dispatcher } from 'undici';
-import { TransportError, type TransportCode } from '../core/errors.ts';
+import { ConfigError, TransportError, type TransportCode } from '../core/errors.ts';
 import { lowerCaseHeaders, type Exchange, type HttpRequest, type Send } from '../core/exchange.ts';
+import { redactText } from '../core/redact.ts';
 
 export interface NodeSendOptions {
-  /** Whole-request deadline (connect, headers and body), ms. */
+  /** Whole-request deadline (connect, headers and body, retry included), ms. */
   timeoutMs?: number;
   /** Bytes of body kept; the rest is discarded and the response marked truncated. */
   maxBodyBytes?: number;
@@ -34,28 +35,57 @@ const CODE_MAP: Record<string, TransportCode> = {
   ABORT_ERR: 'TIMEOUT',
   ENOTFOUND: 'DNS',
   EAI_AGAIN: 'DNS',
+  UND_ERR_HEADERS_OVERFLOW: 'PROTOCOL',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'PROTOCOL',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'PROTOCOL',
 };
 
-function describeRequest(req: HttpRequest): string {
-  return `${req.method} ${req.url}`;
+const DETAIL: Partial<Record<TransportCode, string>> = {
+  CONNECTION_REFUSED: 'connection refused (is the server running and the port right?)',
+  CONNECTION_RESET: 'connection closed before the response was complete',
+};
+
+/** Undici's messages are one line, but a parser error can quote what the server sent: keep it short. */
+const MAX_DETAIL = 160;
+
+interface RawError {
+  code?: string;
+  name?: string;
+  message?: string;
+  cause?: { code?: string };
+}
+
+function kindOf(err: RawError): TransportCode {
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'TIMEOUT';
+  const code = err.code ?? err.cause?.code ?? '';
+  if (CODE_MAP[code]) return CODE_MAP[code];
+  if (err.name === 'HTTPParserError' || code.startsWith('HPE_')) return 'PROTOCOL';
+  return 'OTHER';
+}
+
+function detailOf(kind: TransportCode, err: RawError, timeoutMs: number): string {
+  if (kind === 'TIMEOUT') return `no complete response within ${timeoutMs} ms`;
+  const fixed = DETAIL[kind];
+  if (fixed) return fixed;
+  const text = (err.message ?? 'unknown error').split('\n')[0]!.slice(0, MAX_DETAIL);
+  if (err.code === 'UND_ERR_HEADERS_OVERFLOW') return 'response headers too large';
+  if (kind === 'PROTOCOL') return `the response is not valid HTTP/1.1 (${text})`;
+  return `${err.code ?? err.name ?? 'error'}: ${text}`;
+}
+
+/** The bearer token of a request, so that no error message can ever carry it. */
+function secretsOf(req: HttpRequest): string[] {
+  const auth = req.headers['authorization'];
+  if (!auth) return [];
+  const token = auth.replace(/^\s*\S+\s+/, '');
+  return [auth, token];
 }
 
 export function toTransportError(error: unknown, req: HttpRequest, timeoutMs: number): TransportError {
-  const err = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-  const code = err.code ?? err.cause?.code ?? '';
-  const kind: TransportCode =
-    err.name === 'TimeoutError' || err.name === 'AbortError'
-      ? 'TIMEOUT'
-      : CODE_MAP[code] ?? (code.startsWith('HPE_') || code === 'UND_ERR_INVALID_ARG' ? 'PROTOCOL' : 'OTHER');
-  const detail =
-    kind === 'TIMEOUT'
-      ? `no complete response within ${timeoutMs} ms`
-      : kind === 'CONNECTION_REFUSED'
-        ? 'connection refused'
-        : kind === 'CONNECTION_RESET'
-          ? 'connection closed before the response was complete'
-          : `${code || err.name || 'error'}: ${err.message ?? 'unknown'}`;
-  return new TransportError(kind, `${describeRequest(req)}: ${detail}`);
+  const err = (error ?? {}) as RawError;
+  const kind = kindOf(err);
+  const message = `${req.method} ${req.url}: ${detailOf(kind, err, timeoutMs)}`;
+  return new TransportError(kind, redactText(message, secretsOf(req)));
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; truncated: boolean }> {
@@ -67,7 +97,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
     if (size + buf.length > cap) {
       chunks.push(buf.subarray(0, cap - size));
       truncated = true;
-      body.destroy();
+      // Leaving the loop destroys the stream and its connection: the rest of the body is never read.
       break;
     }
     chunks.push(buf);
@@ -76,7 +106,33 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
   return { text: Buffer.concat(chunks).toString('utf8'), truncated };
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Several idle connections may have gone stale at once, so one retry is not always enough. */
+const MAX_RETRIES = 2;
+
+/**
+ * A server may close an idle keep-alive connection just as we reuse it (the request then dies with a
+ * reset before any response byte). Like Go's and Node's clients, retry such a request (on another
+ * connection), but only for idempotent methods: a POST might have been processed.
+ */
+function retryable(req: HttpRequest, error: unknown, signal: AbortSignal): boolean {
+  return !signal.aborted && IDEMPOTENT.has(req.method.toUpperCase()) && kindOf(error as RawError) === 'CONNECTION_RESET';
+}
+
+function checkOptions(options: NodeSendOptions): void {
+  const positive = (name: keyof NodeSendOptions, min: number): void => {
+    const value = options[name];
+    if (value !== undefined && (!Number.isFinite(value) || value < min)) {
+      throw new ConfigError(`must be a number >= ${min}, got ${String(value)}`, name);
+    }
+  };
+  positive('timeoutMs', 1);
+  positive('maxBodyBytes', 0);
+  positive('connections', 1);
+}
+
 export function createNodeTransport(options: NodeSendOptions = {}): NodeTransport {
+  checkOptions(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs;
   const cap = options.maxBodyBytes ?? DEFAULT_SEND_OPTIONS.maxBodyBytes;
   const agent = new Agent({
@@ -87,18 +143,34 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
     bodyTimeout: timeoutMs,
   });
 
+  const closing = new AbortController();
+  const dispatch = (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> =>
+    request(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      dispatcher: agent,
+      signal,
+    });
+
+  const dispatchRetrying = async (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await dispatch(req, signal);
+      } catch (error) {
+        if (attempt > MAX_RETRIES || !retryable(req, error, signal)) throw error;
+      }
+    }
+  };
+
   const send: Send = async (req) => {
     const sentAt = Date.now();
     const started = performance.now();
-    const signal = AbortSignal.timeout(timeoutMs);
+    // One deadline for the whole exchange: a body trickled a byte at a time never resets it.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([deadline, closing.signal]);
     try {
-      const res = await request(req.url, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body,
-        dispatcher: agent,
-        signal,
-      });
+      const res = await dispatchRetrying(req, signal);
       const { text, truncated } = await readCapped(res.body, cap);
       const exchange: Exchange = {
         request: req,
@@ -108,9 +180,21 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
       };
       return exchange;
     } catch (error) {
-      throw toTransportError(error, req, timeoutMs);
+      if (closing.signal.aborted) throw new TransportError('OTHER', `${req.method} ${req.url}: the transport was closed while the request was in flight`);
+      throw toTransportError(deadline.aborted ? deadline.reason : error, req, timeoutMs);
     }
   };
 
-  return { send, close: () => agent.close() };
+  return { send, close: () => closeAgent(agent, closing) };
+}
+
+/** Lets requests in flight finish for a moment, then aborts them: closing never waits on a hung server. */
+async function closeAgent(agent: Agent, closing: AbortController, graceMs = 500): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+  const closed = agent.close();
+  await Promise.race([closed, grace]);
+  clearTimeout(timer);
+  closing.abort();
+  await closed;
 }

@@ -1,0 +1,298 @@
+// Hostile loopback servers for tests: each misbehaves in one way a server under development does
+// (refuses, resets, hangs, trickles, floods, lies about its content, redirects away, closes keep-alive
+// connections). Each records what it received, so a test can assert what petcert sent where.
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+}
+
+export interface HostileServer {
+  /** http://127.0.0.1:PORT/v1 */
+  baseUrl: string;
+  origin: string;
+  close(): Promise<void>;
+  requests(): ReceivedRequest[];
+}
+
+type HttpHandler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
+type RawHandler = (socket: Socket, head: ReceivedRequest | undefined) => void;
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function started(server: Server, sockets: Set<Socket>, received: ReceivedRequest[]): Promise<HostileServer> {
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    requests: () => [...received],
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An HTTP server whose handler misbehaves at the HTTP level. */
+export async function httpServer(handler: HttpHandler, keepAliveTimeoutMs = 5_000): Promise<HostileServer> {
+  const received: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = createHttpServer((req, res) => {
+    received.push({ method: req.method ?? '', url: req.url ?? '', headers: headersOf(req) });
+    req.resume();
+    res.on('error', () => {});
+    handler(req, res, received.length);
+  });
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.on('clientError', (_err, socket) => socket.destroy());
+  return started(server, sockets, received);
+}
+
+/** Parses the request line and headers of a raw request, enough to record it. */
+function parseHead(text: string): ReceivedRequest | undefined {
+  const end = text.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [line = '', ...rest] = text.slice(0, end).split('\r\n');
+  const [method = '', url = ''] = line.split(' ');
+  const headers: Record<string, string> = {};
+  for (const h of rest) {
+    const i = h.indexOf(':');
+    if (i > 0) headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+  }
+  return { method, url, headers };
+}
+
+/** A TCP server that talks (or does not talk) HTTP by hand: `handler` runs once a request head arrived. */
+export async function rawServer(
+  handler: RawHandler,
+  /** Takes the connection over entirely when it returns true; `record` logs a request it parsed. */
+  onConnect?: (socket: Socket, record: (head: string) => void) => boolean,
+): Promise<HostileServer> {
+  const received: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const record = (head: string): void => {
+    const parsed = parseHead(head);
+    if (parsed) received.push(parsed);
+  };
+  const server = createNetServer((socket) => {
+    if (onConnect?.(socket, record)) return;
+    let text = '';
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString('latin1');
+      const head = parseHead(text);
+      if (!head) return;
+      socket.off('data', onData);
+      received.push(head);
+      handler(socket, head);
+    };
+    socket.on('data', onData);
+  });
+  return started(server, sockets, received);
+}
+
+/** A port nobody listens on: connecting is refused. */
+export async function refused(): Promise<HostileServer> {
+  const probe = await rawServer(() => {});
+  await probe.close();
+  return { ...probe, close: async () => {}, requests: () => [] };
+}
+
+/** Accepts the connection, reads the request and never answers. */
+export function silent(): Promise<HostileServer> {
+  return rawServer(() => {});
+}
+
+/** Resets the connection as soon as it is accepted (before any request is read). */
+export function resetOnConnect(): Promise<HostileServer> {
+  return rawServer(
+    () => {},
+    (socket) => {
+      socket.resetAndDestroy();
+      return true;
+    },
+  );
+}
+
+/** Sends the status line, headers and part of a JSON body, then resets the connection. */
+export function resetMidResponse(): Promise<HostileServer> {
+  return rawServer((socket) => {
+    socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n[{"id":1,"na');
+    setTimeout(() => socket.resetAndDestroy(), 20);
+  });
+}
+
+/** Answers with something that is not HTTP at all. */
+export function notHttp(): Promise<HostileServer> {
+  return rawServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\nProtocol mismatch.\r\n'));
+}
+
+/** Sends the status line, then one header byte every `intervalMs`, never finishing the head. */
+export function slowHeaders(intervalMs = 200): Promise<HostileServer> {
+  return rawServer((socket) => {
+    socket.write('HTTP/1.1 200 OK\r\n');
+    const timer = setInterval(() => {
+      if (socket.destroyed) clearInterval(timer);
+      else socket.write('X');
+    }, intervalMs);
+    socket.on('close', () => clearInterval(timer));
+  });
+}
+
+/** A valid JSON body sent one byte every `intervalMs`. */
+export function trickle(intervalMs = 50, body = '[]'.padEnd(400, ' ')): Promise<HostileServer> {
+  return httpServer((_req, res) => {
+    res.writeHead(200, { ...JSON_TYPE, 'content-length': String(Buffer.byteLength(body)) });
+    let i = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed || i >= body.length) {
+        clearInterval(timer);
+        if (!res.destroyed) res.end();
+        return;
+      }
+      res.write(body[i]);
+      i += 1;
+    }, intervalMs);
+    res.on('close', () => clearInterval(timer));
+  });
+}
+
+/** A JSON array body of about `bytes` bytes (chunked), streamed as fast as the client reads it. */
+export function hugeBody(bytes = 64 * 1024 * 1024): Promise<HostileServer> {
+  const chunk = Buffer.from(',{"id":1,"name":"x","categoryId":1}'.repeat(2_000));
+  return httpServer((_req, res) => {
+    res.writeHead(200, JSON_TYPE);
+    let sent = 0;
+    const pump = (): void => {
+      while (!res.destroyed && sent < bytes) {
+        const ok = res.write(sent === 0 ? Buffer.concat([Buffer.from('[{"id":0,"name":"x","categoryId":1}'), chunk]) : chunk);
+        sent += chunk.length;
+        if (!ok) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end(']');
+    };
+    pump();
+  });
+}
+
+/** Answers every request with `status`, the given content type and body. */
+export function fixed(status: number, contentType: string | undefined, body: string): Promise<HostileServer> {
+  return httpServer((_req, res) => {
+    res.writeHead(status, contentType === undefined ? {} : { 'content-type': contentType });
+    res.end(body);
+  });
+}
+
+export const invalidJson = (): Promise<HostileServer> => fixed(200, 'application/json', '[{"id": 1, "name": "Rex",');
+
+export const htmlErrorPages = (status = 502): Promise<HostileServer> =>
+  fixed(status, 'text/html; charset=utf-8', `<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`);
+
+/** JSON-looking bodies served as text/plain. */
+export const wrongContentType = (): Promise<HostileServer> =>
+  fixed(200, 'text/plain', '[{"id":1,"name":"Rex","categoryId":1,"status":"available"}]');
+
+/** Every request answered 500/502/503/504 in turn, sometimes with a Retry-After. */
+export function storm5xx(): Promise<HostileServer> {
+  const statuses = [500, 502, 503, 504];
+  return httpServer((_req, res, n) => {
+    const status = statuses[n % statuses.length]!;
+    res.writeHead(status, { ...JSON_TYPE, ...(status === 503 ? { 'retry-after': '1' } : {}) });
+    res.end(JSON.stringify({ code: 'INTERNAL', message: 'upstream failed', status }));
+  });
+}
+
+/** Answers `[]` and then closes the connection, without announcing it (`announce` adds Connection: close). */
+export function closesKeepAlive(announce = false): Promise<HostileServer> {
+  return httpServer((_req, res) => {
+    res.writeHead(200, { ...JSON_TYPE, 'content-length': '2', ...(announce ? { connection: 'close' } : {}) });
+    res.end('[]', () => res.socket?.destroySoon());
+  });
+}
+
+/** A healthy JSON server whose idle keep-alive connections time out after `ms` (the reuse race). */
+export function shortKeepAlive(ms = 1): Promise<HostileServer> {
+  return httpServer((_req, res) => {
+    res.writeHead(200, { ...JSON_TYPE, 'content-length': '2' });
+    res.end('[]');
+  }, ms);
+}
+
+/** A recording server that answers every request 200 `[]`: the other origin of a redirect. */
+export function recorder(): Promise<HostileServer> {
+  return fixed(200, 'application/json', '[]');
+}
+
+export interface RedirectServer extends HostileServer {
+  /** The redirect target (another origin), when redirecting cross-origin. */
+  target: HostileServer;
+}
+
+/** Redirects every request (`status`) to the same path on another origin, or on the same origin under /elsewhere. */
+export async function redirecting(crossOrigin = true, status = 307): Promise<RedirectServer> {
+  const target = await recorder();
+  const server = await httpServer((req, res) => {
+    const path = req.url ?? '/';
+    res.writeHead(status, { location: crossOrigin ? `${target.origin}${path}` : `/elsewhere${path}`, 'content-length': '0' });
+    res.end();
+  });
+  return {
+    ...server,
+    target,
+    close: async () => {
+      await server.close();
+      await target.close();
+    },
+  };
+}
+
+/**
+ * Speaks keep-alive without announcing a timeout, then closes each connection after `idleMs` idle
+ * (with a reset when `reset`): a client reusing the connection races the close.
+ */
+export function idleCloser(idleMs = 5, reset = false): Promise<HostileServer> {
+  return rawServer(
+    () => {},
+    (socket, record) => {
+      let buffer = '';
+      let timer: NodeJS.Timeout | undefined;
+      const arm = (): void => {
+        clearTimeout(timer);
+        timer = setTimeout(() => (reset ? socket.resetAndDestroy() : socket.end()), idleMs);
+      };
+      socket.on('close', () => clearTimeout(timer));
+      socket.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString('latin1');
+        for (let end = buffer.indexOf('\r\n\r\n'); end >= 0; end = buffer.indexOf('\r\n\r\n')) {
+          const length = Number(/content-length:\s*(\d+)/i.exec(buffer.slice(0, end))?.[1] ?? 0);
+          if (buffer.length < end + 4 + length) break;
+          record(buffer.slice(0, end + 4));
+          buffer = buffer.slice(end + 4 + length);
+          if (!socket.destroyed) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]');
+          arm();
+        }
+      });
+      arm();
+      return true;
+    },
+  );
+}
