@@ -1,7 +1,7 @@
 // report.html in a real browser (Debian chromium driven by playwright-core): it renders, logs no
 // console errors, loads nothing from the network, runs no injected script, and the plots are drawn.
 // The screenshot is kept as an artifact: reports/artifacts/report-html.png.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,6 +73,27 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
     expect(existsSync(shot)).toBe(true);
     await page.close();
   }, 60_000);
+
+  test('junit.xml parses with the browser\'s XML parser: one testcase per check', async () => {
+    const dir = join(ARTIFACTS, 'html-e2e');
+    const report = fixtureReport({ aborted: { code: 'UNREACHABLE', message: 'gone <&>' } });
+    writeReport(dir, report, []);
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    const parsed = await page.evaluate((text) => {
+      const g = globalThis as unknown as { DOMParser: new () => { parseFromString(t: string, type: string): { getElementsByTagName(n: string): { length: number } } } };
+      const doc = new g.DOMParser().parseFromString(text, 'application/xml');
+      return { errors: doc.getElementsByTagName('parsererror').length, cases: doc.getElementsByTagName('testcase').length, failures: doc.getElementsByTagName('failure').length, errorEls: doc.getElementsByTagName('error').length };
+    }, xml);
+    expect(parsed).toEqual({ errors: 0, cases: report.checks.length + 1, failures: 1, errorEls: 1 });
+    const broken = await page.evaluate((text) => {
+      const g = globalThis as unknown as { DOMParser: new () => { parseFromString(t: string, type: string): { getElementsByTagName(n: string): { length: number } } } };
+      return new g.DOMParser().parseFromString(text, 'application/xml').getElementsByTagName('parsererror').length;
+    }, xml.replace('</testsuite>', ''));
+    expect(broken).toBeGreaterThan(0);
+    await page.close();
+  }, 30_000);
 
   test('a passing report renders green', async () => {
     const passing = fixtureReport({ series: {} });

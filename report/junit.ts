@@ -42,22 +42,38 @@ function testcase(check: CheckResult, failing: Set<CheckResult>, suite: string):
   return [open, ...props, ...body, `    </testcase>`].join('\n');
 }
 
+/**
+ * A run that stopped early is one <error> testcase: CI systems count errors from elements, so the
+ * suite's errors="1" must have one to point at (and the run must not read as a clean pass).
+ */
+function abortedCase(report: Report, suite: string): string[] {
+  if (!report.aborted) return [];
+  return [
+    `    <testcase classname="${xmlEscape(`${suite}.run`)}" name="run completed">`,
+    `      <error message="${xmlEscape(report.aborted.message)}" type="${xmlEscape(report.aborted.code)}">${xmlEscape(`The run stopped early (${report.aborted.code}); the verdict is incomplete.\n${report.aborted.message}`)}</error>`,
+    `    </testcase>`,
+  ];
+}
+
 export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
   const failing = new Set(failingChecks(report, failOn));
   const suite = `petcert.${report.kind}`;
   const skipped = report.checks.filter((c) => c.outcome === 'skip').length;
-  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const elapsed = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const seconds = Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : 0;
   const errors = report.aborted ? 1 : 0;
+  const tests = report.checks.length + errors;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petcert" tests="${report.checks.length}" failures="${failing.size}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}">`,
-    `  <testsuite name="${xmlEscape(suite)}" tests="${report.checks.length}" failures="${failing.size}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
+    `<testsuites name="petcert" tests="${tests}" failures="${failing.size}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}">`,
+    `  <testsuite name="${xmlEscape(suite)}" tests="${tests}" failures="${failing.size}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
     `    <properties>`,
     `      <property name="target" value="${xmlEscape(report.target)}"/>`,
     `      <property name="seed" value="${report.seed ?? ''}"/>`,
     `      <property name="requests" value="${report.requests}"/>`,
     ...(report.aborted ? [`      <property name="aborted" value="${xmlEscape(report.aborted.message)}"/>`] : []),
     `    </properties>`,
+    ...abortedCase(report, suite),
     ...report.checks.map((c) => testcase(c, failing, suite)),
     `  </testsuite>`,
     `</testsuites>`,
