@@ -31,7 +31,8 @@ function failureOf(recorded: Recorded, secrets: string[]): Failure {
 
 export function checkResults(checks: readonly Check[], book: Book, ctx: RunContext, abortMessage: string | undefined): CheckResult[] {
   const secrets = [ctx.apiKey];
-  return checks.map((check) => {
+  return checks.map((check) => redacted(resultOf(check), secrets));
+  function resultOf(check: Check): CheckResult {
     const entry = book.entry(check.id);
     const tally = ctx.observations.get(check.id);
     const observed = tally || Object.keys(entry.info).length ? { ...(tally ? { seen: tally } : {}), ...entry.info } : undefined;
@@ -48,9 +49,14 @@ export function checkResults(checks: readonly Check[], book: Book, ctx: RunConte
       level: check.level,
       specRef: check.specRef,
       outcome,
-      ...(observed ? { observed: JSON.parse(redactText(JSON.stringify(observed), secrets)) as unknown } : {}),
+      ...(observed ? { observed } : {}),
       failures: entry.findings.map((f) => failureOf(f, secrets)),
       ...(outcome === 'skip' && skipReason ? { skipReason } : {}),
     } satisfies CheckResult;
-  });
+  }
+}
+
+/** Counterexamples can hold the key (the bare-key credential): the whole result is scrubbed. */
+function redacted(result: CheckResult, secrets: string[]): CheckResult {
+  return JSON.parse(redactText(JSON.stringify(result), secrets)) as CheckResult;
 }

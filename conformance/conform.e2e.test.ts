@@ -1,0 +1,123 @@
+// Proof of the suite (issue 3 §4): the reference server passes; each fault — a mistake a real
+// implementation could make — is caught by its intended check and fails nothing the spec does not
+// forbid; every other reasonable choice in the spec's gaps (GAPS.md, ReferenceVariants) passes.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { listen, type ReferenceVariants, type RunningServer } from '../reference/index.ts';
+import { exitCodeOf, type Report } from '../report/model.ts';
+import { runConform } from './run.ts';
+import { FAULTS, VALID, faultRouter } from './testing/faults.ts';
+
+const KEY = 'petcert-e2e-key-0123456789';
+const plans = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+const quick = { budget: 500, maxRuns: 20, seed: 1 } as const;
+
+const failing = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id).sort();
+const outcome = (r: Report, id: string) => r.checks.find((c) => c.id === id)?.outcome;
+
+let server: RunningServer;
+beforeAll(async () => {
+  VALID.key = KEY;
+  server = await listen({ keys: { [KEY]: 'big' }, plans, wrap: faultRouter, log: () => undefined });
+});
+afterAll(() => server.close());
+
+const at = (fault: string) => server.baseUrl.replace(/\/v1$/, `/${fault}/v1`);
+
+describe('the reference server', () => {
+  test('passes: no check fails, every MUST check ran or says why not', async () => {
+    const report = await runConform({ baseUrl: server.baseUrl, apiKey: KEY, ...quick });
+    expect(failing(report)).toEqual([]);
+    expect(report.aborted).toBeUndefined();
+    expect(exitCodeOf(report)).toBe(0);
+    const skippedMust = report.checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip').map((c) => c.id);
+    expect(skippedMust).toEqual(['ratelimit.retry-after']); // no 429 against a high-limit key
+    expect(report.createdIds!.length).toBeGreaterThanOrEqual(101);
+    expect(JSON.stringify(report)).not.toContain(KEY);
+  });
+
+  test('passes under a path prefix (a fault-free route of the same router)', async () => {
+    const report = await runConform({ baseUrl: at('none'), apiKey: KEY, ...quick, budget: 200 });
+    expect(failing(report)).toEqual([]);
+  });
+});
+
+// [fault, the check meant to catch it, other checks the same fault legitimately breaks]
+const TABLE: Array<[string, string, string[]]> = [
+  ['acceptsAnyBearer', 'auth.invalid-credentials', ['auth.before-validation']],
+  ['forbiddenForUnknownKey', 'auth.invalid-credentials', ['auth.before-validation']],
+  ['validatesBeforeAuth', 'auth.before-validation', []],
+  ['getRefusesKey', 'auth.valid-key-accepted', ['get.created', 'get.absent', 'get.bad-id', 'auth.scheme-case-insensitive', 'auth.www-authenticate']],
+  ['schemeCaseSensitive', 'auth.scheme-case-insensitive', []],
+  ['noWwwAuthenticate', 'auth.www-authenticate', []],
+  ['categoryIdAsString', 'create.valid', ['get.created']],
+  ['latin1Names', 'create.valid', ['get.created']],
+  ['defaultsMissingCategory', 'create.missing-field', []],
+  ['truncatesFloatCategory', 'create.invalid-value', []],
+  ['arrayBodyFirstElement', 'create.invalid-body', []],
+  ['idsWrapAround', 'create.unique-ids', ['get.created']],
+  ['crashesOnNonAscii', 'server.no-5xx', ['create.valid', 'ratelimit.headers-present']],
+  ['listItemsWithoutCategory', 'list.schema', []],
+  ['defaultPageOf50', 'list.default-limit', []],
+  ['limitOffByOne', 'list.limit', []],
+  ['clampsTo200', 'list.max-items', []],
+  ['ignoresStatusFilter', 'list.status-filter', []],
+  ['refusesPendingFilter', 'list.valid-query', []],
+  ['limitOutOfRange422', 'list.limit-out-of-range', []],
+  ['getStaleStatus', 'get.created', []],
+  ['int32Ids', 'get.absent', []],
+  ['badId422', 'get.bad-id', []],
+  ['getRemoved410', 'deprecation.still-served', ['get.created', 'get.absent', 'get.bad-id']],
+  ['noDeprecationHeaders', 'deprecation.headers', []],
+  ['errorWithoutStatus', 'errors.shape', []],
+  ['html401', 'content-type.json', ['errors.shape', 'errors.application-json']],
+  ['noRateHeadersOn401', 'ratelimit.headers-present', []],
+  ['fractionalReset', 'ratelimit.integers', []],
+  ['limitOfOtherQuota', 'ratelimit.remaining-le-limit', []],
+  ['resetInMillis', 'ratelimit.reset-timestamp', []],
+  ['resetAsDelta', 'ratelimit.reset-timestamp', []],
+  ['remainingStuck', 'ratelimit.countdown', []],
+];
+
+describe.concurrent('faults: each caught by its check, and only where the spec is violated', () => {
+  test('the table names every fault once and each check it names exists', () => {
+    expect(TABLE.map(([f]) => f).sort()).toEqual(Object.keys(FAULTS).sort());
+  });
+  test.for(TABLE)('%s → %s', async ([fault, intended, also]) => {
+    const report = await runConform({ baseUrl: at(fault), apiKey: KEY, ...quick });
+    expect(report.aborted).toBeUndefined();
+    expect(outcome(report, intended)).toBe('fail');
+    expect(failing(report).filter((id) => id !== intended && !also.includes(id))).toEqual([]);
+    const check = report.checks.find((c) => c.id === intended)!;
+    expect(exitCodeOf(report)).toBe(check.level === 'MUST' ? 1 : 0);
+    const failure = check.failures[0]!;
+    expect(failure.repro).toMatch(/^curl /);
+    expect(JSON.stringify(report)).not.toContain(KEY);
+  });
+});
+
+// Every alternative of ReferenceVariants, spread over two servers: each is a correct server.
+const VARIANTS: Array<[string, ReferenceVariants, { categoryId?: number; should?: string[]; expectSkip?: boolean }]> = [
+  [
+    'newest-first, clamp, empty unknown filter, 404 for bad ids, 64-char names, unknown fields refused, problem+json, default available',
+    { order: 'newest', limitOutOfRange: 'clamp', unknownStatusFilter: 'empty', badPetId: 404, maxNameLength: 64, unknownFields: 'reject', errorContentType: 'application/problem+json', defaultStatus: 'available', headerQuota: 'minute' },
+    { should: ['errors.application-json'] },
+  ],
+  ['shuffled order, day quota in the headers, only categories 7 and 42 (with --category-id 7)', { order: 'shuffled', headerQuota: 'day', categories: [7, 42] }, { categoryId: 7 }],
+  ['only categories 7 and 42, found by the generated ids themselves', { categories: [7, 42] }, {}],
+  ['only category 987654321, nothing to discover it from: create checks skip, nothing fails', { categories: [987_654_321] }, { expectSkip: true }],
+];
+
+describe.concurrent('gap alternatives pass', () => {
+  test.for(VARIANTS)('%s', async ([, variants, o]) => {
+    const s = await listen({ keys: { [KEY]: 'big' }, plans, variants, log: () => undefined });
+    try {
+      const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, ...quick, ...(o.categoryId !== undefined ? { categoryId: o.categoryId } : {}) });
+      expect(failing(report)).toEqual((o.should ?? []).sort());
+      expect(exitCodeOf(report)).toBe(0);
+      if (o.expectSkip) expect(report.checks.find((c) => c.id === 'create.valid')?.skipReason).toMatch(/--category-id/);
+      else expect(report.checks.find((c) => c.id === 'create.valid')?.outcome).toBe('pass');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+// Response-level faults for the proof tests: each one a mistake a real implementation could make,
+// built as a wrapper around the reference handler. One server serves them all: the fault is chosen by
+// a path prefix (http://127.0.0.1:PORT/<fault>/v1), which also proves base URLs with a prefix work.
+import type { AppRequest, AppResponse, Handle } from '../../reference/index.ts';
+
+export type Fault = (handle: Handle, req: AppRequest) => Promise<AppResponse>;
+
+const json = (v: unknown) => JSON.stringify(v);
+const parse = (text: string): any => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+const pathOf = (req: AppRequest) => req.path.split('?')[0]!;
+const query = (req: AppRequest) => new URLSearchParams(req.path.split('?')[1] ?? '');
+const withQuery = (req: AppRequest, q: URLSearchParams): AppRequest => ({ ...req, path: `${pathOf(req)}${q.size ? `?${q}` : ''}` });
+const isList = (req: AppRequest) => req.method === 'GET' && pathOf(req) === '/v1/pets';
+const isCreate = (req: AppRequest) => req.method === 'POST' && pathOf(req) === '/v1/pets';
+const isGet = (req: AppRequest) => req.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(pathOf(req));
+const bodyText = (req: AppRequest) => (typeof req.body === 'string' ? req.body : req.body.toString('utf8'));
+const error = (res: AppResponse, status: number, extra: Record<string, string> = {}): AppResponse => ({
+  status,
+  headers: { ...res.headers, 'content-type': 'application/json', ...extra },
+  body: json({ code: 'ERROR', message: 'fault', status }),
+});
+const mapBody = (res: AppResponse, f: (v: any) => unknown): AppResponse => ({ ...res, body: json(f(parse(res.body))) });
+const mapHeader = (res: AppResponse, name: string, f: (v: string) => string | undefined): AppResponse => {
+  const headers = { ...res.headers };
+  const v = f(headers[name] ?? '');
+  if (v === undefined) delete headers[name];
+  else headers[name] = v;
+  return { ...res, headers };
+};
+const mapRequestBody = (req: AppRequest, f: (v: any) => unknown): AppRequest => {
+  const v = parse(bodyText(req));
+  return v === undefined ? req : { ...req, body: json(f(v)) };
+};
+
+export const FAULTS: Record<string, Fault> = {
+  // §5
+  acceptsAnyBearer: (h, req) => h(/^Bearer \S+$/.test(req.headers['authorization'] ?? '') ? { ...req, headers: { ...req.headers, authorization: `Bearer ${VALID.key}` } } : req),
+  forbiddenForUnknownKey: async (h, req) => {
+    const res = await h(req);
+    return res.status === 401 && /^Bearer \S/.test(req.headers['authorization'] ?? '') ? error(res, 403) : res;
+  },
+  validatesBeforeAuth: async (h, req) => {
+    const res = await h(req);
+    if (res.status !== 401 || !isCreate(req)) return res;
+    const asValid = await h({ ...req, headers: { ...req.headers, authorization: `Bearer ${VALID.key}` } });
+    return asValid.status === 400 ? asValid : res;
+  },
+  getRefusesKey: async (h, req) => (isGet(req) ? error(await h(req), 401) : h(req)),
+  schemeCaseSensitive: async (h, req) => (/^Bearer /.test(req.headers['authorization'] ?? '') ? h(req) : error(await h({ ...req, headers: {} }), 401)),
+  noWwwAuthenticate: async (h, req) => mapHeader(await h(req), 'www-authenticate', () => undefined),
+  // §4.2
+  categoryIdAsString: async (h, req) => {
+    const res = await h(req);
+    return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, categoryId: String(p.categoryId) })) : res;
+  },
+  latin1Names: async (h, req) => {
+    const res = await h(req);
+    return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, name: Buffer.from(p.name, 'utf8').toString('latin1') })) : res;
+  },
+  defaultsMissingCategory: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('categoryId' in v) ? { ...v, categoryId: 0 } : v)) : req),
+  truncatesFloatCategory: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.categoryId === 'number' ? { ...v, categoryId: Math.trunc(v.categoryId) } : v)) : req),
+  arrayBodyFirstElement: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (Array.isArray(v) && v.length ? v[0] : v)) : req),
+  idsWrapAround: async (h, req) => {
+    const res = await h(req);
+    return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, id: p.id % 7 })) : res;
+  },
+  crashesOnNonAscii: async (h, req) => (isCreate(req) && /[^\x00-\x7f]/.test(bodyText(req)) ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : h(req)),
+  // §4.1
+  listItemsWithoutCategory: async (h, req) => {
+    const res = await h(req);
+    return isList(req) && res.status === 200 ? mapBody(res, (a) => a.map(({ categoryId: _, ...p }: any) => p)) : res;
+  },
+  defaultPageOf50: (h, req) => (isList(req) && !query(req).has('limit') ? h(withQuery(req, new URLSearchParams([...query(req), ['limit', '50']]))) : h(req)),
+  limitOffByOne: (h, req) => {
+    const q = query(req);
+    const n = Number(q.get('limit'));
+    if (isList(req) && Number.isInteger(n) && n >= 1 && n < 100) q.set('limit', String(n + 1));
+    return h(isList(req) ? withQuery(req, q) : req);
+  },
+  clampsTo200: async (h, req) => {
+    const q = query(req);
+    const n = Number(q.get('limit'));
+    if (!isList(req) || !(n > 100)) return h(req);
+    q.set('limit', '100');
+    const res = await h(withQuery(req, q));
+    return res.status === 200 ? mapBody(res, (a) => [...a, ...a].slice(0, Math.min(200, n))) : res;
+  },
+  ignoresStatusFilter: (h, req) => {
+    const q = query(req);
+    q.delete('status');
+    return h(isList(req) ? withQuery(req, q) : req);
+  },
+  refusesPendingFilter: async (h, req) => (isList(req) && query(req).get('status') === 'pending' ? error(await h(req), 400) : h(req)),
+  limitOutOfRange422: async (h, req) => {
+    const res = await h(req);
+    return isList(req) && res.status === 400 ? error(res, 422) : res;
+  },
+  // §4.3
+  getStaleStatus: async (h, req) => {
+    const res = await h(req);
+    return isGet(req) && res.status === 200 ? mapBody(res, (p) => ({ ...p, status: 'available' })) : res;
+  },
+  int32Ids: async (h, req) => {
+    const id = pathOf(req).split('/').pop()!;
+    return isGet(req) && /^\d+$/.test(id) && BigInt(id) > 2n ** 31n - 1n ? error(await h(req), 400) : h(req);
+  },
+  badId422: async (h, req) => {
+    const res = await h(req);
+    return isGet(req) && res.status === 400 ? error(res, 422) : res;
+  },
+  getRemoved410: async (h, req) => (isGet(req) && req.headers['authorization'] === `Bearer ${VALID.key}` ? error(await h(req), 410) : h(req)),
+  noDeprecationHeaders: async (h, req) => mapHeader(mapHeader(await h(req), 'deprecation', () => undefined), 'sunset', () => undefined),
+  // §7, §1
+  errorWithoutStatus: async (h, req) => {
+    const res = await h(req);
+    return res.status === 400 ? mapBody(res, (e) => ({ error: e?.message ?? 'bad request' })) : res;
+  },
+  html401: async (h, req) => {
+    const res = await h(req);
+    return res.status === 401 ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' }, body: '<h1>401 Unauthorized</h1>' } : res;
+  },
+  // §8.2
+  noRateHeadersOn401: async (h, req) => {
+    const res = await h(req);
+    if (res.status !== 401) return res;
+    const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !k.startsWith('x-ratelimit-')));
+    return { ...res, headers };
+  },
+  fractionalReset: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => `${v}.000`),
+  limitOfOtherQuota: async (h, req) => mapHeader(await h(req), 'x-ratelimit-limit', (v) => String(Math.floor(Number(v) / 1000))),
+  resetInMillis: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => String(Number(v) * 1000)),
+  resetAsDelta: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => String(Math.max(1, Number(v) - Math.floor(Date.now() / 1000)))),
+  remainingStuck: async (h, req) => {
+    const res = await h(req);
+    return mapHeader(res, 'x-ratelimit-remaining', () => String(Number(res.headers['x-ratelimit-limit']) - 1));
+  },
+};
+
+/** The valid key of the shared fault server (set by the test before it starts). */
+export const VALID = { key: '' };
+
+/** Routes /<fault>/v1/... to the reference handler with that fault; /v1/... is the correct server. */
+export function faultRouter(handle: Handle): Handle {
+  return (req) => {
+    const m = /^\/([A-Za-z0-9]+)(\/v1(?:\/.*|\?.*)?)$/.exec(req.path);
+    if (!m) return handle(req);
+    const fault = FAULTS[m[1]!];
+    const inner = { ...req, path: m[2]! };
+    return fault ? fault(handle, inner) : handle(inner);
+  };
+}

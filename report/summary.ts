@@ -1,0 +1,36 @@
+// The conformance console summary: the shared verdict lines, then for each failing check its shrunk
+// counterexample and a curl repro, SHOULD findings, what was observed in the gaps, skipped MUST checks
+// (a skip is not a pass) and the pets created. Pure: returns lines; the CLI prints them.
+import { verdictLines } from './console.ts';
+import { failingChecks, type FailOn, type Report } from './model.ts';
+
+const clip = (text: string, n = 160): string => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+export function conformSummary(report: Report, failOn: FailOn = 'must', replay = 'petcert conform'): string[] {
+  const lines = verdictLines(report, { failOn });
+  const failing = failingChecks(report, failOn);
+  for (const check of failing) {
+    const f = check.failures[0];
+    if (!f) continue;
+    lines.push('', `✗ ${check.id} — ${check.title} [${check.level} ${check.specRef}]`, `  ${clip(f.message, 300)}`);
+    if (f.counterexample !== undefined) lines.push(`  counterexample: ${clip(JSON.stringify((f.counterexample as { input?: unknown }).input ?? f.counterexample), 300)}`);
+    if (f.response) lines.push(`  response: ${f.response.status} ${clip(f.response.body.replace(/\s+/g, ' '), 200)}`);
+    if (f.repro) lines.push(`  repro: ${clip(f.repro, 400)}`);
+  }
+  const should = report.checks.filter((c) => c.level === 'SHOULD' && c.outcome === 'fail' && !failing.includes(c));
+  if (should.length) lines.push('', 'SHOULD findings (do not fail the run):', ...should.map((c) => `  ! ${c.id}: ${clip(c.failures[0]?.message ?? c.title)}`));
+  const observed = report.checks.filter((c) => c.level === 'OBSERVE' && c.observed !== undefined);
+  if (observed.length) {
+    lines.push('', 'Observed in the gaps of the spec:');
+    for (const c of observed) {
+      const seen = (c.observed as { seen?: Record<string, number> }).seen;
+      if (seen) lines.push(`  · ${c.id}: ${clip(Object.entries(seen).map(([k, n]) => `${k} ×${n}`).join('; '))}`);
+    }
+  }
+  const skipped = report.checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip');
+  if (skipped.length && report.aborted) lines.push('', `${skipped.length} MUST checks not run: the run stopped early (not a pass)`);
+  else if (skipped.length) lines.push('', 'MUST checks not run (not a pass):', ...skipped.map((c) => `  - ${c.id}: ${c.skipReason ?? 'not run'}`));
+  if (report.createdIds?.length) lines.push('', `Created ${report.createdIds.length} pets (names start with "petcert-"); their ids are in report.json.`);
+  if (failing.length && report.seed !== null) lines.push(`Replay the same inputs: ${replay} --seed ${report.seed}`);
+  return lines;
+}
