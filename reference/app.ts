@@ -90,16 +90,17 @@ export function createApp(options: ReferenceOptions = {}): App {
     return rateHeaders({ limit: anonymous.perMinute, remaining: anonymous.perMinute, reset });
   }
 
-  async function admit(key: string, plan: Plan, nowMs: number): Promise<Decision> {
-    const bucket = faults.sharedBucket ? '*shared*' : key; // fault: sharedBucket
-    if (!faults.racy) return limiter.take(bucket, plan, nowMs);
-    // fault: racy — decide, then a simulated 20 ms round trip to a shared counter store, then count.
-    const early = limiter.peek(bucket, plan, nowMs);
+  const bucketOf = (key: string) => (faults.sharedBucket ? '*shared*' : key); // fault: sharedBucket
+
+  /** fault: racy — decide, then a simulated 20 ms round trip to a shared counter store, then count. */
+  async function admitRacily(key: string, plan: Plan, nowMs: number): Promise<Decision> {
+    const early = limiter.peek(bucketOf(key), plan, nowMs);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    return limiter.take(bucket, plan, now(), early.admitted);
+    return limiter.take(bucketOf(key), plan, now(), early.admitted);
   }
 
-  async function serve(req: AppRequest, nowMs: number): Promise<AppResponse> {
+  // Synchronous unless the racy fault is on: the correct limiter decides and counts in one step.
+  function serve(req: AppRequest, nowMs: number): AppResponse | Promise<AppResponse> {
     const key = bearerToken(req.headers.authorization);
     const plan = key === undefined ? undefined : limitPlans.get(key);
     if (key === undefined || plan === undefined) {
@@ -108,7 +109,11 @@ export function createApp(options: ReferenceOptions = {}): App {
       Object.assign(res.headers, anonymousHeaders(nowMs));
       return res;
     }
-    const decision = await admit(key, plan, nowMs);
+    if (faults.racy) return admitRacily(key, plan, nowMs).then((decision) => answer(req, decision, nowMs));
+    return answer(req, limiter.take(bucketOf(key), plan, nowMs), nowMs);
+  }
+
+  function answer(req: AppRequest, decision: Decision, nowMs: number): AppResponse {
     const res = decision.admitted ? routeAdmitted(req) : tooMany(decision, nowMs, faults, variants);
     Object.assign(res.headers, rateHeaders(decision.headers));
     return res;
@@ -121,18 +126,29 @@ export function createApp(options: ReferenceOptions = {}): App {
     return route(ctx, req);
   }
 
-  const handle: Handle = async (req) => {
-    const nowMs = now();
-    let res: AppResponse;
-    try {
-      res = await serve(req, nowMs);
-    } catch (error) {
-      // A bug, never an input problem: still a well-formed answer, and a log line to find it.
-      log(`petcert reference: internal error on ${req.method} ${String(req.path).slice(0, 200)}: ${error instanceof Error ? error.stack : String(error)}`);
-      res = errorResponse(500, 'internal error', variants.errorContentType, anonymousHeaders(nowMs));
-    }
+  function internalError(req: AppRequest, nowMs: number, error: unknown): AppResponse {
+    // A bug, never an input problem: still a well-formed answer, and a log line to find it.
+    log(`petcert reference: internal error on ${req?.method} ${String(req?.path).slice(0, 200)}: ${error instanceof Error ? error.stack : String(error)}`);
+    return errorResponse(500, 'internal error', variants.errorContentType, anonymousHeaders(nowMs));
+  }
+
+  const dated = (res: AppResponse, nowMs: number): AppResponse => {
     res.headers.date = dateHeader(nowMs);
     return res;
+  };
+
+  const handle: Handle = (req) => {
+    const nowMs = now();
+    try {
+      const res = serve(req, nowMs);
+      if (!(res instanceof Promise)) return Promise.resolve(dated(res, nowMs));
+      return res.then(
+        (r) => dated(r, nowMs),
+        (error: unknown) => dated(internalError(req, nowMs, error), nowMs),
+      );
+    } catch (error) {
+      return Promise.resolve(dated(internalError(req, nowMs, error), nowMs));
+    }
   };
 
   return { handle, keys: { ...keys } };

@@ -5,7 +5,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createApp, DEFAULT_MAX_BODY_BYTES, type ReferenceOptions } from './app.ts';
 import { ERROR_CODES } from './responses.ts';
 import { BASE_PATH } from './routes.ts';
-import type { AppRequest, Handle } from './types.ts';
+import type { AppRequest, AppResponse, Handle } from './types.ts';
+
+const INTERNAL_ERROR = '{"code":"INTERNAL_ERROR","message":"internal error","status":500}';
 
 export interface ListenOptions extends ReferenceOptions {
   host?: string;
@@ -39,28 +41,33 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** Reads at most `cap` bytes; past that, stops reading and reports oversize (the connection is then closed). */
-function readBody(req: IncomingMessage, cap: number): Promise<{ body: Buffer; oversize: boolean }> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > cap) return Promise.resolve({ body: Buffer.alloc(0), oversize: true });
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-    return Promise.resolve({ body: Buffer.alloc(0), oversize: false });
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (oversize: boolean) => {
-      req.removeAllListeners('data');
-      resolve({ body: oversize ? Buffer.alloc(0) : Buffer.concat(chunks, size), oversize });
-    };
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) done(true);
-      else chunks.push(chunk);
-    });
-    req.on('end', () => done(false));
-    req.on('error', () => done(false));
+const EMPTY = Buffer.alloc(0);
+const ignore = () => undefined;
+
+/**
+ * Reads at most `cap` bytes, then calls `done` once; past the cap it stops collecting and reports
+ * oversize (the connection is then closed). Callbacks, not promises: this is the hot path of POST.
+ */
+function readBody(req: IncomingMessage, cap: number, done: (body: Buffer, oversize: boolean) => void): void {
+  const length = req.headers['content-length'];
+  if (length !== undefined && Number(length) > cap) return done(EMPTY, true);
+  if (length === undefined && req.headers['transfer-encoding'] === undefined) return done(EMPTY, false);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (oversize: boolean) => {
+    if (finished) return;
+    finished = true;
+    done(oversize ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), oversize);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > cap) finish(true);
+    else chunks.push(chunk);
   });
+  req.on('end', () => finish(false));
+  req.on('error', () => finish(false));
 }
 
 /** Errors node raises before a request reaches us (bad syntax, huge headers, timeouts): still a JSON Error. */
@@ -84,18 +91,7 @@ export function listen(options: ListenOptions = {}): Promise<RunningServer> {
   const handle = options.wrap ? options.wrap(app.handle) : app.handle;
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.on('error', () => undefined);
-    const { body, oversize } = await readBody(req, cap);
-    const appReq: AppRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: headersOf(req), body };
-    if (oversize) appReq.oversize = true;
-    let answer;
-    try {
-      answer = await handle(appReq);
-    } catch (error) {
-      console.error(`petcert reference: handler threw: ${error instanceof Error ? error.stack : String(error)}`);
-      answer = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"code":"INTERNAL_ERROR","message":"internal error","status":500}' };
-    }
+  function write(req: IncomingMessage, res: ServerResponse, answer: AppResponse, oversize: boolean): void {
     // Unread body bytes would be parsed as the next request: close instead.
     if (oversize) answer.headers.connection = 'close';
     answer.headers['content-length'] = String(Buffer.byteLength(answer.body));
@@ -103,7 +99,22 @@ export function listen(options: ListenOptions = {}): Promise<RunningServer> {
     res.end(req.method === 'HEAD' ? undefined : answer.body);
   }
 
-  const server = createServer({ ...SERVER_LIMITS }, (req, res) => void onRequest(req, res));
+  function onRequest(req: IncomingMessage, res: ServerResponse): void {
+    res.on('error', ignore);
+    readBody(req, cap, (body, oversize) => {
+      const appReq: AppRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: headersOf(req), body };
+      if (oversize) appReq.oversize = true;
+      handle(appReq).then(
+        (answer) => write(req, res, answer, oversize),
+        (error: unknown) => {
+          console.error(`petcert reference: handler threw: ${error instanceof Error ? error.stack : String(error)}`);
+          write(req, res, { status: 500, headers: { 'content-type': 'application/json' }, body: INTERNAL_ERROR }, oversize);
+        },
+      );
+    });
+  }
+
+  const server = createServer({ ...SERVER_LIMITS }, onRequest);
   server.requestTimeout = SERVER_LIMITS.requestTimeout;
   server.headersTimeout = SERVER_LIMITS.headersTimeout;
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeout;
