@@ -37,7 +37,7 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
     const crossed = resets.size > 1 || all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);
     if (crossed && attempt === 0) continue;
     const admitted = all.filter((o) => o.admitted);
-    const dayOut = all.some((o) => o.retryAfter && o.serverMs + o.retryAfter.seconds * 1000 > fresh.endMs + SLACK_MS);
+    const dayOut = all.some((o) => (o.status === 429 && o.quota === 'day') || (o.retryAfter && o.serverMs + o.retryAfter.seconds * 1000 > fresh.endMs + SLACK_MS));
     if (admitted.length < perMinute && dayOut) {
       run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`);
       return;

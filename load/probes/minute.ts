@@ -3,8 +3,12 @@
 import { MARGIN_MS, type ProbeRun } from './context.ts';
 import { retryUntilAdmitted } from './backoff.ts';
 import { judgeRemaining, judgeRetryAfter } from './judge.ts';
-import { SLACK_MS } from './observe.ts';
+import { SLACK_MS, type Observation } from './observe.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
+
+/** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
+const dayRefused = (o: Observation, minuteEndMs: number): boolean =>
+  o.quota === 'day' || (o.retryAfter !== undefined && o.retryAfter.seconds * 1000 > minuteEndMs - o.serverMs + SLACK_MS);
 
 function judgeExact(run: ProbeRun, count: WindowCount): void {
   const { perMinute } = run.k.plan;
@@ -14,7 +18,7 @@ function judgeExact(run: ProbeRun, count: WindowCount): void {
     run.f.fail('minuteExact', `${n} requests admitted in one minute window; the plan allows ${perMinute}`, { exchange: last?.ex, expected: perMinute, received: n });
   } else if (n === perMinute) {
     run.f.pass('minuteExact');
-  } else if (count.rejected?.retryAfter && count.rejected.retryAfter.seconds * 1000 > count.endMs - count.rejected.serverMs + SLACK_MS) {
+  } else if (count.rejected && dayRefused(count.rejected, count.endMs)) {
     run.f.skip('minuteExact', `429 after ${n} of ${perMinute} with a Retry-After beyond the minute window: the day quota ran out`);
   } else {
     run.f.fail('minuteExact', `429 after only ${n} admitted in a fresh minute window; the plan allows ${perMinute}`, { exchange: count.rejected?.ex, expected: perMinute, received: n });

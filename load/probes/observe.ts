@@ -1,6 +1,6 @@
 // One probe request: GET /pets?limit=1 (cheap, no writes) with the key; its headers are parsed, judged
 // on the spot against §8.2 (present, valid, plan figure, plausible Reset) and recorded as a sample.
-import { ConfigError } from '../../core/errors.ts';
+import { ConfigError, TransportError } from '../../core/errors.ts';
 import { joinUrl, type Exchange } from '../../core/exchange.ts';
 import { parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
 import type { ProbeRun } from './context.ts';
@@ -67,14 +67,24 @@ function judgeHeaders(run: ProbeRun, o: Observation): void {
   } else if (o.quota !== 'unknown') f.pass('reset');
 }
 
+/** Transport failures are retried; the transport guard turns a run of them into UnreachableError. */
+async function sendRetrying(run: ProbeRun): Promise<Exchange> {
+  const request = { method: 'GET', url: joinUrl(run.ctx.baseUrl, '/pets?limit=1'), headers: { authorization: `Bearer ${run.k.key}`, accept: 'application/json' } };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run.ctx.send(request);
+    } catch (error) {
+      if (!(error instanceof TransportError) || attempt >= MAX_TRANSPORT_TRIES) throw error;
+    }
+  }
+}
+
+const MAX_TRANSPORT_TRIES = 5;
+
 export async function observe(run: ProbeRun): Promise<Observation> {
   const { ctx, k } = run;
   const sentLocal = ctx.clock.now();
-  const ex = await ctx.send({
-    method: 'GET',
-    url: joinUrl(ctx.baseUrl, '/pets?limit=1'),
-    headers: { authorization: `Bearer ${k.key}`, accept: 'application/json' },
-  });
+  const ex = await sendRetrying(run);
   const receivedLocal = ctx.clock.now();
   const headers = ex.response.headers;
   ctx.serverClock.observe(sentLocal, receivedLocal, headers);

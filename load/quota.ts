@@ -1,0 +1,70 @@
+// `runQuota`: the probe core under Node, over the one undici transport, guarded against dead targets,
+// refusing quota-exhausting probes on production unless allowed. Returns a Report (kind "quota").
+import { systemClock, type Clock } from '../core/clock.ts';
+import { ConfigError, UnreachableError } from '../core/errors.ts';
+import type { Send } from '../core/exchange.ts';
+import { countRequests, guardTransport } from '../core/guard.ts';
+import { isProductionTarget } from '../core/production.ts';
+import { silentProgress, type ProgressSink } from '../core/progress.ts';
+import { VERSION } from '../core/version.ts';
+import { createNodeTransport } from '../http/undici-send.ts';
+import type { Report } from '../report/model.ts';
+import { resolvePlan, type PlanTable } from '../spec/plans.ts';
+import { PROBE_NAMES, type ProbeName } from './probes/checks.ts';
+import { createContext } from './probes/context.ts';
+import { runProbes } from './probes/run.ts';
+
+export interface QuotaOptions {
+  /** Ends in /v1. */
+  baseUrl: string;
+  keys: Array<{ plan: string; key: string }>;
+  plans: PlanTable;
+  only?: ProbeName[];
+  allowProduction?: boolean;
+  /** The config marks this target production. */
+  production?: boolean;
+  send?: Send;
+  clock?: Clock;
+  progress?: ProgressSink;
+  timeoutMs?: number;
+}
+
+function validate(options: QuotaOptions): ProbeName[] {
+  if (!/^https?:\/\/[^/]+\/.*v1\/?$/i.test(options.baseUrl)) throw new ConfigError(`must be an http(s) URL ending in /v1, got ${JSON.stringify(options.baseUrl)}`, 'base-url');
+  if (options.keys.length === 0) throw new ConfigError('give at least one --key PLAN=KEY', 'key');
+  for (const { key, plan } of options.keys) {
+    if (!/^[\x21-\x7e]+$/.test(key)) throw new ConfigError(`the key for plan "${plan}" is empty or has characters a Bearer token cannot carry`, 'key');
+  }
+  const only = options.only ?? PROBE_NAMES;
+  for (const p of only) if (!PROBE_NAMES.includes(p)) throw new ConfigError(`unknown probe "${p}" (known: ${PROBE_NAMES.join(', ')})`, 'only');
+  if (only.length === 0) throw new ConfigError('no probe selected', 'only');
+  if (isProductionTarget(options.baseUrl, { production: options.production }) && !options.allowProduction) {
+    throw new ConfigError(`${options.baseUrl} is a production target: quota probes spend real quota; pass --allow-production to run them anyway`, 'base-url');
+  }
+  return only;
+}
+
+export async function runQuota(options: QuotaOptions): Promise<Report> {
+  const only = validate(options);
+  const keys = options.keys.map((k) => ({ key: k.key, plan: resolvePlan(options.plans, k.plan) }));
+  const transport = options.send ? undefined : createNodeTransport({ timeoutMs: options.timeoutMs ?? 10_000 });
+  const counted = countRequests(guardTransport(options.send ?? transport!.send));
+  const clock = options.clock ?? systemClock;
+  const startedAt = new Date().toISOString();
+  const ctx = createContext({ send: counted.send, clock, baseUrl: options.baseUrl.replace(/\/+$/, ''), windows: options.plans.windows, progress: options.progress ?? silentProgress });
+  const report: Report = {
+    tool: 'petcert', version: VERSION, kind: 'quota', target: options.baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series,
+  };
+  try {
+    const results = await runProbes(ctx, keys, only, keys.map((k) => k.key));
+    report.checks = results.checks;
+  } catch (error) {
+    if (!(error instanceof UnreachableError)) throw error;
+    report.aborted = { code: 'UNREACHABLE', message: error.message };
+  } finally {
+    await transport?.close();
+  }
+  report.requests = counted.count();
+  report.finishedAt = new Date().toISOString();
+  return report;
+}
