@@ -7,7 +7,8 @@ import type { ReferenceFaults } from './faults.ts';
 import { anonymousPlan, defaultKeys, resolveKeys } from './keys.ts';
 import { createLimiter, type Decision, type RateHeaders } from './limiter.ts';
 import { createDateHeader, errorResponse } from './responses.ts';
-import { deprecationHeaders, route, type RouteContext } from './routes.ts';
+import { BASE_PATH, deprecationHeaders, route, type RouteContext } from './routes.ts';
+import { parseNewPet } from './body.ts';
 import { createStore, DEFAULT_MAX_PETS } from './store.ts';
 import type { AppRequest, AppResponse, Handle } from './types.ts';
 import { resolveVariants, type ReferenceVariants, type ResolvedVariants } from './variants.ts';
@@ -104,6 +105,8 @@ export function createApp(options: ReferenceOptions = {}): App {
     const key = bearerToken(req.headers.authorization);
     const plan = key === undefined ? undefined : limitPlans.get(key);
     if (key === undefined || plan === undefined) {
+      const invalid = variants.precedence === 'validation' ? validationFirst(req, nowMs) : undefined; // variant: precedence
+      if (invalid) return invalid;
       const message = req.headers.authorization === undefined ? 'missing API key (Authorization: Bearer <API_KEY>)' : 'invalid API key';
       const res = errorResponse(401, message, variants.errorContentType, { 'www-authenticate': 'Bearer' });
       Object.assign(res.headers, anonymousHeaders(nowMs));
@@ -117,6 +120,14 @@ export function createApp(options: ReferenceOptions = {}): App {
     const res = decision.admitted ? routeAdmitted(req) : tooMany(decision, nowMs, faults, variants);
     Object.assign(res.headers, rateHeaders(decision.headers));
     return res;
+  }
+
+  /** variant precedence 'validation': an invalid NewPet is refused with 400 before credentials are looked at. */
+  function validationFirst(req: AppRequest, nowMs: number): AppResponse | undefined {
+    if (req.method !== 'POST' || req.path.split('?')[0] !== `${BASE_PATH}/pets` || req.oversize) return undefined;
+    const parsed = parseNewPet(req.body, variants);
+    if (parsed.ok) return undefined;
+    return errorResponse(400, parsed.message, variants.errorContentType, anonymousHeaders(nowMs));
   }
 
   function routeAdmitted(req: AppRequest): AppResponse {

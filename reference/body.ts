@@ -27,13 +27,17 @@ function decode(body: Buffer | string): string | undefined {
   }
 }
 
-/** The categoryId's exact integer: the common case is a safe integer; otherwise re-read the source text. */
-function exactCategoryId(text: string, parsed: number): bigint | undefined {
-  if (Number.isSafeInteger(parsed)) return BigInt(parsed);
+/**
+ * The categoryId's exact integer: the common case is a safe integer; otherwise (or when integer forms
+ * like 1.0 must be refused) re-read the source text.
+ */
+function exactCategoryId(text: string, parsed: number, strict: boolean): bigint | undefined {
+  if (Number.isSafeInteger(parsed) && !strict) return BigInt(parsed);
   try {
     const lossless = parseLossless(text) as Record<string, unknown>;
     const raw = lossless.categoryId;
-    return isLosslessNumber(raw) ? jsonInteger(raw.value) : undefined;
+    if (!isLosslessNumber(raw) || (strict && !/^-?\d+$/.test(raw.value))) return undefined;
+    return jsonInteger(raw.value);
   } catch {
     return undefined; // lossless-json rejects duplicate keys with different values: not a valid NewPet then
   }
@@ -58,7 +62,7 @@ export function parseNewPet(body: Buffer | string, variants: ResolvedVariants): 
   const check = validate('NewPet', value);
   if (!check.ok) return { ok: false, message: `invalid NewPet: ${check.errors.join('; ')}` };
   const pet = value as { name: string; categoryId: number; status?: PetStatus } & Record<string, unknown>;
-  const id = exactCategoryId(text, pet.categoryId);
+  const id = exactCategoryId(text, pet.categoryId, variants.integerForms === 'strict');
   if (id === undefined || !isInt64(id)) return { ok: false, message: 'categoryId must be an integer within int64' };
   if (codePoints(pet.name) > variants.maxNameLength) {
     return { ok: false, message: `name is longer than ${variants.maxNameLength} characters` };

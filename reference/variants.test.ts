@@ -83,6 +83,23 @@ describe('resource variants', () => {
     expect((await call('POST', '/v1/pets', { body: '{"name":"a","categoryId":2}' })).status).toBe(400);
   });
 
+  test('integerForms strict: 1.0 and 1e2 refused, 1 accepted', async () => {
+    const call = inProcess({ variants: { integerForms: 'strict' } });
+    expect((await call('POST', '/v1/pets', { body: '{"name":"a","categoryId":1}' })).status).toBe(201);
+    expect((await call('POST', '/v1/pets', { body: '{"name":"a","categoryId":1.0}' })).status).toBe(400);
+    expect((await call('POST', '/v1/pets', { body: '{"name":"a","categoryId":1e2}' })).status).toBe(400);
+    const lax = inProcess();
+    expect((await lax('POST', '/v1/pets', { body: '{"name":"a","categoryId":1e2}' })).status).toBe(201);
+  });
+
+  test('precedence validation: bad key + bad body → 400; bad key + good body → 401', async () => {
+    const call = inProcess({ variants: { precedence: 'validation' } });
+    const bad = await call('POST', '/v1/pets', { key: 'nope', body: '{"name":1}' });
+    expect([bad.status, bad.headers['x-ratelimit-limit']]).toEqual([400, '60']);
+    expect((await call('POST', '/v1/pets', { key: 'nope', body: '{"name":"a","categoryId":1}' })).status).toBe(401);
+    expect((await inProcess()('POST', '/v1/pets', { key: 'nope', body: '{"name":1}' })).status).toBe(401);
+  });
+
   test('errorContentType problem+json on every Error', async () => {
     const call = inProcess({ variants: { errorContentType: 'application/problem+json' } });
     expect((await call('GET', '/v1/pets', { key: 'x' })).headers['content-type']).toBe('application/problem+json');

@@ -25,6 +25,10 @@ export interface ReferenceVariants {
   unknownFields?: 'ignore' | 'reject';
   /** Only these category ids are accepted (others 400); undefined: any int64. */
   categories?: number[];
+  /** JSON numbers like 1.0 or 1e2 as categoryId: integers per JSON Schema ('schema'), or 400 ('strict'). */
+  integerForms?: 'schema' | 'strict';
+  /** A request with bad credentials AND an invalid NewPet body: 401 ('auth', checked first) or 400 ('validation'). */
+  precedence?: 'auth' | 'validation';
   /** Media type of Error bodies. */
   errorContentType?: 'application/json' | 'application/problem+json';
 }
@@ -44,6 +48,8 @@ export const DEFAULT_VARIANTS = {
   badPetId: 400,
   maxNameLength: 1000,
   unknownFields: 'ignore',
+  integerForms: 'schema',
+  precedence: 'auth',
   errorContentType: 'application/json',
 } as const satisfies Omit<ResolvedVariants, 'categories'>;
 
