@@ -45,7 +45,7 @@ const WRONG_TYPES: Record<string, string[]> = {
 /** §2.2 types: string, integer/int64, PetStatus. A number written 1.0 is an integer to JSON Schema: not here. */
 export function newPetInvalidValue(): fc.Arbitrary<InvalidBody> {
   const wrongType = fc.constantFrom(...Object.entries(WRONG_TYPES).flatMap(([f, vs]) => vs.map((v) => ({ kind: `wrong-type-${f}`, body: withField(f, v) }))));
-  const float = fc.constantFrom('1.5', '-0.5', '3.000001', '1e-7', '9007199254740993.5').map((v) => ({ kind: 'float-categoryId', body: withField('categoryId', v) }));
+  const float = fc.constantFrom('1.5', '-0.5', '3.000001', '1e-7', '123456.25').map((v) => ({ kind: 'float-categoryId', body: withField('categoryId', v) }));
   const outOfInt64 = fc.constantFrom('9223372036854775808', '-9223372036854775809', '18446744073709551616', '99999999999999999999999').map((v) => ({ kind: 'out-of-int64-categoryId', body: withField('categoryId', v) }));
   const badStatus = fc.oneof(
     fc.constantFrom('Available', 'AVAILABLE', 'Sold', 'PENDING', 'unknown', '', ' available', 'available '),

@@ -1,0 +1,52 @@
+// The quota-aware runner against a small plan with compressed windows (2 s minute): the run paces by
+// the headers, waits out 429s (Retry-After as seconds or HTTP-date) and still passes; a 429 without
+// Retry-After is the failure of ratelimit.retry-after only; a key that stays limited stops the run.
+import { afterAll, describe, expect, test } from 'vitest';
+import { listen, type RunningServer } from '../reference/index.ts';
+import { exitCodeOf } from '../report/model.ts';
+import { runConform } from './run.ts';
+
+const KEY = 'petcert-quota-key-0123456789';
+const plans = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { small: { perMinute: 60, perDay: 100_000 } } };
+const servers: RunningServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+async function exhaust(baseUrl: string): Promise<void> {
+  for (let i = 0; i < 70; i += 1) await fetch(`${baseUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
+}
+
+const failing = (r: Awaited<ReturnType<typeof runConform>>) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
+
+describe.concurrent('quota-aware runner', () => {
+  test.for([
+    ['seconds', 'minute'],
+    ['http-date', 'day'],
+  ] as const)('Retry-After as %s, headers report the %s quota: 429s waited out, the run passes', async ([form, headerQuota]) => {
+    const s = await listen({ keys: { [KEY]: 'small' }, plans, variants: { retryAfterForm: form, headerQuota, rejectedConsume: true, tooManyBody: 'text' }, log: () => undefined });
+    servers.push(s);
+    await exhaust(s.baseUrl); // start inside a spent window: the first answers are 429s
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 240, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 60, backoffBaseMs: 100 });
+    expect(report.aborted).toBeUndefined();
+    expect(failing(report)).toEqual([]);
+    expect(report.checks.find((c) => c.id === 'ratelimit.retry-after')?.outcome).toBe('pass');
+    expect(report.requests).toBeLessThanOrEqual(240);
+  });
+
+  test('a 429 without Retry-After fails ratelimit.retry-after, and nothing else', async () => {
+    const s = await listen({ keys: { [KEY]: 'small' }, plans, faults: { retryAfter: 'missing' }, log: () => undefined });
+    servers.push(s);
+    await exhaust(s.baseUrl);
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 120, maxRuns: 3, seed: 3, maxWindowSeconds: 3600, max429: 60, backoffBaseMs: 100 });
+    expect(failing(report)).toEqual(['ratelimit.retry-after']);
+    expect(exitCodeOf(report)).toBe(1);
+  });
+
+  test('a key that keeps answering 429 stops the run: aborted RATE_LIMITED, exit 3', async () => {
+    const s = await listen({ keys: { [KEY]: 'small' }, plans, wrap: () => async () => ({ status: 429, headers: { 'retry-after': '0', 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 2), date: new Date().toUTCString() }, body: '{}' }), log: () => undefined });
+    servers.push(s);
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 100, seed: 3, max429: 4, backoffBaseMs: 10, maxWindowSeconds: 3600 });
+    expect(report.aborted?.code).toBe('RATE_LIMITED');
+    expect(report.requests).toBe(5);
+    expect(exitCodeOf(report)).toBe(3);
+  });
+});
