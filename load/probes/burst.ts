@@ -18,7 +18,7 @@ function judgeRemainingSet(run: ProbeRun, admitted: Observation[]): void {
   for (const [id, list] of groups) {
     const values = list.map((o) => o.rate!.remaining).sort((a, b) => a - b);
     const distinct = new Set(values).size === values.length;
-    const contiguous = values.length === 0 || values.at(-1)! - values[0]! === values.length - 1;
+    const contiguous = values.length === 0 || values[values.length - 1]! - values[0]! === values.length - 1;
     if (!distinct || !contiguous) {
       run.f.fail('burstRemaining', `Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`, { exchange: list[0]!.ex, received: values });
       return;
@@ -45,7 +45,7 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
     if (admitted.length === perMinute) run.f.pass('burstExact');
     else {
       run.f.fail('burstExact', `${n} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}`, {
-        exchange: (admitted.at(-1) ?? all[0])!.ex, expected: perMinute, received: admitted.length,
+        exchange: (admitted[admitted.length - 1] ?? all[0])!.ex, expected: perMinute, received: admitted.length,
       });
     }
     judgeRemainingSet(run, admitted);

@@ -35,7 +35,7 @@ async function judgeRecovery(run: ProbeRun, count: WindowCount): Promise<void> {
   const retried = await retryUntilAdmitted(run, told, minuteMs + SLACK_MS);
   const admitted = retried.admitted;
   if (!admitted) {
-    f.fail('recovery', `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`, { exchange: retried.refusals.at(-1)?.ex });
+    f.fail('recovery', `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`, { exchange: retried.refusals[retried.refusals.length - 1]?.ex });
     f.skip('nextWindow', 'no recovery');
     return;
   }

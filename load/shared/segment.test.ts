@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../core/errors.ts';
+import { keysForSegment, parseSegment } from './segment.ts';
+
+describe('keysForSegment', () => {
+  it.for([1, 2, 3, 4, 7])('gives every key to exactly one of %i runners', (n) => {
+    const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);
+    const owned = Array.from({ length: n }, (_, i) => keysForSegment(keys, `${i}/${n}:${i + 1}/${n}`));
+    expect(owned.flat().sort()).toEqual([...keys].sort());
+    expect(new Set(owned.flat()).size).toBe(keys.length);
+  });
+  it('reads fractions, decimals and percentages, and the whole test by default', () => {
+    expect(parseSegment('0:1/2')).toEqual({ from: 0, to: 0.5 });
+    expect(parseSegment('50%:100%')).toEqual({ from: 0.5, to: 1 });
+    expect(parseSegment(undefined)).toEqual({ from: 0, to: 1 });
+    expect(keysForSegment(['a', 'b'], '')).toEqual(['a', 'b']);
+  });
+  it('rejects nonsense with a ConfigError', () => {
+    expect(() => parseSegment('2/3:1/3')).toThrow(ConfigError);
+    expect(() => parseSegment('x:1')).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,35 @@
+// Splitting keys across k6 execution segments: a distributed run (k6-operator TestRun, parallelism N)
+// gives runner i the segment "i/N:(i+1)/N"; key j belongs to the runner whose half-open segment holds
+// j/K, so no key is ever shared between runners (two runners on one key would halve its quota).
+import { ConfigError } from '../../core/errors.ts';
+
+/** "1/3", "0.5", "50%" or "" → a number in [0, 1]. */
+export function parseSegmentPoint(text: string): number {
+  const t = text.trim();
+  let value: number;
+  if (t === '') value = 0;
+  else if (/^\d+\/\d+$/.test(t)) {
+    const [a, b] = t.split('/').map(Number) as [number, number];
+    value = b === 0 ? NaN : a / b;
+  } else if (/^\d+(\.\d+)?%$/.test(t)) value = Number(t.slice(0, -1)) / 100;
+  else if (/^\d+(\.\d+)?$/.test(t)) value = Number(t);
+  else value = NaN;
+  if (!(value >= 0 && value <= 1)) throw new ConfigError(`not a segment point: ${JSON.stringify(text)}`, 'executionSegment');
+  return value;
+}
+
+/** "from:to" (k6's executionSegment); undefined or "" is the whole test. */
+export function parseSegment(segment: string | undefined): { from: number; to: number } {
+  if (segment === undefined || segment.trim() === '') return { from: 0, to: 1 };
+  const parts = segment.split(':');
+  const from = parseSegmentPoint(parts.length === 2 ? parts[0]! : '0');
+  const to = parseSegmentPoint(parts.length === 2 ? parts[1]! : parts[0]!);
+  if (from >= to) throw new ConfigError(`empty segment ${JSON.stringify(segment)}`, 'executionSegment');
+  return { from, to };
+}
+
+export function keysForSegment<T>(keys: readonly T[], segment: string | undefined): T[] {
+  const { from, to } = parseSegment(segment);
+  const eps = 1e-9; // 1/3 + 1/3 + 1/3 must tile [0, 1) exactly despite floating point
+  return keys.filter((_, j) => j / keys.length >= from - eps && j / keys.length < to - eps);
+}
