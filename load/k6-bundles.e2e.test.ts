@@ -49,6 +49,7 @@ describe('k6 bundles against the reference server', () => {
 
   it.skipIf(!hasK6).for(['quota-minute', 'retry-after', 'header-accuracy'])(
     `%s passes under k6${hasK6 ? '' : ' (skipped: k6 is not on PATH)'}`,
+    { timeout: 120_000 },
     (script) => {
       const env = { ...process.env, BASE_URL: server!.baseUrl, KEYS: Object.entries(keys).map(([k, p]) => `${p}=${k}`).join(','), PLANS_FILE: join(dir, 'plans.json'), REPORT_DIR: dir };
       const run = spawnSync('k6', ['run', '--quiet', join(dir, 'dist', `${script}.js`)], { env, encoding: 'utf8', timeout: 90_000 });
@@ -58,6 +59,5 @@ describe('k6 bundles against the reference server', () => {
       for (const key of Object.keys(keys)) expect(summary).not.toContain(key);
       expect(existsSync(join(dir, `k6-${script}.json`))).toBe(true);
     },
-    120_000,
   );
 });

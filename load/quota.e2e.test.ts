@@ -44,9 +44,9 @@ describe.concurrent('petcert quota against the reference server', () => {
     ['headerQuota day', { headerQuota: 'day' }],
     ['Retry-After as HTTP-date', { retryAfterForm: 'http-date' }],
     ['429s consume the quota', { rejectedConsume: true }],
-  ] as const)('passes the variant %s', async ([, variants]) => {
+  ] as const)('passes the variant %s', { timeout: FULL_RUN_MS }, async ([, variants]) => {
     expect(failed(await run({ variants }))).toEqual([]);
-  }, FULL_RUN_MS);
+  });
 
   it.for([
     ['admits limit+1', { overAdmit: 1 }, quick, 'quota.minute.exact[free]'],

@@ -1,0 +1,80 @@
+// `petcert quota` end to end through the real CLI entry (scripts/cli.ts main): exit codes 0/1/2/3,
+// report.json with checks and series, the key never in an artifact.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listen, type RunningServer } from '../reference/index.ts';
+import { main } from '../scripts/cli.ts';
+import { parsePlansFile } from '../spec/plans.ts';
+import { parseKeyFlag, parseOnly } from './cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'petcert-quota-cli-'));
+const plansJson = { windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } };
+const plansFile = join(dir, 'plans.json');
+writeFileSync(plansFile, JSON.stringify(plansJson));
+const key = 'pc_free_cli_secret_zzzz';
+let good: RunningServer;
+let faulty: RunningServer;
+
+beforeAll(async () => {
+  good = await listen({ plans: parsePlansFile(plansJson), keys: { [key]: 'free' } });
+  faulty = await listen({ plans: parsePlansFile(plansJson), keys: { [key]: 'free' }, faults: { overAdmit: 1 } });
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await Promise.all([good.close(), faulty.close()]);
+});
+
+async function quota(args: string[]): Promise<number> {
+  process.exitCode = undefined;
+  const code = await main(['node', 'petcert', 'quota', ...args]);
+  process.exitCode = undefined;
+  return code;
+}
+
+describe.concurrent('petcert quota', () => {
+  it('exits 0 on the reference server and writes report.json with series, key redacted', async () => {
+    const out = join(dir, 'good');
+    expect(await quota(['--base-url', good.baseUrl, '--key', `free=${key}`, '--plans', plansFile, '--only', 'minute', '--report-dir', out])).toBe(0);
+    const text = readFileSync(join(out, 'report.json'), 'utf8');
+    const report = JSON.parse(text);
+    expect(report.kind).toBe('quota');
+    expect(report.series['minute:free'].length).toBeGreaterThan(3);
+    expect(report.checks.find((c: { id: string }) => c.id === 'quota.minute.exact[free]').outcome).toBe('pass');
+    expect(text + readFileSync(join(out, 'junit.xml'), 'utf8')).not.toContain(key);
+  });
+
+  it('exits 1 when a plan is over-admitted', async () => {
+    expect(await quota(['--base-url', faulty.baseUrl, '--key', `free=${key}`, '--plans', plansFile, '--only', 'minute', '--report-dir', join(dir, 'bad')])).toBe(1);
+  });
+
+  it('exits 3 when the target is unreachable', async () => {
+    expect(await quota(['--base-url', 'http://127.0.0.1:9/v1', '--key', `free=${key}`, '--plans', plansFile, '--only', 'minute', '--report-dir', join(dir, 'dead')])).toBe(3);
+  });
+
+  it.for([
+    ['no --base-url', ['--key', `free=${key}`]],
+    ['no --key', ['--base-url', 'http://127.0.0.1:9/v1']],
+    ['a malformed --key', ['--base-url', 'http://127.0.0.1:9/v1', '--key', 'free']],
+    ['an unknown plan', ['--base-url', 'http://127.0.0.1:9/v1', '--key', `gold=${key}`]],
+    ['an unknown probe', ['--base-url', 'http://127.0.0.1:9/v1', '--key', `free=${key}`, '--only', 'hourly']],
+    ['a production URL', ['--base-url', 'https://api.animalstore.example/v1', '--key', `free=${key}`]],
+    ['a missing plans file', ['--base-url', 'http://127.0.0.1:9/v1', '--key', `free=${key}`, '--plans', join(dir, 'nope.json')]],
+  ] as const)('exits 2 for %s', async ([, args]) => {
+    expect(await quota([...args])).toBe(2);
+  });
+});
+
+describe('flag parsing', () => {
+  it('splits PLAN=KEY at the first "=" (keys may contain "=")', () => {
+    expect(parseKeyFlag('pro=abc=def')).toEqual({ plan: 'pro', key: 'abc=def' });
+  });
+  it('accepts repeated and comma-separated --only', () => {
+    expect(parseOnly(['minute,day', 'burst'])).toEqual(['minute', 'day', 'burst']);
+    expect(parseOnly([])).toBeUndefined();
+  });
+});
