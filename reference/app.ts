@@ -35,6 +35,8 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 export interface App {
   handle: Handle;
   keys: Record<string, string>;
+  /** The X-RateLimit-* headers a request without a valid key gets (also used for malformed HTTP). */
+  anonymousHeaders(nowMs: number): Record<string, string>;
 }
 
 function rateHeaders(h: RateHeaders): Record<string, string> {
@@ -162,5 +164,5 @@ export function createApp(options: ReferenceOptions = {}): App {
     }
   };
 
-  return { handle, keys: { ...keys } };
+  return { handle, keys: { ...keys }, anonymousHeaders };
 }

@@ -65,6 +65,7 @@ describe('over a socket', () => {
     const big = await raw(server.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(big).toMatch(/^HTTP\/1\.1 431 /);
     expect(big).toContain('"status":431');
+    expect(big).toMatch(/\r\nx-ratelimit-limit: 60\r\n/);
     const garbage = await raw(server.port, 'HELLO\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(garbage).toContain('"status":400');

@@ -71,7 +71,7 @@ function readBody(req: IncomingMessage, cap: number, done: (body: Buffer, oversi
 }
 
 /** Errors node raises before a request reaches us (bad syntax, huge headers, timeouts): still a JSON Error. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket, rateHeaders: Record<string, string>): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -82,6 +82,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const body = JSON.stringify({ code, message: reason.toLowerCase(), status });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      Object.entries(rateHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
       `Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
@@ -118,7 +119,8 @@ export function listen(options: ListenOptions = {}): Promise<RunningServer> {
   server.requestTimeout = SERVER_LIMITS.requestTimeout;
   server.headersTimeout = SERVER_LIMITS.headersTimeout;
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeout;
-  server.on('clientError', answerClientError);
+  const now = options.now ?? Date.now;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, app.anonymousHeaders(now())));
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
