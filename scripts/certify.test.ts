@@ -60,13 +60,41 @@ describe('certify', () => {
     quotaKeys: [{ plan: 'free', key: 'k-free' }, { plan: 'pro', key: 'k-pro' }], plans: specPlanTable(), seed: 5, budget: 300, version: '1',
   };
 
-  test('conform with every conform key, then quota once with every quota key; the production guard passes through', async () => {
+  test('conform with every conform key, then quota once with every quota key', async () => {
     const { runners, calls } = fakeRunners();
-    const report = await certify(options, runners);
+    const report = await certify({ ...options, allowProduction: true }, runners);
     expect(calls.conform.map((c) => [c.apiKey, c.seed, c.budget, c.maxWindowSeconds])).toEqual([['k-conform-free', 5, 300, 86400], ['k-conform-pro', 5, 300, 86400]]);
     expect(calls.quota).toHaveLength(1);
-    expect(calls.quota[0]).toMatchObject({ keys: options.quotaKeys, production: true, allowProduction: false });
+    expect(calls.quota[0]).toMatchObject({ keys: options.quotaKeys, production: true, allowProduction: true });
     expect(report.checks).toHaveLength(6);
+  });
+
+  test('a production target without --allow-production: conform runs, quota is refused, the verdict is incomplete', async () => {
+    const { runners, calls } = fakeRunners();
+    const report = await certify(options, runners);
+    expect(calls.conform).toHaveLength(2);
+    expect(calls.quota).toHaveLength(0);
+    expect(report.aborted).toMatchObject({ code: 'PRODUCTION_REFUSED', message: expect.stringMatching(/^quota: .*--allow-production/) });
+    expect(exitCodeOf(report)).toBe(3);
+  });
+
+  test('the specification\'s production URL is guarded even when the config forgets to say so', async () => {
+    const { ENVIRONMENTS } = await import('../spec/contract.ts');
+    const production = ENVIRONMENTS.find((e) => e.environment === 'production')!.url;
+    const { runners, calls } = fakeRunners();
+    await certify({ ...options, baseUrl: production, production: false }, runners);
+    expect(calls.quota).toHaveLength(0);
+  });
+
+  test('each conform run\'s progress carries its key\'s label', async () => {
+    const phases: string[] = [];
+    const { runners } = fakeRunners((o) => {
+      o.progress!({ phase: 'conform', done: 0 });
+      o.progress!({ phase: 'conform: population', done: 0 });
+      return conformReport();
+    });
+    await certify({ ...options, allowProduction: true, progress: (e) => phases.push(e.phase) }, runners);
+    expect(phases).toEqual(['conform[free]', 'conform[free]: population', 'conform[pro]', 'conform[pro]: population']);
   });
 
   test('an unreachable target stops the certification after the first part', async () => {

@@ -2,6 +2,7 @@
 // into ONE report. The runners are injected (tests give fixtures; the CLI gives runConform/runQuota).
 // Conform runs first: its requests are light, while the quota probes spend whole windows.
 import type { Send } from '../core/exchange.ts';
+import { isProductionTarget } from '../core/production.ts';
 import type { ProgressSink } from '../core/progress.ts';
 import type { FailOn, Report } from '../report/model.ts';
 import type { PlanTable } from '../spec/plans.ts';
@@ -92,6 +93,20 @@ export function combineReports(parts: readonly Part[], meta: { target: string; v
   return report;
 }
 
+/** Principle 4: on production the quota probes spend real quota, so without --allow-production the
+ *  certification is incomplete (exit 3) rather than silently partial. */
+function refusedQuota(target: string, version: string, at: string): Report {
+  return {
+    tool: 'petcert', version, kind: 'quota', target, startedAt: at, finishedAt: at, seed: null, requests: 0, checks: [],
+    aborted: { code: 'PRODUCTION_REFUSED', message: `${target} is a production target: the quota probes were not run (they spend real quota). Pass --allow-production to run them.` },
+  };
+}
+
+/** Each conform run's progress phases carry its key's label ("conform[free]: population"). */
+function labelled(sink: ProgressSink, label: string): ProgressSink {
+  return (event) => sink({ ...event, phase: event.phase.startsWith('conform') ? `${label}${event.phase.slice('conform'.length)}` : `${label} ${event.phase}` });
+}
+
 /** A target that stopped answering ends the certification: the remaining parts could only time out. */
 const unreachable = (part: Report): boolean => part.aborted?.code === 'UNREACHABLE';
 
@@ -101,18 +116,24 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
   const parts: Part[] = [];
   const common = { baseUrl: options.baseUrl, ...(options.progress ? { progress: options.progress } : {}), ...(options.send ? { send: options.send } : {}) };
   for (const k of options.conformKeys) {
+    const label = `conform[${k.plan}]`;
     const report = await runners.conform({
       ...common,
+      ...(options.progress ? { progress: labelled(options.progress, label) } : {}),
       apiKey: k.key,
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.budget !== undefined ? { budget: options.budget } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
       maxWindowSeconds: options.plans.windows.daySeconds,
     });
-    parts.push({ label: `conform[${k.plan}]`, report });
+    parts.push({ label, report });
     if (unreachable(report)) break;
   }
-  if (!parts.some((p) => unreachable(p.report))) {
+  if (parts.some((p) => unreachable(p.report))) {
+    // Nothing more to learn from a dead target.
+  } else if (isProductionTarget(options.baseUrl, { production: options.production }) && !options.allowProduction) {
+    parts.push({ label: 'quota', report: refusedQuota(options.baseUrl, options.version, iso(now())) });
+  } else {
     const report = await runners.quota({ ...common, keys: options.quotaKeys, plans: options.plans, production: options.production, allowProduction: options.allowProduction === true });
     parts.push({ label: 'quota', report });
   }
