@@ -14,6 +14,17 @@ export interface ListenOptions extends ReferenceOptions {
   port?: number;
   /** Wraps the handler: tests build response-level faults (wrong status, dropped headers) with it. */
   wrap?: (handle: Handle) => Handle;
+  /** Connection limits (defaults: SERVER_LIMITS); tests shorten the timeouts. */
+  limits?: Partial<ServerLimits>;
+}
+
+export interface ServerLimits {
+  maxHeaderSize: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  /** How often node looks for connections past their timeouts. */
+  connectionsCheckingInterval: number;
 }
 
 export interface RunningServer {
@@ -24,12 +35,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const SERVER_LIMITS = {
+export const SERVER_LIMITS: Readonly<ServerLimits> = {
   maxHeaderSize: 16 * 1024,
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
-} as const;
+  connectionsCheckingInterval: 1_000,
+};
 
 function headersOf(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
@@ -115,10 +127,9 @@ export function listen(options: ListenOptions = {}): Promise<RunningServer> {
     });
   }
 
-  const server = createServer({ ...SERVER_LIMITS }, onRequest);
-  server.requestTimeout = SERVER_LIMITS.requestTimeout;
-  server.headersTimeout = SERVER_LIMITS.headersTimeout;
-  server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeout;
+  const limits = { ...SERVER_LIMITS, ...options.limits };
+  const server = createServer(limits, onRequest);
+  server.keepAliveTimeout = limits.keepAliveTimeout;
   const now = options.now ?? Date.now;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, app.anonymousHeaders(now())));
 
