@@ -63,11 +63,12 @@ export function fixtureReport(overrides: Partial<Report> = {}): Report {
       check('headers.cache', 'SHOULD', 'fail', { failures: [{ ...hostileFailure(), message: 'no Cache-Control' }] }),
       check('gap.default-status', 'OBSERVE', 'pass', { observed: { defaultStatus: HOSTILE } }),
       check('quota.day.exact[pro]', 'MUST', 'skip', { skipReason: 'production target' }),
-      check('quota.day.exact[free]', 'MUST', 'pass', { observed: { perDay: 50, admitted: 50 } }),
+      check('quota.day.exact[free]', 'MUST', 'pass'),
       check(`evil.${HOSTILE}`, 'MUST', 'pass', { title: HOSTILE, specRef: HOSTILE }),
     ],
     series: { 'minute:free': minuteSeries(), 'day:free': daySeries(), [`evil${HOSTILE}`]: minuteSeries(5, 2) },
     createdIds: [1, 2, 3],
+    plans: { windows: { minuteSeconds: 1, daySeconds: 10 }, plans: { free: { perMinute: 10, perDay: 50 }, enterprise: { perMinute: null, perDay: null } } },
     ...overrides,
   };
 }

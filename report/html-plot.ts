@@ -141,22 +141,43 @@ export function remainingPlot(probe: string, samples: readonly Sample[]): string
   ].join(''));
 }
 
-/** The day probe: cumulative admitted requests against the day quota. */
-export function cumulativePlot(probe: string, samples: readonly Sample[], quota: number | undefined): string {
+export interface DayFrame {
+  quota?: number;
+  /** Day window length, s, and one known day-window end (Unix s, the server's own statement). */
+  daySeconds?: number;
+  dayEnd?: number;
+}
+
+/** Day-window index of each sample (0 when the windows are unknown): windows have a fixed length. */
+export function dayWindows(samples: readonly Sample[], frame: DayFrame): number[] {
+  const { daySeconds, dayEnd } = frame;
+  if (daySeconds === undefined || dayEnd === undefined) return samples.map(() => 0);
+  return samples.map((s) => Math.floor((s.t / 1000 - dayEnd) / daySeconds));
+}
+
+/** The day probe: admitted requests counted per day window, against the day quota. */
+export function cumulativePlot(probe: string, samples: readonly Sample[], frame: DayFrame): string {
   const { xs, unit } = xValues(samples);
+  const windows = dayWindows(samples, frame);
   let count = 0;
-  const cumulative = samples.map((s) => (admitted(s) ? (count += 1) : count));
+  const cumulative = samples.map((s, i) => {
+    if (i > 0 && windows[i] !== windows[i - 1]) count = 0;
+    return admitted(s) ? (count += 1) : count;
+  });
+  const quota = frame.quota;
   const xMax = maxOf(xs, 1e-9);
-  const yMax = Math.max(1, count, quota ?? 0) * 1.05;
+  const yMax = Math.max(maxOf(cumulative, 1), quota ?? 0) * 1.05;
   const x = linear(0, xMax, M.left, W - M.right);
   const y = linear(0, yMax, H - M.bottom, M.top);
-  const idx = thin(xs, cumulative, samples.map((s) => s.status));
+  const idx = thin(xs, cumulative, samples.map((s, i) => (i > 0 && windows[i] !== windows[i - 1] ? 429 : s.status)));
   const line = idx.map((i): [number, number] => [x(xs[i]!), y(cumulative[i]!)]);
   const dots = idx.filter((i) => admitted(samples[i]!)).map((i) => `<circle class="point" cx="${num(x(xs[i]!))}" cy="${num(y(cumulative[i]!))}" r="1.5"/>`);
   const rejected = idx.filter((i) => samples[i]!.status === 429).map((i): [number, number] => [x(xs[i]!), y(cumulative[i]!)]);
+  const boundaries = samples.flatMap((_, i) => (i > 0 && windows[i] !== windows[i - 1] ? [`<line class="day-boundary" x1="${num(x(xs[i]!))}" x2="${num(x(xs[i]!))}" y1="${M.top}" y2="${H - M.bottom}"><title>a new day window</title></line>`] : []));
   const quotaLine = quota === undefined ? '' : `<line class="quota" x1="${M.left}" x2="${W - M.right}" y1="${num(y(quota))}" y2="${num(y(quota))}"><title>day quota ${quota}</title></line>`;
-  return svg(`Cumulative admitted requests, probe ${probe}`, [
-    axes(xMax, yMax, x, y, unit, 'admitted (cumulative)'),
+  return svg(`Admitted requests per day window, probe ${probe}`, [
+    axes(xMax, yMax, x, y, unit, 'admitted in the day window'),
+    ...boundaries,
     quotaLine,
     `<path class="observed" d="${stepPath(line)}"/>`,
     ...dots,

@@ -28,7 +28,7 @@ svg .grid { stroke: #eceff3; } svg .observed { fill: none; stroke: #2563eb; stro
 svg .expected { fill: none; stroke: #16a34a; stroke-width: 1.5; stroke-dasharray: 5 3; }
 svg .limit { fill: none; stroke: #9ca3af; stroke-width: 1; } svg .point { fill: #2563eb; }
 svg .rejected { stroke: #dc2626; stroke-width: 2; fill: none; } svg .wait { fill: #f59e0b; fill-opacity: .18; }
-svg .quota { stroke: #dc2626; stroke-width: 1.5; stroke-dasharray: 6 3; }
+svg .quota { stroke: #dc2626; stroke-width: 1.5; stroke-dasharray: 6 3; } svg .day-boundary { stroke: #6b7280; stroke-dasharray: 2 3; }
 span.pass { color: #1f7a3d; } span.fail { color: #b42318; }
 footer { margin-top: 32px; color: #6b7280; font-size: .8rem; }
 `;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { daySeries, fixtureReport, HOSTILE, minuteSeries } from './fixtures.ts';
-import { dayQuotaOf, toHtml } from './html.ts';
-import { expectedStaircase, retryAfterWaits, thin } from './html-plot.ts';
+import { dayFrameOf, toHtml } from './html.ts';
+import { dayWindows, expectedStaircase, retryAfterWaits, thin } from './html-plot.ts';
 import { escapeHtml } from './html-escape.ts';
 
 describe('toHtml escaping', () => {
@@ -54,18 +54,22 @@ describe('toHtml content', () => {
   test('one remaining plot per probe, plus a cumulative plot for the day probe', () => {
     const html = toHtml(fixtureReport());
     expect(html.match(/<svg class="plot"/g)).toHaveLength(4);
+    expect(html).toMatch(/day quota 50, red line\); counted per day window/);
     expect(html).toContain('data-probe="day:free-cumulative"');
     expect(html).toMatch(/class="quota"/);
     expect(html).toMatch(/class="wait"/);
     expect(html).toMatch(/class="rejected"/);
   });
 
-  test('the day quota line comes from the probe\'s check, never from a minute Limit', () => {
-    const report = fixtureReport();
-    expect(dayQuotaOf(report, 'day:free', daySeries())).toBe(50);
-    expect(dayQuotaOf({ ...report, checks: [] }, 'day:free', daySeries())).toBeUndefined();
-    const announced = daySeries().map((s, i) => (i > 40 ? { ...s, limit: 50 } : s));
-    expect(dayQuotaOf({ ...report, checks: [] }, 'day:free', announced)).toBe(50);
+  test('the day frame: quota from the report\'s plan table, day windows from the server\'s own statements', () => {
+    const plans = { windows: { minuteSeconds: 1, daySeconds: 10 }, plans: { free: { perMinute: 10, perDay: 50 } } };
+    const samples = daySeries(10, 50); // ends with day 429s whose Retry-After is 30 s
+    const last429 = samples.find((s) => s.status === 429)!;
+    expect(dayFrameOf(fixtureReport({ plans }), 'quota/day:free', samples)).toEqual({ quota: 50, daySeconds: 10, dayEnd: Math.round(last429.t / 1000 + 30) });
+    const announced = samples.map((s, i) => (i === 3 ? { ...s, limit: 50, reset: 1_700_000_007 } : s));
+    expect(dayFrameOf(fixtureReport({ plans }), 'day:free', announced).dayEnd).toBe(1_700_000_007);
+    expect(dayFrameOf(fixtureReport({ plans: undefined }), 'day:free', samples)).toEqual({});
+    expect(dayFrameOf(fixtureReport({ plans }), 'day:gold', samples)).toEqual({});
   });
 
   test('k6 summary figures when present', () => {
@@ -97,6 +101,13 @@ describe('plot data', () => {
     const expected = expectedStaircase(stuck);
     expect(expected[30]).toBe(29);
     expect(stuck[30]!.remaining).toBe(59);
+  });
+
+  test('day windows: fixed length from one known end; unknown windows are one', () => {
+    const at = (sec: number) => ({ t: sec * 1000, status: 200 });
+    const samples = [at(95), at(99.9), at(100), at(109), at(110), at(121)];
+    expect(dayWindows(samples, { daySeconds: 10, dayEnd: 110 })).toEqual([-2, -2, -1, -1, 0, 1]);
+    expect(dayWindows(samples, { daySeconds: 10 })).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   test('Retry-After waits merge when they overlap', () => {

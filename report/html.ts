@@ -2,7 +2,7 @@
 // nothing to run). A Content-Security-Policy that forbids every script and every fetch is a second
 // wall behind the escaping: even a markup injection we missed could neither run nor phone home.
 import { escapeHtml as esc, clip, prettyJson } from './html-escape.ts';
-import { cumulativePlot, remainingPlot } from './html-plot.ts';
+import { cumulativePlot, remainingPlot, type DayFrame } from './html-plot.ts';
 import { k6Section } from './html-k6.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { failingChecks, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
@@ -89,40 +89,50 @@ function observeSection(report: Report): string {
 <table class="checks"><thead><tr><th>Id</th><th>Gap</th><th>Spec</th><th>Observed</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></section>`;
 }
 
-/** The day quota a day probe measured against, from its check's data when the probe recorded it. */
-export function dayQuotaOf(report: Report, probe: string, samples: readonly Sample[]): number | undefined {
-  // Series "day:free" (maybe prefixed "quota/") belongs with checks "quota.day.*[free]".
-  const plan = /:([^:/]+)$/.exec(probe)?.[1];
-  for (const check of report.checks) {
-    const related = check.id === probe || (plan !== undefined && check.id.includes('.day.') && check.id.endsWith(`[${plan}]`));
-    if (!related) continue;
-    for (const source of [check.observed, ...check.failures.map((f) => f.expected)]) {
-      if (typeof source !== 'object' || source === null) continue;
-      const record = source as Record<string, unknown>;
-      for (const key of ['perDay', 'dayQuota', 'quota']) if (typeof record[key] === 'number') return record[key];
-    }
+/** The plan a probe series belongs to: "day:free" or "quota/day:free" → "free". */
+const planOf = (probe: string): string | undefined => /:([^:/]+)$/.exec(probe)?.[1];
+
+/**
+ * What the day plot needs: the day quota (from the report's plan table), the day's length, and one
+ * day-window end the server itself stated — Reset while the headers report the day quota, or a day
+ * 429's Retry-After — so that admissions are counted per day window on the server's clock.
+ */
+export function dayFrameOf(report: Report, probe: string, samples: readonly Sample[]): DayFrame {
+  const plan = planOf(probe);
+  const figures = plan === undefined ? undefined : report.plans?.plans[plan];
+  const frame: DayFrame = {};
+  if (figures?.perDay != null) frame.quota = figures.perDay;
+  const windows = report.plans?.windows;
+  if (!windows || figures?.perDay == null) return frame;
+  frame.daySeconds = windows.daySeconds;
+  const byHeader = samples.find((s) => s.limit === figures.perDay && s.reset !== undefined);
+  const by429 = samples.find((s) => s.status === 429 && s.retryAfter !== undefined && s.retryAfter > windows.minuteSeconds * 1.5);
+  if (byHeader) frame.dayEnd = byHeader.reset!;
+  else if (by429) frame.dayEnd = Math.round(by429.t / 1000 + by429.retryAfter!);
+  return frame;
+}
+
+function probeFigures(report: Report, probe: string, samples: readonly Sample[]): string {
+  const rejected = samples.filter((s) => s.status === 429).length;
+  const head = `<b>${esc(probe)}</b>: ${samples.length} request${samples.length === 1 ? '' : 's'}, ${rejected} × 429.`;
+  if (samples.length < 2) {
+    const s = samples[0]!;
+    return `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Status ${s.status}, Limit ${s.limit ?? '—'}, Remaining ${s.remaining ?? '—'}.</figcaption></figure>`;
   }
-  // Otherwise the largest Limit the server announced, unless that is plainly the minute figure (fewer
-  // than were admitted): a wrong quota line would mislead more than none.
-  const limits = samples.map((s) => s.limit).filter((l): l is number => l !== undefined);
-  const largest = limits.reduce((a, b) => Math.max(a, b), 0);
-  const admitted = samples.filter((s) => s.status >= 200 && s.status < 300).length;
-  return largest >= admitted && largest > 0 ? largest : undefined;
+  const figs = [`<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded.</figcaption>${remainingPlot(probe, samples)}</figure>`];
+  if (/(^|[/.])day\b/i.test(probe)) {
+    const frame = dayFrameOf(report, probe, samples);
+    const quota = frame.quota === undefined ? 'the day quota is not in the report' : `day quota ${frame.quota}, red line`;
+    const windows = frame.dayEnd === undefined ? '' : '; counted per day window (dotted lines: day-window starts, from the server\'s Reset/Retry-After)';
+    figs.push(`<figure class="probe" data-probe="${esc(probe)}-cumulative"><figcaption><b>${esc(probe)}</b>: admitted requests against the day quota (${quota})${windows}.</figcaption>${cumulativePlot(probe, samples, frame)}</figure>`);
+  }
+  return figs.join('\n');
 }
 
 function seriesSection(report: Report): string {
   const entries = Object.entries(report.series ?? {}).filter(([, samples]) => samples.length > 0);
   if (entries.length === 0) return '';
-  const figures = entries.map(([probe, samples]) => {
-    const rejected = samples.filter((s) => s.status === 429).length;
-    const figs = [`<figure class="probe" data-probe="${esc(probe)}"><figcaption><b>${esc(probe)}</b>: ${samples.length} requests, ${rejected} × 429. Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded.</figcaption>${remainingPlot(probe, samples)}</figure>`];
-    if (/day/i.test(probe)) {
-      const quota = dayQuotaOf(report, probe, samples);
-      figs.push(`<figure class="probe" data-probe="${esc(probe)}-cumulative"><figcaption><b>${esc(probe)}</b>: cumulative admitted requests against the day quota (${quota === undefined ? 'not known' : quota}, red line).</figcaption>${cumulativePlot(probe, samples, quota)}</figure>`);
-    }
-    return figs.join('\n');
-  });
-  return `<section id="quota"><h2>Quota probes</h2>${figures.join('\n')}</section>`;
+  return `<section id="quota"><h2>Quota probes</h2>${entries.map(([probe, samples]) => probeFigures(report, probe, samples)).join('\n')}</section>`;
 }
 
 function createdSection(report: Report): string {

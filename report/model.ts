@@ -2,6 +2,8 @@
 // renderings of it. The shape of report.json is an interface other tools read (issue #3 §3): change
 // it only by adding optional fields.
 
+import type { PlanTable } from '../spec/plans.ts';
+
 export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 export type Outcome = 'pass' | 'fail' | 'skip';
 
@@ -72,6 +74,8 @@ export interface Report {
   aborted?: { code: AbortCode; message: string };
   /** k6 summary figures, when a k6 run was part of this report. */
   k6?: unknown;
+  /** The windows and plan figures the quota probes measured against (for plots and readers). */
+  plans?: PlanTable;
 }
 
 export type FailOn = 'must' | 'should';

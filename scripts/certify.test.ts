@@ -67,6 +67,7 @@ describe('certify', () => {
     expect(calls.quota).toHaveLength(1);
     expect(calls.quota[0]).toMatchObject({ keys: options.quotaKeys, production: true, allowProduction: true });
     expect(report.checks).toHaveLength(6);
+    expect(report.plans).toEqual(options.plans);
   });
 
   test('a production target without --allow-production: conform runs, quota is refused, the verdict is incomplete', async () => {

@@ -66,7 +66,7 @@ const latest = (dates: string[]): string => iso(Math.max(...dates.map(Date.parse
  * conform runs never merge their verdicts), requests are summed, created ids gathered, and the first
  * part that stopped early makes the whole run incomplete.
  */
-export function combineReports(parts: readonly Part[], meta: { target: string; version: string; startedAt: string; finishedAt: string }): Report {
+export function combineReports(parts: readonly Part[], meta: { target: string; version: string; startedAt: string; finishedAt: string; plans?: PlanTable }): Report {
   const report: Report = {
     tool: 'petcert',
     version: meta.version,
@@ -88,6 +88,8 @@ export function combineReports(parts: readonly Part[], meta: { target: string; v
     const more = aborted.length > 1 ? ` (and ${aborted.length - 1} more part(s) stopped early: ${aborted.slice(1).map((p) => p.label).join(', ')})` : '';
     report.aborted = { code, message: `${aborted[0].label}: ${message}${more}` };
   }
+  const plans = meta.plans ?? parts.find((p) => p.report.plans)?.report.plans;
+  if (plans) report.plans = plans;
   const k6 = Object.fromEntries(parts.filter((p) => p.report.k6 !== undefined).map((p) => [p.label, p.report.k6]));
   if (Object.keys(k6).length) report.k6 = k6;
   return report;
@@ -137,5 +139,5 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
     const report = await runners.quota({ ...common, keys: options.quotaKeys, plans: options.plans, production: options.production, allowProduction: options.allowProduction === true });
     parts.push({ label: 'quota', report });
   }
-  return combineReports(parts, { target: options.baseUrl, version: options.version, startedAt, finishedAt: iso(now()) });
+  return combineReports(parts, { target: options.baseUrl, version: options.version, startedAt, finishedAt: iso(now()), plans: options.plans });
 }
