@@ -5,6 +5,7 @@ import { serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
 import { judgeRetryAfter } from './judge.ts';
 import { observe, resetEndMs, SLACK_MS, type Observation, type QuotaKind } from './observe.ts';
 import { minuteEnd } from './window.ts';
+import { judgeFromTally } from './day-tally.ts';
 
 /** A 429 whose Retry-After reaches past the current minute window refuses on the day quota. */
 function isDay429(run: ProbeRun, o: Observation, minuteEndMs: number): boolean {
@@ -17,20 +18,26 @@ function dayEndOf(run: ProbeRun, o: Observation): number | undefined {
   return o.retryAfter ? o.serverMs + o.retryAfter.seconds * 1000 : undefined;
 }
 
-/** Phase A: the server ms at which the current day window ends, spending at most the rest of the day. */
-async function findDayEnd(run: ProbeRun): Promise<number | undefined> {
+/**
+ * Phase A: paces until the day 429, which tells where the current day window ends (and, with this key's
+ * samples, often settles the count at once: day-tally.ts). Always cheaper than waiting for a fresh day.
+ */
+async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Observation } | undefined> {
   const { ctx, k, f } = run;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   let started: number | undefined;
   let total = 0;
   let inWindow = 0;
   let winEnd: number | undefined;
+  let deliberate = false;
   for (let i = 0; i < 3 * k.plan.perDay + 10; i++) {
     const o = await observe(run);
     started ??= o.serverMs;
-    if (o.quota === 'day' && resetEndMs(run, o) !== undefined) return resetEndMs(run, o);
     winEnd ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
-    if (o.status === 429 && isDay429(run, o, winEnd)) return dayEndOf(run, o);
+    if (o.status === 429 && isDay429(run, o, winEnd)) {
+      const endMs = dayEndOf(run, o);
+      return endMs === undefined ? undefined : { endMs, final: o };
+    }
     if (o.admitted) {
       total++;
       inWindow++;
@@ -40,6 +47,10 @@ async function findDayEnd(run: ProbeRun): Promise<number | undefined> {
         exchange: o.ex, expected: k.plan.perDay, received: total,
       });
       return undefined;
+    }
+    if (o.admitted && inWindow === k.plan.perMinute && !deliberate) {
+      deliberate = true; // one deliberate 429: tells whether 429s count against the day quota (OBSERVE)
+      continue;
     }
     if (o.status === 429 || inWindow >= k.plan.perMinute) {
       await sleepUntilServer(ctx, winEnd);
@@ -100,8 +111,10 @@ export async function probeDay(run: ProbeRun): Promise<void> {
     for (const key of ['dayExact', 'dayRetryAfter', 'dayHeaders', 'rejectedConsume'] as const) f.skip(key, 'the day quota cannot bind when paced at the minute limit');
     return;
   }
-  const start = await findDayEnd(run);
-  if (start === undefined) return;
+  const found = await findDayEnd(run);
+  if (found === undefined) return;
+  if (found.final && judgeFromTally(run, found.endMs, found.final)) return;
+  const start = found.endMs;
   ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
   await sleepUntilServer(ctx, start);
   const c = await countDay(run, start);
