@@ -10,7 +10,7 @@ h3 { font-size: 1.05rem; } h4 { margin: 10px 0 4px; font-size: .9rem; color: #4a
 .verdict p { margin: 4px 0; } .aborted { font-weight: 600; }
 table { border-collapse: collapse; width: 100%; background: #fff; font-size: .88rem; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
-table.facts { width: auto; margin-top: 12px; } table.facts th { color: #4a5568; font-weight: 500; }
+table.facts { width: auto; margin-top: 12px; } table.parts { width: auto; margin-top: 12px; } table.facts th { color: #4a5568; font-weight: 500; }
 td.outcome, .level { font-weight: 600; text-transform: uppercase; font-size: .78rem; }
 td.outcome.pass { color: #1f7a3d; } td.outcome.fail { color: #b42318; } td.outcome.finding { color: #b76e00; } td.outcome.skip { color: #6b7280; }
 tr.fail { background: #fdecea; } tr.finding { background: #fff6e5; }

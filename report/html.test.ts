@@ -130,3 +130,15 @@ describe('plot data', () => {
     for (const i of [4999, 9999, 14999, 19999]) expect(kept).toContain(i);
   });
 });
+
+describe('certify layout', () => {
+  test('a part summary for prefixed check ids; navigation only to sections present', () => {
+    const report = fixtureReport({ kind: 'certify', k6: undefined });
+    report.checks = report.checks.map((c, i) => ({ ...c, id: `${i < 3 ? 'conform[free]' : 'quota'}/${c.id}` }));
+    const html = toHtml(report);
+    expect(html).toMatch(/<tr class="fail"><td><code>conform\[free\]<\/code><\/td><td>3<\/td><td>1<\/td><td>1<\/td><td>1<\/td><td>0<\/td><\/tr>/);
+    expect(html).toContain('<a href="#quota">Quota plots</a>');
+    expect(html).not.toContain('href="#k6"');
+    expect(toHtml(fixtureReport()).includes('class="checks parts"')).toBe(false);
+  });
+});

@@ -141,8 +141,33 @@ function createdSection(report: Report): string {
   return `<section id="created"><h2>Pets created on the target</h2><p class="note">The API has no delete; petcert names its pets with the <code>petcert-</code> prefix.</p><p><code>${esc(ids.join(', '))}</code></p></section>`;
 }
 
+/** Links to the sections present (an absent section gets no dead link). */
+function nav(sections: string[]): string {
+  const names: Record<string, string> = { checks: 'Checks', failures: 'Failures', observe: 'Gaps (OBSERVE)', quota: 'Quota plots', k6: 'k6', created: 'Created pets' };
+  const links = sections.map((s) => /^<section id="([a-z0-9]+)"/.exec(s)?.[1]).filter((id): id is string => id !== undefined && id in names);
+  return `<nav>${links.map((id) => `<a href="#${id}">${names[id]}</a>`).join(' · ')}</nav>`;
+}
+
+/** A certification's parts ("conform[free]", "quota"): one line each, from the check ids' prefixes. */
+function partsTable(report: Report, failing: Set<CheckResult>): string {
+  const parts = new Map<string, CheckResult[]>();
+  if (report.kind !== 'certify') return '';
+  for (const c of report.checks) {
+    const slash = c.id.indexOf('/');
+    if (slash > 0) parts.set(c.id.slice(0, slash), [...(parts.get(c.id.slice(0, slash)) ?? []), c]);
+  }
+  if (parts.size === 0) return '';
+  const rows = [...parts].map(([part, checks]) => {
+    const n = (f: (c: CheckResult) => boolean) => checks.filter(f).length;
+    const bad = n((c) => failing.has(c));
+    return `<tr class="${bad ? 'fail' : ''}"><td><code>${esc(part)}</code></td><td>${checks.length}</td><td>${n((c) => c.outcome === 'pass')}</td><td>${bad}</td><td>${n((c) => c.outcome === 'fail' && !failing.has(c))}</td><td>${n((c) => c.outcome === 'skip')}</td></tr>`;
+  });
+  return `<table class="checks parts"><thead><tr><th>Part</th><th>Checks</th><th>Passed</th><th>Failing</th><th>Findings</th><th>Skipped</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
 export function toHtml(report: Report, failOn: FailOn = 'must'): string {
   const failing = new Set(failingChecks(report, failOn));
+  const sections = [checksTable(report, failing), failuresSection(report, failing), observeSection(report), seriesSection(report), k6Section(report.k6), createdSection(report)].filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
@@ -152,13 +177,9 @@ export function toHtml(report: Report, failOn: FailOn = 'must'): string {
 <body><main>
 ${verdictBlock(report, failOn)}
 ${runFacts(report)}
-<nav><a href="#checks">Checks</a> · <a href="#failures">Failures</a> · <a href="#observe">Gaps (OBSERVE)</a> · <a href="#quota">Quota plots</a> · <a href="#k6">k6</a></nav>
-${checksTable(report, failing)}
-${failuresSection(report, failing)}
-${observeSection(report)}
-${seriesSection(report)}
-${k6Section(report.k6)}
-${createdSection(report)}
+${nav(sections)}
+${partsTable(report, failing)}
+${sections.join('\n')}
 <footer>petcert ${esc(report.version)} · report.json is the source of this page; junit.xml is for CI.</footer>
 </main></body></html>
 `;
