@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as hostile from '../http/testing/hostile.ts';
 
 const KEY = 'pcKEY-hostile-7Q4vXk2mZ9wR';
+/** Any artifact text containing this (lower-cased) leaks all of the key but two characters. */
+const NEAR_COPY = KEY.slice(0, -2).toLowerCase();
 const BIN = resolve(import.meta.dirname, '../bin/petcert.js');
 const work = mkdtempSync(join(tmpdir(), 'petcert-hostile-'));
 /** Compressed windows, so the quota probes finish in seconds against a server with no quota at all. */
@@ -46,6 +48,15 @@ const makers: Record<string, () => Promise<hostile.HostileServer>> = {
   wrongContentType: hostile.wrongContentType,
   hugeBody: () => hostile.hugeBody(64 * 1024 * 1024),
   redirect: () => hostile.redirecting(true, 307),
+  // Compares keys loosely (case-insensitive, last character ignored): the auth check's counterexample is
+  // then a near-copy of the key, which must not reach the report either.
+  sloppyAuth: () =>
+    hostile.httpServer((req, res) => {
+      const token = (req.headers.authorization ?? '').replace(/^bearer /i, '').toLowerCase();
+      const ok = token.startsWith(KEY.slice(0, -1).toLowerCase());
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(ok ? '[]' : JSON.stringify({ code: 'UNAUTHORIZED', message: 'bad key', status: 401 }));
+    }),
 };
 
 const CASES: Case[] = [
@@ -71,6 +82,7 @@ const CASES: Case[] = [
   { server: 'invalidJson', command: 'certify', expect: 1 },
   { server: 'wrongContentType', command: 'conform', expect: 1 },
   { server: 'hugeBody', command: 'conform', expect: 1 },
+  { server: 'sloppyAuth', command: 'conform', expect: 1 },
   // A target that redirects elsewhere is not the API: either verdict is clear, the point is the key.
   { server: 'redirect', command: 'conform', expect: 'either' },
   { server: 'redirect', command: 'quota', expect: 'either' },
@@ -170,13 +182,12 @@ describe.each(CASES)('petcert $command against $server', (c) => {
     }
   });
 
-  it('never writes or prints the key', () => {
+  it('never writes or prints the key, nor a near-copy of it', () => {
     const run = runs[nameOf(c)]!;
-    expect(run.stdout).not.toContain(KEY);
-    expect(run.stderr).not.toContain(KEY);
     const files = filesUnder(run.dir);
     expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(KEY);
+    const texts = [run.stdout, run.stderr, ...files.map((f) => readFileSync(f, 'utf8'))];
+    for (const text of texts) expect(text.toLowerCase()).not.toContain(NEAR_COPY);
   });
 });
 
