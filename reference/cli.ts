@@ -71,6 +71,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   try {
     server = await listen({ host: config.host, port: config.port, plans: config.plans, maxPets: config.maxPets, ...(config.keys ? { keys: config.keys } : {}) });
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${code || String(error)})`, '--host/--port');
   }

@@ -99,7 +99,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, rateHea
   );
 }
 
-export function listen(options: ListenOptions = {}): Promise<RunningServer> {
+export async function listen(options: ListenOptions = {}): Promise<RunningServer> {
   const app = createApp(options);
   const handle = options.wrap ? options.wrap(app.handle) : app.handle;
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
