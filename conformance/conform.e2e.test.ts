@@ -104,8 +104,21 @@ const VARIANTS: Array<[string, ReferenceVariants, { categoryId?: number; should?
   ],
   ['shuffled order, day quota in the headers, only categories 7 and 42 (with --category-id 7)', { order: 'shuffled', headerQuota: 'day', categories: [7, 42] }, { categoryId: 7 }],
   ['only categories 7 and 42, found by the generated ids themselves', { categories: [7, 42] }, {}],
+  ['strict integer forms (1.0 and 1e2 refused as categoryId), unknown fields ignored', { integerForms: 'strict', unknownFields: 'ignore' }, {}],
   ['only category 987654321, nothing to discover it from: create checks skip, nothing fails', { categories: [987_654_321] }, { expectSkip: true }],
 ];
+
+// spec/GAPS.md: answering 400 to bad credentials with a bad body is not one of the gap's choices (§1, §5).
+test('the reference variant that validates before authenticating fails auth.before-validation only', async () => {
+  const s = await listen({ keys: { [KEY]: 'big' }, plans, variants: { precedence: 'validation' }, log: () => undefined });
+  try {
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, ...quick });
+    expect(failing(report)).toEqual(['auth.before-validation']);
+    expect(exitCodeOf(report)).toBe(1);
+  } finally {
+    await s.close();
+  }
+});
 
 describe.concurrent('gap alternatives pass', () => {
   test.for(VARIANTS)('%s', async ([, variants, o]) => {
