@@ -27,8 +27,10 @@ export interface ReferenceVariants {
   categories?: number[];
   /** JSON numbers like 1.0 or 1e2 as categoryId: integers per JSON Schema ('schema'), or 400 ('strict'). */
   integerForms?: 'schema' | 'strict';
-  /** A request with bad credentials AND an invalid NewPet body: 401 ('auth', checked first) or 400 ('validation'). */
-  /** 'validation' is NOT conformant (§1/§5 require 401 first; spec/GAPS.md): it exists so a test can prove petcert catches it. */
+  /**
+   * A request with bad credentials AND an invalid NewPet body: 401 ('auth', checked first) or 400 ('validation').
+   * 'validation' is NOT conformant (§1/§5 require 401 first; spec/GAPS.md): it exists to prove petcert catches it.
+   */
   precedence?: 'auth' | 'validation';
   /** Media type of Error bodies. */
   errorContentType?: 'application/json' | 'application/problem+json';
