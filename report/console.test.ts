@@ -46,7 +46,31 @@ describe('progress on a terminal', () => {
     progress.sink({ phase: 'conform', done: 5, total: 10 });
     progress.done();
     expect(chunks).toHaveLength(3);
-    expect(chunks[1]).toMatch(/^\x1b\[1F\x1b\[2K\[#{12}\.{12}\] 5\/10 50% ETA 2s conform\n$/);
+    expect(chunks[1]).toBe(`\x1b[1F\x1b[2K${'conform'.padEnd(26)} [${'#'.repeat(12)}${'.'.repeat(12)}] 5/10 50% ETA 2s\n\x1b[J`);
+  });
+
+  test('a finished phase is written once above the live bars, then leaves the redraw', () => {
+    let t = 0;
+    const { stream, chunks } = recorder(true);
+    const progress = createConsoleProgress({ stream, now: () => t, redrawMs: 0 });
+    progress.sink({ phase: 'a', done: 0, total: 2 });
+    progress.sink({ phase: 'b', done: 0, total: 2 });
+    t = 1000;
+    progress.sink({ phase: 'a', done: 2, total: 2 });
+    const last = chunks.at(-1)!;
+    expect(last.startsWith('\x1b[2F')).toBe(true);
+    expect(last.indexOf('done in 1s')).toBeLessThan(last.indexOf('b '));
+    t = 2000;
+    progress.sink({ phase: 'b', done: 1, total: 2 });
+    expect(chunks.at(-1)!.startsWith('\x1b[1F')).toBe(true);
+    expect(chunks.at(-1)).not.toContain('a ');
+  });
+
+  test('a terminal that reports 0 columns gets whole lines, not 40 characters', () => {
+    const chunks: string[] = [];
+    const progress = createConsoleProgress({ stream: { isTTY: true, columns: 0, write: (c: string) => chunks.push(c) }, now: () => 0 });
+    progress.sink({ phase: 'quota business: day', done: 0, total: 100000, message: 'waiting for a fresh day window' });
+    expect(chunks[0]).toContain('waiting for a fresh day window');
   });
 });
 

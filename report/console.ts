@@ -62,8 +62,11 @@ export function progressLine(state: Pick<PhaseState, 'event' | 'startedAt'>, now
   if (eta !== undefined && !isFinished(event)) parts.push(`ETA ${formatDuration(eta)}`);
   if (isFinished(event)) parts.push(`done in ${formatDuration(now - state.startedAt)}`);
   const message = event.message ? ` — ${event.message}` : '';
-  return bar ? `${parts.join(' ')} ${event.phase}${message}` : `[${event.phase}] ${parts.join(' ')}${message}`;
+  // The phase leads: when a narrow terminal cuts the line, what is cut is the least useful part.
+  return bar ? `${event.phase.padEnd(PHASE_WIDTH)} ${parts.join(' ')}${message}` : `[${event.phase}] ${parts.join(' ')}${message}`;
 }
+
+const PHASE_WIDTH = 26;
 
 export function createConsoleProgress(options: ConsoleProgressOptions = {}): ConsoleProgress {
   const stream = options.stream ?? process.stderr;
@@ -75,16 +78,21 @@ export function createConsoleProgress(options: ConsoleProgressOptions = {}): Con
   let drawnLines = 0;
   let drawnAt = -Infinity;
 
+  // Finished phases are written once and scroll up like a log; the live bars stay below them.
   const redraw = (force: boolean): void => {
     const t = now();
     if (!force && t - drawnAt < redrawMs) return;
     drawnAt = t;
-    const columns = Math.max(40, stream.columns ?? 100);
-    const lines = [...phases.values()].map((p) => progressLine(p, t).slice(0, columns - 1));
-    // Move up over the previous drawing and clear each line before writing the new one.
+    const columns = stream.columns && stream.columns >= 40 ? stream.columns : 100; // a pty may say 0
+    const all = [...phases.entries()];
+    const finished = all.filter(([, p]) => isFinished(p.event));
+    const live = all.filter(([, p]) => !isFinished(p.event));
+    for (const [name] of finished) phases.delete(name);
+    const lines = [...finished, ...live].map(([, p]) => progressLine(p, t).slice(0, columns - 1));
+    // Move up over the previous drawing, rewrite each line, and clear whatever is left below.
     const up = drawnLines > 0 ? `\x1b[${drawnLines}F` : '';
-    stream.write(up + lines.map((l) => `\x1b[2K${l}\n`).join(''));
-    drawnLines = lines.length;
+    stream.write(`${up}${lines.map((l) => `\x1b[2K${l}\n`).join('')}\x1b[J`);
+    drawnLines = live.length;
   };
 
   const log = (state: PhaseState, t: number): void => {
