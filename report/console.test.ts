@@ -46,6 +46,7 @@ describe('progress on a terminal', () => {
     progress.sink({ phase: 'conform', done: 5, total: 10 });
     progress.done();
     expect(chunks).toHaveLength(3);
+    expect(chunks[2]).toBe('\x1b[1F\x1b[J');
     expect(chunks[1]).toBe(`\x1b[1F\x1b[2K${'conform'.padEnd(26)} [${'#'.repeat(12)}${'.'.repeat(12)}] 5/10 50% ETA 2s\n\x1b[J`);
   });
 
@@ -64,6 +65,33 @@ describe('progress on a terminal', () => {
     progress.sink({ phase: 'b', done: 1, total: 2 });
     expect(chunks.at(-1)!.startsWith('\x1b[1F')).toBe(true);
     expect(chunks.at(-1)).not.toContain('a ');
+  });
+
+  test('a phase that went quiet before another started leaves the live block', () => {
+    let t = 0;
+    const { stream, chunks } = recorder(true);
+    const progress = createConsoleProgress({ stream, now: () => t, redrawMs: 0 });
+    progress.sink({ phase: 'conform: population', done: 0, message: 'creating pets' });
+    t = 5000;
+    progress.sink({ phase: 'quota free: minute', done: 0, total: 3 });
+    t = 7000;
+    progress.sink({ phase: 'quota pro: minute', done: 1, total: 3 });
+    expect(chunks.at(-1)).toContain('quota pro: minute');
+    expect(chunks.at(-1)).not.toContain('creating pets');
+    expect(chunks.at(-1)).not.toContain('quota free: minute');
+  });
+
+  test('phases started together all stay live', () => {
+    let t = 0;
+    const { stream, chunks } = recorder(true);
+    const progress = createConsoleProgress({ stream, now: () => t, redrawMs: 0 });
+    for (const plan of ['free', 'pro', 'business']) {
+      t += 2;
+      progress.sink({ phase: `quota ${plan}: day`, done: 0, total: 100 });
+    }
+    t = 60_000;
+    progress.sink({ phase: 'quota pro: day', done: 50, total: 100 });
+    for (const plan of ['free', 'pro', 'business']) expect(chunks.at(-1)).toContain(`quota ${plan}: day`);
   });
 
   test('a terminal that reports 0 columns gets whole lines, not 40 characters', () => {

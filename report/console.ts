@@ -22,13 +22,14 @@ export interface ConsoleProgressOptions {
 
 export interface ConsoleProgress {
   sink: ProgressSink;
-  /** Draws the final state and leaves the cursor below it. */
+  /** Erases the live bars (finished phases stay as lines) and leaves the cursor below them. */
   done(): void;
 }
 
 interface PhaseState {
   event: ProgressEvent;
   startedAt: number;
+  lastAt: number;
   loggedAt: number;
   finished: boolean;
 }
@@ -67,6 +68,7 @@ export function progressLine(state: Pick<PhaseState, 'event' | 'startedAt'>, now
 }
 
 const PHASE_WIDTH = 26;
+const SUPERSEDE_AFTER_MS = 1000;
 
 export function createConsoleProgress(options: ConsoleProgressOptions = {}): ConsoleProgress {
   const stream = options.stream ?? process.stderr;
@@ -86,8 +88,12 @@ export function createConsoleProgress(options: ConsoleProgressOptions = {}): Con
     const columns = stream.columns && stream.columns >= 40 ? stream.columns : 100; // a pty may say 0
     const all = [...phases.entries()];
     const finished = all.filter(([, p]) => isFinished(p.event));
-    const live = all.filter(([, p]) => !isFinished(p.event));
-    for (const [name] of finished) phases.delete(name);
+    // A phase that had gone quiet for a while when another one started has been left behind (runners
+    // do not always close a phase: "creating pets" has no total); it leaves the live block without a
+    // line. Phases started together (the day probes of every plan) run together and all stay.
+    const superseded = all.filter(([, p]) => !isFinished(p.event) && all.some(([, q]) => q.startedAt > p.lastAt + SUPERSEDE_AFTER_MS));
+    const live = all.filter(([, p]) => !isFinished(p.event) && !superseded.some(([, q]) => q === p));
+    for (const [name] of [...finished, ...superseded]) phases.delete(name);
     const lines = [...finished, ...live].map(([, p]) => progressLine(p, t).slice(0, columns - 1));
     // Move up over the previous drawing, rewrite each line, and clear whatever is left below.
     const up = drawnLines > 0 ? `\x1b[${drawnLines}F` : '';
@@ -105,17 +111,25 @@ export function createConsoleProgress(options: ConsoleProgressOptions = {}): Con
     let state = phases.get(event.phase);
     const isNew = !state;
     if (!state) {
-      state = { event, startedAt: t, loggedAt: -Infinity, finished: false };
+      state = { event, startedAt: t, lastAt: t, loggedAt: -Infinity, finished: false };
       phases.set(event.phase, state);
     }
     state.event = event;
+    state.lastAt = t;
     if (tty) return redraw(isNew || isFinished(event));
     const finishedNow = isFinished(event) && !state.finished;
     if (finishedNow) state.finished = true;
     if (isNew || finishedNow || t - state.loggedAt >= interval) log(state, t);
   };
 
-  return { sink, done: () => (tty && phases.size > 0 ? redraw(true) : undefined) };
+  // At the end the live block is erased: the finished lines stay, the verdict follows them.
+  const done = (): void => {
+    if (!tty || drawnLines === 0) return;
+    stream.write(`\x1b[${drawnLines}F\x1b[J`);
+    drawnLines = 0;
+    phases.clear();
+  };
+  return { sink, done };
 }
 
 const COLOURS = { pass: '\x1b[32m', fail: '\x1b[31m', incomplete: '\x1b[33m', reset: '\x1b[0m' } as const;
