@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as hostile from '../http/testing/hostile.ts';
+import { summarize } from '../load/shared/summary.ts';
 
 const KEY = 'pcKEY-hostile-7Q4vXk2mZ9wR';
 /** Any artifact text containing this (lower-cased) leaks all of the key but two characters. */
@@ -210,5 +211,19 @@ describe('bounds', () => {
     const server = servers['redirect'] as hostile.RedirectServer;
     expect(server.requests().length).toBeGreaterThan(0);
     expect(server.target.requests()).toEqual([]);
+  });
+});
+
+describe('k6 summaries', () => {
+  // No k6 binary here: the summary writer every k6 script's handleSummary calls is fed data that quotes
+  // the key (a check or threshold named after a response) and must not pass it on.
+  it('never carry the key, nor a near-copy of it', () => {
+    const data = {
+      metrics: { http_reqs: { type: 'counter', values: { count: 3 }, thresholds: { [`count<${KEY}`]: { ok: true } } } },
+      root_group: { checks: [{ name: `401 for Bearer ${KEY.slice(0, -1)}`, passes: 1, fails: 0 }, { name: `echo ${KEY.toUpperCase()}`, passes: 0, fails: 1 }] },
+    };
+    const text = summarize('quota-minute', 'http://127.0.0.1:1/v1', data, [KEY]);
+    expect(text).toContain('quota-minute');
+    expect(text.toLowerCase()).not.toContain(NEAR_COPY);
   });
 });
