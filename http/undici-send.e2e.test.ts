@@ -55,6 +55,8 @@ describe('no HTTP response: TransportError with a clear code', () => {
     ['reset on connect', hostile.resetOnConnect, 'TRANSPORT_CONNECTION_RESET', /closed before the response/],
     ['reset mid-response', hostile.resetMidResponse, 'TRANSPORT_CONNECTION_RESET', /closed before the response/],
     ['not HTTP at all', hostile.notHttp, 'TRANSPORT_PROTOCOL', /not valid HTTP/],
+    ['huge response headers', () => hostile.hugeHeaders(), 'TRANSPORT_PROTOCOL', /response headers too large/],
+    ['a body shorter than its Content-Length', hostile.shortBody, 'TRANSPORT_CONNECTION_RESET', /closed before the response/],
   ] as const)('%s: fails fast with its code', async ([, make, code, text]) => {
     const server = await serve(make());
     const { error, ms } = await failure(transport.send, get(server.baseUrl));

@@ -296,3 +296,17 @@ export function idleCloser(idleMs = 5, reset = false): Promise<HostileServer> {
     },
   );
 }
+
+/** Response headers past any sane size (a misconfigured proxy's cookie jar). */
+export function hugeHeaders(bytes = 70 * 1024): Promise<HostileServer> {
+  return rawServer((socket) => {
+    socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nSet-Cookie: ${'c'.repeat(bytes)}\r\nContent-Length: 2\r\n\r\n[]`);
+  });
+}
+
+/** Announces a longer body than it sends, then closes. */
+export function shortBody(): Promise<HostileServer> {
+  return rawServer((socket) => {
+    socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[{"id":1}]');
+  });
+}
