@@ -49,7 +49,8 @@ async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): P
   const plans = embeddedPlans(flags.plans);
   const { server, target } = await startEmbedded(plans);
   say(`No petcert.config.json: certifying the embedded reference server at ${server.baseUrl}`);
-  say(`  windows compressed to minute = ${plans.windows.minuteSeconds} s, day = ${plans.windows.daySeconds} s; the plans' figures are the specification's`);
+  const figures = flags.plans === undefined ? "the plans' figures are the specification's" : `plans from ${flags.plans}`;
+  say(`  windows: minute = ${plans.windows.minuteSeconds} s, day = ${plans.windows.daySeconds} s; ${figures}`);
   return { target, stop: () => server.close() };
 }
 
