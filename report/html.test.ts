@@ -49,6 +49,8 @@ describe('toHtml content', () => {
     expect(html).toMatch(/<td class="level MUST">MUST<\/td><td>§8.2<\/td><td class="outcome fail">fail<\/td>/);
     expect(html).toMatch(/<td class="outcome finding">finding<\/td>/);
     expect(html).toContain('id="observe"');
+    expect(html).toContain('<tr><th>Windows</th><td>minute = 1 s, day = 10 s</td></tr>');
+    expect(html).toContain('free: 10/minute, 50/day · enterprise: custom');
   });
 
   test('one remaining plot per probe, plus a cumulative plot for the day probe', () => {

@@ -34,6 +34,11 @@ function runFacts(report: Report): string {
     ['Duration', Number.isFinite(seconds) ? `${seconds.toFixed(1)} s` : '?'], ['Requests', String(report.requests)],
     ['Seed', report.seed === null ? '—' : `${report.seed} (replay with --seed ${report.seed})`], ['petcert', report.version],
   ];
+  if (report.plans) {
+    const { windows, plans } = report.plans;
+    rows.push(['Windows', `minute = ${windows.minuteSeconds} s, day = ${windows.daySeconds} s`]);
+    rows.push(['Plans', Object.entries(plans).map(([name, p]) => (p.perMinute === null ? `${name}: custom` : `${name}: ${p.perMinute}/minute, ${p.perDay}/day`)).join(' · ')]);
+  }
   return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
 }
 
