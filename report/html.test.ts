@@ -144,3 +144,12 @@ describe('certify layout', () => {
     expect(toHtml(fixtureReport()).includes('class="checks parts"')).toBe(false);
   });
 });
+
+describe('a hand-edited report.json', () => {
+  test('even level and outcome, typed by us, are escaped when rendered', () => {
+    const report = fixtureReport();
+    const forged = { ...report.checks[1]!, level: '<b onclick=x>' as never, outcome: 'fail' as const };
+    const html = toHtml({ ...report, checks: [forged] });
+    expect(html).not.toContain('<b onclick');
+  });
+});

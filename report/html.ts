@@ -51,7 +51,7 @@ function checksTable(report: Report, failing: Set<CheckResult>): string {
     const shown = c.outcome === 'fail' && !failing.has(c) ? 'finding' : c.outcome;
     const title = c.outcome === 'fail' ? `<a href="#${anchor(c)}">${esc(c.title)}</a>` : esc(c.title);
     const note = c.outcome === 'skip' && c.skipReason ? `<div class="note">${esc(c.skipReason)}</div>` : '';
-    return `<tr class="${shown}"><td><code>${esc(c.id)}</code></td><td>${title}${note}</td><td class="level ${c.level}">${c.level}</td><td>${esc(c.specRef)}</td><td class="outcome ${shown}">${shown}</td></tr>`;
+    return `<tr class="${esc(shown)}"><td><code>${esc(c.id)}</code></td><td>${title}${note}</td><td class="level ${esc(c.level)}">${esc(c.level)}</td><td>${esc(c.specRef)}</td><td class="outcome ${esc(shown)}">${esc(shown)}</td></tr>`;
   });
   return `<section id="checks"><h2>Checks</h2>
 <p class="legend">MUST: the specification states it; a failure fails the run. SHOULD: RFC or best practice; a failure is a finding. OBSERVE: a gap in the specification; what the server does is recorded, never judged.</p>
@@ -77,9 +77,9 @@ function failuresSection(report: Report, failing: Set<CheckResult>): string {
   const failed = report.checks.filter((c) => c.outcome === 'fail');
   if (failed.length === 0) return `<section id="failures"><h2>Failures</h2><p>None.</p></section>`;
   const blocks = failed.map((c) => {
-    const kind = failing.has(c) ? 'fails the run' : `${c.level} finding, does not fail the run`;
+    const kind = failing.has(c) ? 'fails the run' : `${esc(c.level)} finding, does not fail the run`;
     const more = c.failures.length > 5 ? `<p class="note">… and ${c.failures.length - 5} more in report.json</p>` : '';
-    return `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level ${c.level}">${c.level}</span> <span class="spec">${esc(c.specRef)}</span></h3>
+    return `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level ${esc(c.level)}">${esc(c.level)}</span> <span class="spec">${esc(c.specRef)}</span></h3>
 <p class="note">${kind}</p>${c.failures.slice(0, 5).map(failureBlock).join('\n')}${more}</article>`;
   });
   return `<section id="failures"><h2>Failures</h2>${blocks.join('\n')}</section>`;

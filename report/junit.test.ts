@@ -96,3 +96,10 @@ describe('toJUnit', () => {
     expect(() => parseXml('<a x=1></a>')).toThrow(/not well-formed/);
   });
 });
+
+test('a hand-edited report.json cannot break the XML through level or outcome', () => {
+  const report = fixtureReport();
+  const forged = { ...report.checks[0]!, level: 'MUST"/><x a="' as never, outcome: '<y>' as never };
+  expect(() => parseXml(toJUnit({ ...report, checks: [forged] }))).not.toThrow();
+  expect(all(parseXml(toJUnit({ ...report, checks: [forged] })), 'x')).toHaveLength(0);
+});

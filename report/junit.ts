@@ -23,15 +23,15 @@ function testcase(check: CheckResult, failing: Set<CheckResult>, suite: string):
   const open = `    <testcase classname="${xmlEscape(`${suite}.${check.level}`)}" name="${xmlEscape(`${check.id}: ${check.title}`)}">`;
   const props = [
     `      <properties>`,
-    `        <property name="level" value="${check.level}"/>`,
+    `        <property name="level" value="${xmlEscape(check.level)}"/>`,
     `        <property name="specRef" value="${xmlEscape(check.specRef)}"/>`,
-    `        <property name="outcome" value="${check.outcome}"/>`,
+    `        <property name="outcome" value="${xmlEscape(check.outcome)}"/>`,
     ...(check.level === 'SHOULD' && check.outcome === 'fail' ? [`        <property name="should-finding" value="${xmlEscape(check.failures[0]?.message ?? '')}"/>`] : []),
     `      </properties>`,
   ];
   const body: string[] = [];
   if (failing.has(check)) {
-    body.push(`      <failure message="${xmlEscape(check.failures[0]?.message ?? 'failed')}" type="${check.level}">${xmlEscape(failureText(check))}</failure>`);
+    body.push(`      <failure message="${xmlEscape(check.failures[0]?.message ?? 'failed')}" type="${xmlEscape(check.level)}">${xmlEscape(failureText(check))}</failure>`);
   } else if (check.outcome === 'skip') {
     body.push(`      <skipped message="${xmlEscape(check.skipReason ?? 'not run')}"/>`);
   }
