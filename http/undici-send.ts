@@ -143,7 +143,6 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
     bodyTimeout: timeoutMs,
   });
 
-  const closing = new AbortController();
   const dispatch = (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> =>
     request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
@@ -163,14 +162,24 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
     }
   };
 
+  /** Requests in flight, so that close() can abort them. */
+  const inFlight = new Set<AbortController>();
+  let closing = false;
+
   const send: Send = async (req) => {
     const sentAt = Date.now();
     const started = performance.now();
-    // One deadline for the whole exchange: a body trickled a byte at a time never resets it.
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([deadline, closing.signal]);
+    // One deadline for the whole exchange: a body trickled a byte at a time never resets it. A plain
+    // timer, cleared at the end (AbortSignal.timeout/any keep per-request garbage alive on long runs).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    inFlight.add(controller);
     try {
-      const res = await dispatchRetrying(req, signal);
+      const res = await dispatchRetrying(req, controller.signal);
       const { text, truncated } = await readCapped(res.body, cap);
       const exchange: Exchange = {
         request: req,
@@ -180,21 +189,31 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
       };
       return exchange;
     } catch (error) {
-      if (closing.signal.aborted) throw new TransportError('OTHER', `${req.method} ${req.url}: the transport was closed while the request was in flight`);
-      throw toTransportError(deadline.aborted ? deadline.reason : error, req, timeoutMs);
+      if (timedOut) throw toTransportError({ name: 'TimeoutError' }, req, timeoutMs);
+      if (closing) throw new TransportError('OTHER', `${req.method} ${req.url}: the transport was closed while the request was in flight`);
+      throw toTransportError(error, req, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      inFlight.delete(controller);
     }
   };
 
-  return { send, close: () => closeAgent(agent, closing) };
+  const close = async (): Promise<void> => {
+    closing = true;
+    await closeAgent(agent, () => {
+      for (const c of inFlight) c.abort();
+    });
+  };
+  return { send, close };
 }
 
 /** Lets requests in flight finish for a moment, then aborts them: closing never waits on a hung server. */
-async function closeAgent(agent: Agent, closing: AbortController, graceMs = 500): Promise<void> {
+async function closeAgent(agent: Agent, abortAll: () => void, graceMs = 500): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
   const closed = agent.close();
   await Promise.race([closed, grace]);
   clearTimeout(timer);
-  closing.abort();
+  abortAll();
   await closed;
 }
