@@ -42,4 +42,9 @@ test('petcert certify without a config certifies the embedded reference server: 
   const html = readFileSync(join(reports, 'latest', 'report.html'), 'utf8');
   expect(html).not.toMatch(/pc_(quota|conform)_[a-z]+_[0-9a-f]{24}/);
   expect(html).toContain('data-verdict="pass"');
+  // A plot per multi-sample probe series, and a per-day-window plot for each plan's day probe.
+  const plotted = Object.values(report.series!).filter((s) => s.length > 1).length;
+  expect(html.match(/<svg class="plot"/g)?.length).toBe(plotted + 3);
+  for (const plan of ['free', 'pro', 'business']) expect(html).toContain(`data-probe="quota/day:${plan}-cumulative"`);
+  expect(html).toMatch(/counted per day window/);
 }, 180_000);
