@@ -91,6 +91,7 @@ describe('malformed requests over real sockets', () => {
     // Each family of attack was actually sent.
     for (const family of ['deep', 'huge-number', 'proto', 'invalid-utf8', 'oversize', 'invalid-json']) {
       expect([...kinds.keys()].some((k) => k.endsWith(` ${family}`)), family).toBe(true);
+      expect([...kinds.keys()].some((k) => k.endsWith(` ${family} chunked`)), `${family} chunked`).toBe(true);
     }
   }, 60_000);
 

@@ -100,8 +100,8 @@ const extraHeaders: fc.Arbitrary<Array<[string, string]>> = fc.array(
 
 /** A hostile but well-framed request: it ends where its Content-Length says, and asks to close. */
 export function attack(key: string): fc.Arbitrary<Attack> {
-  return fc.tuple(method, path, authorization(key), extraHeaders, fc.option(body, { freq: 4 })).map(([m, p, auth, extra, b]) => ({
-    kind: `${m} ${b ? b[0] : 'no-body'}`,
-    bytes: rawRequest(m, p, [...auth, ...extra], b ? b[1] : undefined),
+  return fc.tuple(method, path, authorization(key), extraHeaders, fc.option(body, { freq: 4 }), fc.boolean()).map(([m, p, auth, extra, b, asChunks]) => ({
+    kind: `${m} ${b ? b[0] : 'no-body'}${b && asChunks ? ' chunked' : ''}`,
+    bytes: rawRequest(m, p, [...auth, ...extra], b ? b[1] : undefined, asChunks),
   }));
 }

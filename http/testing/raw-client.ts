@@ -57,12 +57,23 @@ export function rawExchange(port: number, bytes: Buffer, options: RawOptions = {
 /** Strings are taken byte for byte (latin1), so "\xff" is the byte 0xff: invalid UTF-8 on purpose. */
 const bytes = (v: string | Buffer): Buffer => (typeof v === 'string' ? Buffer.from(v, 'latin1') : v);
 
-/** A request as bytes: request line, headers (Content-Length added for a body), blank line, body. */
-export function rawRequest(method: string, target: string | Buffer, headers: Array<[string, string | Buffer]>, body?: Buffer): Buffer {
+/** Chunked transfer coding of a body, in pieces of up to `size` bytes. */
+function chunked(body: Buffer, size = 1_000): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < body.length; at += size) {
+    const piece = body.subarray(at, at + size);
+    parts.push(bytes(`${piece.length.toString(16)}\r\n`), piece, bytes('\r\n'));
+  }
+  parts.push(bytes('0\r\n\r\n'));
+  return Buffer.concat(parts);
+}
+
+/** A request as bytes: request line, headers (Content-Length, or chunked coding, for a body), blank line, body. */
+export function rawRequest(method: string, target: string | Buffer, headers: Array<[string, string | Buffer]>, body?: Buffer, asChunks = false): Buffer {
   const parts: Buffer[] = [bytes(`${method} `), bytes(target), bytes(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n')];
   for (const [name, value] of headers) parts.push(bytes(`${name}: `), bytes(value), bytes('\r\n'));
-  if (body !== undefined) parts.push(Buffer.from(`Content-Length: ${body.length}\r\n`));
-  parts.push(Buffer.from('\r\n'));
-  if (body !== undefined) parts.push(body);
+  if (body !== undefined) parts.push(bytes(asChunks ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${body.length}\r\n`));
+  parts.push(bytes('\r\n'));
+  if (body !== undefined) parts.push(asChunks ? chunked(body) : body);
   return Buffer.concat(parts);
 }
