@@ -7,3 +7,17 @@ export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   return BEARER.exec(header)?.[1];
 }
+
+/**
+ * Every Authorization line of a request, joined as RFC 9110 §5.3 combines repeated fields. Node keeps
+ * only the first line, but two credentials are ambiguous (a proxy in front may honour the other one);
+ * joined, they match no Bearer credential, so the request gets 401 whichever line held a valid key.
+ */
+export function authorizationLines(rawHeaders: readonly string[]): string | undefined {
+  let joined: string | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== 'authorization') continue;
+    joined = joined === undefined ? rawHeaders[i + 1]! : `${joined}, ${rawHeaders[i + 1]!}`;
+  }
+  return joined;
+}

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp, DEFAULT_MAX_BODY_BYTES, type ReferenceOptions } from './app.ts';
+import { authorizationLines } from './auth.ts';
 import { ERROR_CODES } from './responses.ts';
 import { BASE_PATH } from './routes.ts';
 import type { AppRequest, AppResponse, Handle } from './types.ts';
@@ -50,6 +51,7 @@ function headersOf(req: IncomingMessage): Record<string, string> {
     const v = raw[name];
     if (v !== undefined) out[name] = Array.isArray(v) ? v.join(', ') : v;
   }
+  if (out.authorization !== undefined) out.authorization = authorizationLines(req.rawHeaders)!;
   return out;
 }
 
