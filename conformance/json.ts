@@ -8,15 +8,36 @@ export function jsonOf(text: string): unknown {
   return r.ok ? r.value : undefined;
 }
 
-/** The decimal text of body.id, exactly as the server wrote it, or undefined. */
+/** The decimal text of body.id, exactly as the server wrote it (canonical: `1.0`, `1e3` are the integers 1, 1000), or undefined. */
 export function idTextOf(text: string): string | undefined {
   try {
     const value = parseLossless(text) as Record<string, unknown> | null;
     const id = value && typeof value === 'object' ? value['id'] : undefined;
-    return isLosslessNumber(id) ? id.value : undefined;
+    return isLosslessNumber(id) ? canonicalInteger(id.value) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * JSON Schema (and so the contract) counts `1.0` and `1e3` as integers: a server may write an id that
+ * way, and a client then addresses /pets/1000. Non-integers and absurd exponents: undefined.
+ */
+export function canonicalInteger(numberText: string): string | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,3}))?$/.exec(numberText);
+  if (!m) return undefined;
+  const [, sign, whole, fraction = '', exp = '0'] = m;
+  const shift = Number(exp) - fraction.length;
+  let digits = (whole! + fraction).replace(/^0+(?=\d)/, '');
+  if (shift >= 0) {
+    if (digits.length + shift > 40) return undefined;
+    digits = digits === '0' ? '0' : digits + '0'.repeat(shift);
+  } else {
+    const cut = digits.length + shift;
+    if (!/^0*$/.test(digits.slice(Math.max(0, cut)))) return undefined;
+    digits = cut > 0 ? digits.slice(0, cut) : '0';
+  }
+  return digits === '0' ? '0' : sign + digits;
 }
 
 /** A pet id for the report: a number when exact, else its text. */

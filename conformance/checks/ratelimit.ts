@@ -17,6 +17,14 @@ function headerCheck(id: string, title: string, applies: ResponseCheck['applies'
 
 /** Seconds of slack for Date's one-second resolution and a window that ends as the response leaves. */
 const SLACK_SECONDS = 2;
+/**
+ * Without a Date header Reset can only be compared with our clock, and the server's may be hours off
+ * (principle 3). A delta (seconds until the reset: at most a day) or milliseconds are still decades
+ * away from either clock, so a day of slack keeps those findings and drops the skew.
+ */
+const NO_DATE_SLACK_SECONDS = 86_400;
+/** GAPS.md: a 401 must carry the headers as integers, but their values (an unknown key has no plan) are OBSERVE. */
+const judgesValues = (ex: Exchange): boolean => ex.response.status !== 401 && parsed(ex).ok;
 
 export const ratelimitChecks: Check[] = [
   headerCheck('ratelimit.headers-present', 'X-RateLimit-Limit, -Remaining and -Reset on every response', () => true, (ex) => {
@@ -27,18 +35,20 @@ export const ratelimitChecks: Check[] = [
     const bad = NAMES.filter((n) => parseHeaderInt(ex.response.headers[n]) === undefined);
     return bad.length ? fail(`not a non-negative integer: ${bad.map((n) => `${n}: ${JSON.stringify(ex.response.headers[n])}`).join(', ')}`, ex) : undefined;
   }),
-  headerCheck('ratelimit.remaining-le-limit', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', (ex) => parsed(ex).ok, (ex) => {
+  headerCheck('ratelimit.remaining-le-limit', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', judgesValues, (ex) => {
     const r = readRateLimit(ex.response.headers);
     return r.ok && r.value.remaining > r.value.limit ? fail(`Remaining ${r.value.remaining} > Limit ${r.value.limit}`, ex) : undefined;
   }),
-  headerCheck('ratelimit.reset-timestamp', 'X-RateLimit-Reset is a Unix timestamp in seconds (not ms, not a delta), judged against Date', (ex) => parsed(ex).ok, (ex, ctx) => {
+  headerCheck('ratelimit.reset-timestamp', 'X-RateLimit-Reset is a Unix timestamp in seconds (not ms, not a delta), judged against Date', judgesValues, (ex, ctx) => {
     const r = readRateLimit(ex.response.headers);
     if (!r.ok) return undefined;
-    const dateMs = serverDateMs(ex.response.headers) ?? ex.sentAt;
-    const now = Math.floor(dateMs / 1000);
+    const serverDate = serverDateMs(ex.response.headers);
+    const now = Math.floor((serverDate ?? ex.sentAt) / 1000);
+    const slack = serverDate === undefined ? NO_DATE_SLACK_SECONDS : SLACK_SECONDS;
     const reset = r.value.reset;
-    if (reset < now - SLACK_SECONDS) return fail(`Reset ${reset} lies ${now - reset} s before the response's Date (${now}): a delta or a past time, not the Unix time of the next reset`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
-    if (reset > now + ctx.resetHorizonSeconds + SLACK_SECONDS) return fail(`Reset ${reset} lies ${reset - now} s after Date (${now}), beyond the longest window (${ctx.resetHorizonSeconds} s): milliseconds?`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
+    const clock = serverDate === undefined ? 'our clock (no Date header)' : "the response's Date";
+    if (reset < now - slack) return fail(`Reset ${reset} lies ${now - reset} s before ${clock} (${now}): a delta or a past time, not the Unix time of the next reset`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
+    if (reset > now + ctx.resetHorizonSeconds + slack) return fail(`Reset ${reset} lies ${reset - now} s after ${clock} (${now}), beyond the longest window (${ctx.resetHorizonSeconds} s): milliseconds?`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
     return undefined;
   }),
   {
