@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listen, type ReferenceVariants, type RunningServer } from '../reference/index.ts';
 import { exitCodeOf, type Report } from '../report/model.ts';
 import { runConform } from './run.ts';
+import { ALTERNATIVES } from './testing/alternatives.ts';
 import { FAULTS, VALID, faultRouter } from './testing/faults.ts';
 
 const KEY = 'petcert-e2e-key-0123456789';
@@ -52,6 +53,8 @@ const TABLE: Array<[string, string, string[]]> = [
   ['categoryIdAsString', 'create.valid', ['get.created']],
   ['latin1Names', 'create.valid', ['get.created']],
   ['defaultsMissingCategory', 'create.missing-field', []],
+  ['coercesNumericStrings', 'create.invalid-value', []],
+  ['trimsNames', 'create.valid', ['get.created']],
   ['truncatesFloatCategory', 'create.invalid-value', []],
   ['arrayBodyFirstElement', 'create.invalid-body', []],
   ['idsWrapAround', 'create.unique-ids', ['get.created']],
@@ -61,9 +64,13 @@ const TABLE: Array<[string, string, string[]]> = [
   ['limitOffByOne', 'list.limit', []],
   ['clampsTo200', 'list.max-items', []],
   ['ignoresStatusFilter', 'list.status-filter', []],
+  ['caseInsensitiveStatusFilter', 'list.status-filter', []],
+  ['ignoresUnknownStatusFilter', 'list.status-filter', []],
+  ['zeroLimitMeansAll', 'list.max-items', []],
   ['refusesPendingFilter', 'list.valid-query', []],
   ['limitOutOfRange422', 'list.limit-out-of-range', []],
   ['getStaleStatus', 'get.created', []],
+  ['defaultStatusOnlyOnRead', 'get.created', []],
   ['int32Ids', 'get.absent', []],
   ['badId422', 'get.bad-id', []],
   ['getRemoved410', 'deprecation.still-served', ['get.created', 'get.absent', 'get.bad-id']],
@@ -118,6 +125,16 @@ test('the reference variant that validates before authenticating fails auth.befo
   } finally {
     await s.close();
   }
+});
+
+// Correct servers with unusual answers (testing/alternatives.ts), served by the shared router.
+describe.concurrent('unusual but correct servers pass', () => {
+  test.for(Object.keys(ALTERNATIVES))('%s', async (name) => {
+    const report = await runConform({ baseUrl: at(name), apiKey: KEY, ...quick });
+    expect(report.aborted).toBeUndefined();
+    expect(failing(report)).toEqual([]);
+    expect(outcome(report, 'create.valid')).toBe('pass');
+  });
 });
 
 describe.concurrent('gap alternatives pass', () => {

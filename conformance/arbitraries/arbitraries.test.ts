@@ -5,10 +5,10 @@ import { parse as parseLossless, isLosslessNumber } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
 import { LIMIT, PET_STATUSES } from '../../spec/contract.ts';
 import { isNewPet } from '../../spec/validators.ts';
-import { invalidCredential, schemeCaseVariant } from './credentials.ts';
+import { invalidCredential, invalidCredentialExamples, schemeCaseVariant } from './credentials.ts';
 import { MAX_VALID_NAME_CODE_POINTS, NAME_PREFIX, extremeName, petName } from './names.ts';
-import { newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, validNewPet } from './new-pet.ts';
-import { absentPetId, badPetId, limitInRange, limitOutOfRange, unknownStatusFilter } from './query.ts';
+import { invalidValueExamples, missingExamples, newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, nonObjectExamples, validNewPet, validNewPetExamples } from './new-pet.ts';
+import { ABSENT_ID_EXAMPLES, BAD_ID_EXAMPLES, LIMIT_OUT_OF_RANGE_EXAMPLES, UNKNOWN_STATUS_EXAMPLES, absentPetId, badPetId, limitInRange, limitOutOfRange, unknownStatusFilter } from './query.ts';
 
 const runs = { numRuns: 300, seed: 7 };
 const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
@@ -73,5 +73,19 @@ describe('arbitraries agree with the schema', () => {
     const key = 'petcert-secret-key';
     fc.assert(fc.property(invalidCredential(key), (c) => void expect(c.header).not.toBe(`Bearer ${key}`)), runs);
     fc.assert(fc.property(schemeCaseVariant(key), (c) => void expect(c.header).toMatch(new RegExp(`^(?!Bearer )\\S+ ${key}$`))), runs);
+  });
+
+  // Examples run first in every run: they must be what their arbitrary promises, like generated inputs.
+  test('examples agree with the schema too', () => {
+    for (const pet of validNewPetExamples()) {
+      expect(isNewPet(JSON.parse(JSON.stringify(pet)))).toBe(true);
+      expect(pet.name.startsWith(NAME_PREFIX) && [...pet.name].length <= MAX_VALID_NAME_CODE_POINTS && Number.isSafeInteger(pet.categoryId)).toBe(true);
+    }
+    for (const b of [...missingExamples(), ...invalidValueExamples(), ...nonObjectExamples()]) expect(invalidNewPetText(b.body)).toBe(true);
+    for (const t of LIMIT_OUT_OF_RANGE_EXAMPLES) expect(/^\d+$/.test(t) && Number(t) >= LIMIT.min && Number(t) <= LIMIT.max).toBe(false);
+    for (const s of UNKNOWN_STATUS_EXAMPLES) expect((PET_STATUSES as readonly string[]).includes(s)).toBe(false);
+    for (const t of ABSENT_ID_EXAMPLES) expect(BigInt(t) >= 2n ** 31n && BigInt(t) <= INT64[1]).toBe(true);
+    for (const t of BAD_ID_EXAMPLES) expect(/^-?\d+$/.test(t) && BigInt(t) >= INT64[0] && BigInt(t) <= INT64[1]).toBe(false);
+    for (const c of invalidCredentialExamples('petcert-secret-key')) expect(c.header).not.toBe('Bearer petcert-secret-key');
   });
 });

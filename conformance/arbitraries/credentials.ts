@@ -33,6 +33,16 @@ export function invalidCredential(apiKey: string): fc.Arbitrary<Credential> {
   );
 }
 
+/** The lenient-auth mistakes seen most: no header, the bare key, a near-copy of the key, a Basic credential. */
+export function invalidCredentialExamples(apiKey: string): Credential[] {
+  return [
+    { kind: 'missing', header: undefined },
+    { kind: 'bare-key', header: apiKey },
+    { kind: 'bearer-unknown', header: `Bearer ${apiKey}x` },
+    { kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` },
+  ];
+}
+
 /** RFC 9110 §11.1: the scheme name is case-insensitive. */
 export function schemeCaseVariant(apiKey: string): fc.Arbitrary<Credential> {
   return fc.constantFrom('bearer', 'BEARER', 'bEaReR').map((scheme) => ({ kind: `scheme-${scheme}`, header: `${scheme} ${apiKey}` }));

@@ -2,7 +2,7 @@
 // *text*, because some invalid inputs (out-of-int64 integers, malformed JSON) have no JS value.
 import fc from 'fast-check';
 import { PET_STATUSES, type NewPet, type PetStatus } from '../../spec/contract.ts';
-import { petName } from './names.ts';
+import { NAME_PREFIX, petName } from './names.ts';
 
 /** §2.2: categoryId across the integers a JSON client represents exactly (|n| ≤ 2^53 - 1). */
 export function categoryId(): fc.Arbitrary<number> {
@@ -15,6 +15,19 @@ export function petStatus(): fc.Arbitrary<PetStatus> {
 
 export function validNewPet(category: fc.Arbitrary<number> = categoryId()): fc.Arbitrary<NewPet> {
   return fc.record({ name: petName(), categoryId: category, status: petStatus() }, { requiredKeys: ['name', 'categoryId'] });
+}
+
+/**
+ * Valid pets tried first: the echo mistakes real servers make — names trimmed or Unicode-normalised
+ * (a decomposed accent, a trailing space), emoji and quotes mangled, no status at all, categoryIds
+ * that overflow an int32 or a double's exact range.
+ */
+export function validNewPetExamples(): NewPet[] {
+  return [
+    { name: `${NAME_PREFIX}Ame\u0301lie `, categoryId: 2 ** 31 },
+    { name: `${NAME_PREFIX}🐶 小狗 "Rex" \\`, categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' },
+    { name: `${NAME_PREFIX}neg`, categoryId: -(2 ** 31) - 1, status: 'pending' },
+  ];
 }
 
 export interface InvalidBody {
@@ -52,6 +65,34 @@ export function newPetInvalidValue(): fc.Arbitrary<InvalidBody> {
     fc.string({ maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)),
   ).map((s) => ({ kind: 'status-outside-enum', body: withField('status', JSON.stringify(s)) }));
   return fc.oneof(wrongType, float, outOfInt64, badStatus);
+}
+
+/** The invalid values lenient parsers let through most: numeric strings, floats, 2^63, enum case, a number for a string, null. */
+export function invalidValueExamples(): InvalidBody[] {
+  return [
+    { kind: 'wrong-type-categoryId', body: withField('categoryId', '"1"') },
+    { kind: 'float-categoryId', body: withField('categoryId', '1.5') },
+    { kind: 'out-of-int64-categoryId', body: withField('categoryId', '9223372036854775808') },
+    { kind: 'status-outside-enum', body: withField('status', '"AVAILABLE"') },
+    { kind: 'wrong-type-name', body: withField('name', '42') },
+    { kind: 'wrong-type-categoryId', body: withField('categoryId', 'null') },
+  ];
+}
+
+export function missingExamples(): InvalidBody[] {
+  return [
+    { kind: 'missing-name', body: JSON.stringify({ categoryId: base.categoryId }) },
+    { kind: 'missing-categoryId', body: JSON.stringify({ name: base.name }) },
+  ];
+}
+
+export function nonObjectExamples(): InvalidBody[] {
+  return [
+    { kind: 'non-object', body: JSON.stringify([base]) },
+    { kind: 'malformed-json', body: '' },
+    { kind: 'malformed-json', body: '{"name":"petcert-x","categoryId":1}}' },
+    { kind: 'non-object', body: 'null' },
+  ];
 }
 
 /** Bodies that are not a JSON object, or not JSON at all. */

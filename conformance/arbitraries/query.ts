@@ -15,6 +15,17 @@ export function limitOutOfRange(): fc.Arbitrary<string> {
   );
 }
 
+/** limit=0 read as "no limit", 101 not clamped, negatives, text: the common mistakes, tried first. */
+export const LIMIT_OUT_OF_RANGE_EXAMPLES: readonly string[] = [String(LIMIT.min - 1), String(LIMIT.max + 1), '-1', 'abc'];
+
+/** A case variant (a case-insensitive match returns the animals it does not name) and an unknown value. */
+export const UNKNOWN_STATUS_EXAMPLES: readonly string[] = ['SOLD', 'lost'];
+
+/** int32 overflow and a value a double cannot hold exactly (2^53 + 1). */
+export const ABSENT_ID_EXAMPLES: readonly string[] = [String(2 ** 31), '9007199254740993'];
+
+export const BAD_ID_EXAMPLES: readonly string[] = ['abc', '9223372036854775808', '1.5'];
+
 /** `status` filter values outside PetStatus, case variants included (a gap: 400 or 200). */
 export function unknownStatusFilter(): fc.Arbitrary<string> {
   return fc

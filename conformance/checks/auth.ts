@@ -1,7 +1,7 @@
 // §5 Authentication: every operation needs `Authorization: Bearer <API_KEY>`; anything else is 401.
 import fc from 'fast-check';
 import type { HttpRequest } from '../../core/exchange.ts';
-import { invalidCredential, schemeCaseVariant, type Credential } from '../arbitraries/credentials.ts';
+import { invalidCredential, invalidCredentialExamples, schemeCaseVariant, type Credential } from '../arbitraries/credentials.ts';
 import { newPetInvalidValue, nonObjectBody } from '../arbitraries/new-pet.ts';
 import { createRequest, getRequest, listRequest, usesValidKey, type RunContext } from '../context.ts';
 import { expectStatus } from './judge.ts';
@@ -31,6 +31,8 @@ export const authChecks: Check[] = [
     weight: 3,
     cost: 1,
     arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...OPS), credential: invalidCredential(ctx.apiKey) }),
+    // Each common mistake once, spread over the three operations.
+    examples: (ctx) => invalidCredentialExamples(ctx.apiKey).map((credential, i) => ({ op: OPS[i % OPS.length]!, credential })),
     async run({ op, credential }, ctx) {
       const exchange = await ctx.send(requestFor(ctx, op, credential));
       const wrong = expectStatus(exchange, [401], `${op} with ${credential.kind} credentials`);

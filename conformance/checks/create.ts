@@ -5,7 +5,7 @@ import { createRequest, type RunContext } from '../context.ts';
 import { createValidPet, someCategory } from '../create-pet.ts';
 import { echoProblems } from '../json.ts';
 import { extremeName } from '../arbitraries/names.ts';
-import { newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, validNewPet, type InvalidBody } from '../arbitraries/new-pet.ts';
+import { invalidValueExamples, missingExamples, newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, nonObjectExamples, validNewPet, validNewPetExamples, type InvalidBody } from '../arbitraries/new-pet.ts';
 import { bodyOf, expectStatus, isObject } from './judge.ts';
 import { fail, type Check, type Finding, type ScenarioCheck } from './types.ts';
 
@@ -15,7 +15,7 @@ function withKnownCategory(ctx: RunContext, body: string): string {
   return category === 1 ? body : body.replace(/"categoryId":1(?=[,}])/, `"categoryId":${category}`);
 }
 
-function invalidBodyCheck(id: string, title: string, specRef: string, arbitrary: () => fc.Arbitrary<InvalidBody>): ScenarioCheck<InvalidBody> {
+function invalidBodyCheck(id: string, title: string, specRef: string, arbitrary: () => fc.Arbitrary<InvalidBody>, examples: () => InvalidBody[]): ScenarioCheck<InvalidBody> {
   return {
     kind: 'scenario',
     id,
@@ -25,6 +25,7 @@ function invalidBodyCheck(id: string, title: string, specRef: string, arbitrary:
     weight: 2,
     cost: 1,
     arbitrary,
+    examples,
     async run(input, ctx) {
       const exchange = await ctx.send(createRequest(ctx, withKnownCategory(ctx, input.body)));
       return expectStatus(exchange, [400], `POST /pets with an invalid body (${input.kind})`);
@@ -41,6 +42,7 @@ const createValid: ScenarioCheck<import('../../spec/contract.ts').NewPet> = {
   weight: 4,
   cost: 1.2,
   arbitrary: () => validNewPet(),
+  examples: validNewPetExamples,
   async run(pet, ctx): Promise<Finding | undefined> {
     const attempt = await createValidPet(ctx, pet);
     if (attempt.undecided) return undefined;
@@ -94,9 +96,9 @@ const unknownFields: ScenarioCheck<{ pet: import('../../spec/contract.ts').NewPe
 
 export const createChecks: Check[] = [
   createValid,
-  invalidBodyCheck('create.missing-field', 'A NewPet without name or categoryId is refused with 400', '§4.2 rule 1', newPetMissing),
-  invalidBodyCheck('create.invalid-value', 'Wrong types, non-integer or out-of-int64 categoryId, status outside PetStatus: 400', '§4.2, §2.2, §2.3', newPetInvalidValue),
-  invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody),
+  invalidBodyCheck('create.missing-field', 'A NewPet without name or categoryId is refused with 400', '§4.2 rule 1', newPetMissing, missingExamples),
+  invalidBodyCheck('create.invalid-value', 'Wrong types, non-integer or out-of-int64 categoryId, status outside PetStatus: 400', '§4.2, §2.2, §2.3', newPetInvalidValue, invalidValueExamples),
+  invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody, nonObjectExamples),
   extremeNames,
   unknownFields,
   {

@@ -3,13 +3,20 @@ import fc from 'fast-check';
 import { GET_PET_DEPRECATION } from '../../spec/contract.ts';
 import { isPet } from '../../spec/validators.ts';
 import { parseHttpDate } from '../../spec/ratelimit.ts';
-import { absentPetId, badPetId } from '../arbitraries/query.ts';
+import { ABSENT_ID_EXAMPLES, BAD_ID_EXAMPLES, absentPetId, badPetId } from '../arbitraries/query.ts';
 import { getRequest, operationOf, usesValidKey } from '../context.ts';
 import { idTextOf } from '../json.ts';
 import { bodyOf, expectStatus } from './judge.ts';
 import { fail, type Check } from './types.ts';
 
 const PET_FIELDS = ['name', 'categoryId', 'status'] as const;
+
+/** §4.3 names a day, not a time zone: any instant that is 5 Dec 2030 somewhere (UTC−12 … UTC+14). */
+function onRemovalDay(ms: number): boolean {
+  const start = Date.parse(`${GET_PET_DEPRECATION.removalDate}T00:00:00Z`);
+  const hour = 3_600_000;
+  return ms >= start - 14 * hour && ms < start + 24 * hour + 12 * hour;
+}
 
 export const getChecks: Check[] = [
   {
@@ -22,6 +29,9 @@ export const getChecks: Check[] = [
     cost: 1,
     skipIf: (ctx) => (ctx.created.length === 0 ? 'no pet was created' : undefined),
     arbitrary: () => fc.nat({ max: 100_000 }),
+    // A pet created without status first (a default applied only on read shows there), then the
+    // first and the newest.
+    examples: (ctx) => [ctx.created.findIndex((c) => c.pet.status === undefined), 0, ctx.created.length - 1].filter((i) => i >= 0),
     async run(index, ctx) {
       const created = ctx.created[index % ctx.created.length]!;
       const exchange = await ctx.send(getRequest(ctx, created.idText));
@@ -44,6 +54,7 @@ export const getChecks: Check[] = [
     weight: 1.5,
     cost: 1,
     arbitrary: () => absentPetId(),
+    examples: () => [...ABSENT_ID_EXAMPLES],
     async run(id, ctx) {
       if (ctx.created.some((c) => c.idText === id)) return undefined;
       const exchange = await ctx.send(getRequest(ctx, id));
@@ -61,6 +72,7 @@ export const getChecks: Check[] = [
     weight: 1.5,
     cost: 1,
     arbitrary: () => badPetId(),
+    examples: () => [...BAD_ID_EXAMPLES],
     async run(id, ctx) {
       const exchange = await ctx.send(getRequest(ctx, encodeURIComponent(id)));
       const status = exchange.response.status;
@@ -92,8 +104,7 @@ export const getChecks: Check[] = [
       if (h['deprecation'] === undefined) return fail('no Deprecation header (RFC 9745)', ex);
       const sunset = parseHttpDate(h['sunset']);
       if (sunset === undefined) return fail(`no valid Sunset header (RFC 8594): ${JSON.stringify(h['sunset'] ?? null)}`, ex);
-      const day = new Date(sunset).toISOString().slice(0, 10);
-      if (day !== GET_PET_DEPRECATION.removalDate) return fail(`Sunset ${h['sunset']} is not the removal date ${GET_PET_DEPRECATION.removalDate}`, ex);
+      if (!onRemovalDay(sunset)) return fail(`Sunset ${h['sunset']} is not the removal date ${GET_PET_DEPRECATION.removalDate}`, ex);
       return undefined;
     },
   },

@@ -39,6 +39,11 @@ export interface ScenarioCheck<T = unknown> extends CheckMeta {
   /** Why the check cannot run on this target now (e.g. nothing created yet), or undefined. */
   skipIf?: (ctx: RunContext) => string | undefined;
   arbitrary: (ctx: RunContext) => fc.Arbitrary<T>;
+  /**
+   * Inputs tried first, every run (they take the first of the planned runs): the mistakes real
+   * implementations make most, so a small budget still covers them instead of leaving them to chance.
+   */
+  examples?: (ctx: RunContext) => T[];
   /** Sends the requests of one input and judges them; undefined when the rule held. */
   run: (input: T, ctx: RunContext) => Promise<Finding | undefined>;
 }

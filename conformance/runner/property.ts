@@ -51,7 +51,8 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
       return true;
     }
   });
-  const details = await fc.check(property, { seed: o.seed, numRuns: o.numRuns });
+  const examples = (check.examples?.(ctx) ?? []).map((e) => [e] as [unknown]);
+  const details = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples });
   if (details.failed && !last) throw details.errorInstance ?? new Error(`check ${check.id} failed without a finding`);
   const outcome: ScenarioOutcome = { runs: details.numRuns, requests: used, seed: o.seed, transportErrors, ...(stop ? { stop } : {}) };
   if (details.failed && last) {

@@ -1,42 +1,11 @@
 // Response-level faults for the proof tests: each one a mistake a real implementation could make,
 // built as a wrapper around the reference handler. One server serves them all: the fault is chosen by
 // a path prefix (http://127.0.0.1:PORT/<fault>/v1), which also proves base URLs with a prefix work.
-import type { AppRequest, AppResponse, Handle } from '../../reference/index.ts';
+import type { Handle } from '../../reference/index.ts';
+import { ALTERNATIVES } from './alternatives.ts';
+import { bodyText, error, isCreate, isGet, isList, json, mapBody, mapHeader, mapRequestBody, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
 
-export type Fault = (handle: Handle, req: AppRequest) => Promise<AppResponse>;
-
-const json = (v: unknown) => JSON.stringify(v);
-const parse = (text: string): any => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-const pathOf = (req: AppRequest) => req.path.split('?')[0]!;
-const query = (req: AppRequest) => new URLSearchParams(req.path.split('?')[1] ?? '');
-const withQuery = (req: AppRequest, q: URLSearchParams): AppRequest => ({ ...req, path: `${pathOf(req)}${q.size ? `?${q}` : ''}` });
-const isList = (req: AppRequest) => req.method === 'GET' && pathOf(req) === '/v1/pets';
-const isCreate = (req: AppRequest) => req.method === 'POST' && pathOf(req) === '/v1/pets';
-const isGet = (req: AppRequest) => req.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(pathOf(req));
-const bodyText = (req: AppRequest) => (typeof req.body === 'string' ? req.body : req.body.toString('utf8'));
-const error = (res: AppResponse, status: number, extra: Record<string, string> = {}): AppResponse => ({
-  status,
-  headers: { ...res.headers, 'content-type': 'application/json', ...extra },
-  body: json({ code: 'ERROR', message: 'fault', status }),
-});
-const mapBody = (res: AppResponse, f: (v: any) => unknown): AppResponse => ({ ...res, body: json(f(parse(res.body))) });
-const mapHeader = (res: AppResponse, name: string, f: (v: string) => string | undefined): AppResponse => {
-  const headers = { ...res.headers };
-  const v = f(headers[name] ?? '');
-  if (v === undefined) delete headers[name];
-  else headers[name] = v;
-  return { ...res, headers };
-};
-const mapRequestBody = (req: AppRequest, f: (v: any) => unknown): AppRequest => {
-  const v = parse(bodyText(req));
-  return v === undefined ? req : { ...req, body: json(f(v)) };
-};
+export type { Fault } from './wraps.ts';
 
 export const FAULTS: Record<string, Fault> = {
   // §5
@@ -64,6 +33,11 @@ export const FAULTS: Record<string, Fault> = {
     return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, name: Buffer.from(p.name, 'utf8').toString('latin1') })) : res;
   },
   defaultsMissingCategory: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('categoryId' in v) ? { ...v, categoryId: 0 } : v)) : req),
+  coercesNumericStrings: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.categoryId === 'string' && /^-?\d+$/.test(v.categoryId) ? { ...v, categoryId: Number(v.categoryId) } : v)) : req),
+  trimsNames: async (h, req) => {
+    const res = await h(req);
+    return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, name: p.name.trim() })) : res;
+  },
   truncatesFloatCategory: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.categoryId === 'number' ? { ...v, categoryId: Math.trunc(v.categoryId) } : v)) : req),
   arrayBodyFirstElement: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (Array.isArray(v) && v.length ? v[0] : v)) : req),
   idsWrapAround: async (h, req) => {
@@ -96,6 +70,26 @@ export const FAULTS: Record<string, Fault> = {
     q.delete('status');
     return h(isList(req) ? withQuery(req, q) : req);
   },
+  caseInsensitiveStatusFilter: (h, req) => {
+    const q = query(req);
+    const status = q.get('status')?.toLowerCase();
+    if (isList(req) && status && ['available', 'pending', 'sold'].includes(status)) q.set('status', status);
+    return h(isList(req) ? withQuery(req, q) : req);
+  },
+  ignoresUnknownStatusFilter: (h, req) => {
+    const q = query(req);
+    if (isList(req) && q.has('status') && !['available', 'pending', 'sold'].includes(q.get('status')!)) q.delete('status');
+    return h(isList(req) ? withQuery(req, q) : req);
+  },
+  zeroLimitMeansAll: async (h, req) => {
+    if (!isList(req) || query(req).get('limit') !== '0') return h(req);
+    // Every pet the store has (the reference pages by 100: the union of four pages, by id).
+    const all = new Map<number, unknown>();
+    for (const q of [{ limit: '100' }, ...['available', 'pending', 'sold'].map((status) => ({ status, limit: '100' }))]) {
+      for (const p of parse((await h(withQuery(req, new URLSearchParams(q)))).body) ?? []) all.set(p.id, p);
+    }
+    return mapBody(await h(withQuery(req, new URLSearchParams({ limit: '1' }))), () => [...all.values()]);
+  },
   refusesPendingFilter: async (h, req) => (isList(req) && query(req).get('status') === 'pending' ? error(await h(req), 400) : h(req)),
   limitOutOfRange422: async (h, req) => {
     const res = await h(req);
@@ -105,6 +99,10 @@ export const FAULTS: Record<string, Fault> = {
   getStaleStatus: async (h, req) => {
     const res = await h(req);
     return isGet(req) && res.status === 200 ? mapBody(res, (p) => ({ ...p, status: 'available' })) : res;
+  },
+  defaultStatusOnlyOnRead: async (h, req) => {
+    const res = await h(req);
+    return isGet(req) && res.status === 200 ? mapBody(res, (p) => ({ status: 'available', ...p })) : res;
   },
   int32Ids: async (h, req) => {
     const id = pathOf(req).split('/').pop()!;
@@ -145,12 +143,12 @@ export const FAULTS: Record<string, Fault> = {
 /** The valid key of the shared fault server (set by the test before it starts). */
 export const VALID = { key: '' };
 
-/** Routes /<fault>/v1/... to the reference handler with that fault; /v1/... is the correct server. */
+/** Routes /<fault>/v1/... to the reference handler with that fault (or that correct alternative); /v1/... is the correct server. */
 export function faultRouter(handle: Handle): Handle {
   return (req) => {
     const m = /^\/([A-Za-z0-9]+)(\/v1(?:\/.*|\?.*)?)$/.exec(req.path);
     if (!m) return handle(req);
-    const fault = FAULTS[m[1]!];
+    const fault = FAULTS[m[1]!] ?? ALTERNATIVES[m[1]!];
     const inner = { ...req, path: m[2]! };
     return fault ? fault(handle, inner) : handle(inner);
   };

@@ -1,0 +1,64 @@
+// Correct servers that made unusual choices — each one petcert once failed, or could plausibly fail,
+// without the specification forbidding it. Routed like the faults (/<name>/v1); the proof test
+// expects every one of them to pass.
+import type { AppResponse } from '../../reference/index.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
+import { error, isGet, isList, mapHeader, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
+
+const INT64_MAX = 2n ** 63n - 1n;
+const SKEW_SECONDS = 3 * 3600;
+
+const mapIds = (res: AppResponse, f: (id: bigint) => string): AppResponse => ({ ...res, body: res.body.replace(/"id":(-?\d+)(?=[,}])/g, (_, d: string) => `"id":${f(BigInt(d))}`) });
+const mapJson = (res: AppResponse, f: (v: any) => unknown): AppResponse => {
+  const v = parse(res.body);
+  return v === undefined ? res : { ...res, body: JSON.stringify(f(v)) };
+};
+const compose = (...wraps: Fault[]): Fault => wraps.reduce((outer, inner) => (h, req) => outer((r) => inner(h, r), req));
+
+const extraFields: Fault = async (h, req) => {
+  const res = await h(req);
+  const pet = (p: any) => (p && typeof p === 'object' ? { ...p, createdAt: '2026-01-01T00:00:00Z', tags: [], _links: { self: { href: '/v1/pets/1' } } } : p);
+  if (res.status >= 400) return mapJson(res, (e) => ({ ...e, traceId: 'petcert-alt', details: [{ field: 'name' }] }));
+  return mapJson(res, (v) => (Array.isArray(v) ? v.map(pet) : pet(v)));
+};
+const charsetParam: Fault = async (h, req) => mapHeader(await h(req), 'content-type', (v) => (v ? 'Application/JSON; Charset=UTF-8' : undefined));
+const shortPages: Fault = async (h, req) => {
+  const res = await h(req);
+  return isList(req) && res.status === 200 ? mapJson(res, (a) => a.slice(0, 7)) : res;
+};
+const connectionClose: Fault = async (h, req) => mapHeader(await h(req), 'connection', () => 'close');
+/** Its clock runs 3 h ahead, and its Date and Reset agree with each other (principle 3). */
+const skewedClock: Fault = async (h, req) => {
+  const res = await h(req);
+  const date = new Date(Date.parse(res.headers['date'] ?? new Date().toUTCString()) + SKEW_SECONDS * 1000).toUTCString();
+  return mapHeader(mapHeader(res, 'date', () => date), RATE_LIMIT_HEADERS.reset, (v) => String(Number(v) + SKEW_SECONDS));
+};
+
+export const ALTERNATIVES: Record<string, Fault> = {
+  /** JSON Schema counts 1.0 as an integer: ids written `7.0`; the path still takes `7`. */
+  idsWrittenAsDecimals: async (h, req) => mapIds(await h(req), (id) => `${id}.0`),
+  /** Ids beyond 2^53, counting down from the int64 maximum. */
+  idsNearInt64Max: async (h, req) => {
+    const id = isGet(req) ? pathOf(req).split('/').pop()! : '';
+    const inner = /^\d{1,19}$/.test(id) && BigInt(id) <= INT64_MAX ? String(INT64_MAX - BigInt(id)) : id;
+    return mapIds(await h(isGet(req) ? { ...req, path: `/v1/pets/${inner}` } : req), (n) => String(INT64_MAX - n));
+  },
+  /** GAPS.md: the rate-limit values on a 401 are OBSERVE (an unknown key has no plan). */
+  anonymous401Headers: async (h, req) => {
+    const res = await h(req);
+    if (res.status !== 401) return res;
+    return { ...res, headers: { ...res.headers, [RATE_LIMIT_HEADERS.limit]: '0', [RATE_LIMIT_HEADERS.remaining]: '0', [RATE_LIMIT_HEADERS.reset]: '0' } };
+  },
+  /** Sunset at midnight of 5 Dec 2030 in UTC+1: the removal day, in another time zone. */
+  sunsetLocalMidnight: async (h, req) => mapHeader(await h(req), 'sunset', (v) => (v ? 'Wed, 04 Dec 2030 23:00:00 GMT' : undefined)),
+  /** 400 for limit below 1, but 101+ clamped to 100: each answer is one of the accepted two. */
+  mixedLimitPolicy: async (h, req) => {
+    const limit = query(req).get('limit');
+    if (!isList(req) || limit === null || !/^-?\d+$/.test(limit)) return h(req);
+    if (Number(limit) < 1) return error(await h(req), 400);
+    const q = query(req);
+    if (Number(limit) > 100) q.set('limit', '100');
+    return h(withQuery(req, q));
+  },
+  unusualButCorrect: compose(extraFields, charsetParam, shortPages, connectionClose, skewedClock),
+};

@@ -1,0 +1,38 @@
+// Building blocks of the proof tests' wrapped servers: a wrapper sees the reference handler and one
+// request (its path already stripped of the /<name> routing prefix) and returns an answer.
+import type { AppRequest, AppResponse, Handle } from '../../reference/index.ts';
+
+export type Fault = (handle: Handle, req: AppRequest) => Promise<AppResponse>;
+
+export const json = (v: unknown) => JSON.stringify(v);
+export const parse = (text: string): any => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+export const pathOf = (req: AppRequest) => req.path.split('?')[0]!;
+export const query = (req: AppRequest) => new URLSearchParams(req.path.split('?')[1] ?? '');
+export const withQuery = (req: AppRequest, q: URLSearchParams): AppRequest => ({ ...req, path: `${pathOf(req)}${q.size ? `?${q}` : ''}` });
+export const isList = (req: AppRequest) => req.method === 'GET' && pathOf(req) === '/v1/pets';
+export const isCreate = (req: AppRequest) => req.method === 'POST' && pathOf(req) === '/v1/pets';
+export const isGet = (req: AppRequest) => req.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(pathOf(req));
+export const bodyText = (req: AppRequest) => (typeof req.body === 'string' ? req.body : req.body.toString('utf8'));
+export const error = (res: AppResponse, status: number, extra: Record<string, string> = {}): AppResponse => ({
+  status,
+  headers: { ...res.headers, 'content-type': 'application/json', ...extra },
+  body: json({ code: 'ERROR', message: 'fault', status }),
+});
+export const mapBody = (res: AppResponse, f: (v: any) => unknown): AppResponse => ({ ...res, body: json(f(parse(res.body))) });
+export const mapHeader = (res: AppResponse, name: string, f: (v: string) => string | undefined): AppResponse => {
+  const headers = { ...res.headers };
+  const v = f(headers[name] ?? '');
+  if (v === undefined) delete headers[name];
+  else headers[name] = v;
+  return { ...res, headers };
+};
+export const mapRequestBody = (req: AppRequest, f: (v: any) => unknown): AppRequest => {
+  const v = parse(bodyText(req));
+  return v === undefined ? req : { ...req, body: json(f(v)) };
+};
