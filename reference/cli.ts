@@ -28,6 +28,16 @@ function integerFlag(raw: string, flag: string, min: number, max: number): numbe
   return Number(raw);
 }
 
+/** The plan's canonical name; a plan problem names the flag and the pair, not just "plan". */
+function keyPlan(plans: PlanTable, plan: string, pair: string): string {
+  try {
+    return resolvePlan(plans, plan).name;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(`${JSON.stringify(pair)}: ${error.message.replace(/^plan: /, '')}`, '--key');
+  }
+}
+
 /** Flags → configuration; every problem is a ConfigError naming the flag (exit 2). */
 export function serveConfig(flags: ServeFlags): ServeConfig {
   const plans = loadPlansFile(flags.plans);
@@ -41,7 +51,7 @@ export function serveConfig(flags: ServeFlags): ServeConfig {
     if (!KEY_PATTERN.test(key)) throw new ConfigError(`key ${JSON.stringify(key)} has characters a Bearer token cannot carry (use A-Z a-z 0-9 - . _ ~ + /)`, '--key');
     keys ??= {};
     if (key in keys) throw new ConfigError(`key given twice: ${key}`, '--key');
-    keys[key] = resolvePlan(plans, plan).name;
+    keys[key] = keyPlan(plans, plan, pair);
   }
   return {
     host: flags.host,
