@@ -209,6 +209,12 @@ describe('§4.1 list (sequential: it fills the store)', () => {
     'status=%s → 400 + Error (GAPS.md: reference rejects)', async (value) => {
       expectError(await gold('GET', `/pets?status=${value}`), 400, DAY);
     });
+  test('limit is read after percent-decoding, leading zeros and an encoded + allowed (GAPS.md)', async () => {
+    for (const [query, count] of [['limit=05', 5], ['limit=%2B5', 5], ['limit=%35', 5]] as const) {
+      expect(((await gold('GET', `/pets?${query}`)).json as unknown[]).length, query).toBe(count);
+    }
+    expectError(await gold('GET', '/pets?limit=+5'), 400, DAY);
+  });
   test('unknown query parameters are ignored', async () => {
     const res = await gold('GET', '/pets?page=2&cursor=x&limit=3');
     expect(res.status).toBe(200);
@@ -246,6 +252,14 @@ describe.concurrent('§4.3 get', () => {
       expect(sunset).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/);
       expect(new Date(sunset).toISOString().slice(0, 10)).toBe('2030-12-05');
       expect(since).toBeLessThan(Date.parse(sunset));
+    }
+  });
+  test('the petId segment is percent-decoded; leading zeros allowed (GAPS.md)', async () => {
+    const pet = expectPet((await create({ name: 'enc', categoryId: 1 })).json);
+    for (const path of [`/pets/0${pet.id}`, `/pets/${[...String(pet.id)].map((d) => `%3${d}`).join('')}`]) {
+      const res = await gold('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(expectPet(res.json).id).toBe(pet.id);
     }
   });
   test('the list route carries no Deprecation header', async () => {
