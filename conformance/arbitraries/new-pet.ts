@@ -18,15 +18,17 @@ export function validNewPet(category: fc.Arbitrary<number> = categoryId()): fc.A
 }
 
 /**
- * Valid pets tried first: the echo mistakes real servers make — names trimmed or Unicode-normalised
- * (a decomposed accent, a trailing space), emoji and quotes mangled, no status at all, categoryIds
- * that overflow an int32 or a double's exact range.
+ * Valid pets tried first: the echo mistakes real servers make. Few (they take runs a server with a
+ * category table needs to hit one of its ids by chance) and plain apart from the mistake they probe,
+ * since fast-check cannot shrink an example: a decomposed accent and a trailing space with no status
+ * (Unicode normalisation, trimming, a default status); an emoji with quotes and a backslash (escaping)
+ * with a categoryId beyond int32; a categoryId at the edge of a double's exact range.
  */
 export function validNewPetExamples(): NewPet[] {
   return [
-    { name: `${NAME_PREFIX}Ame\u0301lie `, categoryId: 2 ** 31 },
-    { name: `${NAME_PREFIX}🐶 小狗 "Rex" \\`, categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' },
-    { name: `${NAME_PREFIX}neg`, categoryId: -(2 ** 31) - 1, status: 'pending' },
+    { name: `${NAME_PREFIX}Ame\u0301lie `, categoryId: 1 },
+    { name: `${NAME_PREFIX}🐶 "Rex" \\`, categoryId: 2 ** 31, status: 'sold' },
+    { name: `${NAME_PREFIX}safe`, categoryId: Number.MAX_SAFE_INTEGER, status: 'pending' },
   ];
 }
 
