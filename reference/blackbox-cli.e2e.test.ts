@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { call, runCli, startServe, type Served } from './blackbox-client.ts';
+import { agent, call, runCli, startServe, type Served } from './blackbox-client.ts';
 import { rateOf } from './blackbox-expect.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-blackbox-cli-'));
@@ -21,7 +21,10 @@ const PLANS = file('plans.json', JSON.stringify({
 describe('without --key: one printed key per plan with figures', () => {
   let srv: Served;
   beforeAll(async () => { srv = await startServe(['--port', '0', '--plans', PLANS], 5); });
-  afterAll(async () => { expect(await srv?.stop()).toBe(0); });
+  afterAll(async () => {
+    expect(await srv?.stop()).toBe(0);
+    await agent.close();
+  });
 
   test('free, pro, business, and the plans file\'s enterprise and gold, each answering with its figures', async () => {
     expect(srv.keys.map((k) => [k.plan, k.perMinute, k.perDay])).toEqual([
@@ -59,7 +62,8 @@ const USAGE: Array<[string, () => string[], RegExp]> = [
   ['negative figure', () => ['--plans', file('neg.json', '{"plans":{"free":{"perMinute":-1}}}')], /plans\.free\.perMinute.*-1/],
   ['figure as a string', () => ['--plans', file('str.json', '{"plans":{"free":{"perDay":"9"}}}')], /plans\.free\.perDay.*"9"/],
   ['zero window', () => ['--plans', file('zero.json', '{"windows":{"minuteSeconds":0}}')], /windows\.minuteSeconds.*0/],
-  ['unknown field', () => ['--plans', file('field.json', '{"plan":{}}')], /unknown field/],
+  ['unknown field', () => ['--plans', file('field.json', '{"plan":{}}')], /field\.json: plan: unknown field/],
+  ['a plan twice (case-insensitive)', () => ['--plans', file('twice.json', '{"plans":{"free":{},"Free":{}}}')], /"free" given twice/],
 ];
 
 describe.concurrent('usage and configuration errors exit 2', () => {

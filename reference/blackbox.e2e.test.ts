@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { call, startServe, type Call, type Res, type Served } from './blackbox-client.ts';
+import { agent, call, startServe, type Call, type Res, type Served } from './blackbox-client.ts';
 import { expectError, expectJson, expectPet, rateOf } from './blackbox-expect.ts';
 
 const PLANS = {
@@ -28,7 +28,10 @@ beforeAll(async () => {
   srv = await startServe(['--host', '127.0.0.1', '--port', '0', '--key', 'k1=free', '--key', 'k2=pro',
     '--key', 'k3=enterprise', '--key', 'kg=gold', '--plans', plansFile, '--max-pets', String(MAX_PETS)], 4);
 });
-afterAll(async () => { expect(await srv?.stop()).toBe(0); });
+afterAll(async () => {
+  expect(await srv?.stop()).toBe(0);
+  await agent.close();
+});
 
 const v1 = (path: string) => `/v1${path}`;
 const as = (key: string) => (method: string, path: string, opts: Call = {}) =>

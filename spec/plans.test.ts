@@ -27,7 +27,8 @@ describe('plan table', () => {
 
   it.for([
     [[], /JSON object/],
-    [{ windowz: {} }, /windowz: unknown field/],
+    [{ windowz: {} }, 'plans.json: windowz: unknown field'],
+    [{ plans: { free: { perMinute: 3 }, Free: { perMinute: 4 } } }, /plans.Free: plan "free" given twice/],
     [{ windows: { minuteSeconds: 0 } }, /minuteSeconds: must be a positive integer/],
     [{ windows: { minuteSeconds: 1.5 } }, /positive integer/],
     [{ windows: { minuteSeconds: 60, daySeconds: 30 } }, /shorter/],

@@ -46,9 +46,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function rejectUnknownKeys(value: Record<string, unknown>, allowed: readonly string[], where: string): void {
+/** `separator` ': ' at the top level, where `where` is a file path ("plans.json: extra", not "plans.json.extra"). */
+function rejectUnknownKeys(value: Record<string, unknown>, allowed: readonly string[], where: string, separator = '.'): void {
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new ConfigError(`unknown field (allowed: ${allowed.join(', ')})`, `${where}.${key}`);
+    if (!allowed.includes(key)) throw new ConfigError(`unknown field (allowed: ${allowed.join(', ')})`, `${where}${separator}${key}`);
   }
 }
 
@@ -91,15 +92,19 @@ function parsePlan(value: unknown, base: PlanFigures | undefined, where: string)
 /** Validates a parsed plans file and merges it over the specification's figures. */
 export function parsePlansFile(value: unknown, source = 'plans file'): PlanTable {
   if (!isRecord(value)) throw new ConfigError('must be a JSON object with optional "windows" and "plans"', source);
-  rejectUnknownKeys(value, ['windows', 'plans'], source);
+  rejectUnknownKeys(value, ['windows', 'plans'], source, ': ');
   const table = specPlanTable();
   const windows = parseWindows(value.windows, table.windows, `${source}: windows`);
   if (value.plans === undefined) return { windows, plans: table.plans };
   if (!isRecord(value.plans)) throw new ConfigError('must be an object of plan name → figures', `${source}: plans`);
   const plans = { ...table.plans };
+  const seen = new Set<string>();
   for (const [rawName, figures] of Object.entries(value.plans)) {
     const name = normalizePlanName(rawName);
     if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) throw new ConfigError('plan names use letters, digits, - and _', `${source}: plans.${rawName}`);
+    // "Free" and "free" are one plan: two entries for it would silently drop one set of figures.
+    if (seen.has(name)) throw new ConfigError(`plan "${name}" given twice (plan names are case-insensitive)`, `${source}: plans.${rawName}`);
+    seen.add(name);
     plans[name] = parsePlan(figures, table.plans[name], `${source}: plans.${rawName}`);
   }
   return { windows, plans };
