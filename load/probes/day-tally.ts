@@ -1,11 +1,15 @@
 // The day probe's fast path. When the day 429 arrives, this key's own samples (every probe records
-// them, in server time) tell how many requests the ending day window held. If that is exactly the
-// plan's figure, the day quota is proven without waiting for a fresh day; if it is less (someone
-// else used the key today, or a sample sits too near the day boundary to place), the slow path counts
-// a whole fresh day.
+// them, in server time) tell how many requests the ending day window held. Each sample is placed by
+// the server's own evidence: its Date-derived time (± slack) narrowed by the window its X-RateLimit-Reset
+// names (a minute window of 1 s places a sample exactly, even one sent at the very start of the day).
+// If the window held exactly the plan's figure, the day quota is proven without waiting for a fresh
+// day; if it held less (someone else used the key today) or a sample cannot be placed on either side
+// of the day's start, the slow path counts a whole fresh day: our ambiguity never becomes a verdict.
+import type { Sample } from '../../report/model.ts';
+import type { Plan, Windows } from '../../spec/plans.ts';
 import type { ProbeRun } from './context.ts';
 import { judgeRetryAfter } from './judge.ts';
-import { SLACK_MS, type Observation } from './observe.ts';
+import { quotaOf, resetEndMs, SLACK_MS, type Observation } from './observe.ts';
 
 export interface DayTally {
   admitted: number;
@@ -14,15 +18,44 @@ export interface DayTally {
   ambiguous: boolean;
 }
 
-export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: Observation): DayTally {
+/**
+ * Server-ms interval [lo, hi) in which the server counted a sample: its time ± slack, narrowed to the
+ * window its Reset ends when that window overlaps (a Reset that contradicts the Date is not trusted).
+ */
+export function countedWithin(s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>, windows: Windows): [number, number] {
+  const lo = s.t - SLACK_MS;
+  const hi = s.t + SLACK_MS;
+  const quota = quotaOf(s.limit, plan);
+  if (s.reset === undefined || quota === 'unknown' || plan.perMinute === plan.perDay) return [lo, hi];
+  const end = s.reset * 1000;
+  const start = end - (quota === 'minute' ? windows.minuteSeconds : windows.daySeconds) * 1000;
+  return start < hi && end > lo ? [Math.max(lo, start), Math.min(hi, end)] : [lo, hi];
+}
+
+export type Placement = 'in' | 'out' | 'ambiguous';
+
+/** Where [lo, hi) falls against the day window [startMs, endMs), whose bounds are known to ± uncertainMs. */
+export function place([lo, hi]: [number, number], startMs: number, endMs: number, uncertainMs: number): Placement {
+  if (lo >= startMs + uncertainMs && hi <= endMs - uncertainMs) return 'in';
+  if (hi <= startMs - uncertainMs || lo >= endMs + uncertainMs) return 'out';
+  return 'ambiguous';
+}
+
+/** `uncertainMs`: 0 when the day's end came from a day-quota Reset (exact), else the Retry-After slack. */
+export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
   const label = run.seriesName.slice(run.seriesName.indexOf(':') + 1);
+  const own = run.ctx.series[run.seriesName] ?? [];
+  const finalSample = own[own.length - 1];
   const samples = Object.entries(run.ctx.series)
     .filter(([name]) => name.slice(name.indexOf(':') + 1) === label)
     .flatMap(([, list]) => list);
-  const tally: DayTally = { admitted: 0, rejected: -1, ambiguous: false };
+  const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false };
   for (const s of samples) {
-    if (Math.abs(s.t - startMs) < SLACK_MS || s.t > final.serverMs + SLACK_MS) tally.ambiguous = true;
-    if (s.t < startMs || s.t > endMs) continue;
+    if (s === finalSample) continue;
+    if (s.t > final.serverMs + SLACK_MS) tally.ambiguous = true; // sent after the final 429: cannot be
+    const where = place(countedWithin(s, run.k.plan, run.ctx.windows), startMs, endMs, uncertainMs);
+    if (where === 'ambiguous') tally.ambiguous = true;
+    if (where !== 'in') continue;
     if (s.status === 429) tally.rejected++;
     else if (s.status >= 200 && s.status < 300) tally.admitted++;
   }
@@ -34,7 +67,8 @@ export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation)
   const { f, k, ctx } = run;
   const { perDay } = k.plan;
   const dayMs = ctx.windows.daySeconds * 1000;
-  const t = tallyDay(run, endMs - dayMs, endMs, final);
+  const exact = final.quota === 'day' && resetEndMs(run, final) === endMs;
+  const t = tallyDay(run, endMs - dayMs, endMs, final, exact ? 0 : SLACK_MS);
   if (t.ambiguous || t.admitted + Math.max(0, t.rejected) < perDay) {
     if (t.admitted > perDay) {
       f.fail('dayExact', `${t.admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });
