@@ -26,7 +26,7 @@ beforeAll(async () => {
   const plansFile = join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(PLANS));
   srv = await startServe(['--host', '127.0.0.1', '--port', '0', '--key', 'k1=free', '--key', 'k2=pro',
-    '--key', 'k3=enterprise', '--key', 'kg=gold', '--key', 'k4=free', '--plans', plansFile], 5);
+    '--key', 'k3=enterprise', '--key', 'kg=gold', '--key', 'k4=free', '--key', 'k5=free', '--plans', plansFile], 6);
 });
 afterAll(async () => {
   expect(await srv?.stop()).toBe(0);
@@ -65,6 +65,8 @@ describe.concurrent('§8 rate limits', () => {
       expect(rateOf(res, DAY)).toMatchObject({ limit: 5, reset: end });
     }
     expect(end % MINUTE).toBe(0);
+    // Per key: another key on the same plan still has its whole figure in this window.
+    expect(rateOf(await get('k5'), DAY)).toMatchObject({ limit: 5, remaining: 4, reset: end });
     await sleep(wait * 1000 + 50);
     const again = await get('k1');
     expect(again.status, again.text).toBe(200);
@@ -118,6 +120,9 @@ describe.concurrent('§8 rate limits', () => {
     for (const [reset, inWindow] of byWindow) {
       const admitted = inWindow.filter((r) => r.status === 200).length;
       expect(admitted, `window ending ${reset}`).toBe(Math.min(60, inWindow.length));
+      // Remaining counts down exactly under concurrency: each admission reports a distinct value.
+      const remaining = inWindow.filter((r) => r.status === 200).map((r) => rateOf(r, DAY).remaining).sort((x, y) => x - y);
+      expect(remaining).toEqual(Array.from({ length: admitted }, (_, i) => 60 - admitted + i));
       for (const r of inWindow) if (r.status !== 200) expectTooMany(r, DAY);
     }
     expect(answers.filter((r) => r.status === 200).length).toBeLessThanOrEqual(60 * byWindow.size);
