@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listen, type RunningServer } from '../reference/index.ts';
 import { main } from '../scripts/cli.ts';
 import { parsePlansFile } from '../spec/plans.ts';
-import { parseKeyFlag, parseOnly } from './cli.ts';
+import { parseKeyFlag, parseOnly, quotaAction, registerQuota } from './cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-quota-cli-'));
 const plansJson = { windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } };
@@ -76,5 +76,46 @@ describe('flag parsing', () => {
   it('accepts repeated and comma-separated --only', () => {
     expect(parseOnly(['minute,day', 'burst'])).toEqual(['minute', 'day', 'burst']);
     expect(parseOnly([])).toBeUndefined();
+  });
+});
+
+describe('petcert quota output and keys', () => {
+  it('--json prints report.json alone on stdout, the verdict and where the report went on stderr; keys from env', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await quotaAction(
+      { baseUrl: good.baseUrl, key: ['free=env:PETCERT_TEST_FREE_KEY'], plans: plansFile, only: ['minute'], reportDir: join(dir, 'json'), failOn: 'must', json: true },
+      { log: (s) => out.push(s), err: (s) => err.push(s) },
+      { PETCERT_TEST_FREE_KEY: key },
+    );
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    expect(JSON.parse(out[0]!).kind).toBe('quota');
+    expect(out[0]).not.toContain(key);
+    expect(err.join('\n')).toMatch(/^PASS/m);
+    expect(err.join('\n')).toContain(join(dir, 'json', 'report.json'));
+  });
+
+  it('--fail-on should is accepted; another level is a usage error that names the choices', async () => {
+    await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'may' })).rejects.toThrow(/"must" or "should"/);
+  });
+
+  it('PLAN=env:NAME with NAME unset says what to export', () => {
+    expect(() => parseKeyFlag('free=env:NOPE_NOT_SET', {})).toThrow(/export NOPE_NOT_SET=/);
+    expect(parseKeyFlag('free=env:K', { K: 'abc' })).toEqual({ plan: 'free', key: 'abc' });
+  });
+
+  it('--help lists examples, the env: key form and the exit codes', async () => {
+    const { Command } = await import('commander');
+    const program = new Command().exitOverride();
+    let help = '';
+    program.configureOutput({ writeOut: (s) => (help += s) });
+    registerQuota(program);
+    expect(() => program.parse(['node', 'petcert', 'quota', '--help'])).toThrow();
+    expect(help).toMatch(/Examples:/);
+    expect(help).toContain('free=env:PETCERT_FREE_KEY');
+    expect(help).toMatch(/--fail-on/);
+    expect(help).toMatch(/--json/);
+    expect(help).toMatch(/Exit codes: 0/);
   });
 });
