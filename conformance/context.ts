@@ -45,16 +45,22 @@ export function usesValidKey(request: HttpRequest, apiKey: string): boolean {
   return request.headers['authorization'] === `Bearer ${apiKey}`;
 }
 
+/**
+ * Without Accept-Encoding any content coding is acceptable (RFC 9110 §12.5.3), and a server may then
+ * gzip its answers; petcert judges bodies as sent, so it asks for them uncoded.
+ */
+const ACCEPT = { accept: 'application/json', 'accept-encoding': 'identity' } as const;
+
 export function listRequest(ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>, query: string = '', headers = bearer(ctx)): HttpRequest {
-  return { method: 'GET', url: `${ctx.baseUrl}/pets${query ? `?${query}` : ''}`, headers: { accept: 'application/json', ...headers } };
+  return { method: 'GET', url: `${ctx.baseUrl}/pets${query ? `?${query}` : ''}`, headers: { ...ACCEPT, ...headers } };
 }
 
 export function createRequest(ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>, body: string, headers = bearer(ctx)): HttpRequest {
-  return { method: 'POST', url: `${ctx.baseUrl}/pets`, headers: { accept: 'application/json', 'content-type': 'application/json', ...headers }, body };
+  return { method: 'POST', url: `${ctx.baseUrl}/pets`, headers: { ...ACCEPT, 'content-type': 'application/json', ...headers }, body };
 }
 
 export function getRequest(ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>, idText: string, headers = bearer(ctx)): HttpRequest {
-  return { method: 'GET', url: `${ctx.baseUrl}/pets/${idText}`, headers: { accept: 'application/json', ...headers } };
+  return { method: 'GET', url: `${ctx.baseUrl}/pets/${idText}`, headers: { ...ACCEPT, ...headers } };
 }
 
 /** The operation a request addresses, relative to the base URL. */
