@@ -103,6 +103,10 @@ export async function observe(run: ProbeRun): Promise<Observation> {
   if (parsed.ok) o.rate = parsed.value;
   if (ra?.ok) o.retryAfter = ra.value;
   record(run, o);
+  if (ctx.serverClock.toServer(receivedLocal) === undefined) {
+    // Windows and Reset are judged on the server's clock; without any Date we would be judging ours.
+    throw new ProbeStop('the responses carry no Date header, so the server\'s clock is unknown and its windows cannot be judged (RFC 9110 §6.6.1: an origin server with a clock sends Date)');
+  }
   if (status === 401 || status === 403) throw new ConfigError(`the API key for plan "${k.plan.name}" was refused with ${status}`, 'key');
   judgeHeaders(run, o);
   if (!o.admitted && status !== 429) {
