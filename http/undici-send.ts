@@ -107,6 +107,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+const idempotent = (req: HttpRequest): boolean => IDEMPOTENT.has(req.method.toUpperCase());
 /** Several idle connections may have gone stale at once, so one retry is not always enough. */
 const MAX_RETRIES = 2;
 
@@ -116,7 +117,7 @@ const MAX_RETRIES = 2;
  * connection), but only for idempotent methods: a POST might have been processed.
  */
 function retryable(req: HttpRequest, error: unknown, signal: AbortSignal): boolean {
-  return !signal.aborted && IDEMPOTENT.has(req.method.toUpperCase()) && kindOf(error as RawError) === 'CONNECTION_RESET';
+  return !signal.aborted && idempotent(req) && kindOf(error as RawError) === 'CONNECTION_RESET';
 }
 
 function checkOptions(options: NodeSendOptions): void {
@@ -135,20 +136,18 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
   checkOptions(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs;
   const cap = options.maxBodyBytes ?? DEFAULT_SEND_OPTIONS.maxBodyBytes;
-  const agent = new Agent({
-    connections: options.connections ?? DEFAULT_SEND_OPTIONS.connections,
-    keepAliveTimeout: 4_000,
-    connect: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  const timeouts = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  const agent = new Agent({ connections: options.connections ?? DEFAULT_SEND_OPTIONS.connections, keepAliveTimeout: 4_000, ...timeouts });
+  // A POST cannot be retried (it may have been processed), so it never rides a keep-alive connection the
+  // server may be closing at that very moment: a fresh connection each (pipelining 0 = no keep-alive).
+  const fresh = new Agent({ connections: options.connections ?? DEFAULT_SEND_OPTIONS.connections, pipelining: 0, ...timeouts });
 
   const dispatch = (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> =>
     request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body,
-      dispatcher: agent,
+      dispatcher: idempotent(req) ? agent : fresh,
       signal,
     });
 
@@ -200,7 +199,7 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
 
   const close = async (): Promise<void> => {
     closing = true;
-    await closeAgent(agent, () => {
+    await closeAgents([agent, fresh], () => {
       for (const c of inFlight) c.abort();
     });
   };
@@ -208,10 +207,10 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
 }
 
 /** Lets requests in flight finish for a moment, then aborts them: closing never waits on a hung server. */
-async function closeAgent(agent: Agent, abortAll: () => void, graceMs = 500): Promise<void> {
+async function closeAgents(agents: Agent[], abortAll: () => void, graceMs = 500): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-  const closed = agent.close();
+  const closed = Promise.all(agents.map((a) => a.close()));
   await Promise.race([closed, grace]);
   clearTimeout(timer);
   abortAll();

@@ -98,7 +98,13 @@ async function populate(ctx: RunContext, allowance: number, concurrency: number)
     while (next < plan.length) {
       const i = next++;
       const categoryId = Number(ctx.categories.known[i % Math.max(1, ctx.categories.known.length)] ?? 1);
-      await createValidPet(ctx, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
+      try {
+        await createValidPet(ctx, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
+      } catch (error) {
+        // One lost request (e.g. a keep-alive connection closed under a POST) is not a dead target; the
+        // guard turns consecutive failures into UnreachableError, which still ends the run.
+        if (!(error instanceof TransportError)) throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

@@ -310,3 +310,45 @@ export function shortBody(): Promise<HostileServer> {
     socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[{"id":1}]');
   });
 }
+
+/**
+ * A TCP proxy in front of a healthy server that drops each client connection once it has been idle
+ * (no request in flight) for `idleMs`, unannounced (a load balancer with a short idle timeout): keep-alive reuse races the close.
+ */
+export async function idleClosingProxy(targetPort: number, idleMs = 30, reset = true): Promise<HostileServer> {
+  const { connect } = await import('node:net');
+  return rawServer(
+    () => {},
+    (client, record) => {
+      const upstream = connect(targetPort, '127.0.0.1');
+      let timer: NodeJS.Timeout | undefined;
+      const drop = (): void => {
+        upstream.destroy();
+        if (reset) client.resetAndDestroy();
+        else client.end();
+      };
+      const arm = (): void => {
+        clearTimeout(timer);
+        timer = setTimeout(drop, idleMs);
+      };
+      // Idle means no request in flight: a request stops the clock, its answer restarts it.
+      client.on('data', (d: Buffer) => {
+        record(d.toString('latin1'));
+        upstream.write(d);
+        clearTimeout(timer);
+      });
+      upstream.on('data', (d: Buffer) => {
+        if (!client.destroyed) client.write(d);
+        arm();
+      });
+      upstream.on('error', () => client.destroy());
+      upstream.on('close', () => client.destroy());
+      client.on('close', () => {
+        clearTimeout(timer);
+        upstream.destroy();
+      });
+      arm();
+      return true;
+    },
+  );
+}
