@@ -64,11 +64,11 @@ describe('over a socket', () => {
   test('headers over 16 KiB → 431 JSON Error; garbage → 400 JSON Error; the server survives', async () => {
     const big = await raw(server.port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(big).toMatch(/^HTTP\/1\.1 431 /);
-    expect(big).toContain('"status":431');
+    expect(big).toContain('{"code":"HEADERS_TOO_LARGE","message":"request header fields too large","status":431}');
     expect(big).toMatch(/\r\nx-ratelimit-limit: 60\r\n/);
     const garbage = await raw(server.port, 'HELLO\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
-    expect(garbage).toContain('"status":400');
+    expect(garbage).toContain('{"code":"BAD_REQUEST","message":"bad request","status":400}');
     expect((await send(url('/pets'), { key: 'a' })).status).toBe(200);
   });
 

@@ -84,16 +84,21 @@ function readBody(req: IncomingMessage, cap: number, done: (body: Buffer, oversi
   req.on('error', () => finish(false));
 }
 
+/** Node's error codes for requests that never reach the app; anything else is malformed HTTP (400). */
+const CLIENT_ERRORS: Record<string, { status: 408 | 431; reason: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout' },
+};
+const BAD_REQUEST = { status: 400, reason: 'Bad Request' } as const;
+
 /** Errors node raises before a request reaches us (bad syntax, huge headers, timeouts): still a JSON Error. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket, rateHeaders: Record<string, string>): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
-  const code = status === 400 ? ERROR_CODES[400] : status === 431 ? 'HEADERS_TOO_LARGE' : 'REQUEST_TIMEOUT';
-  const body = JSON.stringify({ code, message: reason.toLowerCase(), status });
+  const { status, reason } = CLIENT_ERRORS[error.code ?? ''] ?? BAD_REQUEST;
+  const body = JSON.stringify({ code: ERROR_CODES[status], message: reason.toLowerCase(), status });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       Object.entries(rateHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
