@@ -15,6 +15,7 @@ const PLANS = {
     pro: { perMinute: 60, perDay: 100_000 },
     enterprise: { perMinute: 3, perDay: 5 },
     gold: { perMinute: 100_000, perDay: 1_000_000 },
+    silver: { perMinute: 3, perDay: 6 },
   },
 };
 const MINUTE = PLANS.windows.minuteSeconds;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const plansFile = join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(PLANS));
   srv = await startServe(['--host', '127.0.0.1', '--port', '0', '--key', 'k1=free', '--key', 'k2=pro',
-    '--key', 'k3=enterprise', '--key', 'kg=gold', '--key', 'k4=free', '--key', 'k5=free', '--plans', plansFile], 6);
+    '--key', 'k3=enterprise', '--key', 'kg=gold', '--key', 'k4=free', '--key', 'k5=free', '--key', 'k6=silver', '--plans', plansFile], 7);
 });
 afterAll(async () => {
   expect(await srv?.stop()).toBe(0);
@@ -106,6 +107,19 @@ describe.concurrent('§8 rate limits', () => {
     const next = await get('k3');
     expect(next.status, next.text).toBe(200);
     expect(rateOf(next, DAY)).toMatchObject({ limit: 3, remaining: 2 });
+  });
+
+  test('a tie reports the quota that resets sooner; when both are spent, the one that resets later', async () => {
+    const a = await freshWindow((start) => Math.ceil((start + 1) / DAY) * DAY - start >= 3 * MINUTE);
+    const dayEnd = Math.ceil(a / DAY) * DAY;
+    for (let i = 0; i < 3; i++) expect((await get('k6')).status).toBe(200);
+    const b = await freshWindow();
+    for (const remaining of [2, 1, 0]) {   // minute and day tie at 2, 1, 0: the minute resets sooner
+      expect(rateOf(await get('k6'), DAY)).toMatchObject({ limit: 3, remaining, reset: b });
+    }
+    const both = await get('k6');
+    expectTooMany(both, DAY);
+    expect(rateOf(both, DAY)).toMatchObject({ limit: 6, remaining: 0, reset: dayEnd });
   });
 
   test('500 simultaneous requests on a fresh window of a 60-per-minute plan admit exactly 60', async () => {
