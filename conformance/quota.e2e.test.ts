@@ -32,6 +32,21 @@ describe.concurrent('quota-aware runner', () => {
     expect(report.requests).toBeLessThanOrEqual(240);
   });
 
+  test('headers reporting the day quota hide the minute one: 429s at each minute boundary, waited out, never stop the run', async () => {
+    let refused = 0;
+    const s = await listen({ keys: { [KEY]: 'small' }, plans, variants: { headerQuota: 'day' }, log: () => undefined, wrap: (h) => async (req) => {
+      const res = await h(req);
+      if (res.status === 429) refused += 1;
+      return res;
+    } });
+    servers.push(s);
+    // max429 counts 429s in a row: more than 4 in all (a few per window) is not a reason to stop.
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 240, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 4, backoffBaseMs: 100 });
+    expect(report.aborted).toBeUndefined();
+    expect(failing(report)).toEqual([]);
+    expect(refused).toBeGreaterThan(4);
+  });
+
   test('a 429 without Retry-After fails ratelimit.retry-after, and nothing else', async () => {
     const s = await listen({ keys: { [KEY]: 'small' }, plans, faults: { retryAfter: 'missing' }, log: () => undefined });
     servers.push(s);
