@@ -347,7 +347,7 @@ export async function idleClosingProxy(targetPort: number, idleMs = 30, reset = 
         clearTimeout(timer);
         upstream.destroy();
       });
-      arm();
+      // Like a keep-alive timeout (nginx keepalive_timeout), the clock starts after the first answer.
       return true;
     },
   );
