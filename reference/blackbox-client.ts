@@ -2,6 +2,7 @@
 // format and HTTP. It imports nothing of reference/ on purpose (issue 2: "it will be probed with a
 // client written elsewhere"), so the black-box tests cannot pass by sharing the server's code.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 
@@ -103,3 +104,17 @@ export async function call(origin: string, method: string, path: string, opts: C
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes raw bytes on a fresh socket; resolves with all the server wrote before closing (or 3 s). */
+export function rawExchange(origin: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let got = '';
+    const timer = setTimeout(() => socket.destroy(), 3_000);
+    socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
+    socket.on('close', () => { clearTimeout(timer); resolve(got); });
+    socket.on('error', () => undefined);
+    socket.write(text);
+  });
+}

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { agent, call, startServe, type Call, type Res, type Served } from './blackbox-client.ts';
+import { agent, call, rawExchange, startServe, type Call, type Res, type Served } from './blackbox-client.ts';
 import { expectError, expectJson, expectPet, rateOf } from './blackbox-expect.ts';
 
 const PLANS = {
@@ -289,6 +289,12 @@ describe.concurrent('routes and methods', () => {
       expectError(res, 405, DAY);
       expect(res.headers.allow, `${method} ${path}`).toBe(allow);
     }
+  });
+  test('the absolute-form request-target is accepted (RFC 9112 §3.2.2: a server MUST)', async () => {
+    const got = await rawExchange(srv.origin, `GET ${srv.baseUrl}/pets?limit=1 HTTP/1.1\r\nHost: ${new URL(srv.origin).host}\r\n` +
+      'Authorization: Bearer kg\r\nConnection: close\r\n\r\n');
+    expect(got).toMatch(/^HTTP\/1\.1 200 /);
+    expect(got).toMatch(/\r\n\r\n\[/);
   });
   test('HEAD is answered as GET without a body, with the rate-limit headers', async () => {
     for (const [path, status] of [['/pets', 200], ['/pets/999999999', 404], ['/pets?limit=0', 400]] as const) {

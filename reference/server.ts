@@ -6,6 +6,7 @@ import { createApp, DEFAULT_MAX_BODY_BYTES, type ReferenceOptions } from './app.
 import { authorizationLines } from './auth.ts';
 import { ERROR_CODES } from './responses.ts';
 import { BASE_PATH } from './routes.ts';
+import { originForm } from './target.ts';
 import type { AppRequest, AppResponse, Handle } from './types.ts';
 
 const INTERNAL_ERROR = '{"code":"INTERNAL_ERROR","message":"internal error","status":500}';
@@ -122,7 +123,7 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     res.on('error', ignore);
     readBody(req, cap, (body, oversize) => {
-      const appReq: AppRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: headersOf(req), body };
+      const appReq: AppRequest = { method: req.method ?? 'GET', path: originForm(req.url ?? '/'), headers: headersOf(req), body };
       if (oversize) appReq.oversize = true;
       handle(appReq).then(
         (answer) => write(req, res, answer, oversize),
