@@ -11,8 +11,13 @@ const plans = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { small:
 const servers: RunningServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
+/** Spends the current window: returns right after a 429, so the run starts inside a spent window (a fixed count could straddle a window boundary on a loaded machine). */
 async function exhaust(baseUrl: string): Promise<void> {
-  for (let i = 0; i < 70; i += 1) await fetch(`${baseUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
+  for (let i = 0; i < 300; i += 1) {
+    const res = await fetch(`${baseUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
+    await res.arrayBuffer();
+    if (res.status === 429) return;
+  }
 }
 
 const failing = (r: Awaited<ReturnType<typeof runConform>>) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
@@ -34,14 +39,16 @@ describe.concurrent('quota-aware runner', () => {
 
   test('headers reporting the day quota hide the minute one: 429s at each minute boundary, waited out, never stop the run', async () => {
     let refused = 0;
-    const s = await listen({ keys: { [KEY]: 'small' }, plans, variants: { headerQuota: 'day' }, log: () => undefined, wrap: (h) => async (req) => {
+    // 20 a second: more than a loaded machine's run sends, so every window boundary is crossed spent.
+    const tight = { windows: { minuteSeconds: 1, daySeconds: 3600 }, plans: { small: { perMinute: 20, perDay: 100_000 } } };
+    const s = await listen({ keys: { [KEY]: 'small' }, plans: tight, variants: { headerQuota: 'day' }, log: () => undefined, wrap: (h) => async (req) => {
       const res = await h(req);
       if (res.status === 429) refused += 1;
       return res;
     } });
     servers.push(s);
     // max429 counts 429s in a row: more than 4 in all (a few per window) is not a reason to stop.
-    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 240, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 4, backoffBaseMs: 100 });
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 160, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 4, backoffBaseMs: 100 });
     expect(report.aborted).toBeUndefined();
     expect(failing(report)).toEqual([]);
     expect(refused).toBeGreaterThan(4);
