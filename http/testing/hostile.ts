@@ -291,7 +291,7 @@ export function idleCloser(idleMs = 5, reset = false): Promise<HostileServer> {
           arm();
         }
       });
-      arm();
+      // The idle clock starts after the first answer (a keep-alive timeout, not a connect timeout).
       return true;
     },
   );
