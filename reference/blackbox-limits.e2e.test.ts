@@ -11,7 +11,7 @@ import { expectError, expectTooMany, rateOf } from './blackbox-expect.ts';
 const PLANS = {
   windows: { minuteSeconds: 2, daySeconds: 40 },
   plans: {
-    free: { perMinute: 5, perDay: 12 },
+    free: { perMinute: 5, perDay: 100 },
     pro: { perMinute: 60, perDay: 100_000 },
     enterprise: { perMinute: 3, perDay: 5 },
     gold: { perMinute: 100_000, perDay: 1_000_000 },
@@ -51,23 +51,60 @@ async function freshWindow(ok: (start: number) => boolean = () => true): Promise
   throw new Error('no fresh window');
 }
 
-describe.concurrent('§8 rate limits', () => {
-  test('minute quota: Remaining counts down, epoch-aligned Reset, 429 + Retry-After, recovery', async () => {
+/**
+ * Runs `scenario` from the start of a fresh minute window. If the server's window ended before the
+ * scenario did (a loaded machine: an answer reports a later Reset), that is no finding: run it again
+ * in a later window, at most three times; the last attempt is judged whatever it shows.
+ */
+async function inOneWindow(scenario: () => Promise<Res[]>): Promise<{ end: number; answers: Res[] }> {
+  for (let attempt = 1; ; attempt++) {
     const end = await freshWindow();
-    for (let i = 1; i <= 5; i++) {
-      const res = await get('k1');
-      expect(res.status, res.text).toBe(200);
-      expect(rateOf(res, DAY)).toMatchObject({ limit: 5, remaining: 5 - i, reset: end });
+    const answers = await scenario();
+    if (attempt === 3 || answers.every((r) => Number(r.headers['x-ratelimit-reset']) <= end)) return { end, answers };
+  }
+}
+
+describe.concurrent('§8 rate limits', () => {
+  // Alone, first: the burst would delay the other tests' requests past their window.
+  test.sequential('500 simultaneous requests on a fresh window of a 60-per-minute plan admit exactly 60', async () => {
+    await freshWindow();
+    const answers: Res[] = await Promise.all(Array.from({ length: 500 }, () => get('k2')));
+    const byWindow = new Map<number, Res[]>();
+    for (const res of answers) {
+      const reset = rateOf(res, DAY).reset;
+      byWindow.set(reset, [...(byWindow.get(reset) ?? []), res]);
     }
-    const tooMany = [await get('k1'), await get('k1', '/pets/abc'), await get('k1', '/nope')];
+    // Each window the burst touched was fresh, so each admits min(60, requests in it).
+    for (const [reset, inWindow] of byWindow) {
+      const admitted = inWindow.filter((r) => r.status === 200).length;
+      expect(admitted, `window ending ${reset}`).toBe(Math.min(60, inWindow.length));
+      // Remaining counts down exactly under concurrency: each admission reports a distinct value.
+      const remaining = inWindow.filter((r) => r.status === 200).map((r) => rateOf(r, DAY).remaining).sort((x, y) => x - y);
+      expect(remaining).toEqual(Array.from({ length: admitted }, (_, i) => 60 - admitted + i));
+      for (const r of inWindow) if (r.status !== 200) expectTooMany(r, DAY);
+    }
+    expect(answers.filter((r) => r.status === 200).length).toBeLessThanOrEqual(60 * byWindow.size);
+  });
+
+  test('minute quota: Remaining counts down, epoch-aligned Reset, 429 + Retry-After, recovery', async () => {
+    const { end, answers } = await inOneWindow(async () => {
+      const out: Res[] = [];
+      for (let i = 0; i < 5; i++) out.push(await get('k1'));
+      out.push(await get('k1'), await get('k1', '/pets/abc'), await get('k1', '/nope'), await get('k5'));
+      return out;
+    });
+    answers.slice(0, 5).forEach((res, i) => {
+      expect(res.status, res.text).toBe(200);
+      expect(rateOf(res, DAY)).toMatchObject({ limit: 5, remaining: 4 - i, reset: end });
+    });
     let wait = 0;
-    for (const res of tooMany) {
+    for (const res of answers.slice(5, 8)) {
       wait = expectTooMany(res, DAY);
       expect(rateOf(res, DAY)).toMatchObject({ limit: 5, reset: end });
     }
     expect(end % MINUTE).toBe(0);
     // Per key: another key on the same plan still has its whole figure in this window.
-    expect(rateOf(await get('k5'), DAY)).toMatchObject({ limit: 5, remaining: 4, reset: end });
+    expect(rateOf(answers[8]!, DAY)).toMatchObject({ limit: 5, remaining: 4, reset: end });
     await sleep(wait * 1000 + 50);
     const again = await get('k1');
     expect(again.status, again.text).toBe(200);
@@ -76,9 +113,8 @@ describe.concurrent('§8 rate limits', () => {
   });
 
   test('admitted 400, 404 and 405 answers count against the quota (GAPS.md)', async () => {
-    const end = await freshWindow();
-    const answers = [await get('k4', '/pets/abc'), await get('k4', '/pets/999'), await get('k4', '/x'),
-      await call(srv.origin, 'DELETE', '/v1/pets', { key: 'k4' })];
+    const { end, answers } = await inOneWindow(async () => [await get('k4', '/pets/abc'), await get('k4', '/pets/999'),
+      await get('k4', '/x'), await call(srv.origin, 'DELETE', '/v1/pets', { key: 'k4' })]);
     expect(answers.map((r) => r.status)).toEqual([400, 404, 404, 405]);
     expect(answers.map((r) => rateOf(r, DAY))).toMatchObject([4, 3, 2, 1].map((remaining) => ({ remaining, reset: end })));
   });
@@ -120,26 +156,6 @@ describe.concurrent('§8 rate limits', () => {
     const both = await get('k6');
     expectTooMany(both, DAY);
     expect(rateOf(both, DAY)).toMatchObject({ limit: 6, remaining: 0, reset: dayEnd });
-  });
-
-  test('500 simultaneous requests on a fresh window of a 60-per-minute plan admit exactly 60', async () => {
-    await freshWindow();
-    const answers: Res[] = await Promise.all(Array.from({ length: 500 }, () => get('k2')));
-    const byWindow = new Map<number, Res[]>();
-    for (const res of answers) {
-      const reset = rateOf(res, DAY).reset;
-      byWindow.set(reset, [...(byWindow.get(reset) ?? []), res]);
-    }
-    // Each window the burst touched was fresh, so each admits min(60, requests in it).
-    for (const [reset, inWindow] of byWindow) {
-      const admitted = inWindow.filter((r) => r.status === 200).length;
-      expect(admitted, `window ending ${reset}`).toBe(Math.min(60, inWindow.length));
-      // Remaining counts down exactly under concurrency: each admission reports a distinct value.
-      const remaining = inWindow.filter((r) => r.status === 200).map((r) => rateOf(r, DAY).remaining).sort((x, y) => x - y);
-      expect(remaining).toEqual(Array.from({ length: admitted }, (_, i) => 60 - admitted + i));
-      for (const r of inWindow) if (r.status !== 200) expectTooMany(r, DAY);
-    }
-    expect(answers.filter((r) => r.status === 200).length).toBeLessThanOrEqual(60 * byWindow.size);
   });
 
   test('every kind of answer carries the rate-limit headers: 401, 400, 404, 405, 413, 429', async () => {
