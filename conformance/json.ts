@@ -19,6 +19,20 @@ export function idTextOf(text: string): string | undefined {
   }
 }
 
+/** The canonical id text of each element of a JSON array (undefined where there is none), or undefined. */
+export function itemIdTextsOf(text: string): Array<string | undefined> | undefined {
+  try {
+    const value = parseLossless(text) as unknown;
+    if (!Array.isArray(value)) return undefined;
+    return value.map((item) => {
+      const id = item && typeof item === 'object' ? (item as Record<string, unknown>)['id'] : undefined;
+      return isLosslessNumber(id) ? canonicalInteger(id.value) : undefined;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * JSON Schema (and so the contract) counts `1.0` and `1e3` as integers: a server may write an id that
  * way, and a client then addresses /pets/1000. Non-integers and absurd exponents: undefined.

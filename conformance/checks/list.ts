@@ -7,6 +7,7 @@ import { isPets } from '../../spec/validators.ts';
 import { LIMIT_OUT_OF_RANGE_EXAMPLES, UNKNOWN_STATUS_EXAMPLES, limitInRange, limitOutOfRange, unknownStatusFilter } from '../arbitraries/query.ts';
 import { petStatus } from '../arbitraries/new-pet.ts';
 import { listRequest, operationOf, queryOf, usesValidKey, type RunContext } from '../context.ts';
+import { itemIdTextsOf } from '../json.ts';
 import { bodyOf, expectStatus } from './judge.ts';
 import { fail, type Check, type ResponseCheck } from './types.ts';
 
@@ -76,6 +77,28 @@ export const listChecks: Check[] = [
       const wanted = queryOf(ex.request).get('status');
       const other = (items(ex) ?? []).find((p) => (p as { status?: unknown })?.status !== wanted);
       return other === undefined ? undefined : fail(`status=${wanted} returned an animal with status ${JSON.stringify((other as { status?: unknown }).status)}`, ex, { received: other });
+    },
+  },
+  {
+    kind: 'response',
+    id: 'list.same-animals',
+    title: 'An animal in a list is the animal creation returned (same name, categoryId and status)',
+    level: 'MUST',
+    specRef: '§4.1, §2.4, §2.1',
+    applies: (ex, ctx) => okList(ex, ctx) && ctx.created.length > 0,
+    judge(ex, ctx) {
+      const list = items(ex);
+      const ids = itemIdTextsOf(ex.response.body);
+      if (!list || !ids) return undefined;
+      const created = new Map(ctx.created.map((c) => [c.idText, c.pet]));
+      for (const [i, id] of ids.entries()) {
+        const pet = id === undefined ? undefined : created.get(id);
+        const item = list[i] as Record<string, unknown> | undefined;
+        if (!pet || !item) continue;
+        const differs = (['name', 'categoryId', 'status'] as const).filter((f) => JSON.stringify(item[f]) !== JSON.stringify(pet[f]));
+        if (differs.length) return fail(`animal ${id} in the list differs from the one creation returned (${differs.join(', ')})`, ex, { expected: pet, received: item });
+      }
+      return undefined;
     },
   },
   {
