@@ -6,7 +6,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
 import { silentProgress, type ProgressSink } from '../core/progress.ts';
 import { VERSION } from '../core/version.ts';
-import { createNodeTransport } from '../http/undici-send.ts';
+import { DEFAULT_SEND_OPTIONS, createNodeTransport } from '../http/undici-send.ts';
 import type { Report } from '../report/model.ts';
 import { SPEC_WINDOWS } from '../spec/plans.ts';
 import { reportId } from './json.ts';
@@ -45,7 +45,7 @@ export interface ConformOptions {
   backoffBaseMs?: number;
 }
 
-export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: 10_000, runTimeoutMs: 30 * 60_000 } as const;
+export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs, runTimeoutMs: 30 * 60_000 } as const;
 
 function positiveInt(value: number | undefined, field: string, min = 1): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new ConfigError(`must be an integer ≥ ${min}, got ${value}`, field);

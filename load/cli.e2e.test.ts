@@ -100,6 +100,11 @@ describe('petcert quota output and keys', () => {
     await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'may' })).rejects.toThrow(/"must" or "should"/);
   });
 
+  it('--timeout takes a positive integer of ms', async () => {
+    await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must', timeout: '0' })).rejects.toThrow(/--timeout: must be an integer ≥ 1/);
+    await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must', timeout: '2s' })).rejects.toThrow(/--timeout/);
+  });
+
   it('PLAN=env:NAME with NAME unset says what to export', () => {
     expect(() => parseKeyFlag('free=env:NOPE_NOT_SET', {})).toThrow(/export NOPE_NOT_SET=/);
     expect(parseKeyFlag('free=env:K', { K: 'abc' })).toEqual({ plan: 'free', key: 'abc' });

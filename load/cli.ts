@@ -2,10 +2,12 @@
 // Exit codes as conform: 0 pass · 1 a failure at the --fail-on level · 2 usage/config · 3 unreachable or incomplete.
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.ts';
+import { DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
 import { redactText } from '../core/redact.ts';
 import { createConsoleProgress, verdictLines } from '../report/console.ts';
-import { exitCodeOf, type FailOn } from '../report/model.ts';
+import { exitCodeOf } from '../report/model.ts';
 import { writeReport } from '../report/write.ts';
+import { failOnFlag, integerFlag, keyFlag, type Env } from '../scripts/flags.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { PROBE_NAMES, type ProbeName } from './probes/checks.ts';
 import { runQuota } from './quota.ts';
@@ -19,9 +21,8 @@ export interface QuotaFlags {
   failOn: string;
   json?: boolean;
   allowProduction?: boolean;
+  timeout?: string;
 }
-
-type Env = Record<string, string | undefined>;
 
 /**
  * PLAN=KEY, or PLAN=env:NAME to read the key from an environment variable (keeps keys out of shell
@@ -33,12 +34,7 @@ export function parseKeyFlag(value: string, env: Env = process.env): { plan: str
     throw new ConfigError(`expected PLAN=KEY or PLAN=env:VARIABLE, got ${JSON.stringify(value.replace(/=.*/, '=…'))} (e.g. --key free=env:PETCERT_FREE_KEY)`, '--key');
   }
   const plan = value.slice(0, at);
-  const raw = value.slice(at + 1);
-  const name = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(raw)?.[1];
-  if (name === undefined) return { plan, key: raw };
-  const key = env[name];
-  if (key === undefined || key === '') throw new ConfigError(`environment variable ${name} (the key for plan "${plan}") is not set or empty: export ${name}=... first`, '--key');
-  return { plan, key };
+  return { plan, key: keyFlag(value.slice(at + 1), '--key', env, `the key for plan "${plan}"`) };
 }
 
 export function parseOnly(values: string[]): ProbeName[] | undefined {
@@ -46,11 +42,6 @@ export function parseOnly(values: string[]): ProbeName[] | undefined {
   const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   for (const n of names) if (!(PROBE_NAMES as string[]).includes(n)) throw new ConfigError(`unknown probe "${n}" (known: ${PROBE_NAMES.join(', ')})`, '--only');
   return names as ProbeName[];
-}
-
-function failOnFlag(raw: string): FailOn {
-  if (raw !== 'must' && raw !== 'should') throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(raw)}`, '--fail-on');
-  return raw;
 }
 
 export interface Out {
@@ -66,13 +57,14 @@ export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.l
   if (keys.length === 0) throw new ConfigError('give at least one PLAN=KEY (repeat --key for several plans; PLAN=env:VARIABLE reads the key from the environment)', '--key');
   const plans = loadPlansFile(flags.plans);
   const only = parseOnly(flags.only);
+  const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
   const secrets = keys.map((k) => k.key);
   // With --json, stdout carries the report only; everything for people goes to stderr.
   const say = flags.json ? out.err : out.log;
   const progress = createConsoleProgress({ stream: process.stderr });
   let report;
   try {
-    report = await runQuota({ baseUrl: flags.baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, ...(only ? { only } : {}) });
+    report = await runQuota({ baseUrl: flags.baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   } finally {
     progress.done();
   }
@@ -119,6 +111,7 @@ export function registerQuota(program: Command): void {
     .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'allow quota-exhausting probes against a production URL')
+    .option('--timeout <ms>', `per-request timeout in ms (default ${DEFAULT_SEND_OPTIONS.timeoutMs})`)
     .addHelpText('after', EXAMPLES)
     .action(async (flags: QuotaFlags) => {
       process.exitCode = await quotaAction(flags);

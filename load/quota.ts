@@ -47,7 +47,7 @@ function validate(options: QuotaOptions): ProbeName[] {
 export async function runQuota(options: QuotaOptions): Promise<Report> {
   const only = validate(options);
   const keys = options.keys.map((k) => ({ key: k.key, plan: resolvePlan(options.plans, k.plan) }));
-  const transport = options.send ? undefined : createNodeTransport({ timeoutMs: options.timeoutMs ?? 10_000 });
+  const transport = options.send ? undefined : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   const counted = countRequests(guardTransport(options.send ?? transport!.send));
   const clock = options.clock ?? systemClock;
   const startedAt = new Date().toISOString();

@@ -12,6 +12,7 @@ import { certify } from './certify.ts';
 import { realRunners } from './certify-runners.ts';
 import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
 import { embeddedPlans, startEmbedded } from './embedded.ts';
+import { failOnFlag, integerFlag } from './flags.ts';
 import { writeRunDirs } from './report-dirs.ts';
 
 export interface CertifyFlags {
@@ -24,17 +25,6 @@ export interface CertifyFlags {
   allowProduction?: boolean;
   seed?: string;
   budget?: string;
-}
-
-function failOnFlag(raw: string): FailOn {
-  if (raw !== 'must' && raw !== 'should') throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(raw)}`, '--fail-on');
-  return raw;
-}
-
-function integerFlag(raw: string | undefined, flag: string, min: number): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min) throw new ConfigError(`must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`, flag);
-  return Number(raw);
 }
 
 /** Where the run goes: the configured target, or the embedded server (closed by `stop`). */
