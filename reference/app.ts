@@ -52,7 +52,7 @@ function tooMany(decision: Decision, nowMs: number, faults: ReferenceFaults, var
   const seconds = Math.max(1, Math.ceil(((decision.retryAtMs ?? nowMs) - nowMs) / 1000));
   const headers: Record<string, string> = {};
   const retryAfter = retryAfterValue(seconds, nowMs, faults, variants);
-  if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+  if (retryAfter !== undefined) headers[RATE_LIMIT_HEADERS.retryAfter] = retryAfter;
   const message = `rate limit exceeded: retry after ${seconds} s`;
   if (variants.tooManyBody === 'empty') return { status: 429, headers, body: '' };
   if (variants.tooManyBody === 'text') return { status: 429, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: message };

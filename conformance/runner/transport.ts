@@ -10,6 +10,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AbortRunError } from '../../core/errors.ts';
 import type { Exchange, HttpRequest, Send } from '../../core/exchange.ts';
 import { guardTransport } from '../../core/guard.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { parseRetryAfter } from '../../spec/ratelimit.ts';
 import { createPacer } from './pacing.ts';
 
@@ -101,7 +102,7 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
       const backoff = Math.min(o.backoffCapMs, o.backoffBaseMs * 2 ** (attempt - 1));
       const wait = Math.max(retryAfter.ok ? retryAfter.value.seconds * 1000 : 0, backoff);
       if (wait > o.maxWaitMs) {
-        throw new AbortRunError('RATE_LIMITED', `the target asks to wait ${Math.round(wait / 1000)} s (Retry-After ${exchange.response.headers['retry-after'] ?? 'missing'}), longer than the ${Math.round(o.maxWaitMs / 1000)} s petcert waits`);
+        throw new AbortRunError('RATE_LIMITED', `the target asks to wait ${Math.round(wait / 1000)} s (Retry-After ${exchange.response.headers[RATE_LIMIT_HEADERS.retryAfter] ?? 'missing'}), longer than the ${Math.round(o.maxWaitMs / 1000)} s petcert waits`);
       }
       checkTime(wait);
       await o.clock.sleep(wait);

@@ -1,4 +1,5 @@
 // Verdicts on a counted window: the exact count, Remaining counting down, and the 429's Retry-After.
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { CheckKey } from './checks.ts';
 import type { ProbeRun } from './context.ts';
 import { SLACK_MS, type Observation } from './observe.ts';
@@ -36,7 +37,7 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount): void {
 export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, keys: { present: CheckKey; accurate: CheckKey } = { present: 'retryAfterPresent', accurate: 'retryAfterAccurate' }): void {
   const { f } = run;
   if (!o.retryAfter) {
-    const raw = o.ex.response.headers['retry-after'];
+    const raw = o.ex.response.headers[RATE_LIMIT_HEADERS.retryAfter];
     f.fail(keys.present, raw === undefined ? 'the 429 has no Retry-After header' : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`, { exchange: o.ex });
     return;
   }
