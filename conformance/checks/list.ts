@@ -42,6 +42,8 @@ function sizeCheck(id: string, title: string, specRef: string, bound: (ex: Excha
   };
 }
 
+const LIMIT_RANGE = `${LIMIT.min}–${LIMIT.max}`;
+
 type ValidQuery = { limit: number | undefined; status: string | undefined };
 
 function orderLabel(ids: number[]): string {
@@ -61,9 +63,9 @@ export const listChecks: Check[] = [
     applies: okList,
     judge: (ex) => (isPets(bodyOf(ex)) ? undefined : fail('the 200 body of GET /pets is not an array of Pets', ex, { received: ex.response.body.slice(0, 500) })),
   },
-  sizeCheck('list.default-limit', 'Without limit, at most 20 animals', '§4.1 rule 2', (ex) => (queryOf(ex.request).has('limit') ? undefined : LIMIT.default)),
+  sizeCheck('list.default-limit', `Without limit, at most ${LIMIT.default} animals`, '§4.1 rule 2', (ex) => (queryOf(ex.request).has('limit') ? undefined : LIMIT.default)),
   sizeCheck('list.limit', 'With limit n, at most n animals', '§4.1 rule 2', (ex) => inRangeLimit(queryOf(ex.request).get('limit'))),
-  sizeCheck('list.max-items', 'Never more than 100 animals, whatever limit says', '§4.1, §8.4', () => LIMIT.max),
+  sizeCheck('list.max-items', `Never more than ${LIMIT.max} animals, whatever limit says`, '§4.1, §8.4', () => LIMIT.max),
   {
     kind: 'response',
     id: 'list.status-filter',
@@ -104,7 +106,7 @@ export const listChecks: Check[] = [
   {
     kind: 'scenario',
     id: 'list.valid-query',
-    title: 'GET /pets with a limit in 1–100 and/or a PetStatus filter answers 200',
+    title: `GET /pets with a limit in ${LIMIT_RANGE} and/or a PetStatus filter answers 200`,
     level: 'MUST',
     specRef: '§4.1',
     weight: 3,
@@ -130,7 +132,7 @@ export const listChecks: Check[] = [
   {
     kind: 'scenario',
     id: 'list.limit-out-of-range',
-    title: 'limit outside 1–100 or not an integer: 400 or a clamped 200',
+    title: `limit outside ${LIMIT_RANGE} or not an integer: 400 or a clamped 200`,
     level: 'MUST',
     specRef: '§4.1, §8.4',
     weight: 1.5,
