@@ -13,7 +13,3 @@ export const CHECKS: readonly Check[] = [...authChecks, ...createChecks, ...list
 export const responseChecks = (): ResponseCheck[] => CHECKS.filter((c): c is ResponseCheck => c.kind === 'response');
 export const scenarioChecks = (): ScenarioCheck[] => CHECKS.filter((c): c is ScenarioCheck => c.kind === 'scenario');
 export const summaryChecks = (): SummaryCheck[] => CHECKS.filter((c): c is SummaryCheck => c.kind === 'summary');
-
-export function checkById(id: string): Check | undefined {
-  return CHECKS.find((c) => c.id === id);
-}

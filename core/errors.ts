@@ -5,7 +5,6 @@ export type TransportCode =
   | 'CONNECTION_REFUSED'
   | 'CONNECTION_RESET'
   | 'TIMEOUT'
-  | 'BODY_TOO_LARGE'
   | 'DNS'
   | 'PROTOCOL'
   | 'OTHER';

@@ -32,8 +32,6 @@ export interface ReferenceFaults {
   rejectedConsumeNext?: boolean;
 }
 
-export const NO_FAULTS: Readonly<ReferenceFaults> = Object.freeze({});
-
 /** Every fault name with a one-line description (README, `petcert serve --help`-style listings, tests). */
 export const FAULT_DESCRIPTIONS: Record<keyof ReferenceFaults, string> = {
   overAdmit: 'admits N extra requests per minute window while the Limit header claims the plan figure',

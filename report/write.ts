@@ -7,11 +7,6 @@ import type { FailOn, Report } from './model.ts';
 import { toJUnit } from './junit.ts';
 import { toHtml } from './html.ts';
 
-export type Renderer = (report: Report, failOn: FailOn) => string;
-
-/** Extra renderers register here by file name, so this file does not grow per format. */
-export const extraRenderers: Record<string, Renderer> = {};
-
 /**
  * report.json, indented for people, except that each quota sample takes one line: a day probe can
  * record 100,000 samples, and eight lines each would make the file several times larger.
@@ -31,7 +26,6 @@ export function writeReport(dir: string, report: Report, secrets: readonly strin
     'junit.xml': toJUnit(report, failOn),
     'report.html': toHtml(report, failOn),
   };
-  for (const [name, render] of Object.entries(extraRenderers)) files[name] = render(report, failOn);
   const written: string[] = [];
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);

@@ -9,8 +9,6 @@ import { createServerClock, readRateLimit, type RateLimitState } from '../../spe
 export interface Pacer {
   before(): Promise<void>;
   after(exchange: Exchange, steer: boolean): void;
-  /** Requests released and not yet answered. */
-  inFlight(): number;
 }
 
 export interface PacerOptions {
@@ -48,6 +46,5 @@ export function createPacer({ clock, maxPauseMs, marginMs = 50 }: PacerOptions):
       const read = readRateLimit(exchange.response.headers);
       if (read.ok) state = read.value;
     },
-    inFlight: () => inFlight,
   };
 }

@@ -35,7 +35,6 @@ export interface RunnerSendOptions {
 export interface RunnerSend {
   send: Send;
   requests(): number;
-  rateLimited(): number;
 }
 
 export const DEFAULT_RUNNER = { concurrency: 4, max429: 20, maxWaitMs: 5 * 60_000, backoffBaseMs: 1000, backoffCapMs: 60_000 } as const;
@@ -60,7 +59,6 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
   const pacer = createPacer({ clock: o.clock, maxPauseMs: o.maxWaitMs });
   const acquire = slots(o.concurrency);
   let count = 0;
-  let total429 = 0;
   let run429 = 0;
 
   const checkTime = (waitMs = 0) => {
@@ -93,7 +91,6 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
     for (let attempt = 1; ; attempt += 1) {
       const exchange = await once(request);
       if (exchange.response.status !== 429) return exchange;
-      total429 += 1;
       run429 += 1;
       if (run429 > o.max429) {
         throw new AbortRunError('RATE_LIMITED', `stopped after ${o.max429} responses 429 Too Many Requests in a row (continuing risks a ban of the key, §8.3 rule 3)`);
@@ -109,5 +106,5 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
     }
   };
 
-  return { send, requests: () => count, rateLimited: () => total429 };
+  return { send, requests: () => count };
 }

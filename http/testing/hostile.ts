@@ -54,7 +54,7 @@ async function started(server: Server, sockets: Set<Socket>, received: ReceivedR
 }
 
 /** An HTTP server whose handler misbehaves at the HTTP level. */
-export async function httpServer(handler: HttpHandler, keepAliveTimeoutMs = 5_000): Promise<HostileServer> {
+export async function httpServer(handler: HttpHandler): Promise<HostileServer> {
   const received: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();
   const server = createHttpServer((req, res) => {
@@ -63,7 +63,6 @@ export async function httpServer(handler: HttpHandler, keepAliveTimeoutMs = 5_00
     res.on('error', () => {});
     handler(req, res, received.length);
   });
-  server.keepAliveTimeout = keepAliveTimeoutMs;
   server.on('clientError', (_err, socket) => socket.destroy());
   return started(server, sockets, received);
 }
@@ -227,14 +226,6 @@ export function closesKeepAlive(announce = false): Promise<HostileServer> {
     res.writeHead(200, { ...JSON_TYPE, 'content-length': '2', ...(announce ? { connection: 'close' } : {}) });
     res.end('[]', () => res.socket?.destroySoon());
   });
-}
-
-/** A healthy JSON server whose idle keep-alive connections time out after `ms` (the reuse race). */
-export function shortKeepAlive(ms = 1): Promise<HostileServer> {
-  return httpServer((_req, res) => {
-    res.writeHead(200, { ...JSON_TYPE, 'content-length': '2' });
-    res.end('[]');
-  }, ms);
 }
 
 /** A recording server that answers every request 200 `[]`: the other origin of a redirect. */
