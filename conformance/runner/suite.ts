@@ -12,7 +12,7 @@ import { PET_STATUSES, type PetStatus } from '../../spec/contract.ts';
 import { isPets } from '../../spec/validators.ts';
 import type { ScenarioCheck } from '../checks/types.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
-import { createValidPet } from '../create-pet.ts';
+import { createValidPet, rememberCategory } from '../create-pet.ts';
 import { idTextOf, jsonOf } from '../json.ts';
 import { CHECKS, scenarioChecks, summaryChecks } from '../registry.ts';
 import { createBook, type Book } from './book.ts';
@@ -76,7 +76,7 @@ async function preflight(ctx: RunContext): Promise<string | undefined> {
   }
   if (status === 401 || status === 403) return `the API key was refused (${status}); check --api-key`;
   if (isPets(json) && ctx.categories.fixed === undefined) {
-    for (const pet of json) if (Number.isSafeInteger(pet.categoryId) && !ctx.categories.known.includes(String(pet.categoryId))) ctx.categories.known.push(String(pet.categoryId));
+    for (const pet of json) if (Number.isSafeInteger(pet.categoryId)) rememberCategory(ctx, pet.categoryId);
   }
   return undefined;
 }
@@ -93,21 +93,16 @@ async function populate(ctx: RunContext, allowance: number, concurrency: number)
     plan.push(status);
     total += 1;
   }
-  let next = 0;
-  const worker = async () => {
-    while (next < plan.length) {
-      const i = next++;
-      const categoryId = Number(ctx.categories.known[i % Math.max(1, ctx.categories.known.length)] ?? 1);
-      try {
-        await createValidPet(ctx, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
-      } catch (error) {
-        // One lost request (e.g. a keep-alive connection closed under a POST) is not a dead target; the
-        // guard turns consecutive failures into UnreachableError, which still ends the run.
-        if (!(error instanceof TransportError)) throw error;
-      }
+  await pool([...plan.keys()], concurrency, async (i) => {
+    const categoryId = Number(ctx.categories.known[i % Math.max(1, ctx.categories.known.length)] ?? 1);
+    try {
+      await createValidPet(ctx, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
+    } catch (error) {
+      // One lost request (e.g. a keep-alive connection closed under a POST) is not a dead target; the
+      // guard turns consecutive failures into UnreachableError, which still ends the run.
+      if (!(error instanceof TransportError)) throw error;
     }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  });
 }
 
 export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
