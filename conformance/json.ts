@@ -2,35 +2,36 @@
 // would round (and then GET /pets/{id} would miss). The id is therefore read as the text it was sent as.
 import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { parseJson } from '../core/exchange.ts';
+import type { Pet } from '../spec/contract.ts';
 
 export function jsonOf(text: string): unknown {
   const r = parseJson(text);
   return r.ok ? r.value : undefined;
 }
 
-/** The decimal text of body.id, exactly as the server wrote it (canonical: `1.0`, `1e3` are the integers 1, 1000), or undefined. */
-export function idTextOf(text: string): string | undefined {
+/** The canonical id text of a losslessly parsed object, or undefined. */
+function idOf(value: unknown): string | undefined {
+  const id = value && typeof value === 'object' ? (value as Record<string, unknown>)['id'] : undefined;
+  return isLosslessNumber(id) ? canonicalInteger(id.value) : undefined;
+}
+
+function parsedLossless(text: string): unknown {
   try {
-    const value = parseLossless(text) as Record<string, unknown> | null;
-    const id = value && typeof value === 'object' ? value['id'] : undefined;
-    return isLosslessNumber(id) ? canonicalInteger(id.value) : undefined;
+    return parseLossless(text) as unknown;
   } catch {
     return undefined;
   }
 }
 
+/** The decimal text of body.id, exactly as the server wrote it (canonical: `1.0`, `1e3` are the integers 1, 1000), or undefined. */
+export function idTextOf(text: string): string | undefined {
+  return idOf(parsedLossless(text));
+}
+
 /** The canonical id text of each element of a JSON array (undefined where there is none), or undefined. */
 export function itemIdTextsOf(text: string): Array<string | undefined> | undefined {
-  try {
-    const value = parseLossless(text) as unknown;
-    if (!Array.isArray(value)) return undefined;
-    return value.map((item) => {
-      const id = item && typeof item === 'object' ? (item as Record<string, unknown>)['id'] : undefined;
-      return isLosslessNumber(id) ? canonicalInteger(id.value) : undefined;
-    });
-  } catch {
-    return undefined;
-  }
+  const value = parsedLossless(text);
+  return Array.isArray(value) ? value.map(idOf) : undefined;
 }
 
 /**
@@ -60,7 +61,14 @@ export function reportId(idText: string): number | string {
   return Number.isSafeInteger(n) && String(n) === idText ? n : idText;
 }
 
-/** Field-by-field equality of the NewPet part; `status` compared only when `expectedStatus` says so. */
+const PET_FIELDS = ['name', 'categoryId', 'status'] as const;
+
+/** The fields (name, categoryId, status) in which a pet read back differs from the one creation returned. */
+export function differingPetFields(got: Record<string, unknown>, created: Pet): string[] {
+  return PET_FIELDS.filter((f) => JSON.stringify(got[f]) !== JSON.stringify(created[f]));
+}
+
+/** Field-by-field equality of the NewPet part; `status` compared only when it was sent. */
 export function echoProblems(sent: { name: string; categoryId: number; status?: string }, got: Record<string, unknown>): string[] {
   const problems: string[] = [];
   if (got['name'] !== sent.name) problems.push(`name ${JSON.stringify(got['name'])} instead of ${JSON.stringify(sent.name)}`);

@@ -7,7 +7,7 @@ import { isPets } from '../../spec/validators.ts';
 import { LIMIT_OUT_OF_RANGE_EXAMPLES, UNKNOWN_STATUS_EXAMPLES, limitInRange, limitOutOfRange, unknownStatusFilter } from '../arbitraries/query.ts';
 import { petStatus } from '../arbitraries/new-pet.ts';
 import { listRequest, operationOf, queryOf, usesValidKey, type RunContext } from '../context.ts';
-import { itemIdTextsOf } from '../json.ts';
+import { differingPetFields, itemIdTextsOf } from '../json.ts';
 import { bodyOf, expectStatus } from './judge.ts';
 import { fail, type Check, type ResponseCheck } from './types.ts';
 
@@ -97,7 +97,7 @@ export const listChecks: Check[] = [
         const pet = id === undefined ? undefined : created.get(id);
         const item = list[i] as Record<string, unknown> | undefined;
         if (!pet || !item) continue;
-        const differs = (['name', 'categoryId', 'status'] as const).filter((f) => JSON.stringify(item[f]) !== JSON.stringify(pet[f]));
+        const differs = differingPetFields(item, pet);
         if (differs.length) return fail(`animal ${id} in the list differs from the one creation returned (${differs.join(', ')})`, ex, { expected: pet, received: item });
       }
       return undefined;
