@@ -1,7 +1,7 @@
 // The burst probe: far more simultaneous requests than the limit, at the start of a fresh window, must
 // admit exactly the limit, and the Remaining values handed out must be distinct and contiguous.
 import type { ProbeRun } from './context.ts';
-import { observe, SLACK_MS, type Observation } from './observe.ts';
+import { observe, retryAfterBeyond, SLACK_MS, type Observation } from './observe.ts';
 import { findFreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
@@ -37,7 +37,7 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
     const crossed = resets.size > 1 || all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);
     if (crossed && attempt === 0) continue;
     const admitted = all.filter((o) => o.admitted);
-    const dayOut = all.some((o) => (o.status === 429 && o.quota === 'day') || (o.retryAfter && o.serverMs + o.retryAfter.seconds * 1000 > fresh.endMs + SLACK_MS));
+    const dayOut = all.some((o) => (o.status === 429 && o.quota === 'day') || retryAfterBeyond(o, fresh.endMs));
     if (admitted.length < perMinute && dayOut) {
       run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`);
       return;

@@ -8,7 +8,7 @@
 import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import type { ProbeRun } from './context.ts';
-import { judgeRetryAfter } from './judge.ts';
+import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
 import { quotaOf, resetEndMs, SLACK_MS, type Observation } from './observe.ts';
 
 export interface DayTally {
@@ -89,8 +89,8 @@ export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation)
 
 function judgeRetryAfterBounds(run: ProbeRun, final: Observation, endMs: number): void {
   const dayS = run.ctx.windows.daySeconds;
-  if (final.quota === 'day' && final.rate) return judgeRetryAfter(run, final, endMs, { present: 'dayRetryAfter', accurate: 'dayRetryAfter' });
-  if (!final.retryAfter) return judgeRetryAfter(run, final, endMs, { present: 'dayRetryAfter', accurate: 'dayRetryAfter' });
+  if (final.quota === 'day' && final.rate) return judgeRetryAfter(run, final, endMs, DAY_RETRY_AFTER);
+  if (!final.retryAfter) return judgeRetryAfter(run, final, endMs, DAY_RETRY_AFTER);
   const s = final.retryAfter.seconds;
   if (s < 1 || s > dayS + SLACK_MS / 1000) {
     run.f.fail('dayRetryAfter', `the day quota's Retry-After is ${final.retryAfter.raw} (${s} s): not within one day window of ${dayS} s`, { exchange: final.ex, expected: `1..${dayS}`, received: s });

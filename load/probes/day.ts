@@ -1,21 +1,20 @@
 // The day probe. Paced at the minute limit (never a needless 429), it first learns where the current
 // day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
+import { PROBE_CHECKS } from './checks.ts';
 import { serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
-import { judgeRetryAfter } from './judge.ts';
-import { observe, resetEndMs, SLACK_MS, type Observation, type QuotaKind } from './observe.ts';
+import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
+import { observe, resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
 import { minuteEnd } from './window.ts';
 import { judgeFromTally } from './day-tally.ts';
 
 /** A 429 whose Retry-After reaches past the current minute window refuses on the day quota. */
 function isDay429(run: ProbeRun, o: Observation, minuteEndMs: number): boolean {
-  if (o.quota === 'day' && resetEndMs(run, o) !== undefined) return true;
-  return o.retryAfter !== undefined && o.serverMs + o.retryAfter.seconds * 1000 > minuteEndMs + SLACK_MS;
+  return (o.quota === 'day' && resetEndMs(run, o) !== undefined) || retryAfterBeyond(o, minuteEndMs);
 }
 
 function dayEndOf(run: ProbeRun, o: Observation): number | undefined {
-  if (o.quota === 'day') return resetEndMs(run, o);
-  return o.retryAfter ? o.serverMs + o.retryAfter.seconds * 1000 : undefined;
+  return o.quota === 'day' ? resetEndMs(run, o) : retryAfterEndMs(o);
 }
 
 /**
@@ -155,7 +154,7 @@ export async function probeDay(run: ProbeRun): Promise<void> {
   const { ctx, k, f } = run;
   const { perMinute, perDay } = k.plan;
   if (perMinute * (ctx.windows.daySeconds / ctx.windows.minuteSeconds) <= perDay) {
-    for (const key of ['dayExact', 'dayRetryAfter', 'dayHeaders', 'rejectedConsume'] as const) f.skip(key, 'the day quota cannot bind when paced at the minute limit');
+    for (const key of PROBE_CHECKS.day) f.skip(key, 'the day quota cannot bind when paced at the minute limit');
     return;
   }
   const found = await findDayEnd(run);
@@ -171,7 +170,7 @@ export async function probeDay(run: ProbeRun): Promise<void> {
     f.fail('dayExact', `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}`, { expected: perDay, received: c.admitted });
     return;
   }
-  judgeRetryAfter(run, c.final, start + ctx.windows.daySeconds * 1000, { present: 'dayRetryAfter', accurate: 'dayRetryAfter' });
+  judgeRetryAfter(run, c.final, start + ctx.windows.daySeconds * 1000, DAY_RETRY_AFTER);
   const consumes = c.deliberate429 > 0 && c.admitted === perDay - c.deliberate429;
   if (c.admitted === perDay || consumes) f.pass('dayExact');
   else if (!f.failed('dayExact')) {

@@ -40,13 +40,13 @@ export function toFailure(message: string, detail: FailureDetail, secrets: reado
 
 export function createFindings(plan: string, secrets: readonly string[]): Findings {
   const results = new Map<CheckKey, CheckResult>();
+  const resultOf = (key: CheckKey): CheckResult => {
+    const d = CHECKS[key];
+    return { id: `${d.id}[${plan}]`, title: `${d.title} (${plan})`, level: d.level, specRef: d.specRef, outcome: 'pass', failures: [] };
+  };
   const touch = (key: CheckKey): CheckResult => {
     let r = results.get(key);
-    if (!r) {
-      const d = CHECKS[key];
-      r = { id: `${d.id}[${plan}]`, title: `${d.title} (${plan})`, level: d.level, specRef: d.specRef, outcome: 'pass', failures: [] };
-      results.set(key, r);
-    }
+    if (!r) results.set(key, (r = resultOf(key)));
     if (r.outcome === 'skip') {
       r.outcome = 'pass';
       delete r.skipReason;
@@ -64,9 +64,7 @@ export function createFindings(plan: string, secrets: readonly string[]): Findin
       touch(key).observed = observed;
     },
     skip(key, reason) {
-      if (results.has(key)) return;
-      const d = CHECKS[key];
-      results.set(key, { id: `${d.id}[${plan}]`, title: `${d.title} (${plan})`, level: d.level, specRef: d.specRef, outcome: 'skip', failures: [], skipReason: reason });
+      if (!results.has(key)) results.set(key, { ...resultOf(key), outcome: 'skip', skipReason: reason });
     },
     failed: (key) => results.get(key)?.outcome === 'fail',
     results: () => [...results.values()],

@@ -33,6 +33,9 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount): void {
   if (list.length > 1 || rej) f.pass('remaining');
 }
 
+/** The day quota's 429 has one check for Retry-After, present and accurate alike. */
+export const DAY_RETRY_AFTER = { present: 'dayRetryAfter', accurate: 'dayRetryAfter' } as const satisfies { present: CheckKey; accurate: CheckKey };
+
 /** Retry-After on a 429: present, and pointing at `endMs` (server ms), the reset of the refusing quota. */
 export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, keys: { present: CheckKey; accurate: CheckKey } = { present: 'retryAfterPresent', accurate: 'retryAfterAccurate' }): void {
   const { f } = run;

@@ -3,12 +3,11 @@
 import { MARGIN_MS, type ProbeRun } from './context.ts';
 import { retryUntilAdmitted } from './backoff.ts';
 import { judgeRemaining, judgeRetryAfter } from './judge.ts';
-import { SLACK_MS, type Observation } from './observe.ts';
+import { retryAfterBeyond, SLACK_MS, type Observation } from './observe.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 
 /** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
-const dayRefused = (o: Observation, minuteEndMs: number): boolean =>
-  o.quota === 'day' || (o.retryAfter !== undefined && o.retryAfter.seconds * 1000 > minuteEndMs - o.serverMs + SLACK_MS);
+const dayRefused = (o: Observation, minuteEndMs: number): boolean => o.quota === 'day' || retryAfterBeyond(o, minuteEndMs);
 
 function judgeExact(run: ProbeRun, count: WindowCount): void {
   const { perMinute } = run.k.plan;

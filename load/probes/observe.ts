@@ -34,6 +34,17 @@ export function quotaOf(limit: number | undefined, plan: { perMinute: number; pe
   return 'unknown';
 }
 
+/** Server ms at which a 429's Retry-After says to come back, when it has one. */
+export function retryAfterEndMs(o: Observation): number | undefined {
+  return o.retryAfter ? o.serverMs + o.retryAfter.seconds * 1000 : undefined;
+}
+
+/** Retry-After reaches past `endMs` (server ms, with slack): the refusing quota is not the window ending then. */
+export function retryAfterBeyond(o: Observation, endMs: number): boolean {
+  const at = retryAfterEndMs(o);
+  return at !== undefined && at > endMs + SLACK_MS;
+}
+
 /** Server ms at which the window the headers report ends, when Reset is a plausible Unix time. */
 export function resetEndMs(run: ProbeRun, o: Observation): number | undefined {
   if (!o.rate || o.quota === 'unknown') return undefined;
