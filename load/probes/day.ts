@@ -1,6 +1,7 @@
 // The day probe. Paced at the minute limit (never a needless 429), it first learns where the current
 // day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
+import type { ProgressEvent } from '../../core/progress.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
@@ -77,7 +78,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
       total++;
       inWindow++;
     }
-    if (i % perWindowTick(k.plan.perMinute) === 0) ctx.progress({ phase: `quota ${k.plan.name}: day`, done: Math.min(total, k.plan.perDay), total: k.plan.perDay, etaMs: Math.max(0, (k.plan.perDay - total) / k.plan.perMinute) * minuteMs });
+    if (i % perWindowTick(k.plan.perMinute) === 0) ctx.progress(findingProgress(run, total, minuteMs));
     const span = o.serverMs - started;
     if (total > 3 * k.plan.perDay || span > 2 * dayMs + 2 * minuteMs) {
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
@@ -102,6 +103,17 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
     }
   }
   return undefined;
+}
+
+/**
+ * Past perDay admitted without a day 429 the pacing crossed into the next day window (a slow target, or a
+ * start late in the day): the phase is not done, so the bar stays short of full and says why.
+ */
+function findingProgress(run: ProbeRun, total: number, minuteMs: number): ProgressEvent {
+  const { perDay, perMinute } = run.k.plan;
+  const phase = `quota ${run.k.plan.name}: day`;
+  if (total < perDay) return { phase, done: total, total: perDay, etaMs: ((perDay - total) / perMinute) * minuteMs };
+  return { phase, done: perDay - 1, total: perDay, message: `${total} admitted without a day 429: the count goes on into the next day window` };
 }
 
 /** Progress events once per minute window's worth of requests, not per request. */
