@@ -1,5 +1,7 @@
 // A minimal client for the reference server's socket tests (undici, no keep-alive surprises).
 import { Agent, request } from 'undici';
+import { lowerCaseHeaders } from '../core/exchange.ts';
+import { rawExchange } from '../http/testing/raw-client.ts';
 
 export interface Reply {
   status: number;
@@ -17,28 +19,12 @@ export async function send(
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['content-type'] ??= 'application/json';
   const res = await request(url, { method: (init.method ?? 'GET') as 'GET', headers, body: init.body, dispatcher: agent });
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return { status: res.statusCode, headers: out, body: await res.body.text() };
+  return { status: res.statusCode, headers: lowerCaseHeaders(res.headers), body: await res.body.text() };
 }
 
 /** Sends raw bytes on a fresh socket and returns everything the server wrote until it closed (or 5 s). */
 export async function raw(port: number, bytes: string): Promise<string> {
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let got = '';
-    const finish = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(got);
-    };
-    const timer = setTimeout(finish, 5000);
-    socket.on('data', (d) => (got += d.toString('latin1')));
-    socket.on('close', finish);
-    socket.on('error', finish);
-    socket.write(bytes);
-  });
+  return (await rawExchange(port, Buffer.from(bytes, 'latin1'))).text;
 }
 
 /** Sleeps until `ms` past the next multiple of `seconds` on the epoch (the server shares our clock here). */

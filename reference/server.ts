@@ -2,14 +2,13 @@
 // keep slow or hostile clients from holding the server: header size, header and request timeouts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { lowerCaseHeaders } from '../core/exchange.ts';
 import { createApp, DEFAULT_MAX_BODY_BYTES, type ReferenceOptions } from './app.ts';
 import { authorizationLines } from './auth.ts';
-import { ERROR_CODES } from './responses.ts';
+import { errorResponse } from './responses.ts';
 import { BASE_PATH } from './routes.ts';
 import { originForm } from './target.ts';
 import type { AppRequest, AppResponse, Handle } from './types.ts';
-
-const INTERNAL_ERROR = '{"code":"INTERNAL_ERROR","message":"internal error","status":500}';
 
 export interface ListenOptions extends ReferenceOptions {
   host?: string;
@@ -46,12 +45,7 @@ export const SERVER_LIMITS: Readonly<ServerLimits> = {
 };
 
 function headersOf(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  const raw = req.headers;
-  for (const name in raw) {
-    const v = raw[name];
-    if (v !== undefined) out[name] = Array.isArray(v) ? v.join(', ') : v;
-  }
+  const out = lowerCaseHeaders(req.headers);
   if (out.authorization !== undefined) out.authorization = authorizationLines(req.rawHeaders)!;
   return out;
 }
@@ -99,7 +93,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, rateHea
     return;
   }
   const { status, reason } = CLIENT_ERRORS[error.code ?? ''] ?? BAD_REQUEST;
-  const body = JSON.stringify({ code: ERROR_CODES[status], message: reason.toLowerCase(), status });
+  const { body } = errorResponse(status, reason.toLowerCase());
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       Object.entries(rateHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
@@ -129,7 +123,7 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
         (answer) => write(req, res, answer, oversize),
         (error: unknown) => {
           console.error(`petcert reference: handler threw: ${error instanceof Error ? error.stack : String(error)}`);
-          write(req, res, { status: 500, headers: { 'content-type': 'application/json' }, body: INTERNAL_ERROR }, oversize);
+          write(req, res, errorResponse(500, 'internal error'), oversize);
         },
       );
     });

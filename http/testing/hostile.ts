@@ -3,6 +3,7 @@
 // connections). Each records what it received, so a test can assert what petcert sent where.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import { lowerCaseHeaders } from '../../core/exchange.ts';
 
 export interface ReceivedRequest {
   method: string;
@@ -23,14 +24,6 @@ type HttpHandler = (req: IncomingMessage, res: ServerResponse, n: number) => voi
 type RawHandler = (socket: Socket, head: ReceivedRequest | undefined) => void;
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
 
 async function started(server: Server, sockets: Set<Socket>, received: ReceivedRequest[]): Promise<HostileServer> {
   server.on('connection', (socket: Socket) => {
@@ -58,7 +51,7 @@ export async function httpServer(handler: HttpHandler): Promise<HostileServer> {
   const received: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();
   const server = createHttpServer((req, res) => {
-    received.push({ method: req.method ?? '', url: req.url ?? '', headers: headersOf(req) });
+    received.push({ method: req.method ?? '', url: req.url ?? '', headers: lowerCaseHeaders(req.headers) });
     req.resume();
     res.on('error', () => {});
     handler(req, res, received.length);
