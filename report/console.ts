@@ -1,7 +1,7 @@
 // The console face of a run: progress while it runs (bars with ETA redrawn in place on a terminal;
 // plain, rate-limited lines in CI logs, where redraws would be noise) and the verdict at the end.
 import type { ProgressEvent, ProgressSink } from '../core/progress.ts';
-import { failingChecks, verdictOf, type FailOn, type Report } from './model.ts';
+import { durationSeconds, failingChecks, verdictOf, type FailOn, type Report } from './model.ts';
 
 export interface ConsoleStream {
   write(text: string): unknown;
@@ -149,14 +149,14 @@ export function verdictLines(report: Report, options: VerdictOptions = {}): stri
   const verdict = verdictOf(report, failOn);
   const failing = failingChecks(report, failOn);
   const count = (pred: (c: Report['checks'][number]) => boolean) => report.checks.filter(pred).length;
-  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const seconds = durationSeconds(report);
   const word = verdict.toUpperCase();
   const head = options.colour ? `${COLOURS[verdict]}${word}${COLOURS.reset}` : word;
   const lines = [
     `${head}  petcert ${report.kind} ${report.target}`,
     `  ${report.checks.length} checks: ${count((c) => c.outcome === 'pass')} passed, ${failing.length} failing (${failOn.toUpperCase()}), ` +
       `${count((c) => c.level === 'SHOULD' && c.outcome === 'fail')} SHOULD findings, ${count((c) => c.level === 'OBSERVE')} OBSERVE records, ` +
-      `${count((c) => c.outcome === 'skip')} skipped · ${report.requests} requests in ${Number.isFinite(seconds) ? seconds.toFixed(1) : '?'} s` +
+      `${count((c) => c.outcome === 'skip')} skipped · ${report.requests} requests in ${seconds !== undefined ? seconds.toFixed(1) : '?'} s` +
       (report.seed !== null ? ` · seed ${report.seed}` : ''),
   ];
   const max = options.maxListed ?? 20;

@@ -5,7 +5,7 @@ import { escapeHtml as esc, clip, prettyJson } from './html-escape.ts';
 import { cumulativePlot, remainingPlot, type DayFrame } from './html-plot.ts';
 import { k6Section } from './html-k6.ts';
 import { HTML_STYLE } from './html-style.ts';
-import { failingChecks, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
+import { durationSeconds, failingChecks, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -28,10 +28,10 @@ ${report.aborted ? `<p class="aborted">Run stopped early (${esc(report.aborted.c
 }
 
 function runFacts(report: Report): string {
-  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const seconds = durationSeconds(report);
   const rows: Array<[string, string]> = [
     ['Target', report.target], ['Kind', report.kind], ['Started', report.startedAt], ['Finished', report.finishedAt],
-    ['Duration', Number.isFinite(seconds) ? `${seconds.toFixed(1)} s` : '?'], ['Requests', String(report.requests)],
+    ['Duration', seconds !== undefined ? `${seconds.toFixed(1)} s` : '?'], ['Requests', String(report.requests)],
     ['Seed', report.seed === null ? '—' : `${report.seed} (replay with --seed ${report.seed})`], ['petcert', report.version],
   ];
   if (report.plans) {

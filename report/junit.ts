@@ -1,7 +1,7 @@
 // JUnit XML from a report: one testcase per check. MUST failures are <failure>s; SHOULD findings and
 // OBSERVE records go to <properties> and <system-out>, so they are visible without failing the suite
 // and never pose as skips. Only checks that genuinely did not run are <skipped>.
-import { failingChecks, type CheckResult, type FailOn, type Report } from './model.ts';
+import { durationSeconds, failingChecks, type CheckResult, type FailOn, type Report } from './model.ts';
 
 export function xmlEscape(text: string): string {
   return text
@@ -59,8 +59,7 @@ export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
   const failing = new Set(failingChecks(report, failOn));
   const suite = `petcert.${report.kind}`;
   const skipped = report.checks.filter((c) => c.outcome === 'skip').length;
-  const elapsed = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
-  const seconds = Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : 0;
+  const seconds = Math.max(0, durationSeconds(report) ?? 0);
   const errors = report.aborted ? 1 : 0;
   const tests = report.checks.length + errors;
   return [

@@ -93,6 +93,12 @@ export function verdictOf(report: Pick<Report, 'checks' | 'aborted'>, failOn: Fa
   return report.aborted ? 'incomplete' : 'pass';
 }
 
+/** Seconds from startedAt to finishedAt, or undefined when either does not parse. */
+export function durationSeconds(report: Pick<Report, 'startedAt' | 'finishedAt'>): number | undefined {
+  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  return Number.isFinite(seconds) ? seconds : undefined;
+}
+
 /** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
 export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED';
 
