@@ -13,7 +13,8 @@ const dir = fileURLToPath(new URL('.', import.meta.url));
 describe('probe core', () => {
   it('imports no Node, undici or k6 module', () => {
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
-      const imports = [...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
+      // Every form: `from '…'`, `from "…"`, a bare `import '…'` and a dynamic `import('…')`.
+      const imports = [...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
       for (const spec of imports) expect(spec, `${file}: ${spec}`).toMatch(/^\.\.?\//);
     }
   });
