@@ -7,6 +7,7 @@
 // day quota hides its minute quota from pacing, so each minute boundary costs a few honoured 429s, and
 // a long run would otherwise stop for no fault at all.
 import type { Clock } from '../../core/clock.ts';
+import { backoffDelayMs } from '../../core/backoff.ts';
 import { AbortRunError } from '../../core/errors.ts';
 import type { Exchange, HttpRequest, Send } from '../../core/exchange.ts';
 import { guardTransport } from '../../core/guard.ts';
@@ -96,8 +97,7 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
         throw new AbortRunError('RATE_LIMITED', `stopped after ${o.max429} responses 429 Too Many Requests in a row (continuing risks a ban of the key, §8.3 rule 3)`);
       }
       const retryAfter = parseRetryAfter(exchange.response.headers);
-      const backoff = Math.min(o.backoffCapMs, o.backoffBaseMs * 2 ** (attempt - 1));
-      const wait = Math.max(retryAfter.ok ? retryAfter.value.seconds * 1000 : 0, backoff);
+      const wait = backoffDelayMs(attempt - 1, retryAfter.ok ? retryAfter.value.seconds : undefined, { baseMs: o.backoffBaseMs, capMs: o.backoffCapMs });
       if (wait > o.maxWaitMs) {
         throw new AbortRunError('RATE_LIMITED', `the target asks to wait ${Math.round(wait / 1000)} s (Retry-After ${exchange.response.headers[RATE_LIMIT_HEADERS.retryAfter] ?? 'missing'}), longer than the ${Math.round(o.maxWaitMs / 1000)} s petcert waits`);
       }

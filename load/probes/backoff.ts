@@ -1,15 +1,10 @@
 // Waiting out a 429: honour Retry-After; while 429s persist, back off exponentially with a cap and give
 // up after a bounded number of tries (§8.3 rules 2–3: hammering after 429 risks a ban of the key).
+import { backoffDelayMs } from '../../core/backoff.ts';
 import type { ProbeRun } from './context.ts';
 import { observe, type Observation } from './observe.ts';
 
 export const BACKOFF = { baseMs: 1000, maxAttempts: 4 } as const;
-
-/** Delay before retry `attempt` (0-based) after a 429 that asked for `retryAfterS`. */
-export function backoffDelayMs(attempt: number, retryAfterS: number | undefined, capMs: number): number {
-  const exp = Math.min(capMs, BACKOFF.baseMs * 2 ** attempt);
-  return Math.max(exp, (retryAfterS ?? 0) * 1000);
-}
 
 export interface Retried {
   admitted?: Observation;
@@ -28,7 +23,7 @@ export async function retryUntilAdmitted(run: ProbeRun, initialWaitMs: number, m
     const o = await observe(run);
     if (o.admitted) return { admitted: o, refusals };
     refusals.push(o);
-    if (attempt + 1 < BACKOFF.maxAttempts) await run.ctx.clock.sleep(Math.min(maxWaitMs, backoffDelayMs(attempt, o.retryAfter?.seconds, maxWaitMs)));
+    if (attempt + 1 < BACKOFF.maxAttempts) await run.ctx.clock.sleep(Math.min(maxWaitMs, backoffDelayMs(attempt, o.retryAfter?.seconds, { baseMs: BACKOFF.baseMs, capMs: maxWaitMs })));
   }
   return { refusals };
 }
