@@ -1,6 +1,7 @@
 // `runConform`: the conformance suite as a function (the CLI and `petcert certify` call it). Returns a
 // Report even when the target is dead (aborted UNREACHABLE) or keeps answering 429 (RATE_LIMITED);
 // throws only ConfigError, for options that make no sense.
+import { parseBaseUrl } from '../core/base-url.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
@@ -51,21 +52,6 @@ function positiveInt(value: number | undefined, field: string, min = 1): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new ConfigError(`must be an integer ≥ ${min}, got ${value}`, field);
 }
 
-/** The base URL without a trailing slash; ConfigError unless it is http(s) and ends in /v1 (§1). */
-export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`not a URL: ${JSON.stringify(raw)}`, '--base-url');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`must be http or https, got ${url.protocol}`, '--base-url');
-  if (url.search || url.hash) throw new ConfigError('must not carry a query or fragment', '--base-url');
-  const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/v1')) throw new ConfigError(`must end in /v1 (the version segment, §1), got ${JSON.stringify(url.pathname)}`, '--base-url');
-  return `${url.origin}${path}`;
-}
-
 export function validateOptions(o: ConformOptions): void {
   if (!o.apiKey || /[\s\u0000-\u001f\u007f]/.test(o.apiKey)) throw new ConfigError('must be a non-empty token without spaces or control characters', '--api-key');
   if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < -(2 ** 31) || o.seed >= 2 ** 31)) throw new ConfigError(`must be a 32-bit integer, got ${o.seed}`, '--seed');
@@ -80,7 +66,7 @@ export function validateOptions(o: ConformOptions): void {
 }
 
 export async function runConform(options: ConformOptions): Promise<Report> {
-  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const baseUrl = parseBaseUrl(options.baseUrl, '--base-url');
   validateOptions(options);
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? newRunSeed();

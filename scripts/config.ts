@@ -15,6 +15,7 @@
 //     }
 //   }
 // }
+import { parseBaseUrl } from '../core/base-url.ts';
 import { ConfigError } from '../core/errors.ts';
 
 export interface KeyRef {
@@ -73,23 +74,6 @@ function integer(value: unknown, field: string, min: number): number {
   return value;
 }
 
-/** http(s) only, no credentials in the URL, and the path ends in the version segment (§1). */
-export function parseBaseUrl(value: unknown, field: string): string {
-  const text = string(value, field);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(`is not a URL: ${JSON.stringify(text)} (expected e.g. "https://staging.example.com/v1")`, field);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`must be http or https, got ${url.protocol}`, field);
-  if (url.username || url.password) throw new ConfigError('must not carry credentials; put the key in an environment variable', field);
-  if (url.search || url.hash) throw new ConfigError('must not carry a query or fragment', field);
-  const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/v1')) throw new ConfigError(`must end in the version segment /v1 (§1), got path ${JSON.stringify(url.pathname)}`, field);
-  return `${url.origin}${path}`;
-}
-
 function parseKeys(value: unknown, field: string): KeyRef[] {
   if (!Array.isArray(value) || value.length === 0) throw new ConfigError('must be a non-empty array like [{ "plan": "free", "env": "PETCERT_FREE_KEY" }]', field);
   const plans = new Set<string>();
@@ -108,7 +92,7 @@ function parseTarget(name: string, value: unknown): TargetConfig {
   if (!TARGET_NAME.test(name)) throw new ConfigError('target names use letters, digits, ., - and _', field);
   const r = record(value, field, ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'plansFile', 'budget', 'seed'], 'with baseUrl, production and keys');
   if (r.production !== undefined && typeof r.production !== 'boolean') throw new ConfigError(`must be true or false, got ${JSON.stringify(r.production)}`, `${field}.production`);
-  const target: TargetConfig = { name, baseUrl: parseBaseUrl(r.baseUrl, `${field}.baseUrl`), production: r.production === true, keys: parseKeys(r.keys, `${field}.keys`) };
+  const target: TargetConfig = { name, baseUrl: parseBaseUrl(string(r.baseUrl, `${field}.baseUrl`), `${field}.baseUrl`), production: r.production === true, keys: parseKeys(r.keys, `${field}.keys`) };
   if (r.conformKeyEnv !== undefined) target.conformKeyEnv = envName(r.conformKeyEnv, `${field}.conformKeyEnv`);
   if (r.plansFile !== undefined) target.plansFile = string(r.plansFile, `${field}.plansFile`);
   if (r.budget !== undefined) target.budget = integer(r.budget, `${field}.budget`, 1);
