@@ -1,9 +1,8 @@
 // From what a run recorded to report.json's checks: outcome per check, findings as Failures with the
 // request and response (the key redacted), a curl repro, the shrunk counterexample and its seed.
-import { redactHeaders, redactText } from '../core/redact.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { redactText } from '../core/redact.ts';
 import type { CheckResult, Failure } from '../report/model.ts';
-import { curlFor } from '../report/curl.ts';
+import { recordedExchange } from '../report/recorded.ts';
 import type { Check } from './checks/types.ts';
 import type { RunContext } from './context.ts';
 import type { Book, Recorded } from './runner/book.ts';
@@ -12,17 +11,10 @@ const MAX_BODY_CHARS = 4000;
 
 function failureOf(recorded: Recorded, secrets: string[]): Failure {
   const { finding, counterexample } = recorded;
-  const ex: Exchange | undefined = finding.exchange;
-  const request = ex
-    ? { method: ex.request.method, url: redactText(ex.request.url, secrets), headers: redactHeaders(ex.request.headers, secrets), ...(ex.request.body !== undefined ? { body: redactText(ex.request.body, secrets) } : {}) }
-    : null;
-  const response = ex ? { status: ex.response.status, headers: redactHeaders(ex.response.headers, secrets), body: redactText(ex.response.body.slice(0, MAX_BODY_CHARS), secrets) } : null;
   const seed = (counterexample as { seed?: number } | undefined)?.seed;
   return {
     message: seed === undefined ? finding.message : `${finding.message} (shrunk counterexample; this check's seed ${seed})`,
-    request,
-    response,
-    repro: request ? curlFor(request) : '',
+    ...recordedExchange(finding.exchange, secrets, MAX_BODY_CHARS),
     ...(counterexample !== undefined ? { counterexample } : {}),
     ...(finding.expected !== undefined ? { expected: finding.expected } : {}),
     ...(finding.received !== undefined ? { received: finding.received } : {}),

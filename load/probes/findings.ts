@@ -1,9 +1,8 @@
 // Collects check outcomes for one plan as data. A check seen only passing passes; one failure fails it;
 // a check never reached is reported skipped with the reason, never silently absent.
 import type { Exchange } from '../../core/exchange.ts';
-import { redactHeaders } from '../../core/redact.ts';
-import { curlFor } from '../../report/curl.ts';
 import type { CheckResult, Failure } from '../../report/model.ts';
+import { recordedExchange } from '../../report/recorded.ts';
 import { CHECKS, type CheckKey } from './checks.ts';
 
 export interface FailureDetail {
@@ -23,16 +22,11 @@ export interface Findings {
 
 /** Failures per check kept in the report; more add nothing but size. */
 const MAX_FAILURES = 5;
+/** Response body characters a failure keeps: probe answers are short, a page of HTML is not. */
+const MAX_BODY_CHARS = 500;
 
 export function toFailure(message: string, detail: FailureDetail, secrets: readonly string[]): Failure {
-  const ex = detail.exchange;
-  const request = ex ? { method: ex.request.method, url: ex.request.url, headers: redactHeaders(ex.request.headers, secrets) } : null;
-  const failure: Failure = {
-    message,
-    request,
-    response: ex ? { status: ex.response.status, headers: ex.response.headers, body: ex.response.body.slice(0, 500) } : null,
-    repro: request ? curlFor(request) : '',
-  };
+  const failure: Failure = { message, ...recordedExchange(detail.exchange, secrets, MAX_BODY_CHARS) };
   if (detail.expected !== undefined) failure.expected = detail.expected;
   if (detail.received !== undefined) failure.received = detail.received;
   return failure;
