@@ -3,28 +3,24 @@
 // expects every one of them to pass.
 import type { AppResponse } from '../../reference/index.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { error, isGet, isList, mapHeader, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
+import { error, isGet, isList, mapBody, mapHeader, pathOf, query, withQuery, type Fault } from './wraps.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const SKEW_SECONDS = 3 * 3600;
 
 const mapIds = (res: AppResponse, f: (id: bigint) => string): AppResponse => ({ ...res, body: res.body.replace(/"id":(-?\d+)(?=[,}])/g, (_, d: string) => `"id":${f(BigInt(d))}`) });
-const mapJson = (res: AppResponse, f: (v: any) => unknown): AppResponse => {
-  const v = parse(res.body);
-  return v === undefined ? res : { ...res, body: JSON.stringify(f(v)) };
-};
 const compose = (...wraps: Fault[]): Fault => wraps.reduce((outer, inner) => (h, req) => outer((r) => inner(h, r), req));
 
 const extraFields: Fault = async (h, req) => {
   const res = await h(req);
   const pet = (p: any) => (p && typeof p === 'object' ? { ...p, createdAt: '2026-01-01T00:00:00Z', tags: [], _links: { self: { href: '/v1/pets/1' } } } : p);
-  if (res.status >= 400) return mapJson(res, (e) => ({ ...e, traceId: 'petcert-alt', details: [{ field: 'name' }] }));
-  return mapJson(res, (v) => (Array.isArray(v) ? v.map(pet) : pet(v)));
+  if (res.status >= 400) return mapBody(res, (e) => ({ ...e, traceId: 'petcert-alt', details: [{ field: 'name' }] }));
+  return mapBody(res, (v) => (Array.isArray(v) ? v.map(pet) : pet(v)));
 };
 const charsetParam: Fault = async (h, req) => mapHeader(await h(req), 'content-type', (v) => (v ? 'Application/JSON; Charset=UTF-8' : undefined));
 const shortPages: Fault = async (h, req) => {
   const res = await h(req);
-  return isList(req) && res.status === 200 ? mapJson(res, (a) => a.slice(0, 7)) : res;
+  return isList(req) && res.status === 200 ? mapBody(res, (a) => a.slice(0, 7)) : res;
 };
 const connectionClose: Fault = async (h, req) => mapHeader(await h(req), 'connection', () => 'close');
 /** Its clock runs 3 h ahead, and its Date and Reset agree with each other (principle 3). */

@@ -24,7 +24,11 @@ export const error = (res: AppResponse, status: number, extra: Record<string, st
   headers: { ...res.headers, 'content-type': 'application/json', ...extra },
   body: json({ code: 'ERROR', message: 'fault', status }),
 });
-export const mapBody = (res: AppResponse, f: (v: any) => unknown): AppResponse => ({ ...res, body: json(f(parse(res.body))) });
+/** The body mapped as JSON; a body that is not JSON is left as it is. */
+export const mapBody = (res: AppResponse, f: (v: any) => unknown): AppResponse => {
+  const v = parse(res.body);
+  return v === undefined ? res : { ...res, body: json(f(v)) };
+};
 export const mapHeader = (res: AppResponse, name: string, f: (v: string) => string | undefined): AppResponse => {
   const headers = { ...res.headers };
   const v = f(headers[name] ?? '');
