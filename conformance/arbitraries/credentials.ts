@@ -9,6 +9,10 @@ export interface Credential {
   header: string | undefined;
 }
 
+const MISSING: Credential = { kind: 'missing', header: undefined };
+/** A well-formed Basic credential that is not built from the key (see above). */
+const BASIC: Credential = { kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` };
+
 const TOKEN68 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/';
 
 export function unknownToken(apiKey: string): fc.Arbitrary<string> {
@@ -24,8 +28,8 @@ export function unknownToken(apiKey: string): fc.Arbitrary<string> {
 
 export function invalidCredential(apiKey: string): fc.Arbitrary<Credential> {
   return fc.oneof(
-    fc.constant({ kind: 'missing', header: undefined }),
-    fc.constant({ kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` }),
+    fc.constant(MISSING),
+    fc.constant(BASIC),
     fc.constant({ kind: 'bare-key', header: apiKey }),
     fc.constantFrom('Bearer', 'Bearer ').map((header) => ({ kind: 'bearer-empty', header })),
     fc.constantFrom('Bearer ===', 'Bearer a b', 'Bearer "quoted"', 'Bearer ,', 'Bearer{}').map((header) => ({ kind: 'bearer-malformed', header })),
@@ -36,10 +40,10 @@ export function invalidCredential(apiKey: string): fc.Arbitrary<Credential> {
 /** The lenient-auth mistakes seen most: no header, the bare key, a near-copy of the key, a Basic credential. */
 export function invalidCredentialExamples(apiKey: string): Credential[] {
   return [
-    { kind: 'missing', header: undefined },
+    MISSING,
     { kind: 'bare-key', header: apiKey },
     { kind: 'bearer-unknown', header: `Bearer ${apiKey}x` },
-    { kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` },
+    BASIC,
   ];
 }
 
