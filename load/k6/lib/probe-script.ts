@@ -11,9 +11,13 @@ import { summarize, type K6SummaryData } from '../../shared/summary.ts';
 import type { ScriptConfig } from './config.ts';
 import { k6Clock, k6Send } from './send.ts';
 
-/** MUST failures fail the check; SHOULD and OBSERVE are recorded as passing checks with their outcome in the name. */
+/**
+ * MUST failures fail the check; SHOULD and OBSERVE are recorded as passing checks with their outcome in
+ * the name, and so is a skipped MUST: under its bare id it would read as a MUST that passed.
+ */
 function reportCheck(result: CheckResult): void {
-  const name = result.level === 'MUST' ? result.id : `${result.id} (${result.level}: ${result.outcome})`;
+  const bare = result.level === 'MUST' && result.outcome !== 'skip';
+  const name = bare ? result.id : `${result.id} (${result.level}: ${result.outcome})`;
   const ok = result.level !== 'MUST' || result.outcome !== 'fail';
   check(result, { [name]: () => ok });
   if (result.outcome === 'fail') console.warn(`${result.id}: ${result.failures.map((f) => f.message).join(' | ')}`);
