@@ -7,30 +7,48 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handle } from '../reference/index.ts';
 import type { ReferenceFaults } from '../reference/index.ts';
-import { parsePlansFile } from '../spec/plans.ts';
+import { silentProgress } from '../core/progress.ts';
+import { parsePlansFile, resolvePlan } from '../spec/plans.ts';
+import type { ProbeName } from './probes/checks.ts';
+import { createContext } from './probes/context.ts';
+import { runProbes } from './probes/run.ts';
+import { inProcessTarget } from './testing/in-process.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
 import { durationMs, runInShim, SHIM_ORIGIN, type ShimRunOptions, type ShimRunResult } from './testing/k6-shim/run.ts';
 import { createSobekLikeContext, globalNames } from './testing/k6-shim/sandbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-k6-sandbox-'));
-const plansFile = { windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 }, pro: { perMinute: 6, perDay: 30 } } };
-const plans = parsePlansFile(plansFile);
+// Two compressed tables: the probe tests' one, and 1 s minutes in a 4 s day (each day only 2.4–3 minute windows of quota).
+const TABLES = {
+  wide: { windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 }, pro: { perMinute: 6, perDay: 30 } } },
+  tight: { windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 5, perDay: 12 }, pro: { perMinute: 10, perDay: 30 } } },
+};
+type Table = keyof typeof TABLES;
 const keys = { pc_free_sbx_aaaaaaaaaa: 'free', pc_pro_sbx_bbbbbbbbbbb: 'pro' };
 const KEYS = Object.entries(keys).map(([k, p]) => `${p}=${k}`).join(',');
 
 beforeAll(async () => {
   await buildK6(join(dir, 'dist'));
-  writeFileSync(join(dir, 'plans.json'), JSON.stringify(plansFile));
+  for (const [name, table] of Object.entries(TABLES)) writeFileSync(join(dir, `plans-${name}.json`), JSON.stringify(table));
 }, 60_000);
 
-type Extra = Partial<Omit<ShimRunOptions, 'bundle' | 'env' | 'reference'>> & { faults?: ReferenceFaults; env?: Record<string, string> };
-const run = (script: string, { faults, env, ...rest }: Extra = {}): Promise<ShimRunResult> =>
+type Extra = Partial<Omit<ShimRunOptions, 'bundle' | 'env' | 'reference'>> & { faults?: ReferenceFaults; env?: Record<string, string>; table?: Table };
+const run = (script: string, { faults, env, table = 'wide', ...rest }: Extra = {}): Promise<ShimRunResult> =>
   runInShim({
     bundle: script.startsWith('/') ? script : join(dir, 'dist', `${script}.js`),
-    env: { BASE_URL: `${SHIM_ORIGIN}/v1`, KEYS, PLANS_FILE: join(dir, 'plans.json'), ...env },
-    reference: { plans, keys, faults },
+    env: { BASE_URL: `${SHIM_ORIGIN}/v1`, KEYS, PLANS_FILE: join(dir, `plans-${table}.json`), ...env },
+    reference: { plans: parsePlansFile(TABLES[table]), keys, faults },
     ...rest,
   });
+
+/** The same probes run by the core under Node (load/testing/in-process.ts): the check ids the bundle must report. */
+async function coreCheckIds(table: Table, only: ProbeName[]): Promise<string[]> {
+  const plans = parsePlansFile(TABLES[table]);
+  const target = inProcessTarget({ plans, keys });
+  const ctx = createContext({ send: target.send, clock: target.clock, baseUrl: target.baseUrl, windows: plans.windows, progress: silentProgress });
+  const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
+  return (await runProbes(ctx, list, only, Object.keys(keys))).checks.map((c) => c.id);
+}
 const failing = (r: ShimRunResult) => [...r.recorder.checks].filter(([, c]) => c.fails > 0).map(([name]) => name);
 const report = (r: ShimRunResult, file: string) => {
   expect(Object.keys(r.summary).sort()).toEqual([file, 'stdout']);
@@ -91,15 +109,16 @@ describe('the sobek-like sandbox', () => {
 });
 
 const PROBE_SCRIPTS = [
-  ['quota-minute', 'quota_minute', ['quota.minute.exact[free]', 'quota.minute.exact[pro]', 'quota.isolation[pro]', 'quota.retry-after.present[free]']],
-  ['retry-after', 'retry_after', ['quota.retry-after.present[free]', 'quota.retry-after.accurate[pro]', 'quota.recovery[free]']],
-  ['header-accuracy', 'header_accuracy', ['quota.burst.exact[free]', 'quota.burst.remaining[pro]', 'quota.headers.valid[free]']],
-  ['quota-day', 'quota_day', ['quota.day.exact[free]', 'quota.day.exact[pro]', 'quota.day.retry-after[free]']],
+  ['quota-minute', 'quota_minute', ['minute', 'isolation'], ['quota.minute.exact[free]', 'quota.minute.exact[pro]', 'quota.isolation[pro]', 'quota.retry-after.present[free]']],
+  ['retry-after', 'retry_after', ['minute'], ['quota.retry-after.present[free]', 'quota.retry-after.accurate[pro]', 'quota.recovery[free]']],
+  ['header-accuracy', 'header_accuracy', ['burst'], ['quota.burst.exact[free]', 'quota.burst.remaining[pro]', 'quota.headers.valid[free]']],
+  ['quota-day', 'quota_day', ['day'], ['quota.day.exact[free]', 'quota.day.exact[pro]', 'quota.day.retry-after[free]']],
 ] as const;
+const RECOVERY = /^quota\.(retry-after|recovery|rejected)/;
 
 describe('the probe bundles in the sandbox against the reference server', () => {
-  it.for(PROBE_SCRIPTS)('%s: plain options, every check passes, report without keys', async ([script, scenario, expected]) => {
-    const r = await run(script);
+  it.for(PROBE_SCRIPTS.flatMap((s) => (['wide', 'tight'] as const).map((table) => [...s, table] as const)))('%s (%4$s windows): plain options, every check passes, report without keys', async ([script, scenario, probes, expected, table]) => {
+    const r = await run(script, { table });
     expect(JSON.parse(JSON.stringify(r.options))).toEqual(r.options);
     const sc = (r.options.scenarios as Record<string, { executor: string; maxDuration: string }>)[scenario]!;
     expect(Object.keys(r.options.scenarios as object)).toEqual([scenario]);
@@ -109,13 +128,15 @@ describe('the probe bundles in the sandbox against the reference server', () => 
     expect(r.recorder.logs.filter((l) => l.level !== 'info')).toEqual([]);
     expect([...r.recorder.checks.keys()]).toEqual(expect.arrayContaining([...expected]));
     expect(failing(r)).toEqual([]);
+    // Exactly the checks the core reports under Node, no more, no fewer (retry-after keeps its recovery checks).
+    const core = (await coreCheckIds(table, [...probes])).filter((id) => script !== 'retry-after' || RECOVERY.test(id));
+    expect([...r.recorder.checks.keys()].map((n) => n.replace(/ \(.*\)$/, '')).sort()).toEqual(core.sort());
     // k6 would cut the iteration at maxDuration: the probe must finish inside it (virtual time).
     expect(r.virtualMs).toBeLessThan(durationMs(sc.maxDuration, 0));
     const json = report(r, `reports/k6-${script}.json`);
     expect(json.passed).toBe(true);
     expect(json.checks.length).toBe(r.recorder.checks.size);
     expect(json.thresholds).toEqual({ 'checks: rate==1': true });
-    if (script === 'retry-after') for (const name of r.recorder.checks.keys()) expect(name).toMatch(/^quota\.(retry-after|recovery|rejected)/);
   });
 
   it.for([
