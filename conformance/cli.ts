@@ -7,6 +7,7 @@ import { redactText } from '../core/redact.ts';
 import { createConsoleProgress } from '../report/console.ts';
 import { exitCodeOf, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
+import { runDirName } from '../scripts/report-dirs.ts';
 import { failOnFlag, integerFlag as intFlag, keyFlag, type Env } from '../scripts/flags.ts';
 import { writeReport } from '../report/write.ts';
 import { DEFAULT_BUDGET, MIN_BUDGET } from './runner/budget.ts';
@@ -26,7 +27,7 @@ export interface ConformFlags {
 }
 
 export function defaultReportDir(now = new Date()): string {
-  return `reports/conform-${now.toISOString().replace(/[:.]/g, '-')}`;
+  return `reports/conform-${runDirName(now)}`;
 }
 
 export async function conformAction(

@@ -100,6 +100,10 @@ describe('petcert quota output and keys', () => {
     await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'may' })).rejects.toThrow(/"must" or "should"/);
   });
 
+  it.for(['http://127.0.0.1:1/abcv1', 'http://127.0.0.1:1/x?v=v1', 'ftp://127.0.0.1/v1', 'http://u:p@127.0.0.1:1/v1'])('--base-url %s is refused like conform refuses it', async (baseUrl) => {
+    await expect(quotaAction({ baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must' })).rejects.toThrow(/^--base-url: /);
+  });
+
   it('--timeout takes a positive integer of ms', async () => {
     await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must', timeout: '0' })).rejects.toThrow(/--timeout: must be an integer ≥ 1/);
     await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must', timeout: '2s' })).rejects.toThrow(/--timeout/);

@@ -1,5 +1,6 @@
 // `runQuota`: the probe core under Node, over the one undici transport, guarded against dead targets,
 // refusing quota-exhausting probes on production unless allowed. Returns a Report (kind "quota").
+import { parseBaseUrl } from '../core/base-url.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { ConfigError, UnreachableError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
@@ -29,8 +30,8 @@ export interface QuotaOptions {
   timeoutMs?: number;
 }
 
-function validate(options: QuotaOptions): ProbeName[] {
-  if (!/^https?:\/\/[^/]+\/.*v1\/?$/i.test(options.baseUrl)) throw new ConfigError(`must be an http(s) URL ending in /v1, got ${JSON.stringify(options.baseUrl)}`, 'base-url');
+function validate(options: QuotaOptions): { only: ProbeName[]; baseUrl: string } {
+  const baseUrl = parseBaseUrl(options.baseUrl, '--base-url');
   if (options.keys.length === 0) throw new ConfigError('give at least one --key PLAN=KEY', 'key');
   for (const { key, plan } of options.keys) {
     if (!/^[\x21-\x7e]+$/.test(key)) throw new ConfigError(`the key for plan "${plan}" is empty or has characters a Bearer token cannot carry`, 'key');
@@ -38,22 +39,22 @@ function validate(options: QuotaOptions): ProbeName[] {
   const only = options.only ?? PROBE_NAMES;
   for (const p of only) if (!PROBE_NAMES.includes(p)) throw new ConfigError(`unknown probe "${p}" (known: ${PROBE_NAMES.join(', ')})`, 'only');
   if (only.length === 0) throw new ConfigError('no probe selected', 'only');
-  if (isProductionTarget(options.baseUrl, { production: options.production }) && !options.allowProduction) {
-    throw new ConfigError(`${options.baseUrl} is a production target: quota probes spend real quota; pass --allow-production to run them anyway`, 'base-url');
+  if (isProductionTarget(baseUrl, { production: options.production }) && !options.allowProduction) {
+    throw new ConfigError(`${baseUrl} is a production target: quota probes spend real quota; pass --allow-production to run them anyway`, '--base-url');
   }
-  return only;
+  return { only, baseUrl };
 }
 
 export async function runQuota(options: QuotaOptions): Promise<Report> {
-  const only = validate(options);
+  const { only, baseUrl } = validate(options);
   const keys = options.keys.map((k) => ({ key: k.key, plan: resolvePlan(options.plans, k.plan) }));
   const transport = options.send ? undefined : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   const counted = countRequests(guardTransport(options.send ?? transport!.send));
   const clock = options.clock ?? systemClock;
-  const startedAt = new Date().toISOString();
-  const ctx = createContext({ send: counted.send, clock, baseUrl: options.baseUrl.replace(/\/+$/, ''), windows: options.plans.windows, progress: options.progress ?? silentProgress });
+  const startedAt = new Date(clock.now()).toISOString();
+  const ctx = createContext({ send: counted.send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress });
   const report: Report = {
-    tool: 'petcert', version: VERSION, kind: 'quota', target: options.baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series,
+    tool: 'petcert', version: VERSION, kind: 'quota', target: baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series,
   };
   try {
     const results = await runProbes(ctx, keys, only, keys.map((k) => k.key));
@@ -65,6 +66,6 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     await transport?.close();
   }
   report.requests = counted.count();
-  report.finishedAt = new Date().toISOString();
+  report.finishedAt = new Date(clock.now()).toISOString();
   return report;
 }
