@@ -1,7 +1,8 @@
 // The target `petcert certify` certifies when nothing is configured: the reference server on a free
 // loopback port, with compressed windows so every plan's minute AND day quota is certified in minutes.
 // The figures stay the specification's; only the windows shrink. The day probe needs
-// ceil(perDay / perMinute) minute windows (100 for Business), so a 1 s "minute" and a 120 s "day".
+// ceil(perDay / perMinute) minute windows (100 for Business), so a 1 s "minute"; a 240 s "day" leaves
+// room for that count in more than half of each day, so the probe seldom waits for the next one.
 // Each plan gets two fresh keys, one for conform and one for the quota probes, so conform's requests
 // never eat into the windows the quota probes count.
 import { randomBytes } from 'node:crypto';
@@ -10,7 +11,7 @@ import { loadPlansFile } from '../spec/plans-file.ts';
 import { concretePlans, parsePlansFile, type PlanTable } from '../spec/plans.ts';
 import type { ResolvedTarget } from './config-file.ts';
 
-export const EMBEDDED_WINDOWS = { minuteSeconds: 1, daySeconds: 120 } as const;
+export const EMBEDDED_WINDOWS = { minuteSeconds: 1, daySeconds: 240 } as const;
 
 export function embeddedPlans(plansFile: string | undefined): PlanTable {
   return plansFile === undefined ? parsePlansFile({ windows: EMBEDDED_WINDOWS }, 'embedded windows') : loadPlansFile(plansFile);

@@ -7,6 +7,7 @@ import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { inProcessTarget } from '../testing/in-process.ts';
 import { createContext } from './context.ts';
+import { DAY_FIT_MARGIN } from './day.ts';
 import { runProbes } from './run.ts';
 
 const table = parsePlansFile({ windows: { minuteSeconds: 1, daySeconds: 30 }, plans: { biz: { perMinute: 50, perDay: 1000 } } });
@@ -35,9 +36,10 @@ describe('day probe economy', () => {
     expect(r.requests).toBeLessThanOrEqual(1000 + 2 * 50 + 10);
     expect(r.daySamples.length).toBeLessThanOrEqual(1000 + 4);
     // The physical minimum: the minute probe (≤ 2 windows), then the first day window with room for the
-    // count (the rest of the current one, when too short, is waited out idle), then ~20 windows of counting.
+    // count (the rest of the current one, when too short — with the probe's safety margin — is waited out
+    // idle), then ~20 windows of counting.
     const dayStartAfterMinute = (offset + 2_000) % 30_000;
-    const idle = 30_000 - dayStartAfterMinute < (windows + 1) * 1000 ? 30_000 - dayStartAfterMinute : 0;
+    const idle = 30_000 - dayStartAfterMinute < (windows + 1) * 1000 * DAY_FIT_MARGIN ? 30_000 - dayStartAfterMinute : 0;
     expect(r.elapsedMs).toBeLessThanOrEqual(2_000 + idle + (windows + 2) * 1000);
   });
 

@@ -31,6 +31,8 @@ function predictedDayEnd(run: ProbeRun, o: Observation): number | undefined {
   return Math.floor(o.serverMs / dayMs) * dayMs + dayMs;
 }
 
+export const DAY_FIT_MARGIN = 1.1;
+
 /**
  * When the rest of the current day window cannot hold perDay at the minute pace, waiting for the next one
  * costs no quota while pacing through it spends requests that prove nothing. Returns the server ms to
@@ -42,7 +44,9 @@ function shortDayEnd(run: ProbeRun, o: Observation): number | undefined {
   const end = predictedDayEnd(run, o);
   if (end === undefined) return undefined;
   const windowMs = Math.max(minuteMs, perMinute * Math.max(1, o.receivedLocal - o.sentLocal));
-  const neededMs = (Math.ceil(perDay / perMinute) + 1) * windowMs;
+  // A tenth more than the pace promises: one request's latency is a thin estimate, and starting a count
+  // that runs past the day's end costs a whole second day of requests.
+  const neededMs = (Math.ceil(perDay / perMinute) + 1) * windowMs * DAY_FIT_MARGIN;
   return end - o.serverMs < neededMs && neededMs < run.ctx.windows.daySeconds * 1000 ? end : undefined;
 }
 
