@@ -3,6 +3,7 @@
 // accepted before, one seen in GET /pets, or --category-id). Accepted then: the refusal was about the
 // category — recorded (OBSERVE), not failed. Refused again: the pet itself was refused — the caller
 // fails it. With no known category there is nothing to compare with: the attempt is left undecided.
+// Before either verdict the pet is tried once under an unused name (`retryWithFreshName`).
 import type { Exchange } from '../core/exchange.ts';
 import type { NewPet } from '../spec/contract.ts';
 import { createRequest, type RunContext } from './context.ts';
@@ -29,20 +30,43 @@ export async function createValidPet(ctx: RunContext, pet: NewPet): Promise<Crea
     rememberCategory(ctx, sent.categoryId);
     return { exchange, sent };
   }
-  if (fixed !== undefined || !isRefusal(exchange.response.status)) return { exchange, sent };
-  const known = ctx.categories.known.find((k) => k !== String(sent.categoryId));
-  if (known === undefined) {
-    ctx.observe('create.category-policy', 'a valid pet refused before any category id was known (undecided)');
-    return { exchange, sent, undecided: true };
+  if (!isRefusal(exchange.response.status)) return { exchange, sent };
+  const known = fixed === undefined ? ctx.categories.known.find((k) => k !== String(sent.categoryId)) : undefined;
+  if (known !== undefined) {
+    const retry = { ...sent, categoryId: Number(known) };
+    const second = await ctx.send(createRequest(ctx, JSON.stringify(retry)));
+    if (second.response.status === 201) {
+      ctx.categories.rejected.push(String(sent.categoryId));
+      ctx.observe('create.category-policy', `refuses some category ids (${exchange.response.status})`);
+      return { exchange: second, sent: retry };
+    }
+    return (await retryWithFreshName(ctx, retry, second)) ?? { exchange: second, sent: retry };
   }
-  const retry = { ...sent, categoryId: Number(known) };
-  const second = await ctx.send(createRequest(ctx, JSON.stringify(retry)));
-  if (second.response.status === 201) {
-    ctx.categories.rejected.push(String(sent.categoryId));
-    ctx.observe('create.category-policy', `refuses some category ids (${exchange.response.status})`);
-  }
-  return { exchange: second, sent: retry };
+  const renamed = await retryWithFreshName(ctx, sent, exchange);
+  if (renamed) return renamed;
+  if (fixed !== undefined) return { exchange, sent };
+  ctx.observe('create.category-policy', 'a valid pet refused before any category id was known (undecided)');
+  return { exchange, sent, undecided: true };
 }
+
+/**
+ * A server may refuse a name that is already taken (§2.6 shows no rule on names; generated names repeat,
+ * within a run and across runs). The same pet under a name no one has used is sent once more: accepted,
+ * the refusal was about the name being taken (OBSERVE); refused again, the caller judges that answer.
+ * The new name keeps the old one whole, so a name the server cannot take is still refused.
+ */
+async function retryWithFreshName(ctx: RunContext, pet: NewPet, refused: Exchange): Promise<CreateAttempt | undefined> {
+  const renamed = { ...pet, name: `${pet.name}~${freshToken()}` };
+  const exchange = await ctx.send(createRequest(ctx, JSON.stringify(renamed)));
+  if (exchange.response.status !== 201) return undefined;
+  rememberCategory(ctx, renamed.categoryId);
+  ctx.observe('create.name-policy', `refused a valid pet (${refused.response.status}), took it under an unused name`);
+  return { exchange, sent: renamed };
+}
+
+let tokens = 0;
+/** Unique in this process and, with the clock, across runs (replays differ only in this rescue path). */
+const freshToken = (): string => `${Date.now().toString(36)}${(tokens++).toString(36)}`;
 
 /** A category id to put in bodies whose validity does not depend on it. */
 export function someCategory(ctx: RunContext): number {

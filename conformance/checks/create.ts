@@ -122,5 +122,6 @@ export const createChecks: Check[] = [
   },
   { kind: 'summary', id: 'create.default-status', title: 'status of a pet created without one', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
   { kind: 'summary', id: 'create.category-policy', title: 'Whether the server refuses category ids it does not know', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
+  { kind: 'summary', id: 'create.name-policy', title: 'Whether the server refuses a valid pet whose name is already taken', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
 ];
 

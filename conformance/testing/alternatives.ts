@@ -3,7 +3,7 @@
 // expects every one of them to pass.
 import type { AppResponse } from '../../reference/index.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { error, isGet, isList, mapBody, mapHeader, pathOf, query, withQuery, type Fault } from './wraps.ts';
+import { bodyText, error, isCreate, isGet, isList, parse, mapBody, mapHeader, pathOf, query, withQuery, type Fault } from './wraps.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const SKEW_SECONDS = 3 * 3600;
@@ -29,6 +29,20 @@ const skewedClock: Fault = async (h, req) => {
   const date = new Date(Date.parse(res.headers['date'] ?? new Date().toUTCString()) + SKEW_SECONDS * 1000).toUTCString();
   return mapHeader(mapHeader(res, 'date', () => date), RATE_LIMIT_HEADERS.reset, (v) => String(Number(v) + SKEW_SECONDS));
 };
+
+/** Names are unique on this server: a name already taken is refused with 409 (a content rule §2.6 leaves open). */
+function uniqueNames(): Fault {
+  const taken = new Set<string>();
+  return async (h, req) => {
+    const name: unknown = isCreate(req) ? parse(bodyText(req))?.name : undefined;
+    // The inner server answers a broken body with 400 (counting it against the quota, as a refusal
+    // would be); the wrap turns that into the 409 a unique-name server sends.
+    if (typeof name === 'string' && taken.has(name)) return error(await h({ ...req, body: '{' }), 409);
+    const res = await h(req);
+    if (res.status === 201 && typeof name === 'string') taken.add(name);
+    return res;
+  };
+}
 
 export const ALTERNATIVES: Record<string, Fault> = {
   /** JSON Schema counts 1.0 as an integer: ids written `7.0`; the path still takes `7`. */
@@ -56,5 +70,6 @@ export const ALTERNATIVES: Record<string, Fault> = {
     if (Number(limit) > 100) q.set('limit', '100');
     return h(withQuery(req, q));
   },
+  uniqueNames: uniqueNames(),
   unusualButCorrect: compose(extraFields, charsetParam, shortPages, connectionClose, skewedClock),
 };
