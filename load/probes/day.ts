@@ -43,10 +43,11 @@ function shortDayEnd(run: ProbeRun, o: Observation): number | undefined {
   const minuteMs = run.ctx.windows.minuteSeconds * 1000;
   const end = predictedDayEnd(run, o);
   if (end === undefined) return undefined;
-  const windowMs = Math.max(minuteMs, perMinute * Math.max(1, o.receivedLocal - o.sentLocal));
-  // A tenth more than the pace promises: one request's latency is a thin estimate, and starting a count
-  // that runs past the day's end costs a whole second day of requests.
-  const neededMs = (Math.ceil(perDay / perMinute) + 1) * windowMs * DAY_FIT_MARGIN;
+  // The count paces at the minute limit, so it needs that many minute windows, and a tenth more: starting
+  // a count that runs past the day's end costs a whole second day of requests. (One response's latency
+  // is no estimate of the pace: under load a single slow answer made the count look unfittable, so the
+  // probe started at once and ran past the day's end.)
+  const neededMs = (Math.ceil(perDay / perMinute) + 1) * minuteMs * DAY_FIT_MARGIN;
   return end - o.serverMs < neededMs && neededMs < run.ctx.windows.daySeconds * 1000 ? end : undefined;
 }
 
