@@ -8,7 +8,7 @@ import { createConsoleProgress } from '../report/console.ts';
 import { exitCodeOf, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
 import { runDirName } from '../scripts/report-dirs.ts';
-import { failOnFlag, integerFlag as intFlag, keyFlag, type Env } from '../scripts/flags.ts';
+import { failOnFlag, integerFlag, keyFlag, type Env } from '../scripts/flags.ts';
 import { writeReport } from '../report/write.ts';
 import { DEFAULT_BUDGET, MIN_BUDGET } from './runner/budget.ts';
 import { CONFORM_DEFAULTS, runConform } from './run.ts';
@@ -39,11 +39,11 @@ export async function conformAction(
   if (!flags.apiKey) throw new ConfigError('is required (KEY, or env:VARIABLE to read it from the environment; the key is never printed)', '--api-key');
   const failOn: FailOn = failOnFlag(flags.failOn);
   const apiKey = keyFlag(flags.apiKey, '--api-key', env);
-  const seed = intFlag(flags.seed, '--seed', -(2 ** 31));
-  const budget = intFlag(flags.budget, '--budget', MIN_BUDGET);
-  const categoryId = intFlag(flags.categoryId, '--category-id', Number.MIN_SAFE_INTEGER);
-  const timeoutMs = intFlag(flags.timeout, '--timeout', 1);
-  const runTimeoutMs = intFlag(flags.runTimeout, '--run-timeout', 1);
+  const seed = integerFlag(flags.seed, '--seed', -(2 ** 31));
+  const budget = integerFlag(flags.budget, '--budget', MIN_BUDGET);
+  const categoryId = integerFlag(flags.categoryId, '--category-id', Number.MIN_SAFE_INTEGER);
+  const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
+  const runTimeoutMs = integerFlag(flags.runTimeout, '--run-timeout', 1);
   const progress = createConsoleProgress({ stream: process.stderr });
   const report = await runConform({
     baseUrl: flags.baseUrl,

@@ -141,20 +141,18 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
   const timeouts = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const connections = options.connections ?? DEFAULT_SEND_OPTIONS.connections;
   const agent = new Agent({ connections, keepAliveTimeout: 4_000, ...timeouts });
-  // POSTs have their own keep-alive pool (reuse halves the cost of a run) and a fresh-connection agent
-  // (pipelining 0 = no keep-alive) for the one retry a POST may get: see `retryable`.
-  const postPool = new Agent({ connections, keepAliveTimeout: 4_000, ...timeouts });
+  // Every request rides keep-alive connections (reuse halves the cost of a run); a POST's retries take
+  // fresh ones (pipelining 0 = no keep-alive): see `retryable`.
   const fresh = new Agent({ connections, pipelining: 0, ...timeouts });
 
   const dispatch = (req: HttpRequest, signal: AbortSignal, dispatcher: Agent): Promise<Dispatcher.ResponseData> =>
     request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
 
   const dispatchRetrying = async (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> => {
-    const first = idempotent(req) ? agent : postPool;
     const retry = idempotent(req) ? agent : fresh;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await dispatch(req, signal, attempt === 1 ? first : retry);
+        return await dispatch(req, signal, attempt === 1 ? agent : retry);
       } catch (error) {
         if (attempt > MAX_RETRIES || !retryable(error, signal)) throw error;
       }
@@ -199,7 +197,7 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
 
   const close = async (): Promise<void> => {
     closing = true;
-    await closeAgents([agent, postPool, fresh], () => {
+    await closeAgents([agent, fresh], () => {
       for (const c of inFlight) c.abort();
     });
   };
