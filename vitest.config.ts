@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // `npm run test:unit` leaves them out (that is what CI also runs on Node 24).
 export default defineConfig({
   test: {
-    include: ['{spec,core,http,report,reference,conformance,load,scripts}/**/*.test.ts'],
+    include: ['{spec,core,http,report,reference,conformance,load,cli,testkit,scripts}/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'load/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listen, type ReferenceVariants, type RunningServer } from '../reference/index.ts';
 import { exitCodeOf, type Report } from '../report/model.ts';
 import { runConform } from './run.ts';
-import { ALTERNATIVES } from './testing/alternatives.ts';
-import { FAULTS, VALID, faultRouter } from './testing/faults.ts';
+import { ALTERNATIVES } from '../testkit/conformance/alternatives.ts';
+import { FAULTS, VALID, faultRouter } from '../testkit/conformance/faults.ts';
 
 const KEY = 'petcert-e2e-key-0123456789';
 const plans = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };

@@ -9,7 +9,7 @@ import { ConfigError, TransportError } from '../core/errors.ts';
 import type { HttpRequest, Send } from '../core/exchange.ts';
 import { DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES } from '../core/guard.ts';
 import { createNodeTransport, DEFAULT_SEND_OPTIONS, toTransportError } from './undici-send.ts';
-import * as hostile from './testing/hostile.ts';
+import * as hostile from '../testkit/http/hostile.ts';
 
 const KEY = 'pc-test-KEY-9f3a1c7e5b2d';
 const TIMEOUT = 400;

@@ -12,10 +12,10 @@ import { parsePlansFile, resolvePlan } from '../spec/plans.ts';
 import type { ProbeName } from './probes/checks.ts';
 import { createContext } from './probes/context.ts';
 import { runProbes } from './probes/run.ts';
-import { inProcessTarget } from './testing/in-process.ts';
+import { inProcessTarget } from '../testkit/load/in-process.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
-import { durationMs, runInShim, SHIM_ORIGIN, type ShimRunOptions, type ShimRunResult } from './testing/k6-shim/run.ts';
-import { createSobekLikeContext, globalNames } from './testing/k6-shim/sandbox.ts';
+import { durationMs, runInShim, SHIM_ORIGIN, type ShimRunOptions, type ShimRunResult } from '../testkit/load/k6-shim/run.ts';
+import { createSobekLikeContext, globalNames } from '../testkit/load/k6-shim/sandbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-k6-sandbox-'));
 // Two compressed tables: the probe tests' one, and 1 s minutes in a 4 s day (each day only 2.4–3 minute windows of quota).

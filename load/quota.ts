@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../core/clock.ts';
 import { ConfigError, UnreachableError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
 import { countRequests, guardTransport } from '../core/guard.ts';
-import { isProductionTarget } from '../core/production.ts';
+import { isProductionTarget } from '../spec/production.ts';
 import { silentProgress, type ProgressSink } from '../core/progress.ts';
 import { VERSION } from '../core/version.ts';
 import { createNodeTransport } from '../http/undici-send.ts';

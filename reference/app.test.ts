@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { isApiError, isPet, isPets } from '../spec/validators.ts';
 import { createApp } from './app.ts';
-import { bodyOf, fakeClock, inProcess, rate } from './testing.ts';
+import { bodyOf, fakeClock, inProcess, rate } from '../testkit/reference/in-process.ts';
 
 const pet = '{"name":"Rex","categoryId":7}';
 

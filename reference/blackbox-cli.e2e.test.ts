@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { agent, call, runCli, startServe, type Served } from './blackbox-client.ts';
-import { rateOf } from './blackbox-expect.ts';
+import { agent, call, runCli, startServe, type Served } from '../testkit/reference/blackbox-client.ts';
+import { rateOf } from '../testkit/reference/blackbox-expect.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-blackbox-cli-'));
 function file(name: string, text: string): string {

@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { agent, call, sleep, startServe, type Res, type Served } from './blackbox-client.ts';
-import { expectError, expectTooMany, rateOf } from './blackbox-expect.ts';
+import { agent, call, sleep, startServe, type Res, type Served } from '../testkit/reference/blackbox-client.ts';
+import { expectError, expectTooMany, rateOf } from '../testkit/reference/blackbox-expect.ts';
 
 const PLANS = {
   windows: { minuteSeconds: 2, daySeconds: 40 },

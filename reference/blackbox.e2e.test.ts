@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { agent, call, rawExchange, startServe, type Call, type Res, type Served } from './blackbox-client.ts';
-import { expectError, expectJson, expectPet, rateOf } from './blackbox-expect.ts';
+import { agent, call, rawExchange, startServe, type Call, type Res, type Served } from '../testkit/reference/blackbox-client.ts';
+import { expectError, expectJson, expectPet, rateOf } from '../testkit/reference/blackbox-expect.ts';
 
 const PLANS = {
   windows: { minuteSeconds: 2, daySeconds: 40 },

@@ -2,7 +2,7 @@
 // Its correct counterpart is server.e2e.test.ts's "exactly 60 of 500".
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listen, type RunningServer } from './server.ts';
-import { agent, send, untilBoundary } from './e2e-client.ts';
+import { agent, send, untilBoundary } from '../testkit/reference/e2e-client.ts';
 
 let server: RunningServer;
 

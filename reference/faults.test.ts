@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { parsePlansFile } from '../spec/plans.ts';
 import type { ReferenceFaults } from './faults.ts';
-import { fakeClock, inProcess, rate, type Caller } from './testing.ts';
+import { fakeClock, inProcess, rate, type Caller } from '../testkit/reference/in-process.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } });

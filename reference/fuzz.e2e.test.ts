@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeTransport } from '../http/undici-send.ts';
-import { attack } from '../http/testing/malformed.ts';
-import { rawExchange, rawRequest } from '../http/testing/raw-client.ts';
+import { attack } from '../testkit/http/malformed.ts';
+import { rawExchange, rawRequest } from '../testkit/http/raw-client.ts';
 import { isPet, isPets } from '../spec/validators.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { listen, type RunningServer } from './index.ts';

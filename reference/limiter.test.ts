@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parsePlansFile } from '../spec/plans.ts';
 import { createLimiter } from './limiter.ts';
-import { bodyOf, fakeClock, inProcess, rate } from './testing.ts';
+import { bodyOf, fakeClock, inProcess, rate } from '../testkit/reference/in-process.ts';
 import { resolveVariants } from './variants.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0); // a minute and day boundary

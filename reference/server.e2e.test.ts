@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isApiError, isPet } from '../spec/validators.ts';
 import { listen, type RunningServer } from './server.ts';
-import { agent, raw, send, untilBoundary } from './e2e-client.ts';
+import { agent, raw, send, untilBoundary } from '../testkit/reference/e2e-client.ts';
 
 let server: RunningServer;
 const url = (path: string) => `${server.baseUrl}${path}`;

@@ -2,7 +2,7 @@
 // socket once headersTimeout passes (shortened here; 10 s by default).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listen, type RunningServer } from './server.ts';
-import { raw, send, agent } from './e2e-client.ts';
+import { raw, send, agent } from '../testkit/reference/e2e-client.ts';
 
 let server: RunningServer;
 

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { parsePlansFile } from '../spec/plans.ts';
 import { parseRetryAfter } from '../spec/ratelimit.ts';
 import type { ReferenceVariants } from './variants.ts';
-import { bodyOf, fakeClock, inProcess, rate } from './testing.ts';
+import { bodyOf, fakeClock, inProcess, rate } from '../testkit/reference/in-process.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } });

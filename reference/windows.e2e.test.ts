@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { listen, type RunningServer } from './server.ts';
-import { agent, send, untilBoundary, type Reply } from './e2e-client.ts';
+import { agent, send, untilBoundary, type Reply } from '../testkit/reference/e2e-client.ts';
 
 let server: RunningServer;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createConsoleProgress, etaOf, formatDuration, progressLine, verdictLines } from './console.ts';
-import { fixtureReport } from './fixtures.ts';
+import { fixtureReport } from '../testkit/report/fixtures.ts';
 
 function recorder(isTTY: boolean) {
   const chunks: string[] = [];

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixtureReport } from './fixtures.ts';
+import { fixtureReport } from '../testkit/report/fixtures.ts';
 import { writeReport } from './write.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { daySeries, fixtureReport, HOSTILE, minuteSeries } from './fixtures.ts';
+import { daySeries, fixtureReport, HOSTILE, minuteSeries } from '../testkit/report/fixtures.ts';
 import { dayFrameOf, toHtml } from './html.ts';
 import { dayWindows, expectedStaircase, retryAfterWaits, thin } from './html-plot.ts';
 import { escapeHtml } from './html-escape.ts';

@@ -2,7 +2,7 @@
 // attributes quoted, only the five entities); report/html.e2e.test.ts parses junit.xml with the
 // browser's real XML parser too.
 import { describe, expect, test } from 'vitest';
-import { fixtureReport, HOSTILE } from './fixtures.ts';
+import { fixtureReport, HOSTILE } from '../testkit/report/fixtures.ts';
 import { toJUnit, xmlEscape } from './junit.ts';
 
 interface Element { name: string; attrs: Record<string, string>; children: Element[]; text: string }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { daySeries, fixtureReport } from './fixtures.ts';
+import { daySeries, fixtureReport } from '../testkit/report/fixtures.ts';
 import { reportJson, writeReport } from './write.ts';
 
 describe('writeReport', () => {

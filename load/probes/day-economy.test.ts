@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../testing/in-process.ts';
+import { inProcessTarget } from '../../testkit/load/in-process.ts';
 import { createContext } from './context.ts';
 import { DAY_FIT_MARGIN } from './day.ts';
 import { runProbes } from './run.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { silentProgress } from '../../core/progress.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../testing/in-process.ts';
+import { inProcessTarget } from '../../testkit/load/in-process.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 

@@ -1,0 +1,138 @@
+// petcert.config.json: named targets (staging, production, a vendor's URL) with their keys. Keys are
+// named by ENVIRONMENT VARIABLE and never stored in the file, so the file can be committed. Every
+// problem is a ConfigError naming the field to fix (exit 2). Pure: cli/config-file.ts reads files.
+//
+// {
+//   "defaultTarget": "staging",
+//   "targets": {
+//     "staging": {
+//       "baseUrl": "https://staging.example.com/v1",
+//       "production": false,
+//       "keys": [ { "plan": "free", "env": "PETCERT_FREE_KEY" }, { "plan": "pro", "env": "PETCERT_PRO_KEY" } ],
+//       "conformKeyEnv": "PETCERT_CONFORM_KEY",   // optional: conform with this key only (default: with every key)
+//       "plansFile": "plans.staging.json",         // optional, relative to this file
+//       "budget": 400, "seed": 42                  // optional
+//     }
+//   }
+// }
+import { parseBaseUrl } from '../core/base-url.ts';
+import { ConfigError } from '../core/errors.ts';
+
+export interface KeyRef {
+  plan: string;
+  env: string;
+}
+
+export interface TargetConfig {
+  name: string;
+  baseUrl: string;
+  production: boolean;
+  keys: KeyRef[];
+  conformKeyEnv?: string;
+  plansFile?: string;
+  budget?: number;
+  seed?: number;
+}
+
+export interface PetcertConfig {
+  defaultTarget?: string;
+  targets: Record<string, TargetConfig>;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+// "$comment"/"$schema" style fields are notes for people, allowed anywhere.
+const isNote = (key: string): boolean => key.startsWith('$');
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function record(value: unknown, field: string, allowed: readonly string[], hint: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new ConfigError(`must be an object ${hint}`, field);
+  for (const key of Object.keys(value)) {
+    if (isNote(key) || allowed.includes(key)) continue;
+    if (/key|secret|token/i.test(key)) throw new ConfigError(`unknown field; API keys are never stored in the config: name an environment variable with "env" (allowed: ${allowed.join(', ')})`, `${field}.${key}`);
+    throw new ConfigError(`unknown field (allowed: ${allowed.join(', ')})`, `${field}.${key}`);
+  }
+  return value;
+}
+
+function string(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`must be a non-empty string, got ${JSON.stringify(value)}`, field);
+  return value;
+}
+
+function envName(value: unknown, field: string): string {
+  const name = string(value, field);
+  if (!ENV_NAME.test(name)) throw new ConfigError(`must name an environment variable (letters, digits, _), got ${JSON.stringify(name)}; the key itself goes in that variable, never in this file`, field);
+  return name;
+}
+
+function integer(value: unknown, field: string, min: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new ConfigError(`must be an integer ≥ ${min}, got ${JSON.stringify(value)}`, field);
+  return value;
+}
+
+function parseKeys(value: unknown, field: string): KeyRef[] {
+  if (!Array.isArray(value) || value.length === 0) throw new ConfigError('must be a non-empty array like [{ "plan": "free", "env": "PETCERT_FREE_KEY" }]', field);
+  const plans = new Set<string>();
+  return value.map((entry, i) => {
+    const where = `${field}[${i}]`;
+    const r = record(entry, where, ['plan', 'env'], 'like { "plan": "free", "env": "PETCERT_FREE_KEY" }');
+    const plan = string(r.plan, `${where}.plan`).trim().toLowerCase();
+    if (plans.has(plan)) throw new ConfigError(`plan "${plan}" is listed twice; one key per plan`, `${where}.plan`);
+    plans.add(plan);
+    return { plan, env: envName(r.env, `${where}.env`) };
+  });
+}
+
+function parseTarget(name: string, value: unknown): TargetConfig {
+  const field = `targets.${name}`;
+  if (!TARGET_NAME.test(name)) throw new ConfigError('target names use letters, digits, ., - and _', field);
+  const r = record(value, field, ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'plansFile', 'budget', 'seed'], 'with baseUrl, production and keys');
+  if (r.production !== undefined && typeof r.production !== 'boolean') throw new ConfigError(`must be true or false, got ${JSON.stringify(r.production)}`, `${field}.production`);
+  const target: TargetConfig = { name, baseUrl: parseBaseUrl(string(r.baseUrl, `${field}.baseUrl`), `${field}.baseUrl`), production: r.production === true, keys: parseKeys(r.keys, `${field}.keys`) };
+  if (r.conformKeyEnv !== undefined) target.conformKeyEnv = envName(r.conformKeyEnv, `${field}.conformKeyEnv`);
+  if (r.plansFile !== undefined) target.plansFile = string(r.plansFile, `${field}.plansFile`);
+  if (r.budget !== undefined) target.budget = integer(r.budget, `${field}.budget`, 1);
+  if (r.seed !== undefined) target.seed = integer(r.seed, `${field}.seed`, 0);
+  return target;
+}
+
+export function parseConfig(value: unknown, source = 'petcert.config.json'): PetcertConfig {
+  try {
+    const r = record(value, 'config', ['defaultTarget', 'targets'], 'with "targets"');
+    if (!isRecord(r.targets) || Object.keys(r.targets).length === 0) throw new ConfigError('must be an object of target name → { baseUrl, production, keys }', 'targets');
+    const targets: Record<string, TargetConfig> = {};
+    for (const [name, t] of Object.entries(r.targets)) if (!isNote(name)) targets[name] = parseTarget(name, t);
+    const config: PetcertConfig = { targets };
+    if (r.defaultTarget !== undefined) {
+      const name = string(r.defaultTarget, 'defaultTarget');
+      if (!targets[name]) throw new ConfigError(`names no target (known: ${Object.keys(targets).join(', ')})`, 'defaultTarget');
+      config.defaultTarget = name;
+    }
+    return config;
+  } catch (error) {
+    // Keep `field` clean for callers; the message also names the file.
+    if (error instanceof ConfigError) error.message = `${source}: ${error.message}`;
+    throw error;
+  }
+}
+
+/** --target, else defaultTarget, else the only target; otherwise say which names exist. */
+export function pickTarget(config: PetcertConfig, name: string | undefined): TargetConfig {
+  const names = Object.keys(config.targets);
+  const chosen = name ?? config.defaultTarget ?? (names.length === 1 ? names[0] : undefined);
+  if (chosen === undefined) throw new ConfigError(`several targets and no defaultTarget: pick one with --target (${names.join(', ')})`, '--target');
+  const target = config.targets[chosen];
+  if (!target) throw new ConfigError(`no target named "${chosen}" in the config (known: ${names.join(', ')})`, '--target');
+  return target;
+}
+
+/** The key in an environment variable; a missing one names the variable and the field that wants it. */
+export function readKey(env: Record<string, string | undefined>, name: string, field: string): string {
+  const key = env[name];
+  if (key === undefined || key.trim() === '') throw new ConfigError(`environment variable ${name} is not set; export it with the API key (e.g. \`export ${name}=...\`)`, field);
+  return key.trim();
+}

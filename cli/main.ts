@@ -1,0 +1,45 @@
+// The petcert command line: one commander program; each folder registers its own command.
+// Exit codes are part of the interface: 0 pass · 1 MUST failure · 2 usage/config error · 3 unreachable.
+import { Command, CommanderError } from 'commander';
+import { ConfigError, PetcertError, UnreachableError, errorMessage } from '../core/errors.ts';
+import { VERSION } from '../core/version.ts';
+import { registerConform } from './conform.ts';
+import { registerQuota } from './quota.ts';
+import { registerServe } from './serve.ts';
+import { registerCertify } from './certify-cli.ts';
+
+export const EXIT = { pass: 0, fail: 1, usage: 2, unreachable: 3, internal: 4 } as const;
+
+export function buildProgram(): Command {
+  const program = new Command('petcert')
+    .description('Conformance and load-testing harness for the Animal Store API v1')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage and examples)')
+    .exitOverride();
+  registerCertify(program);
+  registerConform(program);
+  registerQuota(program);
+  registerServe(program);
+  return program;
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.pass : EXIT.usage;
+  if (error instanceof ConfigError) return EXIT.usage;
+  if (error instanceof UnreachableError) return EXIT.unreachable;
+  return EXIT.internal;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.pass;
+  } catch (error) {
+    const code = exitCodeFor(error);
+    if (error instanceof CommanderError) return code; // commander already printed the message
+    if (error instanceof PetcertError) console.error(`petcert: ${error.message}`);
+    else console.error(`petcert: internal error (please report): ${error instanceof Error ? error.stack : errorMessage(error)}`);
+    return code;
+  }
+}

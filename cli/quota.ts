@@ -1,0 +1,119 @@
+// `petcert quota`: per-plan quotas, Retry-After and rate-limit headers, with progress and an ETA.
+// Exit codes as conform: 0 pass · 1 a failure at the --fail-on level · 2 usage/config · 3 unreachable or incomplete.
+import type { Command } from 'commander';
+import { ConfigError } from '../core/errors.ts';
+import { DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
+import { redactText } from '../core/redact.ts';
+import { createConsoleProgress, verdictLines } from '../report/console.ts';
+import { exitCodeOf } from '../report/model.ts';
+import { writeReport } from '../report/write.ts';
+import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
+import { loadPlansFile } from '../spec/plans-file.ts';
+import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
+import { runQuota } from '../load/quota.ts';
+
+export interface QuotaFlags {
+  baseUrl?: string;
+  key: string[];
+  plans?: string;
+  only: string[];
+  reportDir: string;
+  failOn: string;
+  json?: boolean;
+  allowProduction?: boolean;
+  timeout?: string;
+}
+
+/**
+ * PLAN=KEY, or PLAN=env:NAME to read the key from an environment variable (keeps keys out of shell
+ * history and `ps`). Splits at the first "=": keys may contain "=".
+ */
+export function parseKeyFlag(value: string, env: Env = process.env): { plan: string; key: string } {
+  const at = value.indexOf('=');
+  if (at <= 0 || at === value.length - 1) {
+    throw new ConfigError(`expected PLAN=KEY or PLAN=env:VARIABLE, got ${JSON.stringify(value.replace(/=.*/, '=…'))} (e.g. --key free=env:PETCERT_FREE_KEY)`, '--key');
+  }
+  const plan = value.slice(0, at);
+  return { plan, key: keyFlag(value.slice(at + 1), '--key', env, `the key for plan "${plan}"`) };
+}
+
+export function parseOnly(values: string[]): ProbeName[] | undefined {
+  if (values.length === 0) return undefined;
+  const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const n of names) if (!(PROBE_NAMES as string[]).includes(n)) throw new ConfigError(`unknown probe "${n}" (known: ${PROBE_NAMES.join(', ')})`, '--only');
+  return names as ProbeName[];
+}
+
+export interface Out {
+  log(line: string): void;
+  err(line: string): void;
+}
+
+/** The action, testable without a process: returns the exit code. */
+export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.log, err: console.error }, env: Env = process.env): Promise<number> {
+  if (!flags.baseUrl) throw new ConfigError('is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1', '--base-url');
+  const failOn = failOnFlag(flags.failOn);
+  const keys = flags.key.map((k) => parseKeyFlag(k, env));
+  if (keys.length === 0) throw new ConfigError('give at least one PLAN=KEY (repeat --key for several plans; PLAN=env:VARIABLE reads the key from the environment)', '--key');
+  const plans = loadPlansFile(flags.plans);
+  const only = parseOnly(flags.only);
+  const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
+  const secrets = keys.map((k) => k.key);
+  // With --json, stdout carries the report only; everything for people goes to stderr.
+  const say = flags.json ? out.err : out.log;
+  const progress = createConsoleProgress({ stream: process.stderr });
+  let report;
+  try {
+    report = await runQuota({ baseUrl: flags.baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  } finally {
+    progress.done();
+  }
+  const written = writeReport(flags.reportDir, report, secrets, failOn);
+  if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
+  const htmlPath = written.find((p) => p.endsWith('report.html'));
+  const colour = !flags.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  for (const line of verdictLines(report, { failOn, colour, ...(htmlPath ? { htmlPath } : {}) })) say(redactText(line, secrets));
+  say(`  Also: ${written.filter((p) => p !== htmlPath).join(', ')}`);
+  if (report.aborted?.code === 'UNREACHABLE') say('The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.');
+  return exitCodeOf(report, failOn);
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+const EXAMPLES = `
+Examples:
+  # every probe for two plans, keys from the environment (never in shell history or ps)
+  export PETCERT_FREE_KEY=... PETCERT_PRO_KEY=...
+  petcert quota --base-url https://staging.example.com/v1 --key free=env:PETCERT_FREE_KEY --key pro=env:PETCERT_PRO_KEY
+
+  # only the minute and burst probes (about two windows per key), compressed windows from a plans file
+  petcert quota --base-url http://127.0.0.1:8080/v1 --key free=KEY1 --plans plans.json --only minute,burst
+
+  # the report on stdout for a script, SHOULD findings failing the run too
+  petcert quota --base-url http://127.0.0.1:8080/v1 --key pro=env:PRO_KEY --json --fail-on should > report.json
+
+Cost: every probe spends real quota. Minute: ~1-2 windows, perMinute+2 requests. Burst: ~1 window.
+Day: ceil(perDay/perMinute) minute windows and ~perDay requests, after waiting (idle) for a day window
+long enough to count. A URL the contract lists as production is refused unless --allow-production.
+
+Exit codes: 0 pass · 1 a failure at the --fail-on level · 2 usage or config error · 3 target unreachable
+or run incomplete. Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html.`;
+
+export function registerQuota(program: Command): void {
+  program
+    .command('quota')
+    .description('Verify per-plan quotas, Retry-After and rate-limit headers (spends real quota)')
+    .option('--base-url <url>', 'target base URL ending in /v1')
+    .option('--key <plan=key>', 'an API key and its plan (PLAN=KEY or PLAN=env:VARIABLE); repeat for several plans', collect, [])
+    .option('--plans <file>', 'plans file (figures and window lengths; default: the specification\'s)')
+    .option('--only <probe>', `probes to run: ${PROBE_NAMES.join('|')} (repeatable, or comma-separated)`, collect, [])
+    .option('--report-dir <dir>', 'where report.json, junit.xml and report.html go', 'reports/quota')
+    .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
+    .option('--json', 'print report.json to stdout (human output goes to stderr)')
+    .option('--allow-production', 'allow quota-exhausting probes against a production URL')
+    .option('--timeout <ms>', `per-request timeout in ms (default ${DEFAULT_SEND_OPTIONS.timeoutMs})`)
+    .addHelpText('after', EXAMPLES)
+    .action(async (flags: QuotaFlags) => {
+      process.exitCode = await quotaAction(flags);
+    });
+}
