@@ -10,6 +10,12 @@ import { contract } from './contract.ts';
 export interface Windows {
   minuteSeconds: number;
   daySeconds: number;
+  /**
+   * Server ms at which the windows start (window k = [origin + k·length, origin + (k+1)·length)); default 0,
+   * the Unix epoch. Set programmatically only (the embedded target's windows start when it starts): the
+   * reference server limits by it, the day probe plans its waits by it; no verdict rests on it.
+   */
+  originMs?: number;
 }
 
 export interface Plan {
