@@ -61,6 +61,13 @@ export const contract = {
       }
     }
   },
+  "x-petcert-unspecified": [
+    {
+      "method": "get",
+      "path": "/store/orders",
+      "section": "§4.4"
+    }
+  ],
   "paths": {
     "/pets": {
       "get": {
