@@ -3,6 +3,7 @@
 // it only by adding optional fields.
 
 import type { PlanTable } from '../spec/plans.ts';
+import type { CapacityVerdict } from './capacity.ts';
 
 export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 export type Outcome = 'pass' | 'fail' | 'skip';
@@ -59,7 +60,7 @@ export interface Sample {
 export interface Report {
   tool: 'petcert';
   version: string;
-  kind: 'conform' | 'quota' | 'certify';
+  kind: 'conform' | 'quota' | 'certify' | 'capacity';
   target: string;
   startedAt: string;
   finishedAt: string;
@@ -76,6 +77,8 @@ export interface Report {
   k6?: unknown;
   /** The windows and plan figures the quota probes measured against (for plots and readers). */
   plans?: PlanTable;
+  /** `petcert capacity`: planned, sustained and breaking rates, headroom, per-step figures. */
+  capacity?: CapacityVerdict;
 }
 
 export type FailOn = 'must' | 'should';
@@ -100,7 +103,7 @@ export function durationSeconds(report: Pick<Report, 'startedAt' | 'finishedAt'>
 }
 
 /** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
-export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED';
+export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND';
 
 /**
  * The CLI's exit code for a finished report: 1 when a check at the fail-on level failed; 3 when the run

@@ -1,0 +1,45 @@
+// The `capacity` object of report.json (shape fixed by issue #10; more fields welcome): rates in
+// requests per second. load/capacity/ computes it; the HTML, JUnit and console render it.
+
+export type PercentileKind = 'exact' | 'upper-bound';
+
+export type StepVerdict = 'ok' | 'slo' | 'generator';
+
+export interface CapacityStep {
+  offeredRate: number;
+  achievedRate: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+  errorRate: number;
+  droppedIterations: number;
+  below_quota_429: number;
+  verdict: StepVerdict;
+  /** more fields: the SLO terms broken, every percentile reported, whether they are exact */
+  breaches: string[];
+  percentilesMs: Record<string, number | null>;
+  percentiles: PercentileKind;
+  requests: number;
+  unexpected4xx: number;
+  runners: number;
+  coverage: number;
+}
+
+export interface CapacityVerdict {
+  plannedRate: number;
+  sustainedRate: number;
+  breakingRate: number | null;
+  headroom: number;
+  generatorLimit: number | null;
+  slo: { latencyMs: Record<string, number>; errorRate: number | null; achievedShare: number; text: string };
+  steps: CapacityStep[];
+  minHeadroom: number;
+  generatorLimitIsLowerBound: boolean;
+  /** set when the generator saturated before the target broke */
+  generatorBoundAt: number | null;
+  scale: number;
+  /** the highest rate tested when --scale-to-keys lowered it */
+  keysBoundAt: number | null;
+  summary: string;
+}
+
