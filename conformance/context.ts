@@ -2,6 +2,7 @@
 // budgeted and recorded, the pets petcert created, the category ids known to work, and the tally of
 // gap behaviours (OBSERVE). Request builders live here so every check addresses the API one way.
 import type { Exchange, HttpRequest, Send } from '../core/exchange.ts';
+import type { CheckMeta } from '../report/check.ts';
 import type { Pet } from '../spec/contract.ts';
 
 export interface CreatedPet {
@@ -29,9 +30,8 @@ export interface RunContext {
   categories: CategoryState;
   /** Latest ceiling on Reset - Date, in seconds (the longest window: the day). */
   resetHorizonSeconds: number;
-  /** Count one occurrence of a gap behaviour for an OBSERVE check. */
-  observe(checkId: string, label: string): void;
-  observations: Map<string, Record<string, number>>;
+  /** Count one occurrence of a behaviour for a check (the check itself is the handle: no string ids). */
+  observe(check: CheckMeta, label: string): void;
 }
 
 export type Operation = 'listPets' | 'createPet' | 'getPet' | 'other';

@@ -6,6 +6,7 @@
 // Before either verdict the pet is tried once under an unused name (`retryWithFreshName`).
 import type { Exchange } from '../core/exchange.ts';
 import type { NewPet } from '../spec/contract.ts';
+import { categoryPolicy, namePolicy } from './checks/policies.ts';
 import { createRequest, type RunContext } from './context.ts';
 
 export interface CreateAttempt {
@@ -37,7 +38,7 @@ export async function createValidPet(ctx: RunContext, pet: NewPet): Promise<Crea
     const second = await ctx.send(createRequest(ctx, JSON.stringify(retry)));
     if (second.response.status === 201) {
       ctx.categories.rejected.push(String(sent.categoryId));
-      ctx.observe('create.category-policy', `refuses some category ids (${exchange.response.status})`);
+      ctx.observe(categoryPolicy, `refuses some category ids (${exchange.response.status})`);
       return { exchange: second, sent: retry };
     }
     return (await retryWithFreshName(ctx, retry, second)) ?? { exchange: second, sent: retry };
@@ -45,7 +46,7 @@ export async function createValidPet(ctx: RunContext, pet: NewPet): Promise<Crea
   const renamed = await retryWithFreshName(ctx, sent, exchange);
   if (renamed) return renamed;
   if (fixed !== undefined) return { exchange, sent };
-  ctx.observe('create.category-policy', 'a valid pet refused before any category id was known (undecided)');
+  ctx.observe(categoryPolicy, 'a valid pet refused before any category id was known (undecided)');
   return { exchange, sent, undecided: true };
 }
 
@@ -60,7 +61,7 @@ async function retryWithFreshName(ctx: RunContext, pet: NewPet, refused: Exchang
   const exchange = await ctx.send(createRequest(ctx, JSON.stringify(renamed)));
   if (exchange.response.status !== 201) return undefined;
   rememberCategory(ctx, renamed.categoryId);
-  ctx.observe('create.name-policy', `refused a valid pet (${refused.response.status}), took it under an unused name`);
+  ctx.observe(namePolicy, `refused a valid pet (${refused.response.status}), took it under an unused name`);
   return { exchange, sent: renamed };
 }
 

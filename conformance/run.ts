@@ -98,7 +98,7 @@ export async function runConform(options: ConformOptions): Promise<Report> {
       finishedAt: new Date(clock.now()).toISOString(),
       seed,
       requests: result.requests,
-      checks: checkResults(CHECKS, result.book, result.ctx, result.aborted?.message),
+      checks: checkResults(CHECKS, result.ledger, [result.ctx.apiKey], result.aborted?.message),
       createdIds: result.ctx.created.map((c) => reportId(c.idText)),
       ...(result.aborted ? { aborted: result.aborted } : {}),
     };

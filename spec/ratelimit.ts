@@ -4,6 +4,12 @@
 import type { Headers } from '../core/exchange.ts';
 import { RATE_LIMIT_HEADERS } from './contract.ts';
 
+/**
+ * Slack on every comparison with the server's clock: Date has one-second resolution, Reset is a whole
+ * second, and a window may end while the response is on the wire. One figure for every engine.
+ */
+export const DATE_SLACK_MS = 1500;
+
 export interface RateLimitState {
   limit: number;
   remaining: number;

@@ -7,7 +7,8 @@ import { echoProblems } from '../json.ts';
 import { extremeName } from '../arbitraries/names.ts';
 import { invalidValueExamples, missingExamples, newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, nonObjectExamples, validNewPet, validNewPetExamples, type InvalidBody } from '../arbitraries/new-pet.ts';
 import { bodyOf, expectStatus, isObject } from './judge.ts';
-import { fail, type Check, type Finding, type ScenarioCheck } from './types.ts';
+import { categoryPolicy, namePolicy } from './policies.ts';
+import { fail, observation, type Check, type Finding, type ScenarioCheck, type SummaryCheck } from './types.ts';
 
 /** Invalid bodies use category 1 as a placeholder; a server that knows only some categories gets one it knows. */
 function withKnownCategory(ctx: RunContext, body: string): string {
@@ -53,7 +54,7 @@ const createValid: ScenarioCheck<import('../../spec/contract.ts').NewPet> = {
     if (!isPet(body)) return fail('the 201 body is not a Pet (§2.1: id, name, categoryId integers/strings as specified)', exchange, { received: exchange.response.body });
     const problems = echoProblems(sent, body as Record<string, unknown>);
     if (problems.length) return fail(`the created Pet does not echo the NewPet: ${problems.join('; ')}`, exchange, { expected: sent, received: body });
-    if (sent.status === undefined) ctx.observe('create.default-status', `status when omitted: ${JSON.stringify(body.status ?? '(absent)')}`);
+    if (sent.status === undefined) ctx.observe(defaultStatus, `status when omitted: ${JSON.stringify(body.status ?? '(absent)')}`);
     return undefined;
   },
 };
@@ -71,7 +72,7 @@ const extremeNames: ScenarioCheck<{ kind: string; name: string }> = {
     const exchange = await ctx.send(createRequest(ctx, JSON.stringify({ name: input.name, categoryId: someCategory(ctx) })));
     const body = bodyOf(exchange);
     const echoed = isObject(body) && body['name'] === input.name ? ', echoed exactly' : '';
-    ctx.observe('create.extreme-names', `${input.kind}: ${exchange.response.status}${exchange.response.status === 201 ? echoed : ''}`);
+    ctx.observe(extremeNames, `${input.kind}: ${exchange.response.status}${exchange.response.status === 201 ? echoed : ''}`);
     return undefined;
   },
 };
@@ -89,10 +90,32 @@ const unknownFields: ScenarioCheck<{ pet: import('../../spec/contract.ts').NewPe
     const body = JSON.stringify({ ...(JSON.parse(input.body) as object), categoryId: someCategory(ctx) });
     const exchange = await ctx.send(createRequest(ctx, body));
     const status = exchange.response.status;
-    ctx.observe('create.unknown-fields', status === 201 ? 'accepted (201)' : `refused (${status})`);
+    ctx.observe(unknownFields, status === 201 ? 'accepted (201)' : `refused (${status})`);
     return undefined;
   },
 };
+
+const uniqueIds: SummaryCheck = {
+  kind: 'summary',
+  id: 'create.unique-ids',
+  title: 'Ids assigned by the service are unique',
+  level: 'MUST',
+  specRef: '§2.1, §4.2 rule 2',
+  judge(ctx) {
+    if (ctx.created.length < 2) return { skip: 'fewer than two pets were created' };
+    const seen = new Map<string, number>();
+    const findings = [];
+    for (const [i, c] of ctx.created.entries()) {
+      const before = seen.get(c.idText);
+      if (before !== undefined) findings.push(fail(`id ${c.idText} was assigned twice (creations #${before + 1} and #${i + 1})`, c.exchange));
+      else seen.set(c.idText, i);
+    }
+    ctx.observe(uniqueIds, `${ctx.created.length} created, ${seen.size} distinct ids`);
+    return findings.slice(0, 5);
+  },
+};
+
+export const defaultStatus = observation('create.default-status', 'status of a pet created without one', '§2.6');
 
 export const createChecks: Check[] = [
   createValid,
@@ -101,27 +124,9 @@ export const createChecks: Check[] = [
   invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody, nonObjectExamples),
   extremeNames,
   unknownFields,
-  {
-    kind: 'summary',
-    id: 'create.unique-ids',
-    title: 'Ids assigned by the service are unique',
-    level: 'MUST',
-    specRef: '§2.1, §4.2 rule 2',
-    judge(ctx) {
-      if (ctx.created.length < 2) return { skip: 'fewer than two pets were created' };
-      const seen = new Map<string, number>();
-      const findings = [];
-      for (const [i, c] of ctx.created.entries()) {
-        const before = seen.get(c.idText);
-        if (before !== undefined) findings.push(fail(`id ${c.idText} was assigned twice (creations #${before + 1} and #${i + 1})`, c.exchange));
-        else seen.set(c.idText, i);
-      }
-      ctx.observe('create.unique-ids', `${ctx.created.length} created, ${seen.size} distinct ids`);
-      return findings.slice(0, 5);
-    },
-  },
-  { kind: 'summary', id: 'create.default-status', title: 'status of a pet created without one', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
-  { kind: 'summary', id: 'create.category-policy', title: 'Whether the server refuses category ids it does not know', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
-  { kind: 'summary', id: 'create.name-policy', title: 'Whether the server refuses a valid pet whose name is already taken', level: 'OBSERVE', specRef: '§2.6', judge: () => undefined },
+  uniqueIds,
+  defaultStatus,
+  categoryPolicy,
+  namePolicy,
 ];
 

@@ -7,7 +7,7 @@ import { ABSENT_ID_EXAMPLES, BAD_ID_EXAMPLES, absentPetId, badPetId } from '../a
 import { getRequest, operationOf, usesValidKey } from '../context.ts';
 import { differingPetFields, idTextOf } from '../json.ts';
 import { bodyOf, expectStatus } from './judge.ts';
-import { fail, type Check } from './types.ts';
+import { fail, type Check, type ScenarioCheck } from './types.ts';
 
 /** §4.3 names a day, not a time zone: any instant that is 5 Dec 2030 somewhere (UTC−12 … UTC+14). */
 function onRemovalDay(ms: number): boolean {
@@ -15,6 +15,24 @@ function onRemovalDay(ms: number): boolean {
   const hour = 3_600_000;
   return ms >= start - 14 * hour && ms < start + 24 * hour + 12 * hour;
 }
+
+const badId: ScenarioCheck<string> = {
+  kind: 'scenario',
+  id: 'get.bad-id',
+  title: 'A petId that is not an int64: 400 or 404',
+  level: 'MUST',
+  specRef: '§4.3',
+  weight: 1.5,
+  cost: 1,
+  arbitrary: () => badPetId(),
+  examples: () => [...BAD_ID_EXAMPLES],
+  async run(id, ctx) {
+    const exchange = await ctx.send(getRequest(ctx, encodeURIComponent(id)));
+    const status = exchange.response.status;
+    if (status === 400 || status === 404) ctx.observe(badId, `answered ${status}`);
+    return expectStatus(exchange, [400, 404], `GET /pets/${id}`);
+  },
+};
 
 export const getChecks: Check[] = [
   {
@@ -61,23 +79,7 @@ export const getChecks: Check[] = [
       return expectStatus(exchange, [404], `GET /pets/${id} (no such pet)`);
     },
   },
-  {
-    kind: 'scenario',
-    id: 'get.bad-id',
-    title: 'A petId that is not an int64: 400 or 404',
-    level: 'MUST',
-    specRef: '§4.3',
-    weight: 1.5,
-    cost: 1,
-    arbitrary: () => badPetId(),
-    examples: () => [...BAD_ID_EXAMPLES],
-    async run(id, ctx) {
-      const exchange = await ctx.send(getRequest(ctx, encodeURIComponent(id)));
-      const status = exchange.response.status;
-      if (status === 400 || status === 404) ctx.observe('get.bad-id', `answered ${status}`);
-      return expectStatus(exchange, [400, 404], `GET /pets/${id}`);
-    },
-  },
+  badId,
   {
     kind: 'response',
     id: 'deprecation.still-served',

@@ -9,7 +9,7 @@ import { petStatus } from '../arbitraries/new-pet.ts';
 import { listRequest, operationOf, queryOf, usesValidKey, type RunContext } from '../context.ts';
 import { differingPetFields, itemIdTextsOf } from '../json.ts';
 import { bodyOf, expectStatus } from './judge.ts';
-import { fail, type Check, type ResponseCheck } from './types.ts';
+import { fail, observation, type Check, type ResponseCheck, type ScenarioCheck } from './types.ts';
 
 const okList = (ex: Exchange, ctx: RunContext): boolean =>
   operationOf(ctx.baseUrl, ex.request) === 'listPets' && usesValidKey(ex.request, ctx.apiKey) && ex.response.status === 200;
@@ -52,6 +52,45 @@ function orderLabel(ids: number[]): string {
   if (ids.every((v, i) => i === 0 || v < ids[i - 1]!)) return 'descending id';
   return 'other';
 }
+
+const ordering = observation('list.ordering', 'Order of GET /pets', '§4.1 rule 3');
+const shortPages = observation('list.short-pages', 'Fewer animals than asked while more exist', '§4.1 rule 2');
+
+const limitOutOfRangeCheck: ScenarioCheck<string> = {
+  kind: 'scenario',
+  id: 'list.limit-out-of-range',
+  title: `limit outside ${LIMIT_RANGE} or not an integer: 400 or a clamped 200`,
+  level: 'MUST',
+  specRef: '§4.1, §8.4',
+  weight: 1.5,
+  cost: 1,
+  arbitrary: () => limitOutOfRange(),
+  examples: () => [...LIMIT_OUT_OF_RANGE_EXAMPLES],
+  async run(limit, ctx) {
+    const exchange = await ctx.send(listRequest(ctx, `limit=${encodeURIComponent(limit)}`));
+    const status = exchange.response.status;
+    if (status === 200 || status === 400) ctx.observe(limitOutOfRangeCheck, status === 200 ? 'clamped (200)' : 'refused (400)');
+    return expectStatus(exchange, [400, 200], `GET /pets?limit=${limit}`);
+  },
+};
+
+const unknownStatus: ScenarioCheck<string> = {
+  kind: 'scenario',
+  id: 'list.unknown-status',
+  title: 'A status filter outside PetStatus: what the server does (400 or 200)',
+  level: 'OBSERVE',
+  specRef: '§4.1 (not shown)',
+  weight: 0.5,
+  cost: 1,
+  arbitrary: () => unknownStatusFilter(),
+  examples: () => [...UNKNOWN_STATUS_EXAMPLES],
+  async run(status, ctx) {
+    const exchange = await ctx.send(listRequest(ctx, `status=${encodeURIComponent(status)}`));
+    const n = items(exchange)?.length;
+    ctx.observe(unknownStatus, exchange.response.status === 200 ? `200 with ${n === 0 ? 'an empty list' : 'animals'}` : String(exchange.response.status));
+    return undefined;
+  },
+};
 
 export const listChecks: Check[] = [
   {
@@ -122,47 +161,15 @@ export const listChecks: Check[] = [
       const wrong = expectStatus(exchange, [200], `GET /pets?${query}`);
       if (wrong) return wrong;
       const list = items(exchange);
-      if (list && q.status === undefined) ctx.observe('list.ordering', orderLabel(list.map((p) => Number((p as { id?: unknown }).id))));
+      if (list && q.status === undefined) ctx.observe(ordering, orderLabel(list.map((p) => Number((p as { id?: unknown }).id))));
       const asked = q.limit ?? LIMIT.default;
       const mine = ctx.created.filter((c) => q.status === undefined || c.pet['status'] === q.status).length;
-      if (list && list.length < asked && mine > list.length) ctx.observe('list.short-pages', `fewer than asked while more exist (${list.length} of ${asked})`);
+      if (list && list.length < asked && mine > list.length) ctx.observe(shortPages, `fewer than asked while more exist (${list.length} of ${asked})`);
       return undefined;
     },
   },
-  {
-    kind: 'scenario',
-    id: 'list.limit-out-of-range',
-    title: `limit outside ${LIMIT_RANGE} or not an integer: 400 or a clamped 200`,
-    level: 'MUST',
-    specRef: '§4.1, §8.4',
-    weight: 1.5,
-    cost: 1,
-    arbitrary: () => limitOutOfRange(),
-    examples: () => [...LIMIT_OUT_OF_RANGE_EXAMPLES],
-    async run(limit, ctx) {
-      const exchange = await ctx.send(listRequest(ctx, `limit=${encodeURIComponent(limit)}`));
-      const status = exchange.response.status;
-      if (status === 200 || status === 400) ctx.observe('list.limit-out-of-range', status === 200 ? 'clamped (200)' : 'refused (400)');
-      return expectStatus(exchange, [400, 200], `GET /pets?limit=${limit}`);
-    },
-  },
-  {
-    kind: 'scenario',
-    id: 'list.unknown-status',
-    title: 'A status filter outside PetStatus: what the server does (400 or 200)',
-    level: 'OBSERVE',
-    specRef: '§4.1 (not shown)',
-    weight: 0.5,
-    cost: 1,
-    arbitrary: () => unknownStatusFilter(),
-    examples: () => [...UNKNOWN_STATUS_EXAMPLES],
-    async run(status, ctx) {
-      const exchange = await ctx.send(listRequest(ctx, `status=${encodeURIComponent(status)}`));
-      const n = items(exchange)?.length;
-      ctx.observe('list.unknown-status', exchange.response.status === 200 ? `200 with ${n === 0 ? 'an empty list' : 'animals'}` : String(exchange.response.status));
-      return undefined;
-    },
-  },
-  { kind: 'summary', id: 'list.ordering', title: 'Order of GET /pets', level: 'OBSERVE', specRef: '§4.1 rule 3', judge: () => undefined },
-  { kind: 'summary', id: 'list.short-pages', title: 'Fewer animals than asked while more exist', level: 'OBSERVE', specRef: '§4.1 rule 2', judge: () => undefined },
+  limitOutOfRangeCheck,
+  unknownStatus,
+  ordering,
+  shortPages,
 ];

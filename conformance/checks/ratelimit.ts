@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { parseHeaderInt, parseRetryAfter, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS, parseHeaderInt, parseRetryAfter, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
 import { listRequest } from '../context.ts';
 import { fail, type Check, type ResponseCheck } from './types.ts';
 
@@ -15,8 +15,7 @@ function headerCheck(id: string, title: string, applies: ResponseCheck['applies'
   return { kind: 'response', id, title, level: 'MUST', specRef: '§8.2', applies, judge };
 }
 
-/** Seconds of slack for Date's one-second resolution and a window that ends as the response leaves. */
-const SLACK_SECONDS = 2;
+const SLACK_SECONDS = DATE_SLACK_MS / 1000;
 /**
  * Without a Date header Reset can only be compared with our clock, and the server's may be hours off
  * (principle 3). A delta (seconds until the reset: at most a day) or milliseconds are still decades

@@ -1,27 +1,16 @@
 // The shape of a check. A check is one rule of the specification: an id (also the report label and
 // the key of the fault table), a title, a level and the section it enforces, and one small function.
-// Two kinds: a *response* check judges every exchange it applies to (headers, error bodies, 5xx),
-// a *scenario* check drives its own requests from fast-check inputs and judges what comes back.
+// Three kinds: a *response* check judges every exchange it applies to (headers, error bodies, 5xx),
+// a *scenario* check drives its own requests from fast-check inputs and judges what comes back, a
+// *summary* check judges once at the end what the run recorded (OBSERVE tallies, unique ids).
+// The metadata and the Finding are the one verdict model's (report/check.ts).
 import type fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
-import type { Level } from '../../report/model.ts';
+import type { CheckMeta, Finding } from '../../report/check.ts';
 import type { RunContext } from '../context.ts';
 
-/** What a check found: data, never a thrown error. */
-export interface Finding {
-  message: string;
-  exchange?: Exchange;
-  expected?: unknown;
-  received?: unknown;
-}
-
-export interface CheckMeta {
-  id: string;
-  title: string;
-  level: Level;
-  /** Section of animal-store-v1.md (or an RFC) the check enforces. */
-  specRef: string;
-}
+export { fail } from '../../report/check.ts';
+export type { CheckMeta, Finding } from '../../report/check.ts';
 
 export interface ResponseCheck extends CheckMeta {
   kind: 'response';
@@ -56,8 +45,5 @@ export interface SummaryCheck extends CheckMeta {
 
 export type Check = ResponseCheck | ScenarioCheck<any> | SummaryCheck;
 
-export const fail = (message: string, exchange?: Exchange, extra: Omit<Finding, 'message' | 'exchange'> = {}): Finding => ({
-  message,
-  ...(exchange ? { exchange } : {}),
-  ...extra,
-});
+/** An OBSERVE check that only reports what `ctx.observe(check, label)` tallied during the run. */
+export const observation = (id: string, title: string, specRef: string): SummaryCheck => ({ kind: 'summary', id, title, level: 'OBSERVE', specRef, judge: () => undefined });

@@ -15,7 +15,8 @@ import { listRequest, operationOf, usesValidKey, type RunContext } from '../cont
 import { createValidPet, rememberCategory } from '../create-pet.ts';
 import { idTextOf, jsonOf } from '../json.ts';
 import { CHECKS, scenarioChecks, summaryChecks } from '../registry.ts';
-import { createBook, type Book } from './book.ts';
+import { createLedger, type Ledger } from '../../report/ledger.ts';
+import { judgeExchange } from './book.ts';
 import { planBudget, POPULATION_TARGET } from './budget.ts';
 import { runScenario } from './property.ts';
 import { checkSeed } from './seed.ts';
@@ -40,7 +41,7 @@ export interface SuiteOptions {
 }
 
 export interface SuiteResult {
-  book: Book;
+  ledger: Ledger;
   ctx: RunContext;
   requests: number;
   aborted?: { code: AbortCode; message: string };
@@ -106,8 +107,8 @@ async function populate(ctx: RunContext, allowance: number, concurrency: number)
 }
 
 export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
-  const book = createBook(CHECKS);
-  const observations = new Map<string, Record<string, number>>();
+  const ledger = createLedger();
+  const responseChecks = CHECKS.filter((c) => c.kind === 'response');
   const ctx: RunContext = {
     baseUrl: o.baseUrl,
     apiKey: o.apiKey,
@@ -115,12 +116,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     created: [],
     categories: { known: o.categoryId === undefined ? [] : [String(o.categoryId)], rejected: [], ...(o.categoryId === undefined ? {} : { fixed: o.categoryId }) },
     resetHorizonSeconds: o.resetHorizonSeconds,
-    observations,
-    observe(id, label) {
-      const tally = observations.get(id) ?? {};
-      tally[label] = (tally[label] ?? 0) + 1;
-      observations.set(id, tally);
-    },
+    observe: (check, label) => ledger.count(check, label),
   };
   const concurrency = o.concurrency ?? DEFAULT_RUNNER.concurrency;
   const runner = createRunnerSend(o.send, {
@@ -135,7 +131,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     steers: (request) => usesValidKey(request, o.apiKey),
     observe: (exchange) => {
       registerCreated(ctx, exchange);
-      book.judgeExchange(exchange, ctx);
+      judgeExchange(ledger, responseChecks, exchange, ctx);
     },
   });
   ctx.send = runner.send;
@@ -144,7 +140,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const plan = planBudget(o.budget, scenarios, o.maxRuns);
   let done = 0;
   const runOne = async (check: ScenarioCheck): Promise<void> => {
-    const entry = book.entry(check.id);
+    const entry = ledger.entry(check);
     const { runs, share } = plan.checks[check.id]!;
     const skip = check.skipIf?.(ctx) ?? (runs < 1 ? `the budget leaves no run for this check (raise --budget)` : undefined);
     if (skip) entry.skipReason = skip;
@@ -155,7 +151,11 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       entry.applied += outcome.runs;
       if (outcome.failure) {
         const f = outcome.failure;
-        book.add(check.id, { finding: f.finding, counterexample: { input: f.counterexample, seed, path: f.path, shrinks: f.shrinks } });
+        ledger.fail(check, {
+          ...f.finding,
+          message: `${f.finding.message} (shrunk counterexample; this check's seed ${seed})`,
+          counterexample: { input: f.counterexample, seed, path: f.path, shrinks: f.shrinks },
+        });
       }
       if (outcome.stop) throw outcome.stop;
     }
@@ -167,11 +167,11 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   try {
     const refused = await preflight(ctx);
     if (refused) {
-      for (const c of scenarios) book.entry(c.id).skipReason = refused;
+      for (const c of scenarios) ledger.skip(c, refused);
     } else {
       const first = scenarios.filter((c) => c.id === 'create.valid');
       for (const c of first) await runOne(c);
-      const created = book.entry('create.valid');
+      const created = ledger.entry(first[0]!);
       if (ctx.created.length === 0 && created.findings.length === 0 && !created.skipReason) {
         created.skipReason = 'every valid pet was refused and no category id is known to be accepted: pass --category-id N (an id the server knows)';
       }
@@ -185,10 +185,10 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   }
   for (const check of summaryChecks()) {
     const verdict = check.judge(ctx);
-    if (verdict && 'skip' in verdict) book.entry(check.id).skipReason = verdict.skip;
-    else for (const finding of verdict ?? []) book.add(check.id, { finding });
+    if (verdict && 'skip' in verdict) ledger.skip(check, verdict.skip);
+    else for (const finding of verdict ?? []) ledger.fail(check, finding);
   }
-  return { book, ctx, requests: runner.requests(), ...(aborted ? { aborted } : {}) };
+  return { ledger, ctx, requests: runner.requests(), ...(aborted ? { aborted } : {}) };
 }
 
 /** Runs tasks with at most `n` at a time; the first error stops new starts and is rethrown after the others settle. */

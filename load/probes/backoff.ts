@@ -2,7 +2,8 @@
 // up after a bounded number of tries (§8.3 rules 2–3: hammering after 429 risks a ban of the key).
 import { backoffDelayMs } from '../../core/backoff.ts';
 import type { ProbeRun } from './context.ts';
-import { observe, type Observation } from './observe.ts';
+import type { Observation } from './observe.ts';
+import { observe } from './request.ts';
 
 export const BACKOFF = { baseMs: 1000, maxAttempts: 4 } as const;
 

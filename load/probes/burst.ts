@@ -1,7 +1,9 @@
 // The burst probe: far more simultaneous requests than the limit, at the start of a fresh window, must
 // admit exactly the limit, and the Remaining values handed out must be distinct and contiguous.
 import type { ProbeRun } from './context.ts';
-import { observe, retryAfterBeyond, SLACK_MS, type Observation } from './observe.ts';
+import { retryAfterBeyond, type Observation } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { observe } from './request.ts';
 import { findFreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */

@@ -1,15 +1,6 @@
 // The quota checks: one table of id → title, level and the spec section each enforces. Probes refer
 // to checks by key; the report id carries the plan ("quota.minute.exact[free]") so plans never merge.
-import type { Level } from '../../report/model.ts';
-
-export interface CheckDef {
-  id: string;
-  title: string;
-  level: Level;
-  specRef: string;
-}
-
-const def = (id: string, level: Level, specRef: string, title: string): CheckDef => ({ id, level, specRef, title });
+import { defineCheck as def } from '../../report/check.ts';
 
 export const CHECKS = {
   status: def('quota.status', 'MUST', '§4.1', 'GET /pets?limit=1 answers 200, or 429 over the limit'),

@@ -9,7 +9,8 @@ import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import type { ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
-import { quotaOf, resetEndMs, SLACK_MS, type Observation } from './observe.ts';
+import { quotaOf, resetEndMs, type Observation } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 
 export interface DayTally {
   admitted: number;

@@ -5,7 +5,8 @@ import type { ProgressEvent } from '../../core/progress.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
-import { observe, resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
+import { resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
+import { observe } from './request.ts';
 import { minuteEnd } from './window.ts';
 import { judgeFromTally } from './day-tally.ts';
 
@@ -20,7 +21,8 @@ function dayEndOf(run: ProbeRun, o: Observation): number | undefined {
 
 /**
  * Where the current day window ends, by the server's evidence: a day-quota Reset, else its Date floored
- * to the day length (the hypothesis of epoch-aligned days, GAPS.md: the spec does not say so). Only used
+ * to the day length from the windows' origin (the hypothesis of epoch-aligned days unless the plan table
+ * says where the windows start, as the embedded target's does; GAPS.md: the spec does not say). Only used
  * to decide whether to wait; verdicts never rest on it.
  */
 function predictedDayEnd(run: ProbeRun, o: Observation): number | undefined {
@@ -28,7 +30,8 @@ function predictedDayEnd(run: ProbeRun, o: Observation): number | undefined {
   if (viaReset !== undefined) return viaReset;
   if (run.ctx.serverClock.toServer(o.receivedLocal) === undefined) return undefined;
   const dayMs = run.ctx.windows.daySeconds * 1000;
-  return Math.floor(o.serverMs / dayMs) * dayMs + dayMs;
+  const origin = run.ctx.windows.originMs ?? 0;
+  return origin + Math.floor((o.serverMs - origin) / dayMs) * dayMs + dayMs;
 }
 
 export const DAY_FIT_MARGIN = 1.1;

@@ -1,7 +1,8 @@
 // The isolation probe: while one key's minute window is spent, every other key is still admitted.
 // It rides on the minute probe's exhausted window, so it costs one request per other key.
 import type { ProbeRun } from './context.ts';
-import { observe, SLACK_MS } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { observe } from './request.ts';
 import type { WindowCount } from './window.ts';
 
 export async function probeIsolation(spent: ProbeRun, count: WindowCount, others: ProbeRun[]): Promise<void> {

@@ -2,7 +2,8 @@
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { CheckKey } from './checks.ts';
 import type { ProbeRun } from './context.ts';
-import { SLACK_MS, type Observation } from './observe.ts';
+import { type Observation } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
 
 /** Remaining must drop by one per admitted request, between responses reporting the same quota window. */

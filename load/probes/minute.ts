@@ -3,7 +3,8 @@
 import { MARGIN_MS, type ProbeRun } from './context.ts';
 import { retryUntilAdmitted } from './backoff.ts';
 import { judgeRemaining, judgeRetryAfter } from './judge.ts';
-import { retryAfterBeyond, SLACK_MS, type Observation } from './observe.ts';
+import { retryAfterBeyond, type Observation } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 
 /** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */

@@ -2,7 +2,9 @@
 // server: X-RateLimit-Reset when the headers report the minute quota, else a minute 429's Retry-After.
 import type { ProbeRun } from './context.ts';
 import { sleepUntilServer } from './context.ts';
-import { observe, resetEndMs, SLACK_MS, type Observation } from './observe.ts';
+import { resetEndMs, type Observation } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { observe } from './request.ts';
 
 export interface FreshWindow {
   /** Our first request of the window, when it was already fresh (saves waiting for the next one). */

@@ -1,0 +1,40 @@
+// Verdicts on every probe response, apart from sending it: §8.2's headers (present, valid, the plan's
+// figure, a plausible Reset) and a status the probes can interpret (200, or 429 over the limit).
+import { readRateLimit } from '../../spec/ratelimit.ts';
+import type { ProbeRun } from './context.ts';
+import { ProbeStop, resetEndMs, type Observation } from './observe.ts';
+
+export function judgeResponse(run: ProbeRun, o: Observation): void {
+  judgeHeaders(run, o);
+  if (!o.admitted && o.status !== 429) {
+    run.f.fail('status', `GET /pets?limit=1 answered ${o.status}`, { exchange: o.ex, expected: '200 or 429', received: o.status });
+    throw new ProbeStop(`unexpected status ${o.status}`);
+  }
+  run.f.pass('status');
+}
+
+function judgeHeaders(run: ProbeRun, o: Observation): void {
+  const { f, k } = run;
+  const parsed = readRateLimit(o.ex.response.headers);
+  if (!parsed.ok) {
+    f.fail('headersValid', parsed.problem, { exchange: o.ex });
+    return;
+  }
+  f.pass('headersValid');
+  if (o.quota === 'unknown') {
+    f.fail('limit', `X-RateLimit-Limit is ${parsed.value.limit}, neither the plan's ${k.plan.perMinute}/minute nor ${k.plan.perDay}/day`, {
+      exchange: o.ex,
+      expected: [k.plan.perMinute, k.plan.perDay],
+      received: parsed.value.limit,
+    });
+  } else f.pass('limit');
+  if (o.quota !== 'unknown' && resetEndMs(run, o) === undefined) {
+    const length = o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds;
+    f.fail('reset', `X-RateLimit-Reset ${parsed.value.reset} is not a Unix time (s) within the ${length} s ${o.quota} window from the server's Date (${Math.round(o.serverMs / 1000)})`, {
+      exchange: o.ex,
+      expected: `${Math.round(o.serverMs / 1000)}..${Math.round(o.serverMs / 1000) + length}`,
+      received: parsed.value.reset,
+    });
+  } else if (o.quota !== 'unknown') f.pass('reset');
+}
+

@@ -1,0 +1,113 @@
+// One ledger for every engine: per check, its findings (capped and deduplicated by message), how often
+// it applied, why it was skipped, what was observed. Its results are report.json's checks, every
+// exchange redacted and clipped by one policy.
+import { redactText } from '../core/redact.ts';
+import type { CheckMeta, Finding } from './check.ts';
+import type { CheckResult, Failure } from './model.ts';
+import { recordedExchange } from './recorded.ts';
+
+/**
+ * Failures kept per check: more add size, not evidence. Body characters kept per failure: enough for
+ * any Error body and the head of an HTML error page, which is all a reader needs to see what came back.
+ */
+export const FAILURE_POLICY = { maxPerCheck: 5, maxBodyChars: 2000 } as const;
+
+export interface Entry {
+  findings: Finding[];
+  /** Exchanges or runs the check judged (a check that never applied is not a pass). */
+  applied: number;
+  skipReason?: string;
+  /** A value recorded as-is (OBSERVE checks), or facts about the run (seed, runs, requests). */
+  observed?: unknown;
+  info: Record<string, unknown>;
+  /** Occurrences of each behaviour seen, for OBSERVE tallies. */
+  tally?: Record<string, number>;
+}
+
+export interface Ledger<C extends CheckMeta = CheckMeta> {
+  entry(check: C): Entry;
+  fail(check: C, finding: Finding): void;
+  /** The check applied and held (clears an earlier skip: it was reached after all). */
+  pass(check: C): void;
+  /** Recorded only while the check has no other outcome: a reached check is never reported skipped. */
+  skip(check: C, reason: string): void;
+  observe(check: C, observed: unknown): void;
+  count(check: C, label: string): void;
+  failed(check: C): boolean;
+  /** Every check written to, in the order first written. */
+  entries(): Array<[C, Entry]>;
+}
+
+export function createLedger<C extends CheckMeta>(): Ledger<C> {
+  const entries = new Map<string, [C, Entry]>();
+  const entry = (check: C): Entry => {
+    let e = entries.get(check.id)?.[1];
+    if (!e) entries.set(check.id, [check, (e = { findings: [], applied: 0, info: {} })]);
+    return e;
+  };
+  const reached = (e: Entry) => e.applied > 0 || e.findings.length > 0 || e.observed !== undefined || e.tally !== undefined;
+  return {
+    entry,
+    fail(check, finding) {
+      const e = entry(check);
+      delete e.skipReason;
+      if (e.findings.length >= FAILURE_POLICY.maxPerCheck || e.findings.some((f) => f.message === finding.message)) return;
+      e.findings.push(finding);
+    },
+    pass(check) {
+      const e = entry(check);
+      delete e.skipReason;
+      e.applied += 1;
+    },
+    skip(check, reason) {
+      const e = entry(check);
+      if (!reached(e)) e.skipReason ??= reason;
+    },
+    observe(check, observed) {
+      const e = entry(check);
+      delete e.skipReason;
+      e.observed = observed;
+    },
+    count(check, label) {
+      const e = entry(check);
+      e.tally ??= {};
+      e.tally[label] = (e.tally[label] ?? 0) + 1;
+    },
+    failed: (check) => (entries.get(check.id)?.[1].findings.length ?? 0) > 0,
+    entries: () => [...entries.values()],
+  };
+}
+
+export interface ResultOptions {
+  /** Secrets no output may carry: the keys, and whatever a server echoed of them. */
+  secrets: readonly string[];
+  /** Appended to id and title, e.g. the plan ("quota.minute.exact[free]"), so plans never merge. */
+  label?: string;
+}
+
+export function failureOf(finding: Finding, secrets: readonly string[]): Failure {
+  return {
+    message: finding.message,
+    ...recordedExchange(finding.exchange, secrets, FAILURE_POLICY.maxBodyChars),
+    ...(finding.counterexample !== undefined ? { counterexample: finding.counterexample } : {}),
+    ...(finding.expected !== undefined ? { expected: finding.expected } : {}),
+    ...(finding.received !== undefined ? { received: finding.received } : {}),
+  };
+}
+
+/** The report's result for one check; the whole result is scrubbed, since counterexamples can hold a key. */
+export function resultOf(check: CheckMeta, e: Entry, o: ResultOptions): CheckResult {
+  const outcome = e.findings.length ? 'fail' : e.skipReason !== undefined ? 'skip' : 'pass';
+  const observed = e.observed ?? (e.tally || Object.keys(e.info).length ? { ...(e.tally ? { seen: e.tally } : {}), ...e.info } : undefined);
+  const result: CheckResult = {
+    id: o.label ? `${check.id}[${o.label}]` : check.id,
+    title: o.label ? `${check.title} (${o.label})` : check.title,
+    level: check.level,
+    specRef: check.specRef,
+    outcome,
+    ...(observed !== undefined ? { observed } : {}),
+    failures: e.findings.map((f) => failureOf(f, o.secrets)),
+    ...(outcome === 'skip' ? { skipReason: e.skipReason } : {}),
+  };
+  return JSON.parse(redactText(JSON.stringify(result), o.secrets)) as CheckResult;
+}
