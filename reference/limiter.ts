@@ -1,10 +1,13 @@
-// §8: per-key minute and day quotas as fixed windows aligned to the Unix epoch (window = floor(t / len)).
+// §8: per-key minute and day quotas as fixed windows aligned to the Unix epoch (window = floor(t / len)),
+// or to `windows.originMs` when given (the embedded target's windows start when it starts). Other limiter
+// models (sliding log, sliding window counter, token bucket: variant `limiterModel`) are in limiter-models.ts.
 // Synchronous on purpose: check-and-count happens in one turn of the event loop, so concurrent requests
 // can never both see the last free slot. State is one small record per bucket (one per configured key),
 // holding only the current window of each quota: old windows are overwritten, so memory is bounded.
 import type { Plan, Windows } from '../spec/plans.ts';
 import type { ReferenceFaults } from './faults.ts';
 import type { ResolvedVariants } from './variants.ts';
+import { createModelLimiter } from './limiter-models.ts';
 
 type QuotaKind = 'minute' | 'day';
 
@@ -23,8 +26,10 @@ interface QuotaView {
   kind: QuotaKind;
   limit: number;
   counter: Counter;
-  /** Unix seconds at which the current window ends. */
+  /** Unix seconds at which the current window ends (rounded up when the origin falls between seconds). */
   reset: number;
+  /** ms at which the current window ends. */
+  endMs: number;
   blocked: boolean;
 }
 
@@ -61,6 +66,7 @@ function roll(counter: Counter, window: number): void {
 }
 
 export function createLimiter(windows: Windows, faults: ReferenceFaults, variants: ResolvedVariants): Limiter {
+  if (variants.limiterModel !== 'fixed') return createModelLimiter(windows, faults, variants);
   const buckets = new Map<string, Record<QuotaKind, Counter>>();
   const lengths: Record<QuotaKind, number> = { minute: windows.minuteSeconds, day: windows.daySeconds };
   const kinds = (['minute', 'day'] as const).filter((k) => !(k === 'minute' ? faults.noMinuteQuota : faults.noDayQuota));
@@ -68,15 +74,17 @@ export function createLimiter(windows: Windows, faults: ReferenceFaults, variant
   function views(bucket: string, plan: Plan, nowMs: number): QuotaView[] {
     let state = buckets.get(bucket);
     if (!state) buckets.set(bucket, (state = { minute: newCounter(-1), day: newCounter(-1) }));
-    const nowSec = nowMs / 1000;
+    const origin = windows.originMs ?? 0;
+    const sinceOrigin = (nowMs - origin) / 1000;
     return kinds.map((kind) => {
       const counter = state[kind];
-      const window = Math.floor(nowSec / lengths[kind]);
+      const window = Math.floor(sinceOrigin / lengths[kind]);
       roll(counter, window);
       const limit = kind === 'minute' ? plan.perMinute : plan.perDay;
       const cap = limit + (kind === 'minute' ? (faults.overAdmit ?? 0) : 0); // fault: overAdmit
       const blocked = counter.count >= cap || (faults.noRecovery === true && counter.penaltyWindow === window); // fault: noRecovery
-      return { kind, limit, counter, reset: (window + 1) * lengths[kind], blocked };
+      const endMs = origin + (window + 1) * lengths[kind] * 1000;
+      return { kind, limit, counter, reset: Math.ceil(endMs / 1000), endMs, blocked };
     });
   }
 
@@ -113,7 +121,7 @@ export function createLimiter(windows: Windows, faults: ReferenceFaults, variant
     }
     const binding = reported(all, admitted);
     const decision: Decision = { admitted, headers: headersOf(binding, admitted, nowMs) };
-    if (!admitted) decision.retryAtMs = binding.reset * 1000;
+    if (!admitted) decision.retryAtMs = binding.endMs;
     return decision;
   }
 

@@ -3,6 +3,13 @@
 export interface ReferenceVariants {
   /** Which quota X-RateLimit-* report when minute and day both apply (§8.2 does not say). */
   headerQuota?: 'closest' | 'minute' | 'day';
+  /**
+   * The limiter's model (§8 gives quotas per minute and day, not how they are counted; spec/GAPS.md):
+   * fixed windows (default), a sliding log (at most N in any trailing window), a sliding window counter
+   * (the previous window's count weighted by its overlap), or a token bucket (capacity and refill from
+   * the plan: N tokens, N per window). reference/limiter-models.ts says what each reports in the headers.
+   */
+  limiterModel?: LimiterModel;
   /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3 allows both). */
   retryAfterForm?: 'seconds' | 'http-date';
   /** 429 responses count against the quota (current windows). */
@@ -36,11 +43,15 @@ export interface ReferenceVariants {
   errorContentType?: 'application/json' | 'application/problem+json';
 }
 
+export const LIMITER_MODELS = ['fixed', 'sliding-log', 'sliding-counter', 'token-bucket'] as const;
+export type LimiterModel = (typeof LIMITER_MODELS)[number];
+
 export type ResolvedVariants = Required<Omit<ReferenceVariants, 'categories'>> & { categories: ReadonlySet<string> | undefined };
 
 /** The reference server's own choices. */
 export const DEFAULT_VARIANTS = {
   headerQuota: 'closest',
+  limiterModel: 'fixed',
   retryAfterForm: 'seconds',
   rejectedConsume: false,
   tooManyBody: 'error',
