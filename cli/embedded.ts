@@ -1,8 +1,9 @@
 // The target `petcert certify` certifies when nothing is configured: the reference server on a free
 // loopback port, with compressed windows so every plan's minute AND day quota is certified in minutes.
 // The figures stay the specification's; only the windows shrink. The day probe needs
-// ceil(perDay / perMinute) minute windows (100 for Business), so a 1 s "minute"; a 240 s "day" leaves
-// room for that count in more than half of each day, so the probe seldom waits for the next one.
+// ceil(perDay / perMinute) minute windows (100 for Business), so a 1 s "minute" and a 240 s "day". The
+// windows start when the server starts (the reference server's origin option; the plan table carries it,
+// so the day probe plans by it too): every day count starts early in a day and no probe waits for a boundary.
 // Each plan gets two fresh keys, one for conform and one for the quota probes, so conform's requests
 // never eat into the windows the quota probes count.
 import { randomBytes } from 'node:crypto';
@@ -22,7 +23,13 @@ export interface EmbeddedTarget {
   target: ResolvedTarget;
 }
 
-export async function startEmbedded(plans: PlanTable): Promise<EmbeddedTarget> {
+/** The plan table with windows starting now, on a whole second (so Reset, in Unix seconds, is exact). */
+export function startingNow(plans: PlanTable, nowMs = Date.now()): PlanTable {
+  return { ...plans, windows: { ...plans.windows, originMs: Math.floor(nowMs / 1000) * 1000 } };
+}
+
+export async function startEmbedded(table: PlanTable): Promise<EmbeddedTarget> {
+  const plans = startingNow(table);
   const quotaKeys = concretePlans(plans).map((p) => ({ plan: p.name, key: `pc_quota_${p.name}_${randomBytes(12).toString('hex')}` }));
   const conformKeys = concretePlans(plans).map((p) => ({ plan: p.name, key: `pc_conform_${p.name}_${randomBytes(12).toString('hex')}` }));
   const keys = Object.fromEntries([...quotaKeys, ...conformKeys].map((k) => [k.key, k.plan]));
