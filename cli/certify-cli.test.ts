@@ -36,7 +36,7 @@ describe('petcert certify: usage and config errors → exit 2', () => {
     ['--target without a config file', ['--target', 'staging', '--config', join(dir, 'absent.json')], /cannot read config file/],
     ['unknown target', ['--config', config, '--target', 'qa'], /no target named "qa".*known: staging/],
     ['a field the config gets wrong', ['--config', badConfig], /targets\.staging\.baseUrl: must end in the version segment \/v1/],
-    ['the key\'s environment variable is not set', ['--config', config], /environment variable PETCERT_TEST_UNSET_KEY is not set; export it/],
+    ['the key\'s environment variable is not set', ['--config', config], /environment variable PETCERT_TEST_UNSET_KEY \(the API key\) is not set or empty: export PETCERT_TEST_UNSET_KEY=/],
   ])('%s', async ([, args, message]) => {
     const { code, err } = await run(...args);
     expect(code).toBe(2);

@@ -13,7 +13,7 @@ import { realRunners } from './certify-runners.ts';
 import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
 import { embeddedPlans, startEmbedded } from './embedded.ts';
 import { failOnFlag, integerFlag } from './flags.ts';
-import { writeRunDirs } from './report-dirs.ts';
+import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
 
 export interface CertifyFlags {
   config?: string;
@@ -107,7 +107,7 @@ export function registerCertify(program: Command): void {
     .option('--config <file>', 'config file (default: ./petcert.config.json when present)')
     .option('--target <name>', 'target in the config file (default: its defaultTarget, or its only target)')
     .option('--plans <file>', 'plans file: windows and figures (overrides the target\'s; for the embedded server, its windows)')
-    .option('--report-dir <dir>', 'where <timestamp>/ and latest/ are written', 'reports')
+    .option('--report-dir <dir>', REPORT_DIR_HELP, DEFAULT_REPORT_ROOT)
     .option('--fail-on <level>', 'must | should: the level at which a failed check fails the run', 'must')
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'run quota probes against a target marked production (spends real quota)')

@@ -106,7 +106,7 @@ describe('resolveTarget and the config file', () => {
 
   test('a missing environment variable is named, with the field that wants it', () => {
     const { PETCERT_PRO_KEY: _, ...partial } = env;
-    expect(() => targetFromFlags({ target: 'staging' }, partial, dir)).toThrow(/targets\.staging\.keys\[1\]\.env: environment variable PETCERT_PRO_KEY is not set/);
+    expect(() => targetFromFlags({ target: 'staging' }, partial, dir)).toThrow(/targets\.staging\.keys\[1\]\.env: environment variable PETCERT_PRO_KEY \(the API key\) is not set or empty/);
   });
 
   test('a plan the plans table does not know is named', () => {

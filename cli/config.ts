@@ -16,6 +16,7 @@
 //   }
 // }
 import { parseBaseUrl } from '../core/base-url.ts';
+import { apiKeyFromEnv } from '../core/api-key.ts';
 import { ConfigError } from '../core/errors.ts';
 
 export interface KeyRef {
@@ -132,7 +133,5 @@ export function pickTarget(config: PetcertConfig, name: string | undefined): Tar
 
 /** The key in an environment variable; a missing one names the variable and the field that wants it. */
 export function readKey(env: Record<string, string | undefined>, name: string, field: string): string {
-  const key = env[name];
-  if (key === undefined || key.trim() === '') throw new ConfigError(`environment variable ${name} is not set; export it with the API key (e.g. \`export ${name}=...\`)`, field);
-  return key.trim();
+  return apiKeyFromEnv(env, name, field, 'the API key');
 }

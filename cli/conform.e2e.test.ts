@@ -28,9 +28,9 @@ test('a correct server: exit 0, report.json and junit.xml written, the key nowhe
   const c = capture();
   const code = await conformAction({ baseUrl: server.baseUrl, apiKey: KEY, failOn: 'must', reportDir: dir, budget: '200', seed: '5' }, c.out);
   expect(code).toBe(0);
-  const json = readFileSync(join(dir, 'report.json'), 'utf8');
+  const json = readFileSync(join(dir, 'latest', 'report.json'), 'utf8');
   expect(JSON.parse(json).seed).toBe(5);
-  expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuite');
+  expect(readFileSync(join(dir, 'latest', 'junit.xml'), 'utf8')).toContain('<testsuite');
   expect(json + c.lines.join('\n')).not.toContain(KEY);
   expect(c.lines[0]).toMatch(/^PASS/);
 });
@@ -40,7 +40,7 @@ test('--api-key env:NAME reads the key from the environment; the key is still no
   const c = capture();
   const flags = { baseUrl: server.baseUrl, apiKey: 'env:PETCERT_TEST_KEY', failOn: 'must', reportDir: dir, budget: '100', seed: '5', runTimeout: '60000' };
   expect(await conformAction(flags, c.out, { PETCERT_TEST_KEY: KEY })).toBe(0);
-  expect(readFileSync(join(dir, 'report.json'), 'utf8') + c.lines.join('\n')).not.toContain(KEY);
+  expect(readFileSync(join(dir, 'latest', 'report.json'), 'utf8') + c.lines.join('\n')).not.toContain(KEY);
   await expect(conformAction(flags, c.out, {})).rejects.toThrow(/--api-key: environment variable PETCERT_TEST_KEY .* export PETCERT_TEST_KEY=/);
   await expect(conformAction({ ...flags, apiKey: KEY, runTimeout: '0' }, c.out)).rejects.toThrow(/--run-timeout: must be an integer ≥ 1/);
 });
@@ -72,5 +72,5 @@ test('a dead target: exit 3 with a report saying UNREACHABLE', async () => {
   const c = capture();
   const code = await conformAction({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: KEY, failOn: 'must', reportDir: dir }, c.out);
   expect(code).toBe(3);
-  expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).aborted.code).toBe('UNREACHABLE');
+  expect(JSON.parse(readFileSync(join(dir, 'latest', 'report.json'), 'utf8')).aborted.code).toBe('UNREACHABLE');
 });

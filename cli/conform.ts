@@ -7,9 +7,8 @@ import { redactText } from '../core/redact.ts';
 import { createConsoleProgress } from '../report/console.ts';
 import { exitCodeOf, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
-import { runDirName } from './report-dirs.ts';
+import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
-import { writeReport } from '../report/write.ts';
 import { DEFAULT_BUDGET, MIN_BUDGET } from '../conformance/runner/budget.ts';
 import { CONFORM_DEFAULTS, runConform } from '../conformance/run.ts';
 
@@ -26,9 +25,6 @@ export interface ConformFlags {
   json?: boolean;
 }
 
-export function defaultReportDir(now = new Date()): string {
-  return `reports/conform-${runDirName(now)}`;
-}
 
 export async function conformAction(
   flags: ConformFlags,
@@ -57,13 +53,12 @@ export async function conformAction(
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
   });
   progress.done();
-  const dir = flags.reportDir ?? defaultReportDir();
   const secrets = [apiKey];
-  const written = writeReport(dir, report, secrets, failOn);
+  const written = writeRunDirs(flags.reportDir ?? DEFAULT_REPORT_ROOT, report, secrets, failOn);
   if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
   const say = flags.json ? out.err : out.log;
   for (const line of conformSummary(report, failOn)) say(redactText(line, secrets));
-  say(`Report: ${written.join(', ')}`);
+  say(`Report: ${written.htmlPath} (also ${written.runDir}: report.json, junit.xml, report.html)`);
   return exitCodeOf(report, failOn);
 }
 
@@ -75,7 +70,7 @@ export function registerConform(program: Command): void {
     .option('--api-key <key>', 'API key sent as "Authorization: Bearer <key>", or env:VARIABLE to read it from the environment (never printed)')
     .option('--seed <n>', 'seed of the generated inputs; a failure prints it, --seed replays it')
     .option('--budget <n>', `most requests the run may send, retries included (default ${DEFAULT_BUDGET}, fits a Free key's day; min ${MIN_BUDGET})`)
-    .option('--report-dir <dir>', 'where report.json and junit.xml go (default reports/conform-<timestamp>)')
+    .option('--report-dir <dir>', REPORT_DIR_HELP)
     .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
     .option('--category-id <n>', 'create pets only in this category (for servers that refuse unknown category ids)')
     .option('--timeout <ms>', `per-request timeout in ms (default ${CONFORM_DEFAULTS.timeoutMs})`)

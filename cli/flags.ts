@@ -1,5 +1,6 @@
 // Parsing of the flags several commands share, so `--fail-on`, integers and keys read the same
 // everywhere and their errors name the flag (ConfigError → exit 2).
+import { apiKeyFromEnv, checkApiKey } from '../core/api-key.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { FailOn } from '../report/model.ts';
 
@@ -25,8 +26,5 @@ export function integerFlag(raw: string | undefined, flag: string, min: number):
  */
 export function keyFlag(raw: string, flag: string, env: Env = process.env, what = 'the key'): string {
   const name = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(raw)?.[1];
-  if (name === undefined) return raw;
-  const key = env[name];
-  if (key === undefined || key === '') throw new ConfigError(`environment variable ${name} (${what}) is not set or empty: export ${name}=... first`, flag);
-  return key;
+  return name === undefined ? checkApiKey(raw, flag, what) : apiKeyFromEnv(env, name, flag, what);
 }

@@ -40,12 +40,12 @@ describe.concurrent('petcert quota', () => {
   it('exits 0 on the reference server and writes report.json with series, key redacted', async () => {
     const out = join(dir, 'good');
     expect(await quota(['--base-url', good.baseUrl, '--key', `free=${key}`, '--plans', plansFile, '--only', 'minute', '--report-dir', out])).toBe(0);
-    const text = readFileSync(join(out, 'report.json'), 'utf8');
+    const text = readFileSync(join(out, 'latest', 'report.json'), 'utf8');
     const report = JSON.parse(text);
     expect(report.kind).toBe('quota');
     expect(report.series['minute:free'].length).toBeGreaterThan(3);
     expect(report.checks.find((c: { id: string }) => c.id === 'quota.minute.exact[free]').outcome).toBe('pass');
-    expect(text + readFileSync(join(out, 'junit.xml'), 'utf8')).not.toContain(key);
+    expect(text + readFileSync(join(out, 'latest', 'junit.xml'), 'utf8')).not.toContain(key);
   });
 
   it('exits 1 when a plan is over-admitted', async () => {
@@ -93,7 +93,7 @@ describe('petcert quota output and keys', () => {
     expect(JSON.parse(out[0]!).kind).toBe('quota');
     expect(out[0]).not.toContain(key);
     expect(err.join('\n')).toMatch(/^PASS/m);
-    expect(err.join('\n')).toContain(join(dir, 'json', 'report.json'));
+    expect(err.join('\n')).toContain(join(dir, 'json', 'latest', 'report.html'));
   });
 
   it('--fail-on should is accepted; another level is a usage error that names the choices', async () => {

@@ -6,7 +6,7 @@ import { DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
 import { redactText } from '../core/redact.ts';
 import { createConsoleProgress, verdictLines } from '../report/console.ts';
 import { exitCodeOf } from '../report/model.ts';
-import { writeReport } from '../report/write.ts';
+import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
@@ -68,12 +68,12 @@ export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.l
   } finally {
     progress.done();
   }
-  const written = writeReport(flags.reportDir, report, secrets, failOn);
+  const written = writeRunDirs(flags.reportDir, report, secrets, failOn);
   if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
-  const htmlPath = written.find((p) => p.endsWith('report.html'));
+  const htmlPath = written.htmlPath;
   const colour = !flags.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   for (const line of verdictLines(report, { failOn, colour, ...(htmlPath ? { htmlPath } : {}) })) say(redactText(line, secrets));
-  say(`  Also: ${written.filter((p) => p !== htmlPath).join(', ')}`);
+  say(`  Also: ${written.runDir} (report.json, junit.xml, report.html)`);
   if (report.aborted?.code === 'UNREACHABLE') say('The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.');
   return exitCodeOf(report, failOn);
 }
@@ -107,7 +107,7 @@ export function registerQuota(program: Command): void {
     .option('--key <plan=key>', 'an API key and its plan (PLAN=KEY or PLAN=env:VARIABLE); repeat for several plans', collect, [])
     .option('--plans <file>', 'plans file (figures and window lengths; default: the specification\'s)')
     .option('--only <probe>', `probes to run: ${PROBE_NAMES.join('|')} (repeatable, or comma-separated)`, collect, [])
-    .option('--report-dir <dir>', 'where report.json, junit.xml and report.html go', 'reports/quota')
+    .option('--report-dir <dir>', REPORT_DIR_HELP, DEFAULT_REPORT_ROOT)
     .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'allow quota-exhausting probes against a production URL')

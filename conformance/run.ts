@@ -3,6 +3,7 @@
 // throws only ConfigError, for options that make no sense.
 import { parseBaseUrl } from '../core/base-url.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
+import { checkApiKey } from '../core/api-key.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
 import { silentProgress, type ProgressSink } from '../core/progress.ts';
@@ -53,7 +54,7 @@ function positiveInt(value: number | undefined, field: string, min = 1): void {
 }
 
 export function validateOptions(o: ConformOptions): void {
-  if (!o.apiKey || /[\s\u0000-\u001f\u007f]/.test(o.apiKey)) throw new ConfigError('must be a non-empty token without spaces or control characters', '--api-key');
+  checkApiKey(o.apiKey, '--api-key');
   if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < -(2 ** 31) || o.seed >= 2 ** 31)) throw new ConfigError(`must be a 32-bit integer, got ${o.seed}`, '--seed');
   positiveInt(o.budget, '--budget', MIN_BUDGET);
   if (o.categoryId !== undefined && !Number.isSafeInteger(o.categoryId)) throw new ConfigError(`must be an integer, got ${o.categoryId}`, '--category-id');

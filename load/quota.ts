@@ -2,6 +2,7 @@
 // refusing quota-exhausting probes on production unless allowed. Returns a Report (kind "quota").
 import { parseBaseUrl } from '../core/base-url.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
+import { checkApiKey } from '../core/api-key.ts';
 import { ConfigError, UnreachableError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
 import { countRequests, guardTransport } from '../core/guard.ts';
@@ -33,9 +34,7 @@ export interface QuotaOptions {
 function validate(options: QuotaOptions): { only: ProbeName[]; baseUrl: string } {
   const baseUrl = parseBaseUrl(options.baseUrl, '--base-url');
   if (options.keys.length === 0) throw new ConfigError('give at least one --key PLAN=KEY', 'key');
-  for (const { key, plan } of options.keys) {
-    if (!/^[\x21-\x7e]+$/.test(key)) throw new ConfigError(`the key for plan "${plan}" is empty or has characters a Bearer token cannot carry`, 'key');
-  }
+  for (const { key, plan } of options.keys) checkApiKey(key, 'key', `the key for plan "${plan}"`);
   const only = options.only ?? PROBE_NAMES;
   for (const p of only) if (!PROBE_NAMES.includes(p)) throw new ConfigError(`unknown probe "${p}" (known: ${PROBE_NAMES.join(', ')})`, 'only');
   if (only.length === 0) throw new ConfigError('no probe selected', 'only');
