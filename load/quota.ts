@@ -9,11 +9,12 @@ import { countRequests, guardTransport } from '../core/guard.ts';
 import { isProductionTarget } from '../spec/production.ts';
 import { silentProgress, type ProgressSink } from '../core/progress.ts';
 import { VERSION } from '../core/version.ts';
-import { createNodeTransport } from '../http/undici-send.ts';
+import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
 import type { Report } from '../report/model.ts';
 import { resolvePlan, type PlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from './probes/checks.ts';
 import { createContext } from './probes/context.ts';
+import { quotaBound, type Bound } from './probes/bounds.ts';
 import { runProbes } from './probes/run.ts';
 
 export interface QuotaOptions {
@@ -29,6 +30,8 @@ export interface QuotaOptions {
   clock?: Clock;
   progress?: ProgressSink;
   timeoutMs?: number;
+  /** Longest single wait (--max-wait); default and ceiling: the longest window plus slack. */
+  maxWaitMs?: number;
 }
 
 function validate(options: QuotaOptions): { only: ProbeName[]; baseUrl: string } {
@@ -44,14 +47,32 @@ function validate(options: QuotaOptions): { only: ProbeName[]; baseUrl: string }
   return { only, baseUrl };
 }
 
+/** The run's worst-case duration (load/probes/bounds.ts), from its plans and flags. */
+export function quotaBoundOf(options: Pick<QuotaOptions, 'keys' | 'plans' | 'only' | 'maxWaitMs' | 'timeoutMs'>): Bound {
+  return quotaBound({
+    windows: options.plans.windows,
+    plans: options.keys.map((k) => resolvePlan(options.plans, k.plan)),
+    only: options.only ?? PROBE_NAMES,
+    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    timeoutMs: options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs,
+  });
+}
+
 export async function runQuota(options: QuotaOptions): Promise<Report> {
   const { only, baseUrl } = validate(options);
+  if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 1000)) throw new ConfigError(`must be at least 1 s, got ${options.maxWaitMs} ms`, '--max-wait');
   const keys = options.keys.map((k) => ({ key: k.key, plan: resolvePlan(options.plans, k.plan) }));
   const transport = options.send ? undefined : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   const counted = countRequests(guardTransport(options.send ?? transport!.send));
   const clock = options.clock ?? systemClock;
   const startedAt = new Date(clock.now()).toISOString();
-  const ctx = createContext({ send: counted.send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress });
+  // The bound covers a request timeout past the deadline: the last request may be in flight when it passes.
+  const bound = quotaBoundOf({ ...options, only });
+  const ctx = createContext({
+    send: counted.send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
+    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
+  });
   const report: Report = {
     tool: 'petcert', version: VERSION, kind: 'quota', target: baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series,
   };

@@ -1,7 +1,7 @@
 // Waiting out a 429: honour Retry-After; while 429s persist, back off exponentially with a cap and give
 // up after a bounded number of tries (§8.3 rules 2–3: hammering after 429 risks a ban of the key).
 import { backoffDelayMs } from '../../core/backoff.ts';
-import type { ProbeRun } from './context.ts';
+import { waitFor, type ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 
@@ -19,12 +19,12 @@ export interface Retried {
  */
 export async function retryUntilAdmitted(run: ProbeRun, initialWaitMs: number, maxWaitMs: number): Promise<Retried> {
   const refusals: Observation[] = [];
-  await run.ctx.clock.sleep(Math.max(0, Math.min(initialWaitMs, maxWaitMs)));
+  await waitFor(run.ctx, Math.min(initialWaitMs, maxWaitMs), 'the wait Retry-After asks for');
   for (let attempt = 0; attempt < BACKOFF.maxAttempts; attempt++) {
     const o = await observe(run);
     if (o.admitted) return { admitted: o, refusals };
     refusals.push(o);
-    if (attempt + 1 < BACKOFF.maxAttempts) await run.ctx.clock.sleep(Math.min(maxWaitMs, backoffDelayMs(attempt, o.retryAfter?.seconds, { baseMs: BACKOFF.baseMs, capMs: maxWaitMs })));
+    if (attempt + 1 < BACKOFF.maxAttempts) await waitFor(run.ctx, Math.min(maxWaitMs, backoffDelayMs(attempt, o.retryAfter?.seconds, { baseMs: BACKOFF.baseMs, capMs: maxWaitMs })), 'a backoff after a 429');
   }
   return { refusals };
 }

@@ -7,6 +7,7 @@ import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import { createServerClock, type ServerClock } from '../../spec/ratelimit.ts';
 import type { Findings } from './findings.ts';
+import { fmt, waitCapMs, WaitCapped } from './bounds.ts';
 
 export interface ProbeContext {
   send: Send;
@@ -18,6 +19,10 @@ export interface ProbeContext {
   progress: ProgressSink;
   /** Probe series name → samples (server ms). */
   series: Record<string, Sample[]>;
+  /** Longest single wait (bounds.ts): the longest window plus slack, or --max-wait when lower. */
+  maxWaitMs: number;
+  /** Local ms past which no probe sends or waits (the run's printed bound); none when undefined. */
+  deadline?: number;
 }
 
 export interface KeyUnderTest {
@@ -33,18 +38,37 @@ export interface ProbeRun {
   seriesName: string;
 }
 
-export function createContext(options: Omit<ProbeContext, 'serverClock' | 'series'> & { serverClock?: ServerClock }): ProbeContext {
-  return { ...options, serverClock: options.serverClock ?? createServerClock(), series: {} };
+type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'maxWaitMs'> & { serverClock?: ServerClock; maxWaitMs?: number };
+
+export function createContext(options: ContextOptions): ProbeContext {
+  const { deadline, clock } = options;
+  // Past the run's bound nothing more is sent: the probe ends and its open checks are skipped.
+  const send: Send = deadline === undefined ? options.send : (request) => {
+    if (clock.now() > deadline) return Promise.reject(new WaitCapped(`the run reached its worst-case bound (${fmt(deadline - startedAt)}) before this probe finished`));
+    return options.send(request);
+  };
+  const startedAt = clock.now();
+  return { ...options, send, serverClock: options.serverClock ?? createServerClock(), series: {}, maxWaitMs: waitCapMs(options.windows, options.maxWaitMs) };
+}
+
+/**
+ * Every probe wait goes through here: one longer than the cap is not waited (the probe ends, its open
+ * checks skipped with `what` as the reason), nor one that would pass the run's bound.
+ */
+export async function waitFor(ctx: ProbeContext, ms: number, what: string): Promise<void> {
+  if (ms <= 0) return;
+  if (ms > ctx.maxWaitMs) throw new WaitCapped(`not waited: ${what} needs ${fmt(ms)}, beyond the ${fmt(ctx.maxWaitMs)} any wait may take`);
+  if (ctx.deadline !== undefined && ctx.clock.now() + ms > ctx.deadline) throw new WaitCapped(`not waited: ${what} (${fmt(ms)}) would pass the run's worst-case bound`);
+  await ctx.clock.sleep(ms);
 }
 
 /** Wait margin past a server-time instant: covers the server's own processing and rounding. */
 export const MARGIN_MS = 40;
 
 /** Sleeps until the server's clock has passed `serverMs` (judged by its Date headers, never our clock alone). */
-export async function sleepUntilServer(ctx: ProbeContext, serverMs: number): Promise<void> {
+export async function sleepUntilServer(ctx: ProbeContext, serverMs: number, what = 'the wait for a window to end'): Promise<void> {
   const local = ctx.serverClock.toLocalNotBefore(serverMs + MARGIN_MS);
-  const wait = (local ?? ctx.clock.now()) - ctx.clock.now();
-  if (wait > 0) await ctx.clock.sleep(wait);
+  await waitFor(ctx, (local ?? ctx.clock.now()) - ctx.clock.now(), what);
 }
 
 export function serverNow(ctx: ProbeContext): number {

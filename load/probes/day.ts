@@ -6,17 +6,38 @@ import { PROBE_CHECKS } from './checks.ts';
 import { serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
 import { resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { minuteEnd } from './window.ts';
 import { judgeFromTally } from './day-tally.ts';
 
-/** A 429 whose Retry-After reaches past the current minute window refuses on the day quota. */
+/**
+ * A 429 refuses on the day quota when its headers say so, or — when they report no quota's window — when
+ * its Retry-After reaches past the current minute window. Headers reporting the minute quota with a
+ * plausible Reset are the server's own word: a Retry-After beyond that Reset contradicts it (a finding,
+ * and no reason to wait for it).
+ */
 function isDay429(run: ProbeRun, o: Observation, minuteEndMs: number): boolean {
-  return (o.quota === 'day' && resetEndMs(run, o) !== undefined) || retryAfterBeyond(o, minuteEndMs);
+  if (o.quota === 'day' && resetEndMs(run, o) !== undefined) return true;
+  const minuteReset = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
+  if (minuteReset === undefined) return retryAfterBeyond(o, minuteEndMs);
+  if (retryAfterBeyond(o, minuteReset)) {
+    run.f.fail('retryAfterAccurate', `Retry-After ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s) on a 429 whose headers report the minute quota resetting in ${((minuteReset - o.serverMs) / 1000).toFixed(1)} s: the server's own Reset contradicts it (not waited)`, {
+      exchange: o.ex, expected: `≤ ${Math.ceil((minuteReset - o.serverMs + SLACK_MS) / 1000)}`, received: o.retryAfter!.seconds,
+    });
+  }
+  return false;
 }
 
+/** The day's end by the 429: its day Reset, else its Retry-After — within one day window, else a finding, not a wait. */
 function dayEndOf(run: ProbeRun, o: Observation): number | undefined {
-  return o.quota === 'day' ? resetEndMs(run, o) : retryAfterEndMs(o);
+  if (o.quota === 'day') return resetEndMs(run, o);
+  const at = retryAfterEndMs(o);
+  if (at === undefined || at - o.serverMs <= run.ctx.windows.daySeconds * 1000 + SLACK_MS) return at;
+  run.f.fail('dayRetryAfter', `the day quota's Retry-After is ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s), beyond the longest window the plans allow (${run.ctx.windows.daySeconds} s): not waited`, {
+    exchange: o.ex, expected: `1..${run.ctx.windows.daySeconds}`, received: o.retryAfter!.seconds,
+  });
+  return undefined;
 }
 
 /**
@@ -72,12 +93,13 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
     winEnd ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
     if (o.status === 429 && isDay429(run, o, winEnd)) {
       const endMs = dayEndOf(run, o);
+      if (endMs === undefined) f.skip('dayExact', "the day quota's 429 does not say when the day window ends within one day window");
       return endMs === undefined ? undefined : { endMs, final: o };
     }
     const skipTo = i === 0 ? shortDayEnd(run, o) : undefined;
     if (skipTo !== undefined) {
       ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: k.plan.perDay, etaMs: Math.max(0, skipTo - o.serverMs), message: 'waiting for a day window long enough to count' });
-      await sleepUntilServer(ctx, skipTo);
+      await sleepUntilServer(ctx, skipTo, 'the wait for a day window long enough to count');
       winEnd = undefined;
       continue;
     }
@@ -129,6 +151,8 @@ const perWindowTick = (perMinute: number): number => Math.max(1, perMinute);
 
 interface DayCount {
   admitted: number;
+  /** The day window ended before the count did. */
+  late?: boolean;
   deliberate429: number;
   final?: Observation;
   reported: { dayNotBinding: Set<QuotaKind>; dayBinding: Set<QuotaKind> };
@@ -141,7 +165,9 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   const c: DayCount = { admitted: 0, deliberate429: 0, reported: { dayNotBinding: new Set(), dayBinding: new Set() } };
   const windows = Math.ceil(perDay / perMinute) + 2;
+  const giveUpAt = start + ctx.windows.daySeconds * 1000 + 2 * minuteMs; // bounds.ts counts on it
   for (let w = 0; w < windows; w++) {
+    if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
     let winEnd = start + (w + 1) * minuteMs;
     ctx.progress({ phase: `quota ${k.plan.name}: day`, done: c.admitted, total: perDay, etaMs: (windows - 2 - w) * minuteMs });
     let inWindow = 0;
@@ -182,10 +208,14 @@ export async function probeDay(run: ProbeRun): Promise<void> {
   if (found.final && judgeFromTally(run, found.endMs, found.final)) return;
   const start = found.endMs;
   ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
-  await sleepUntilServer(ctx, start);
+  await sleepUntilServer(ctx, start, 'the wait for a fresh day window');
   const c = await countDay(run, start);
   const reported = { beforeDayBinds: [...c.reported.dayNotBinding], whileDayBinds: [...c.reported.dayBinding], on429: c.final?.quota };
   f.observe('dayHeaders', reported);
+  if (!c.final && c.admitted <= perDay && c.late) {
+    f.skip('dayExact', `the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`);
+    return;
+  }
   if (!c.final) {
     f.fail('dayExact', `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}`, { expected: perDay, received: c.admitted });
     return;

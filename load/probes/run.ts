@@ -11,6 +11,7 @@ import { createFindings, type Findings } from './findings.ts';
 import { probeIsolation } from './isolation.ts';
 import { probeMinute } from './minute.ts';
 import { ProbeStop } from './observe.ts';
+import { WaitCapped } from './bounds.ts';
 
 export interface ProbeResults {
   checks: CheckResult[];
@@ -32,8 +33,9 @@ async function guarded(run: ProbeRun, probe: ProbeName, body: () => Promise<unkn
   try {
     await body();
   } catch (error) {
-    if (!(error instanceof ProbeStop)) throw error;
-    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, `probe stopped: ${error.message}`);
+    if (!(error instanceof ProbeStop) && !(error instanceof WaitCapped)) throw error;
+    const why = error instanceof WaitCapped ? 'probe cut short' : 'probe stopped';
+    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, `${why}: ${error.message}`);
   }
 }
 
