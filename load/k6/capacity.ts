@@ -1,70 +1,186 @@
-// k6: capacity at plan rates — constant arrival at FRACTION (default 0.8) of every key's per-minute
-// rate, for DURATION. Below the limit no 429 is expected: each one counts in `unexpected_429`
-// (threshold: none). Keys are split across execution segments, so a k6-operator TestRun with
-// parallelism N never shares a key between runners (each runner gets its share of the rate and keys).
-import { check } from 'k6';
+// k6: will the service hold the planned customer mix? Steps of constant arrival rate (open model) from
+// 25 % up to MAX_FACTOR × the mix's planned rate, one scenario per step and plan, every key at ≤ 90 %
+// of its quota (load/capacity/plan.ts). During the planned-rate step a canary key per plan is driven
+// past its quota. Each runner prints its per-step figures as one marked JSON line on stdout
+// (load/capacity/result.ts), which `petcert capacity` and `petcert capacity merge` judge.
+//
+//   k6 run -e BASE_URL=http://127.0.0.1:8080/v1 -e KEYS_FILE=/abs/keys.txt load/dist/capacity.js
+//
+// Env: BASE_URL (loopback default), KEYS_FILE (PLAN=KEY lines; absolute path) or KEYS=plan=key,…,
+// PLANS_FILE, and the settings of load/capacity/settings.ts (MIX, UTILISATION, OPS, STEP_SECONDS,
+// STEPS, MAX_FACTOR, SCALE_TO_KEYS, SLO, CANARIES); STEP=i runs step i only (petcert runs one step per
+// k6 process to stop early). Without MIX every key is one customer and the load is scaled to the keys.
 import exec from 'k6/execution';
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
-import type { Options } from 'k6/options';
-import { readHeaders } from './lib/headers.ts';
-import { readConfig } from './lib/config.ts';
-import { summaryFiles } from './lib/probe-script.ts';
-import { keysForSegment } from '../shared/segment.ts';
+import type { Options, Scenario } from 'k6/options';
+import { lowerCaseHeaders } from '../../core/exchange.ts';
+import { parseHeaderInt, parseRetryAfter } from '../../spec/ratelimit.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
+import { parsePlansFile, specPlanTable } from '../../spec/plans.ts';
+import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
+import { parseKeysFile, type PlanKey } from '../capacity/keys-file.ts';
+import { operationFor } from '../capacity/mix.ts';
+import { buildPlan, type Canary } from '../capacity/plan.ts';
+import { canaryLine, resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '../capacity/result.ts';
+import { runInfo } from '../capacity/run-info.ts';
+import { readSettings } from '../capacity/settings.ts';
+import { reportedPercentiles, trendStat } from '../capacity/slo.ts';
+import { listQuery, newPetBody } from '../capacity/requests.ts';
+import { parseKeysEnv } from '../shared/keys.ts';
+import { keysForSegment, parseSegment } from '../shared/segment.ts';
 import type { K6SummaryData } from '../shared/summary.ts';
 
-const config = readConfig();
-const FRACTION = Number(__ENV.FRACTION || '0.8');
-const DURATION = __ENV.DURATION || '2m';
-const minuteS = config.plans.windows.minuteSeconds;
-// Requests per minute window over all keys; k6 divides the rate between segments by itself.
-const perWindow = Math.max(1, Math.floor(config.keys.reduce((sum, k) => sum + k.plan.perMinute * FRACTION, 0)));
-const unexpected429 = new Counter('unexpected_429');
+const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080/v1').replace(/\/+$/, '');
+const plans = __ENV.PLANS_FILE ? parsePlansFile(JSON.parse(open(__ENV.PLANS_FILE)), __ENV.PLANS_FILE) : specPlanTable();
+const keys: PlanKey[] = __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
+const settings = readSettings(__ENV, plans);
+// The spread is checked for one runner here; `petcert capacity --emit-testrun N` checks it for N.
+const plan = buildPlan(settings, plans, keys);
+const ONLY = __ENV.STEP === undefined || __ENV.STEP === '' ? undefined : Number(__ENV.STEP);
+const steps = plan.steps.filter((s) => ONLY === undefined || s.index === ONLY);
+if (steps.length === 0) throw new Error(`STEP=${__ENV.STEP}: no such step (0..${plan.steps.length - 1})`);
+const first = steps[0]!.index;
+const stepMs = Math.round(settings.stepSeconds * 1000);
+const MAX_VUS = Number(__ENV.MAX_VUS || '1000');
+const TIMEOUT = __ENV.REQUEST_TIMEOUT || '10s';
+
+const below429 = new Counter('below_quota_429');
+const unexpected4xx = new Counter('unexpected_4xx');
+
+/** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
+const segment = (): string => exec.test.options.executionSegment ?? '';
+
+const scenarioName = (step: number, planName: string): string => `s${step}_${planName}`;
+
+function stepScenarios(): Record<string, Scenario> {
+  const out: Record<string, Scenario> = {};
+  for (const step of steps) {
+    for (const [planName, rate] of Object.entries(step.perPlan)) {
+      // VUs wait on responses: rate × latency of them are busy. Enough for 1 s latency, bounded.
+      out[scenarioName(step.index, planName)] = {
+        executor: 'constant-arrival-rate', exec: 'load', rate: Math.max(1, Math.round(rate * 60)), timeUnit: '1m',
+        duration: `${stepMs}ms`, startTime: `${(step.index - first) * stepMs}ms`, gracefulStop: '3s',
+        preAllocatedVUs: Math.min(MAX_VUS, Math.max(2, Math.ceil(rate * 0.25))), maxVUs: Math.min(MAX_VUS, Math.max(10, Math.ceil(rate))),
+        tags: { step: String(step.index), plan: planName },
+      };
+    }
+  }
+  const canaryStep = steps.find((s) => s.index === plan.canaryStep);
+  if (canaryStep && plan.canaries.length > 0) {
+    // A quarter into the step, once the step's load is flowing.
+    out.canary = { executor: 'per-vu-iterations', exec: 'canary', vus: plan.canaries.length, iterations: 1, startTime: `${(canaryStep.index - first) * stepMs + Math.round(stepMs / 4)}ms`, maxDuration: `${Math.max(stepMs, 10_000)}ms`, tags: { step: `canary${canaryStep.index}` } };
+  }
+  return out;
+}
+
+/** Sub-metrics k6 reports only when a threshold names them: the SLO per step, the rest always true. */
+function thresholds(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const step of steps) {
+    const tag = `{step:${step.index}}`;
+    out[`http_req_duration${tag}`] = Object.entries(settings.slo.latency).map(([p, ms]) => `${trendStat(p)}<${ms}`);
+    if (out[`http_req_duration${tag}`]!.length === 0) out[`http_req_duration${tag}`] = ['max>=0'];
+    out[`http_req_failed${tag}`] = [settings.slo.errorRate === null ? 'rate>=0' : `rate<${settings.slo.errorRate}`];
+    out[`http_reqs${tag}`] = ['count>=0'];
+    out[`below_quota_429${tag}`] = ['count==0'];
+    out[`unexpected_4xx${tag}`] = ['count>=0'];
+    for (const planName of Object.keys(step.perPlan)) out[`dropped_iterations{scenario:${scenarioName(step.index, planName)}}`] = ['count>=0'];
+  }
+  return out;
+}
 
 export const options: Options = {
-  scenarios: {
-    capacity: {
-      executor: 'constant-arrival-rate',
-      rate: perWindow,
-      timeUnit: `${minuteS}s`,
-      duration: DURATION,
-      preAllocatedVUs: Math.min(50, Math.max(2, Math.ceil(perWindow / minuteS))),
-      maxVUs: 200,
-    },
-  },
-  thresholds: {
-    http_req_duration: ['p(95)<500', 'p(99)<1500'],
-    http_req_failed: ['rate<0.01'],
-    unexpected_429: ['count==0'],
-    checks: ['rate>0.99'],
-  },
+  scenarios: stepScenarios(),
+  thresholds: thresholds(),
+  summaryTrendStats: reportedPercentiles(settings.slo).map(trendStat),
+  discardResponseBodies: true,
 };
 
-// 429 is an expected status only when the chosen rate is at or above the limit.
-http.setResponseCallback(FRACTION >= 1 ? http.expectedStatuses(200, 429) : http.expectedStatuses(200));
+// SLO errors are 5xx, transport errors and timeouts; 4xx are counted apart (429 below quota is its own check).
+http.setResponseCallback(http.expectedStatuses({ min: 200, max: 499 }));
 
-/** This runner's keys, each repeated in proportion to its plan's rate (a weighted round robin). */
-function wheel(): Array<{ key: string }> {
-  const own = keysForSegment(config.keys, exec.test.options.executionSegment);
-  const slots: Array<{ key: string }> = [];
-  const smallest = Math.min(...own.map((k) => k.plan.perMinute));
-  for (const k of own) for (let i = 0; i < Math.round(k.plan.perMinute / smallest); i++) slots.push(k);
-  return slots;
+const ownKeys = new Map<string, string[]>();
+function keysOf(planName: string): string[] {
+  let own = ownKeys.get(planName);
+  if (own === undefined) ownKeys.set(planName, (own = keysForSegment(plan.load[planName] ?? [], segment())));
+  return own;
 }
-let slots: Array<{ key: string }> | undefined;
 
-export default async function (): Promise<void> {
-  slots ??= wheel();
-  if (slots.length === 0) return; // more runners than keys: this one has none
-  const k = slots[exec.scenario.iterationInInstance % slots.length]!;
-  const res = await http.asyncRequest('GET', `${config.baseUrl}/pets?limit=1`, null, { headers: { authorization: `Bearer ${k.key}` }, tags: { name: 'GET /pets' } });
-  if (res.status === 429 && FRACTION < 1) unexpected429.add(1);
-  check(res, {
-    'status is 200 (or 429 at/above the limit)': (r) => r.status === 200 || (FRACTION >= 1 && r.status === 429),
-    'X-RateLimit-* headers valid': (r) => readHeaders(r.headers).ok,
-  });
+/** Ids this VU created, for `get` (the newest 64). */
+const created: number[] = [];
+
+function request(op: string, i: number, key: string) {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const params = { headers, timeout: TIMEOUT, redirects: 0, tags: { name: op } };
+  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, exec.vu.idInTest), { ...params, responseType: 'text' as const });
+  if (op === 'get' && created.length > 0) return http.asyncRequest('GET', `${BASE_URL}/pets/${created[i % created.length]}`, null, { ...params, tags: { name: 'get' } });
+  return http.asyncRequest('GET', `${BASE_URL}/pets${listQuery(i)}`, null, { ...params, tags: { name: 'list' } });
+}
+
+export async function load(): Promise<void> {
+  const planName = exec.scenario.name.slice(exec.scenario.name.indexOf('_') + 1);
+  const own = keysOf(planName);
+  if (own.length === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
+  const i = exec.scenario.iterationInTest;
+  const op = operationFor(i, settings.ops);
+  const res = await request(op, i, own[exec.scenario.iterationInInstance % own.length]!);
+  if (res.status === 429) below429.add(1);
+  else if (res.status >= 400 && res.status < 500) unexpected4xx.add(1);
+  if (op === 'create' && res.status === 201) rememberId(res.body);
+}
+
+function rememberId(body: unknown): void {
+  const id = typeof body === 'string' ? /"id"\s*:\s*(\d{1,15})\b/.exec(body)?.[1] : undefined;
+  if (id === undefined) return;
+  created.push(Number(id));
+  if (created.length > 64) created.shift();
+}
+
+async function canaryRequest(key: string): Promise<CanaryResponse> {
+  const res = await http.asyncRequest('GET', `${BASE_URL}/pets?limit=1`, null, { headers: { authorization: `Bearer ${key}` }, timeout: TIMEOUT, redirects: 0, tags: { name: 'canary' } });
+  const headers = lowerCaseHeaders(res.headers);
+  const reset = parseHeaderInt(headers[RATE_LIMIT_HEADERS.reset]);
+  return { status: res.status, reset: reset ?? NaN, retryAfterOk: res.status !== 429 || parseRetryAfter(headers).ok };
+}
+
+/** One canary key past its quota, 20 requests at a time, bounded by canaryBudget. */
+export async function canary(): Promise<void> {
+  const c: Canary | undefined = keysForSegment(plan.canaries, segment())[exec.scenario.iterationInInstance];
+  if (c === undefined) return;
+  const responses: CanaryResponse[] = [];
+  while (shouldSendMore(responses, c.perMinute)) {
+    const n = Math.min(20, canaryBudget(c.perMinute) - responses.length);
+    responses.push(...(await Promise.all(Array.from({ length: n }, () => canaryRequest(c.key)))));
+  }
+  console.log(canaryLine({
+    plan: c.plan, perMinute: c.perMinute, step: plan.canaryStep, sent: responses.length, windows: canaryWindows(responses),
+    missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length, transportErrors: responses.filter((r) => r.status === 0).length,
+  }));
+}
+
+export default load;
+
+function runnerStep(data: K6SummaryData, index: number, offeredRate: number, perPlan: Record<string, number>, share: number): RunnerStep {
+  const m = data.metrics ?? {};
+  const values = (name: string) => m[`${name}{step:${index}}`]?.values ?? {};
+  const percentilesMs: Record<string, number> = {};
+  for (const p of reportedPercentiles(settings.slo)) {
+    const v = values('http_req_duration')[trendStat(p)];
+    if (typeof v === 'number') percentilesMs[p] = v;
+  }
+  const dropped = Object.keys(perPlan).reduce((sum, planName) => sum + (m[`dropped_iterations{scenario:${scenarioName(index, planName)}}`]?.values?.count ?? 0), 0);
+  return {
+    index, offeredRate, share, seconds: settings.stepSeconds,
+    requests: values('http_reqs').count ?? 0, failed: values('http_req_failed').passes ?? 0, dropped,
+    below429: values('below_quota_429').count ?? 0, unexpected4xx: values('unexpected_4xx').count ?? 0, percentilesMs,
+  };
 }
 
 export function handleSummary(data: K6SummaryData): Record<string, string> {
-  return summaryFiles('capacity', config, data);
+  const span = parseSegment(segment());
+  const steps_ = steps.map((s) => runnerStep(data, s.index, s.offeredRate, s.perPlan, span.to - span.from));
+  const result: RunnerResult = { tool: 'petcert-capacity', version: RESULT_VERSION, run: runInfo(BASE_URL, settings, plan), segment: segment() || '0:1', steps: steps_, canaries: [] };
+  const line = `${resultLine(result)}\n`;
+  return __ENV.SUMMARY_FILE ? { stdout: line, [__ENV.SUMMARY_FILE]: line } : { stdout: line };
 }

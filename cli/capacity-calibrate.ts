@@ -1,0 +1,43 @@
+// Generator honesty: before a breaking rate is trusted, the same bundle runs the top step against a
+// trivial local target (answers at once, no limiter). What k6 reaches there is this machine's
+// generator limit; a step above it is never blamed on the target.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Generator } from '../load/capacity/verdict.ts';
+import { ACHIEVED_SHARE } from '../load/capacity/verdict.ts';
+import { runK6, type K6Run } from './capacity-k6.ts';
+
+const PET = JSON.stringify({ id: 1, name: 'petcert-calibration', categoryId: 1, status: 'available' });
+
+/** A target that costs nearly nothing: the generator, not it, is what saturates. */
+export async function trivialTarget(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const body = req.method === 'POST' ? PET : req.url?.startsWith('/v1/pets/') ? PET : '[]';
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-ratelimit-limit': '1000000', 'x-ratelimit-remaining': '999999', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) });
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** Runs step `step` of the schedule against the trivial target for `seconds`; returns the generator's limit. */
+export async function calibrate(base: Omit<K6Run, 'env'> & { env: Record<string, string> }, step: number, seconds: number): Promise<Generator & { offeredRate: number; achievedRate: number; dropped: number }> {
+  const target = await trivialTarget();
+  try {
+    const { result } = await runK6({ ...base, env: { ...base.env, BASE_URL: target.baseUrl, STEP: String(step), STEP_SECONDS: String(seconds), CANARIES: '0' } });
+    const s = result.steps[0]!;
+    const achievedRate = s.requests / s.seconds;
+    const keptUp = achievedRate >= ACHIEVED_SHARE * s.offeredRate && s.dropped <= 0.01 * s.offeredRate * s.seconds;
+    return { limit: achievedRate, atLeast: keptUp, offeredRate: s.offeredRate, achievedRate, dropped: s.dropped };
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,56 @@
+// The canary keys' verdicts. During one step under load a few keys are driven past their quota: each
+// minute window (as the server states it, by X-RateLimit-Reset) must admit at most its quota, and a
+// window that refused anything must have admitted exactly its quota (§8.1); every 429 carries
+// Retry-After (§8.3 rule 2).
+import type { CanaryResult, CanaryWindow } from './result.ts';
+
+export interface CanaryResponse {
+  status: number;
+  /** X-RateLimit-Reset as sent, or NaN when absent */
+  reset: number;
+  retryAfterOk: boolean;
+}
+
+/** Sending stops after a few more requests once a 429 was seen, or at twice the quota + 10. */
+export const CANARY_EXTRA = 3;
+export const canaryBudget = (perMinute: number): number => 2 * perMinute + 10;
+
+export function shouldSendMore(responses: readonly CanaryResponse[], perMinute: number): boolean {
+  if (responses.length >= canaryBudget(perMinute)) return false;
+  const first429 = responses.findIndex((r) => r.status === 429);
+  return first429 === -1 || responses.length - first429 <= CANARY_EXTRA;
+}
+
+export function canaryWindows(responses: readonly CanaryResponse[]): CanaryWindow[] {
+  const byReset = new Map<number, CanaryWindow>();
+  for (const r of responses) {
+    if (r.status === 0 || Number.isNaN(r.reset)) continue;
+    const w = byReset.get(r.reset) ?? { reset: r.reset, admitted: 0, rejected: 0 };
+    if (r.status >= 200 && r.status < 300) w.admitted++;
+    else if (r.status === 429) w.rejected++;
+    byReset.set(r.reset, w);
+  }
+  return [...byReset.values()].sort((a, b) => a.reset - b.reset);
+}
+
+export interface CanaryFindings {
+  overAdmitted: string[];
+  underAdmitted: string[];
+  missingRetryAfter: string[];
+  /** canaries whose burst never met a 429 within its budget, or never reached the server */
+  unjudged: string[];
+}
+
+export function judgeCanaries(canaries: readonly CanaryResult[]): CanaryFindings {
+  const f: CanaryFindings = { overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [] };
+  canaries.forEach((c, n) => {
+    const who = `canary ${n + 1} (${c.plan}, ${c.perMinute}/minute, step ${c.step})`;
+    for (const w of c.windows) {
+      if (w.admitted > c.perMinute) f.overAdmitted.push(`${who}: the window ending at ${w.reset} admitted ${w.admitted} > ${c.perMinute}`);
+      else if (w.rejected > 0 && w.admitted < c.perMinute) f.underAdmitted.push(`${who}: the window ending at ${w.reset} refused ${w.rejected} after admitting only ${w.admitted} of ${c.perMinute}`);
+    }
+    if (c.missingRetryAfter > 0) f.missingRetryAfter.push(`${who}: ${c.missingRetryAfter} × 429 without a valid Retry-After`);
+    if (!c.windows.some((w) => w.rejected > 0) && !c.windows.some((w) => w.admitted > c.perMinute)) f.unjudged.push(`${who}: no 429 within ${c.sent} requests (${c.transportErrors} transport errors)`);
+  });
+  return f;
+}

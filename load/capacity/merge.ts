@@ -1,0 +1,69 @@
+// N runners' results → one per step. Counts and rates add. A percentile of the union cannot be
+// computed from the runners' percentiles; it lies between the smallest and the largest of them, so a
+// merge of several runners reports the largest: an upper bound (the SLO is judged on it, which can
+// only be stricter than the truth). One runner's percentiles are exact.
+import { ConfigError } from '../../core/errors.ts';
+import { parseSegment } from '../shared/segment.ts';
+import type { PercentileKind } from '../../report/capacity.ts';
+import type { CanaryResult, RunnerResult, RunnerStep } from './result.ts';
+
+
+export interface MergedStep {
+  index: number;
+  offeredRate: number;
+  seconds: number;
+  requests: number;
+  failed: number;
+  dropped: number;
+  below429: number;
+  unexpected4xx: number;
+  percentilesMs: Record<string, number>;
+  percentiles: PercentileKind;
+  /** Share of the offered rate the runners present cover (1 when every runner reported). */
+  coverage: number;
+  runners: number;
+}
+
+export interface Merged {
+  steps: MergedStep[];
+  canaries: CanaryResult[];
+  runners: number;
+}
+
+function mergeStep(parts: RunnerStep[]): MergedStep {
+  const sum = (f: (s: RunnerStep) => number) => parts.reduce((a, s) => a + f(s), 0);
+  const withRequests = parts.filter((s) => s.requests > 0);
+  const percentilesMs: Record<string, number> = {};
+  for (const s of withRequests) for (const [p, v] of Object.entries(s.percentilesMs)) percentilesMs[p] = Math.max(percentilesMs[p] ?? -Infinity, v);
+  return {
+    index: parts[0]!.index,
+    offeredRate: parts[0]!.offeredRate,
+    seconds: Math.max(...parts.map((s) => s.seconds)),
+    requests: sum((s) => s.requests),
+    failed: sum((s) => s.failed),
+    dropped: sum((s) => s.dropped),
+    below429: sum((s) => s.below429),
+    unexpected4xx: sum((s) => s.unexpected4xx),
+    percentilesMs,
+    percentiles: withRequests.length > 1 ? 'upper-bound' : 'exact',
+    coverage: sum((s) => s.share),
+    runners: parts.length,
+  };
+}
+
+/** Runners must not overlap (two results of one segment would double-count); gaps are reported as coverage < 1. */
+function checkSegments(results: readonly RunnerResult[]): void {
+  const spans = results.map((r) => ({ ...parseSegment(r.segment === '0:1' ? undefined : r.segment), segment: r.segment })).sort((a, b) => a.from - b.from);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i]!.from < spans[i - 1]!.to - 1e-9) throw new ConfigError(`runner results overlap: segments ${spans[i - 1]!.segment} and ${spans[i]!.segment} (the same runner's log given twice?)`, 'merge');
+  }
+}
+
+export function mergeResults(results: readonly RunnerResult[]): Merged {
+  if (results.length === 0) throw new ConfigError('no petcert capacity result line found (k6 prints it on stdout at the end of the run)', 'merge');
+  checkSegments(results);
+  const byIndex = new Map<number, RunnerStep[]>();
+  for (const r of results) for (const s of r.steps) byIndex.set(s.index, [...(byIndex.get(s.index) ?? []), s]);
+  const steps = [...byIndex.keys()].sort((a, b) => a - b).map((i) => mergeStep(byIndex.get(i)!));
+  return { steps, canaries: results.flatMap((r) => r.canaries), runners: results.length };
+}

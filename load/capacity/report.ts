@@ -1,0 +1,53 @@
+// A capacity run's report: the `capacity` object, the checks, and the run's facts, in the one report
+// model every command writes (report.json, junit.xml, report.html).
+import type { CapacityVerdict } from '../../report/capacity.ts';
+import type { Report } from '../../report/model.ts';
+import type { PlanTable } from '../../spec/plans.ts';
+import { judgeCanaries } from './canary.ts';
+import { capacityChecks } from './checks.ts';
+import type { Merged } from './merge.ts';
+import type { RunInfo } from './result.ts';
+import { parseSlo } from './slo.ts';
+import { capacityVerdict, outcomeOf, type Generator } from './verdict.ts';
+
+export interface CapacityReportInput {
+  version: string;
+  run: RunInfo;
+  merged: Merged;
+  generator: Generator;
+  startedAt: string;
+  finishedAt: string;
+  plans?: PlanTable;
+  /** Facts to keep beside the verdict (mix, keys per plan, notes). */
+  extra?: Record<string, unknown>;
+}
+
+function canarySkipReason(input: CapacityReportInput): string | undefined {
+  if (input.run.canaries === 0) return 'no canary key: every key carries load (add one spare key per plan)';
+  if (!input.merged.steps.some((s) => s.index === input.run.canaryStep)) return `the run stopped before step ${input.run.canaryStep + 1}, where the canaries run`;
+  return undefined;
+}
+
+export function capacityOf(input: CapacityReportInput): CapacityVerdict {
+  return capacityVerdict(input.merged.steps, {
+    plannedRate: input.run.plannedRate, slo: parseSlo(input.run.slo), sloText: input.run.slo, minHeadroom: input.run.minHeadroom,
+    generator: input.generator, scale: input.run.scale, topRate: input.run.topRate,
+  });
+}
+
+export function capacityReport(input: CapacityReportInput): Report {
+  const capacity = Object.assign(capacityOf(input), { canaries: input.merged.canaries }, input.extra ?? {});
+  const skip = canarySkipReason(input);
+  const canaries = skip === undefined && input.merged.canaries.length > 0 ? judgeCanaries(input.merged.canaries) : null;
+  const checks = capacityChecks(capacity, canaries, skip ?? (input.merged.canaries.length === 0 ? 'no canary reported a result (see the k6 log)' : undefined));
+  const outcome = outcomeOf(capacity);
+  const report: Report = {
+    tool: 'petcert', version: input.version, kind: 'capacity', target: input.run.target, startedAt: input.startedAt, finishedAt: input.finishedAt, seed: null,
+    requests: input.merged.steps.reduce((a, s) => a + s.requests, 0) + input.merged.canaries.reduce((a, c) => a + c.sent, 0),
+    checks, capacity,
+  };
+  if (input.plans) report.plans = input.plans;
+  if (outcome === 'generator-bound') report.aborted = { code: 'GENERATOR_BOUND', message: capacity.summary };
+  if (outcome === 'keys-bound') report.aborted = { code: 'KEYS_BOUND', message: capacity.summary };
+  return report;
+}
