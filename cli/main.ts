@@ -7,6 +7,7 @@ import { registerConform } from './conform.ts';
 import { registerQuota } from './quota.ts';
 import { registerServe } from './serve.ts';
 import { registerCertify } from './certify-cli.ts';
+import { registerCapacity } from './capacity.ts';
 
 export const EXIT = { pass: 0, fail: 1, usage: 2, unreachable: 3, internal: 4 } as const;
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerConform(program);
   registerQuota(program);
   registerServe(program);
+  registerCapacity(program);
   return program;
 }
 
