@@ -9,8 +9,10 @@ import { exitCodeOf } from '../report/model.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
+import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
-import { runQuota } from '../load/quota.ts';
+import { quotaBoundOf, runQuota } from '../load/quota.ts';
+import { BOUND_FORMULA, fmt } from '../load/probes/bounds.ts';
 
 export interface QuotaFlags {
   baseUrl?: string;
@@ -22,6 +24,7 @@ export interface QuotaFlags {
   json?: boolean;
   allowProduction?: boolean;
   timeout?: string;
+  maxWait?: string;
 }
 
 /**
@@ -58,13 +61,20 @@ export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.l
   const plans = loadPlansFile(flags.plans);
   const only = parseOnly(flags.only);
   const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
+  const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
+  const maxWaitMs = maxWaitS === undefined ? undefined : maxWaitS * 1000;
   const secrets = keys.map((k) => k.key);
   // With --json, stdout carries the report only; everything for people goes to stderr.
   const say = flags.json ? out.err : out.log;
+  const bound = quotaBoundOf({ keys, plans, ...(only ? { only } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  say(`Worst case: this run ends within ${fmt(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
   let report;
   try {
-    report = await runQuota({ baseUrl: flags.baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    report = await runQuota({
+      baseUrl: flags.baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink,
+      ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
+    });
   } finally {
     progress.done();
   }
@@ -96,6 +106,11 @@ Cost: every probe spends real quota. Minute: ~1-2 windows, perMinute+2 requests.
 Day: ceil(perDay/perMinute) minute windows and ~perDay requests, after waiting (idle) for a day window
 long enough to count. A URL the contract lists as production is refused unless --allow-production.
 
+Every wait ends: a Retry-After or Reset beyond the longest window the plans allow is a finding, not a
+wait; --max-wait lowers that cap (a probe it cuts short has its checks skipped, saying so). The run's
+${BOUND_FORMULA}
+It is printed at start; with the specification's windows and one Free key: ${fmt(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}.
+
 Exit codes: 0 pass · 1 a failure at the --fail-on level · 2 usage or config error · 3 target unreachable
 or run incomplete. Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html.`;
 
@@ -112,6 +127,7 @@ export function registerQuota(program: Command): void {
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'allow quota-exhausting probes against a production URL')
     .option('--timeout <ms>', `per-request timeout in ms (default ${DEFAULT_SEND_OPTIONS.timeoutMs})`)
+    .option('--max-wait <seconds>', 'longest single wait (default: the longest window the plans allow + 1.5 s)')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: QuotaFlags) => {
       process.exitCode = await quotaAction(flags);

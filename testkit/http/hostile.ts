@@ -336,3 +336,34 @@ export async function idleClosingProxy(targetPort: number, idleMs = 30, reset = 
     },
   );
 }
+
+// ——— Rate-limit liars: the reference server with one lie in its rate-limit answers (issue 12: every wait
+// ends). Each is a response edit, so tests use it in-process on a fake clock (testkit/load/in-process.ts)
+// or over a socket (`liar`).
+
+/** A response edit; `serverNowMs` is the server's clock at the answer. */
+export type RateLimitLie = (res: { status: number; headers: Record<string, string>; body: string }, serverNowMs: number) => { status: number; headers: Record<string, string>; body: string };
+
+const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+/** Every lie by name, each a fresh closure (some remember what they told). */
+export const RATE_LIMIT_LIES = {
+  /** 429s ask for an hour, whatever their Reset says (the minute's may be seconds away). */
+  'huge Retry-After': (): RateLimitLie => (res) => (res.status === 429 ? { ...res, headers: { ...res.headers, 'retry-after': '3600' } } : res),
+  /** Every X-RateLimit-Reset lies 30 s in the past. */
+  'Reset in the past': (): RateLimitLie => (res, now) => ({ ...res, headers: { ...res.headers, 'x-ratelimit-reset': String(unixSeconds(now) - 30) } }),
+  /** Once a key is refused, every answer is a 429 whose Reset and Retry-After stay 2 s away. */
+  'Reset that never arrives': (): RateLimitLie => {
+    let refused = false;
+    return (res, now) => {
+      refused ||= res.status === 429;
+      if (!refused) return res;
+      const headers = { ...res.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(unixSeconds(now) + 2), 'retry-after': '2' };
+      return { status: 429, headers, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'try again', status: 429 }) };
+    };
+  },
+  /** 429s ask to come back at the end of 2100, as an HTTP-date. */
+  'Retry-After as a far-future HTTP-date': (): RateLimitLie => (res) => (res.status === 429 ? { ...res, headers: { ...res.headers, 'retry-after': 'Fri, 31 Dec 2100 23:59:59 GMT' } } : res),
+} as const;
+
+export type LieName = keyof typeof RATE_LIMIT_LIES;

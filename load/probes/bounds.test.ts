@@ -1,0 +1,81 @@
+// Every wait ends (issue 12): against rate-limit liars on the specification's real windows (60 s / 1 day,
+// virtual time), each run ends within its bound and reports the lie; --max-wait and the run's deadline
+// cut probes short with the reason, never silently.
+import { describe, expect, it } from 'vitest';
+import { silentProgress } from '../../core/progress.ts';
+import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { RATE_LIMIT_LIES, type LieName } from '../../testkit/http/hostile.ts';
+import { inProcessTarget, type ResponseEdit } from '../../testkit/load/in-process.ts';
+import { fmt, quotaBound, waitCapMs, windowsCapMs } from './bounds.ts';
+import { PROBE_NAMES } from './checks.ts';
+import { createContext } from './context.ts';
+import { runProbes } from './run.ts';
+
+const table = parsePlansFile({});
+const keys = { pc_free_aaaaaaaaaaaa: 'free' };
+const TIMEOUT_MS = 30_000;
+const bound = quotaBound({ windows: table.windows, plans: [resolvePlan(table, 'free')], only: PROBE_NAMES, timeoutMs: TIMEOUT_MS });
+
+async function run(options: { edit?: ResponseEdit; maxWaitMs?: number; deadlineMs?: number } = {}) {
+  const target = inProcessTarget({ plans: table, keys, ...(options.edit ? { edit: options.edit } : {}) });
+  const start = target.clock.now();
+  const ctx = createContext({
+    send: target.send, clock: target.clock, baseUrl: target.baseUrl, windows: table.windows, progress: silentProgress,
+    deadline: start + (options.deadlineMs ?? bound.totalMs - TIMEOUT_MS),
+    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+  });
+  const r = await runProbes(ctx, [{ key: 'pc_free_aaaaaaaaaaaa', plan: resolvePlan(table, 'free') }], PROBE_NAMES, Object.keys(keys));
+  const by = (outcome: string) => r.checks.filter((c) => c.outcome === outcome);
+  return {
+    elapsedMs: target.clock.now() - start,
+    failed: by('fail').map((c) => c.id),
+    skipped: Object.fromEntries(by('skip').map((c) => [c.id, c.skipReason ?? ''])),
+  };
+}
+
+const correct = await run();
+
+describe('the bound', () => {
+  it('is what the formula says, and a correct server passes well within it', () => {
+    expect(correct.failed).toEqual([]);
+    expect(correct.elapsedMs).toBeLessThan(bound.totalMs / 2);
+    expect(fmt(bound.totalMs)).toBe('5d00h');
+  });
+
+  it('caps each wait at the longest window plus slack, or --max-wait when lower', () => {
+    expect(windowsCapMs(table.windows)).toBe(86_400_000 + 1500);
+    expect(waitCapMs(table.windows, 30_000)).toBe(30_000);
+    expect(waitCapMs(table.windows, 10 * 86_400_000)).toBe(windowsCapMs(table.windows));
+  });
+});
+
+describe('rate-limit liars: each run ends within its bound and reports the lie', () => {
+  const expected: Record<LieName, string[]> = {
+    'huge Retry-After': ['quota.retry-after.accurate[free]', 'quota.day.retry-after[free]'],
+    'Reset in the past': ['quota.headers.reset[free]'],
+    'Reset that never arrives': ['quota.recovery[free]', 'quota.burst.exact[free]'],
+    'Retry-After as a far-future HTTP-date': ['quota.retry-after.accurate[free]', 'quota.day.retry-after[free]'],
+  };
+  it.for(Object.keys(expected) as LieName[])('%s', async (name) => {
+    const r = await run({ edit: RATE_LIMIT_LIES[name]() });
+    expect(r.failed).toEqual(expect.arrayContaining(expected[name]));
+    expect(r.elapsedMs).toBeLessThanOrEqual(bound.totalMs);
+    // None of them costs more than a correct run plus a few minute windows of backoff: no hour-long wait obeyed.
+    expect(r.elapsedMs).toBeLessThan(correct.elapsedMs + 15 * 60_000);
+  });
+});
+
+describe('cutting probes short', () => {
+  it('--max-wait below a minute window: the probes that must wait for one are skipped, saying so', async () => {
+    const r = await run({ maxWaitMs: 5_000 });
+    expect(r.failed).toEqual([]);
+    expect(r.skipped['quota.recovery[free]']).toMatch(/probe cut short: not waited: .* beyond the 5 s any wait may take/);
+    expect(r.elapsedMs).toBeLessThan(60_000);
+  });
+
+  it('the run deadline: past it nothing is sent or waited, and the open checks say why', async () => {
+    const r = await run({ edit: RATE_LIMIT_LIES['Reset that never arrives'](), deadlineMs: 90_000 });
+    expect(r.elapsedMs).toBeLessThanOrEqual(90_000);
+    expect(Object.values(r.skipped).join('\n')).toMatch(/worst-case bound/);
+  });
+});
