@@ -5,6 +5,8 @@ import { loadPlansFile } from '../spec/plans-file.ts';
 import { resolvePlan, type PlanTable } from '../spec/plans.ts';
 import { DEFAULT_MAX_PETS } from '../reference/store.ts';
 import { KEY_PATTERN } from '../reference/keys.ts';
+import { keyPool, parseKeyPool } from '../reference/key-pool.ts';
+import { writeFileSync } from 'node:fs';
 import { listen, type RunningServer } from '../reference/server.ts';
 
 export interface ServeFlags {
@@ -13,6 +15,8 @@ export interface ServeFlags {
   key: string[];
   plans?: string;
   maxPets: string;
+  keyPool?: string;
+  keyPoolFile?: string;
 }
 
 export interface ServeConfig {
@@ -21,6 +25,9 @@ export interface ServeConfig {
   keys: Record<string, string> | undefined;
   plans: PlanTable;
   maxPets: number;
+  /** --key-pool: print (or write to keyPoolFile) the keys as a key file */
+  keyPool: boolean;
+  keyPoolFile?: string;
 }
 
 function integerFlag(raw: string, flag: string, min: number, max: number): number {
@@ -53,7 +60,12 @@ export function serveConfig(flags: ServeFlags): ServeConfig {
     if (key in keys) throw new ConfigError(`key given twice: ${key}`, '--key');
     keys[key] = keyPlan(plans, plan, pair);
   }
+  if (flags.keyPool !== undefined) {
+    for (const [key, plan] of Object.entries(keyPool(parseKeyPool(flags.keyPool, plans)))) (keys ??= {})[key] = plan;
+  } else if (flags.keyPoolFile !== undefined) throw new ConfigError('needs --key-pool', '--key-pool-file');
   return {
+    keyPool: flags.keyPool !== undefined,
+    ...(flags.keyPoolFile !== undefined ? { keyPoolFile: flags.keyPoolFile } : {}),
     host: flags.host,
     port: integerFlag(flags.port, '--port', 0, 65535),
     keys,
@@ -75,6 +87,21 @@ export function describeServer(server: RunningServer, plans: PlanTable): string 
   return lines.join('\n');
 }
 
+/** A key pool is a key file (PLAN=KEY lines): written to --key-pool-file, or printed after the header. */
+function describePool(server: RunningServer, plans: PlanTable, file: string | undefined): string {
+  const lines = Object.entries(server.keys).map(([key, plan]) => `${plan}=${key}`);
+  const text = `# petcert serve --key-pool: PLAN=KEY (petcert capacity --keys-file)\n${lines.join('\n')}\n`;
+  if (file !== undefined) writeFileSync(file, text);
+  const counts = new Map<string, number>();
+  for (const plan of Object.values(server.keys)) counts.set(plan, (counts.get(plan) ?? 0) + 1);
+  return [
+    `Animal Store reference server listening on ${server.baseUrl}`,
+    `windows: minute ${plans.windows.minuteSeconds} s, day ${plans.windows.daySeconds} s`,
+    `API keys: ${[...counts].map(([p, n]) => `${n} ${p}`).join(', ')}${file === undefined ? ' (key file below)' : ` written to ${file}`}`,
+    ...(file === undefined ? [text.trimEnd()] : []),
+  ].join('\n');
+}
+
 async function serve(flags: ServeFlags): Promise<void> {
   const config = serveConfig(flags);
   let server: RunningServer;
@@ -85,7 +112,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${code || String(error)})`, '--host/--port');
   }
-  console.log(describeServer(server, config.plans));
+  console.log(config.keyPool ? describePool(server, config.plans, config.keyPoolFile) : describeServer(server, config.plans));
   const stop = (signal: string) => {
     console.log(`${signal}: closing`);
     void server.close();
@@ -104,6 +131,8 @@ export function registerServe(program: Command): void {
     .option('--port <n>', 'port (0 picks a free one)', '8080')
     .option('--key <KEY=PLAN>', 'an API key and its plan (repeatable; default: one random key per plan)', collect, [])
     .option('--plans <file>', 'plans file: { "windows": {...}, "plans": {...} } (spec figures by default)')
+    .option('--key-pool <plan=n,...>', 'many keys per plan for capacity runs, e.g. free=2000,pro=300 (printed, or written with --key-pool-file)')
+    .option('--key-pool-file <file>', 'write the key pool as a key file (PLAN=KEY lines) instead of printing it')
     .option('--max-pets <n>', 'pets kept in memory; the oldest is evicted beyond it', String(DEFAULT_MAX_PETS))
     .addHelpText('after', '\nExample:\n  petcert serve --port 8080 --key demo=free --plans plans.json')
     .action(serve);
