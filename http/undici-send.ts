@@ -1,7 +1,7 @@
 // The one HTTP client of petcert under Node: undici with keep-alive, per-request timeouts, a cap on
 // body size and no redirect following (a redirect is reported as the response it is; the key is never
 // sent to another origin). Everything above this file only sees `Send`.
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { ConfigError, TransportError, type TransportCode } from '../core/errors.ts';
 import { lowerCaseHeaders, type Exchange, type HttpRequest, type Send } from '../core/exchange.ts';
 import { redactText } from '../core/redact.ts';
@@ -134,25 +134,37 @@ function checkOptions(options: NodeSendOptions): void {
   positive('connections', 1);
 }
 
+/**
+ * undici is loaded on the first request, not at start-up: importing it costs more than the rest of
+ * the command line together, and `petcert --help` or a usage error should not pay for it.
+ */
+let undiciModule: Promise<typeof import('undici')> | undefined;
+const undici = () => (undiciModule ??= import('undici'));
+
 export function createNodeTransport(options: NodeSendOptions = {}): NodeTransport {
   checkOptions(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs;
   const cap = options.maxBodyBytes ?? DEFAULT_SEND_OPTIONS.maxBodyBytes;
   const timeouts = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const connections = options.connections ?? DEFAULT_SEND_OPTIONS.connections;
-  const agent = new Agent({ connections, keepAliveTimeout: 4_000, ...timeouts });
   // Every request rides keep-alive connections (reuse halves the cost of a run); a POST's retries take
   // fresh ones (pipelining 0 = no keep-alive): see `retryable`.
-  const fresh = new Agent({ connections, pipelining: 0, ...timeouts });
-
-  const dispatch = (req: HttpRequest, signal: AbortSignal, dispatcher: Agent): Promise<Dispatcher.ResponseData> =>
-    request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
+  let agents: Promise<{ agent: Agent; fresh: Agent; request: typeof import('undici').request }> | undefined;
+  const loadAgents = () =>
+    (agents ??= undici().then(({ Agent, request }) => ({
+      agent: new Agent({ connections, keepAliveTimeout: 4_000, ...timeouts }),
+      fresh: new Agent({ connections, pipelining: 0, ...timeouts }),
+      request,
+    })));
 
   const dispatchRetrying = async (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> => {
+    const { agent, fresh, request } = await loadAgents();
+    const dispatch = (dispatcher: Agent): Promise<Dispatcher.ResponseData> =>
+      request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
     const retry = idempotent(req) ? agent : fresh;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await dispatch(req, signal, attempt === 1 ? agent : retry);
+        return await dispatch(attempt === 1 ? agent : retry);
       } catch (error) {
         if (attempt > MAX_RETRIES || !retryable(error, signal)) throw error;
       }
@@ -197,6 +209,8 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
 
   const close = async (): Promise<void> => {
     closing = true;
+    if (!agents) return;
+    const { agent, fresh } = await agents;
     await closeAgents([agent, fresh], () => {
       for (const c of inFlight) c.abort();
     });

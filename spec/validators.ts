@@ -27,7 +27,9 @@ function compileAll(): Record<SchemaName, ValidateFunction> {
   };
 }
 
-const compiled = compileAll();
+/** Compiled on first use: a command that validates nothing (`--help`, a usage error) never pays for it. */
+let compiledOnce: Record<SchemaName, ValidateFunction> | undefined;
+const validators = (): Record<SchemaName, ValidateFunction> => (compiledOnce ??= compileAll());
 
 export interface Validation {
   ok: boolean;
@@ -39,12 +41,12 @@ function describe(errors: ErrorObject[] | null | undefined): string[] {
 }
 
 export function validate(name: SchemaName, value: unknown): Validation {
-  const fn = compiled[name];
+  const fn = validators()[name];
   const ok = fn(value) as boolean;
   return { ok, errors: ok ? [] : describe(fn.errors) };
 }
 
-export const isPet = (v: unknown): v is Pet => compiled.Pet(v) as boolean;
-export const isNewPet = (v: unknown): v is NewPet => compiled.NewPet(v) as boolean;
-export const isPets = (v: unknown): v is Pets => compiled.Pets(v) as boolean;
-export const isApiError = (v: unknown): v is ApiError => compiled.Error(v) as boolean;
+export const isPet = (v: unknown): v is Pet => validators().Pet(v) as boolean;
+export const isNewPet = (v: unknown): v is NewPet => validators().NewPet(v) as boolean;
+export const isPets = (v: unknown): v is Pets => validators().Pets(v) as boolean;
+export const isApiError = (v: unknown): v is ApiError => validators().Error(v) as boolean;

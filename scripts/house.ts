@@ -1,0 +1,128 @@
+// The house rule, checked on resolved import paths: product rooms import only product rooms, downward
+// (spec/core → http/report → reference | conformance | load → cli → bin); no product file imports the
+// test kit, the benchmarks, vitest or a dev-only package. Tests and benches may import anything.
+// `npx tsx scripts/house.ts` prints every offending edge; house.test.ts runs the same check.
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What each product room may import (besides itself). */
+export const MAY_IMPORT: Record<string, readonly string[]> = {
+  core: ['package.json'],
+  spec: ['core'],
+  http: ['core', 'spec'],
+  report: ['core', 'spec'],
+  reference: ['core', 'spec', 'http', 'report'],
+  conformance: ['core', 'spec', 'http', 'report'],
+  load: ['core', 'spec', 'http', 'report'],
+  cli: ['core', 'spec', 'http', 'report', 'reference', 'conformance', 'load', 'package.json'],
+  bin: ['cli', 'dist'],
+};
+
+/** Rooms that are not product: tests, kits, benchmarks and developer scripts import what they need. */
+const WORKSHOP = ['testkit', 'bench', 'scripts'];
+
+export interface Edge {
+  from: string;
+  /** Repository-relative path of a relative import, or the package name of a bare one. */
+  to: string;
+  kind: 'file' | 'package';
+  /** `import type …`: erased at build time, so no run-time dependency (still a design edge between rooms). */
+  typeOnly?: boolean;
+}
+
+const room = (path: string): string => path.split('/')[0]!;
+const isTest = (path: string): boolean => /\.test\.ts$/.test(path);
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (['node_modules', 'dist', '.git', 'reports', '.cache', 'tools'].includes(e.name)) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) sources(p, out);
+    else if (/\.(ts|js|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Every import of every source file, relative ones resolved to repository paths. */
+export function importEdges(root = ROOT): Edge[] {
+  const edges: Edge[] = [];
+  for (const file of sources(root)) {
+    const from = relative(root, file).split(sep).join('/');
+    for (const { spec, typeOnly } of specifiers(file)) {
+      const to = spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)).split(sep).join('/') : packageName(spec);
+      edges.push({ from, to, kind: spec.startsWith('.') ? 'file' : 'package', ...(typeOnly ? { typeOnly } : {}) });
+    }
+  }
+  return edges;
+}
+
+/** Static imports, re-exports and dynamic import() calls of one file, read from its syntax tree. */
+function specifiers(file: string): Array<{ spec: string; typeOnly: boolean }> {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+  const found: Array<{ spec: string; typeOnly: boolean }> = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const c = node.importClause;
+      const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : undefined;
+      const typeOnly = Boolean(c && (c.isTypeOnly || (!c.name && named && named.length > 0 && named.every((e) => e.isTypeOnly))));
+      found.push({ spec: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push({ spec: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      found.push({ spec: node.arguments[0].text, typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push({ spec: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function packageName(spec: string): string {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+export interface Packages {
+  dependencies: readonly string[];
+}
+
+/** Offending edges, each as a sentence naming the file, what it imports and why that breaks the rule. */
+export function violations(edges: readonly Edge[], packages: Packages): string[] {
+  const problems: string[] = [];
+  for (const { from, to, kind, typeOnly } of edges) {
+    const own = room(from);
+    if (!(own in MAY_IMPORT) || isTest(from)) continue;
+    if (kind === 'file') {
+      const target = room(to);
+      if (target === own) continue;
+      if (!MAY_IMPORT[own]!.includes(target)) problems.push(`${from} imports ${to}: ${own}/ may import only ${MAY_IMPORT[own]!.join(', ') || 'itself'}${WORKSHOP.includes(target) ? ` (${target}/ is workshop, never product)` : ''}`);
+      continue;
+    }
+    if (typeOnly || to.startsWith('node:') || builtinModules.includes(to)) continue;
+    if (to === 'k6' && from.startsWith('load/k6/')) continue;
+    // The bin runs the sources through tsx only in a checkout (where dev dependencies are); the package
+    // has no sources and runs dist/ (cli/package.e2e.test.ts proves it installs and runs without tsx).
+    if (to === 'tsx' && from === 'bin/petcert.js') continue;
+    if (!packages.dependencies.includes(to)) problems.push(`${from} imports the package ${to}, which is not a runtime dependency (package.json "dependencies")`);
+  }
+  return problems;
+}
+
+export function runtimeDependencies(root = ROOT): Packages {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  return { dependencies: Object.keys(pkg.dependencies ?? {}) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const problems = violations(importEdges(), runtimeDependencies());
+  for (const p of problems) console.log(p);
+  console.log(problems.length ? `${problems.length} offending import(s)` : 'the house rule holds');
+  process.exitCode = problems.length ? 1 : 0;
+}
