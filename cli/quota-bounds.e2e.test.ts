@@ -1,0 +1,76 @@
+// `petcert quota` against rate-limit liars over real sockets and real time (compressed windows): each run
+// prints its worst case, ends within it and reports the lie (issue 12, every wait ends).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { Handle } from '../reference/index.ts';
+import { listen } from '../reference/index.ts';
+import type { Report } from '../report/model.ts';
+import { parsePlansFile } from '../spec/plans.ts';
+import { RATE_LIMIT_LIES, type LieName, type RateLimitLie } from '../testkit/http/hostile.ts';
+import { quotaAction } from './quota.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'petcert-quota-bounds-'));
+const plansJson = { windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 8 } } };
+const plansFile = join(dir, 'plans.json');
+writeFileSync(plansFile, JSON.stringify(plansJson));
+const key = 'pc_free_bounds_zzzzzz';
+
+vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+afterAll(() => vi.restoreAllMocks());
+
+const lying = (lie: RateLimitLie) => (handle: Handle): Handle => async (req) => lie(await handle(req), Date.now());
+
+async function quota(name: string, lie: RateLimitLie | undefined, extra: string[] = []) {
+  const server = await listen({ plans: parsePlansFile(plansJson), keys: { [key]: 'free' }, ...(lie ? { wrap: lying(lie) } : {}) });
+  const lines: string[] = [];
+  const reportDir = join(dir, name.replace(/\W+/g, '-'));
+  const started = Date.now();
+  try {
+    const code = await quotaAction(
+      { baseUrl: server.baseUrl, key: [`free=${key}`], plans: plansFile, only: [], reportDir, failOn: 'must', timeout: '1000', ...(extra.length ? { maxWait: extra[0]! } : {}) },
+      { log: (l) => lines.push(l), err: (l) => lines.push(l) },
+    );
+    const wallMs = Date.now() - started;
+    const printed = /Worst case: this run ends within (?:(\d+)m)?(\d+) ?s/.exec(lines.join('\n'));
+    const report = JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report;
+    return { code, wallMs, boundMs: (Number(printed?.[1] ?? 0) * 60 + Number(printed?.[2])) * 1000, report };
+  } finally {
+    await server.close();
+  }
+}
+
+const failedIds = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
+
+describe.concurrent('petcert quota: every wait ends', () => {
+  it('a correct server passes within the printed bound', async () => {
+    const r = await quota('correct', undefined);
+    expect(failedIds(r.report)).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(r.wallMs).toBeLessThan(r.boundMs);
+  });
+
+  const expected: Record<LieName, string> = {
+    'huge Retry-After': 'quota.retry-after.accurate[free]',
+    'Reset in the past': 'quota.headers.reset[free]',
+    'Reset that never arrives': 'quota.recovery[free]',
+    'Retry-After as a far-future HTTP-date': 'quota.retry-after.accurate[free]',
+  };
+  it.for(Object.keys(expected) as LieName[])('%s: ends within its printed bound, exit 1, the lie reported', async (name) => {
+    const r = await quota(name, RATE_LIMIT_LIES[name]());
+    expect(r.boundMs).toBeGreaterThan(0);
+    expect(r.wallMs).toBeLessThan(r.boundMs);
+    expect(r.code).toBe(1);
+    expect(failedIds(r.report)).toContain(expected[name]);
+  });
+
+  it('--max-wait 1: the probes that must wait longer are cut short and say so', async () => {
+    const r = await quota('max-wait', undefined, ['1']);
+    expect(failedIds(r.report)).toEqual([]);
+    const reasons = r.report.checks.filter((c) => c.outcome === 'skip').map((c) => c.skipReason).join('\n');
+    expect(reasons).toMatch(/probe cut short: not waited: .* beyond the 1 s any wait may take/);
+    expect(r.wallMs).toBeLessThan(r.boundMs);
+  });
+});
