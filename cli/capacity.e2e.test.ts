@@ -1,0 +1,118 @@
+// `petcert capacity` end to end under the real k6: the knee of a latency proxy found within ±20 % for
+// two configured rates; a limiter that 429s keys below quota under load, and one that over-admits
+// under load, each fail the run (exit 1); a correct fast target passes. Without k6 these are skipped
+// with a note locally, and fail in CI (CI=true).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { keysFileText } from '../load/capacity/keys-file.ts';
+import type { Report } from '../report/model.ts';
+import { keyPool } from '../reference/key-pool.ts';
+import { listen, type RunningServer } from '../reference/index.ts';
+import type { Handle } from '../reference/types.ts';
+import { buildK6 } from '../scripts/build-k6.ts';
+import { parsePlansFile } from '../spec/plans.ts';
+import { overAdmits, throttlesBelowQuota } from '../testkit/capacity/faulty-limiters.ts';
+import { inCi, k6OrUndefined, skipNote } from '../testkit/capacity/k6.ts';
+import { latencyProxy } from '../testkit/capacity/latency-proxy.ts';
+import { runCli } from '../testkit/cli/run-cli.ts';
+
+const k6 = k6OrUndefined();
+const dir = mkdtempSync(join(tmpdir(), 'petcert-capacity-'));
+// 2-second minutes: a free key carries 40 / 2 s = 20 req/s, at most 18 of them in a run.
+const PLANS = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { free: { perMinute: 40, perDay: 100_000 } } };
+const plansFile = join(dir, 'plans.json');
+let script = '';
+
+beforeAll(async () => {
+  writeFileSync(plansFile, JSON.stringify(PLANS));
+  if (k6) script = (await buildK6(join(dir, 'dist'))).find((f) => f.endsWith('capacity.js'))!;
+}, 60_000);
+
+it('has a k6 to run in CI', () => {
+  if (inCi) expect(k6, 'CI=true but no k6: .ci/run builds it with npm run k6:build').toBeDefined();
+});
+
+async function target(freeKeys: number, wrap?: (h: Handle) => Handle): Promise<{ server: RunningServer; keysFile: string }> {
+  const keys = keyPool({ free: freeKeys });
+  const server = await listen({ plans: parsePlansFile(PLANS), keys, ...(wrap ? { wrap } : {}) });
+  const keysFile = join(dir, `keys-${server.port}.txt`);
+  writeFileSync(keysFile, keysFileText(Object.entries(keys).map(([key, plan]) => ({ plan, key }))));
+  return { server, keysFile };
+}
+
+async function capacity(baseUrl: string, keysFile: string, args: string[]): Promise<{ code: number | null; report: Report; out: string }> {
+  const reportDir = mkdtempSync(join(dir, 'reports-'));
+  const run = await runCli(['capacity', '--base-url', baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script, '--report-dir', reportDir, '--step-seconds', '2', ...args], { env: { K6: k6 ?? '' }, timeoutMs: 150_000 });
+  const out = run.stdout + run.stderr;
+  return { code: run.code, report: JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report, out };
+}
+
+const outcome = (report: Report, id: string) => report.checks.find((c) => c.id === id)?.outcome;
+
+describe.skipIf(!k6)(`petcert capacity under the real k6${skipNote(k6)}`, () => {
+  // Planned 5 (or 10) customers × 20 req/s × 0.5 = 50 (or 100) req/s; steps of 25 % of it up to 2×;
+  // the proxy adds 300 ms above 1.1 × planned, between the 1.0× and 1.25× steps.
+  it.for([
+    { customers: 5, rate: 55 },
+    { customers: 10, rate: 110 },
+  ])('finds a latency knee at $rate req/s within ±20 %', { timeout: 180_000 }, async ({ customers, rate }) => {
+    const { server, keysFile } = await target(2 * customers + 2);
+    const proxy = await latencyProxy({ target: server.baseUrl, rate, delayMs: 300 });
+    try {
+      const { code, report, out } = await capacity(proxy.baseUrl, keysFile, ['--mix', `free=${customers}`, '--utilisation', '0.5', '--no-canaries']);
+      const c = report.capacity!;
+      console.log(`latency knee configured at ${rate} req/s: sustained ${c.sustainedRate}, breaking ${c.breakingRate}, generator ≥ ${c.generatorLimit} req/s`);
+      expect(c.breakingRate, out).not.toBeNull();
+      expect(Math.abs(c.sustainedRate - rate) / rate, out).toBeLessThanOrEqual(0.2);
+      expect(Math.abs(c.breakingRate! - rate) / rate, out).toBeLessThanOrEqual(0.2);
+      expect(c.steps.filter((s) => s.verdict === 'slo').length, out).toBe(2); // stopped after two broken steps
+      expect(c.steps.every((s) => s.below_quota_429 === 0), out).toBe(true);
+      expect(code, out).toBe(0); // headroom 1.0 ≥ the default --min-headroom 1
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
+  const SMALL = ['--mix', 'free=4', '--utilisation', '0.5', '--steps', '3', '--max-factor', '1'];
+
+  it('passes a correct, fast target: every check passes, canary exact', { timeout: 120_000 }, async () => {
+    const { server, keysFile } = await target(4);
+    try {
+      const { code, report, out } = await capacity(server.baseUrl, keysFile, SMALL);
+      expect(code, out).toBe(0);
+      expect(report.checks.map((c) => [c.id, c.outcome]), out).toEqual([
+        ['capacity.headroom', 'pass'], ['capacity.quota.below-quota-429', 'pass'], ['capacity.quota.canary-exact', 'pass'], ['capacity.quota.canary-retry-after', 'pass'],
+      ]);
+      expect(report.capacity!.steps.map((s) => s.verdict)).toEqual(['ok', 'ok', 'ok']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails a limiter that 429s keys below their quota under load (exit 1)', { timeout: 120_000 }, async () => {
+    const { server, keysFile } = await target(4, throttlesBelowQuota(15));
+    try {
+      const { code, report, out } = await capacity(server.baseUrl, keysFile, SMALL);
+      expect(code, out).toBe(1);
+      expect(outcome(report, 'capacity.quota.below-quota-429'), out).toBe('fail');
+      expect(report.capacity!.steps[0]!.below_quota_429, out).toBe(0); // 10 req/s: below the fault's 15
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails a limiter that over-admits under load (exit 1)', { timeout: 120_000 }, async () => {
+    const { server, keysFile } = await target(4, overAdmits(15));
+    try {
+      const { code, report, out } = await capacity(server.baseUrl, keysFile, SMALL);
+      expect(code, out).toBe(1);
+      expect(outcome(report, 'capacity.quota.canary-exact'), out).toBe('fail');
+      expect(outcome(report, 'capacity.quota.below-quota-429'), out).toBe('pass');
+    } finally {
+      await server.close();
+    }
+  });
+});

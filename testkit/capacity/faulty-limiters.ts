@@ -1,0 +1,30 @@
+// Limiters that are right at low load and wrong under load, as wraps of the reference handler
+// (listen({ wrap })). Each fault is one behaviour above an aggregate request rate:
+//   throttlesBelowQuota: every 5th request gets 429 + Retry-After, whatever the key's quota says
+//                        (a shared, overloaded limiter shedding load on keys far below their quota);
+//   overAdmits:          a quota 429 is turned into 200 (a limiter that stops counting under load).
+import type { Handle } from '../../reference/types.ts';
+import { arrivalRate } from './arrival-rate.ts';
+
+export function throttlesBelowQuota(rate: number): (handle: Handle) => Handle {
+  const arrivals = arrivalRate();
+  let n = 0;
+  return (handle) => async (req) => {
+    const busy = arrivals.arrive(Date.now()) > rate;
+    const res = await handle(req);
+    if (!busy || res.status !== 200 || ++n % 5 !== 0) return res;
+    return { status: 429, headers: { ...res.headers, 'retry-after': '1' }, body: '{"code":"busy","message":"try later","status":429}' };
+  };
+}
+
+export function overAdmits(rate: number): (handle: Handle) => Handle {
+  const arrivals = arrivalRate();
+  return (handle) => async (req) => {
+    const busy = arrivals.arrive(Date.now()) > rate;
+    const res = await handle(req);
+    if (!busy || res.status !== 429) return res;
+    const headers = { ...res.headers };
+    delete headers['retry-after'];
+    return { status: 200, headers, body: '[]' };
+  };
+}
