@@ -1,0 +1,48 @@
+import { expect, test } from 'vitest';
+import type { RunContext } from '../conformance/context.ts';
+import { defineCheck } from './check.ts';
+import { createLedger, FAILURE_POLICY, resultOf } from './ledger.ts';
+
+const must = defineCheck('t.must', 'MUST', '§1', 'a rule');
+const seen = defineCheck('t.seen', 'OBSERVE', '§2 (not shown)', 'a gap');
+const exchange = (body: string) => ({
+  request: { method: 'GET', url: 'http://127.0.0.1/v1/pets?k=SECRET', headers: { authorization: 'Bearer SECRET' } },
+  response: { status: 500, headers: {}, body },
+  sentAt: 0,
+  durationMs: 1,
+});
+
+test('one cap and one clip for every engine: findings deduplicated by message, bodies clipped, secrets scrubbed', () => {
+  const ledger = createLedger();
+  for (let i = 0; i < 20; i++) ledger.fail(must, { message: `broke ${i % 7}`, exchange: exchange(`SECRET ${'x'.repeat(5000)}`) });
+  const [[check, entry]] = ledger.entries() as [[typeof must, ReturnType<typeof ledger.entry>]];
+  const result = resultOf(check, entry, { secrets: ['SECRET'], label: 'free' });
+  expect(result.failures).toHaveLength(FAILURE_POLICY.maxPerCheck);
+  expect(new Set(result.failures.map((f) => f.message)).size).toBe(FAILURE_POLICY.maxPerCheck);
+  expect(result.failures[0]!.response!.body.length).toBeLessThanOrEqual(FAILURE_POLICY.maxBodyChars);
+  expect(JSON.stringify(result)).not.toContain('SECRET');
+  expect([result.id, result.title, result.outcome]).toEqual(['t.must[free]', 'a rule (free)', 'fail']);
+});
+
+test('a reached check is never reported skipped; an unreached one keeps the first reason', () => {
+  const ledger = createLedger();
+  ledger.skip(must, 'first reason');
+  ledger.skip(must, 'second reason');
+  expect(resultOf(must, ledger.entry(must), { secrets: [] })).toMatchObject({ outcome: 'skip', skipReason: 'first reason' });
+  ledger.pass(must);
+  ledger.skip(must, 'too late');
+  expect(resultOf(must, ledger.entry(must), { secrets: [] })).toMatchObject({ outcome: 'pass' });
+  ledger.count(seen, 'refused (400)');
+  ledger.count(seen, 'refused (400)');
+  ledger.skip(seen, 'nothing seen');
+  expect(resultOf(seen, ledger.entry(seen), { secrets: [] })).toMatchObject({ outcome: 'pass', observed: { seen: { 'refused (400)': 2 } } });
+});
+
+test('OBSERVE tallies are fed by the check itself: a string id does not compile', () => {
+  const tallied: string[] = [];
+  const ctx = { observe: (check, label) => void tallied.push(`${check.id}: ${label}`) } as Pick<RunContext, 'observe'>;
+  ctx.observe(seen, 'accepted');
+  // @ts-expect-error a string id is no handle (a typo would otherwise be dropped silently)
+  ctx.observe('t.seen', 'accepted');
+  expect(tallied[0]).toBe('t.seen: accepted');
+});
