@@ -10,7 +10,7 @@ import { FAULTS, VALID, faultRouter } from '../testkit/conformance/faults.ts';
 
 const KEY = 'petcert-e2e-key-0123456789';
 const plans = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
-const quick = { budget: 500, maxRuns: 20, seed: 1 } as const;
+const quick = { budget: 500, maxRuns: 20, seed: 1, plan: 'big', plans } as const;
 
 const failing = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id).sort();
 const outcome = (r: Report, id: string) => r.checks.find((c) => c.id === id)?.outcome;
@@ -50,7 +50,7 @@ const TABLE: Array<[string, string, string[]]> = [
   ['getRefusesKey', 'auth.valid-key-accepted', ['get.created', 'get.absent', 'get.bad-id', 'auth.scheme-case-insensitive', 'auth.www-authenticate']],
   ['schemeCaseSensitive', 'auth.scheme-case-insensitive', []],
   ['noWwwAuthenticate', 'auth.www-authenticate', []],
-  ['categoryIdAsString', 'create.valid', ['get.created']],
+  ['categoryIdAsString', 'create.valid', ['get.created', 'create.int64-exact']],
   ['latin1Names', 'create.valid', ['get.created']],
   ['defaultsMissingCategory', 'create.missing-field', []],
   ['coercesNumericStrings', 'create.invalid-value', []],
@@ -80,7 +80,7 @@ const TABLE: Array<[string, string, string[]]> = [
   ['html401', 'content-type.json', ['errors.shape', 'errors.application-json']],
   ['noRateHeadersOn401', 'ratelimit.headers-present', []],
   ['fractionalReset', 'ratelimit.integers', []],
-  ['limitOfOtherQuota', 'ratelimit.remaining-le-limit', []],
+  ['limitOfOtherQuota', 'ratelimit.remaining-le-limit', ['ratelimit.limit-of-plan']],
   ['resetInMillis', 'ratelimit.reset-timestamp', []],
   ['resetAsDelta', 'ratelimit.reset-timestamp', []],
   ['remainingStuck', 'ratelimit.countdown', []],

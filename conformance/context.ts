@@ -4,6 +4,7 @@
 import type { Exchange, HttpRequest, Send } from '../core/exchange.ts';
 import type { CheckMeta } from '../report/check.ts';
 import type { Pet } from '../spec/contract.ts';
+import type { Plan } from '../spec/plans.ts';
 
 export interface CreatedPet {
   /** The id as the server wrote it (decimal text: ids beyond 2^53 survive). */
@@ -30,6 +31,8 @@ export interface RunContext {
   categories: CategoryState;
   /** Latest ceiling on Reset - Date, in seconds (the longest window: the day). */
   resetHorizonSeconds: number;
+  /** The key's plan, when the run was told it: X-RateLimit-Limit is then judged against its figures. */
+  plan?: Plan;
   /** Count one occurrence of a behaviour for a check (the check itself is the handle: no string ids). */
   observe(check: CheckMeta, label: string): void;
 }

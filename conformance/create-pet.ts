@@ -67,7 +67,7 @@ async function retryWithFreshName(ctx: RunContext, pet: NewPet, refused: Exchang
 
 let tokens = 0;
 /** Unique in this process and, with the clock, across runs (replays differ only in this rescue path). */
-const freshToken = (): string => `${Date.now().toString(36)}${(tokens++).toString(36)}`;
+export const freshToken = (): string => `${Date.now().toString(36)}${(tokens++).toString(36)}`;
 
 /** A category id to put in bodies whose validity does not depend on it. */
 export function someCategory(ctx: RunContext): number {

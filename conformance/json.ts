@@ -28,6 +28,13 @@ export function idTextOf(text: string): string | undefined {
   return idOf(parsedLossless(text));
 }
 
+/** The decimal text of an integer field of a JSON object body, exactly as written (beyond 2^53 too), or undefined. */
+export function integerTextOf(text: string, field: string): string | undefined {
+  const value = parsedLossless(text);
+  const v = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[field] : undefined;
+  return isLosslessNumber(v) ? canonicalInteger(v.value) : undefined;
+}
+
 /** The canonical id text of each element of a JSON array (undefined where there is none), or undefined. */
 export function itemIdTextsOf(text: string): Array<string | undefined> | undefined {
   const value = parsedLossless(text);

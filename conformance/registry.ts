@@ -2,13 +2,27 @@
 // the junit testcase name and the key of the fault table in the tests.
 import { authChecks } from './checks/auth.ts';
 import { createChecks } from './checks/create.ts';
+import { unspecifiedEndpoints } from './checks/endpoints.ts';
 import { errorChecks } from './checks/errors.ts';
 import { getChecks } from './checks/get.ts';
 import { listChecks } from './checks/list.ts';
 import { ratelimitChecks } from './checks/ratelimit.ts';
+import { draftAgrees, draftFields } from './checks/ratelimit-draft.ts';
+import { limitOfPlan } from './checks/ratelimit-plan.ts';
 import type { Check, ResponseCheck, ScenarioCheck, SummaryCheck } from './checks/types.ts';
 
-export const CHECKS: readonly Check[] = [...authChecks, ...createChecks, ...listChecks, ...getChecks, ...errorChecks, ...ratelimitChecks];
+export const CHECKS: readonly Check[] = [
+  ...authChecks,
+  ...createChecks,
+  ...listChecks,
+  ...getChecks,
+  unspecifiedEndpoints,
+  ...errorChecks,
+  ...ratelimitChecks,
+  limitOfPlan,
+  draftFields,
+  draftAgrees,
+];
 
 export const responseChecks = (): ResponseCheck[] => CHECKS.filter((c): c is ResponseCheck => c.kind === 'response');
 export const scenarioChecks = (): ScenarioCheck[] => CHECKS.filter((c): c is ScenarioCheck => c.kind === 'scenario');

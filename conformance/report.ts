@@ -8,7 +8,7 @@ import type { Check } from './checks/types.ts';
 function unreachedReason(check: Check, entry: Entry, abortMessage: string | undefined): string | undefined {
   if (entry.findings.length || entry.skipReason) return entry.skipReason;
   if (check.kind === 'response' && entry.applied === 0) return abortMessage ? `the run stopped early: ${abortMessage}` : 'no response this rule applies to was seen';
-  if (check.kind === 'scenario' && entry.info['runs'] === undefined) return `the run stopped early${abortMessage ? `: ${abortMessage}` : ''}`;
+  if (check.kind === 'scenario' && entry.info['runs'] === undefined && entry.applied === 0) return `the run stopped early${abortMessage ? `: ${abortMessage}` : ''}`;
   if (check.kind === 'summary' && check.level === 'OBSERVE' && !entry.tally) return 'nothing to observe in this run';
   return undefined;
 }

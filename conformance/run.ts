@@ -10,7 +10,8 @@ import { silentProgress, type ProgressSink } from '../core/progress.ts';
 import { VERSION } from '../core/version.ts';
 import { DEFAULT_SEND_OPTIONS, createNodeTransport } from '../http/undici-send.ts';
 import type { Report } from '../report/model.ts';
-import { SPEC_WINDOWS } from '../spec/plans.ts';
+import { resolvePlan, specPlanTable, SPEC_WINDOWS, type Plan, type PlanTable } from '../spec/plans.ts';
+import { selectCases, type CoverageCase } from './coverage/cases.ts';
 import { reportId } from './json.ts';
 import { CHECKS } from './registry.ts';
 import { checkResults } from './report.ts';
@@ -45,6 +46,12 @@ export interface ConformOptions {
   max429?: number;
   /** First backoff step after a 429 without a usable Retry-After, ms (default 1000). */
   backoffBaseMs?: number;
+  /** The key's plan (--plan, --key PLAN=KEY, certify's keys): X-RateLimit-Limit is judged against its figures. */
+  plan?: string;
+  /** Figures and windows (a plans file); default the specification's. Its day is the Reset ceiling unless maxWindowSeconds says otherwise. */
+  plans?: PlanTable;
+  /** Replay only these coverage cases (--case: exact names, or a prefix ending in *). */
+  cases?: readonly string[];
 }
 
 export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs, runTimeoutMs: 30 * 60_000 } as const;
@@ -66,9 +73,30 @@ export function validateOptions(o: ConformOptions): void {
   positiveInt(o.maxWindowSeconds, 'maxWindowSeconds');
 }
 
+function planOf(o: ConformOptions): Plan | undefined {
+  if (o.plan === undefined) return undefined;
+  try {
+    return resolvePlan(o.plans ?? specPlanTable(), o.plan);
+  } catch (error) {
+    throw error instanceof ConfigError ? new ConfigError(error.message.replace(/^plan: /, ''), '--plan') : error;
+  }
+}
+
+function casesOf(o: ConformOptions): readonly CoverageCase[] | undefined {
+  if (o.cases === undefined || o.cases.length === 0) return undefined;
+  const picked = selectCases(o.cases);
+  if (!Array.isArray(picked)) {
+    const near = picked.near.length ? ` (cases starting alike: ${picked.near.join(', ')})` : ' (petcert conform --list-cases lists them)';
+    throw new ConfigError(`no coverage case is named ${JSON.stringify(picked.unknown)}${near}`, '--case');
+  }
+  return picked;
+}
+
 export async function runConform(options: ConformOptions): Promise<Report> {
   const baseUrl = parseBaseUrl(options.baseUrl, '--base-url');
   validateOptions(options);
+  const plan = planOf(options);
+  const only = casesOf(options);
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? newRunSeed();
   const transport = options.send ? undefined : createNodeTransport({ timeoutMs: options.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs });
@@ -88,7 +116,9 @@ export async function runConform(options: ConformOptions): Promise<Report> {
       ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
       deadline: clock.now() + (options.runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs),
       progress: options.progress ?? silentProgress,
-      resetHorizonSeconds: options.maxWindowSeconds ?? SPEC_WINDOWS.daySeconds,
+      resetHorizonSeconds: options.maxWindowSeconds ?? options.plans?.windows.daySeconds ?? SPEC_WINDOWS.daySeconds,
+      ...(plan ? { plan } : {}),
+      ...(only ? { only } : {}),
     });
     return {
       tool: 'petcert',
@@ -102,6 +132,7 @@ export async function runConform(options: ConformOptions): Promise<Report> {
       checks: checkResults(CHECKS, result.ledger, [result.ctx.apiKey], result.aborted?.message),
       createdIds: result.ctx.created.map((c) => reportId(c.idText)),
       ...(result.aborted ? { aborted: result.aborted } : {}),
+      ...(plan ? { plans: options.plans ?? specPlanTable() } : {}),
     };
   } finally {
     await transport?.close();

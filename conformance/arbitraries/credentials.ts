@@ -9,9 +9,9 @@ export interface Credential {
   header: string | undefined;
 }
 
-const MISSING: Credential = { kind: 'missing', header: undefined };
+export const MISSING: Credential = { kind: 'missing', header: undefined };
 /** A well-formed Basic credential that is not built from the key (see above). */
-const BASIC: Credential = { kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` };
+export const BASIC: Credential = { kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` };
 
 const TOKEN68 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/';
 

@@ -5,10 +5,10 @@ import { invalidCredential, invalidCredentialExamples, schemeCaseVariant, type C
 import { newPetInvalidValue, nonObjectBody } from '../arbitraries/new-pet.ts';
 import { createRequest, getRequest, listRequest, usesValidKey, type RunContext } from '../context.ts';
 import { expectStatus } from './judge.ts';
-import { fail, type Check } from './types.ts';
+import { fail, type Check, type ScenarioCheck } from './types.ts';
 
-type Op = 'listPets' | 'createPet' | 'getPet';
-const OPS: Op[] = ['listPets', 'createPet', 'getPet'];
+export type Op = 'listPets' | 'createPet' | 'getPet';
+export const OPS: readonly Op[] = ['listPets', 'createPet', 'getPet'];
 
 function requestFor(ctx: RunContext, op: Op, credential: Credential, body?: string): HttpRequest {
   const headers: Record<string, string> = credential.header === undefined ? {} : { authorization: credential.header };
@@ -21,24 +21,26 @@ function expect401(status: number) {
   return status === 403 ? ' (403 is for a known key lacking permission; §5 says 401 for a missing or invalid key)' : '';
 }
 
-export const authChecks: Check[] = [
-  {
-    kind: 'scenario',
-    id: 'auth.invalid-credentials',
-    title: 'Missing, non-Bearer, empty, malformed or unknown credentials: 401 on every operation',
-    level: 'MUST',
-    specRef: '§5, §7',
-    weight: 3,
-    cost: 1,
-    arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...OPS), credential: invalidCredential(ctx.apiKey) }),
-    // Each common mistake once, spread over the three operations.
-    examples: (ctx) => invalidCredentialExamples(ctx.apiKey).map((credential, i) => ({ op: OPS[i % OPS.length]!, credential })),
-    async run({ op, credential }, ctx) {
-      const exchange = await ctx.send(requestFor(ctx, op, credential));
-      const wrong = expectStatus(exchange, [401], `${op} with ${credential.kind} credentials`);
-      return wrong && { ...wrong, message: wrong.message + expect401(exchange.response.status) };
-    },
+export const invalidCredentials: ScenarioCheck<{ op: Op; credential: Credential }> = {
+  kind: 'scenario',
+  id: 'auth.invalid-credentials',
+  title: 'Missing, non-Bearer, empty, malformed or unknown credentials: 401 on every operation',
+  level: 'MUST',
+  specRef: '§5, §7',
+  weight: 3,
+  cost: 1,
+  arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...OPS), credential: invalidCredential(ctx.apiKey) }),
+  // Each common mistake once, spread over the three operations.
+  examples: (ctx) => invalidCredentialExamples(ctx.apiKey).map((credential, i) => ({ op: OPS[i % OPS.length]!, credential })),
+  async run({ op, credential }, ctx) {
+    const exchange = await ctx.send(requestFor(ctx, op, credential));
+    const wrong = expectStatus(exchange, [401], `${op} with ${credential.kind} credentials`);
+    return wrong && { ...wrong, message: wrong.message + expect401(exchange.response.status) };
   },
+};
+
+export const authChecks: Check[] = [
+  invalidCredentials,
   {
     kind: 'scenario',
     id: 'auth.before-validation',

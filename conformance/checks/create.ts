@@ -7,6 +7,7 @@ import { echoProblems } from '../json.ts';
 import { extremeName } from '../arbitraries/names.ts';
 import { invalidValueExamples, missingExamples, newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, nonObjectExamples, validNewPet, validNewPetExamples, type InvalidBody } from '../arbitraries/new-pet.ts';
 import { bodyOf, expectStatus, isObject } from './judge.ts';
+import { int64Field, nullOptional } from './create-edges.ts';
 import { categoryPolicy, namePolicy } from './policies.ts';
 import { fail, observation, type Check, type Finding, type ScenarioCheck, type SummaryCheck } from './types.ts';
 
@@ -34,7 +35,7 @@ function invalidBodyCheck(id: string, title: string, specRef: string, arbitrary:
   };
 }
 
-const createValid: ScenarioCheck<import('../../spec/contract.ts').NewPet> = {
+export const createValid: ScenarioCheck<import('../../spec/contract.ts').NewPet> = {
   kind: 'scenario',
   id: 'create.valid',
   title: 'A valid NewPet is created: 201 and a Pet echoing name, categoryId and status',
@@ -77,7 +78,7 @@ const extremeNames: ScenarioCheck<{ kind: string; name: string }> = {
   },
 };
 
-const unknownFields: ScenarioCheck<{ pet: import('../../spec/contract.ts').NewPet; body: string }> = {
+export const unknownFields: ScenarioCheck<{ pet: import('../../spec/contract.ts').NewPet; body: string }> = {
   kind: 'scenario',
   id: 'create.unknown-fields',
   title: 'Body fields NewPet does not define: ignored or refused',
@@ -117,13 +118,18 @@ const uniqueIds: SummaryCheck = {
 
 export const defaultStatus = observation('create.default-status', 'status of a pet created without one', '§2.6');
 
+export const missingField = invalidBodyCheck('create.missing-field', 'A NewPet without name or categoryId is refused with 400', '§4.2 rule 1', newPetMissing, missingExamples);
+export const invalidValue = invalidBodyCheck('create.invalid-value', 'Wrong types, non-integer or out-of-int64 categoryId, status outside PetStatus: 400', '§4.2, §2.2, §2.3', newPetInvalidValue, invalidValueExamples);
+
 export const createChecks: Check[] = [
   createValid,
-  invalidBodyCheck('create.missing-field', 'A NewPet without name or categoryId is refused with 400', '§4.2 rule 1', newPetMissing, missingExamples),
-  invalidBodyCheck('create.invalid-value', 'Wrong types, non-integer or out-of-int64 categoryId, status outside PetStatus: 400', '§4.2, §2.2, §2.3', newPetInvalidValue, invalidValueExamples),
+  missingField,
+  invalidValue,
   invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody, nonObjectExamples),
+  int64Field,
   extremeNames,
   unknownFields,
+  nullOptional,
   uniqueIds,
   defaultStatus,
   categoryPolicy,

@@ -16,7 +16,7 @@ function onRemovalDay(ms: number): boolean {
   return ms >= start - 14 * hour && ms < start + 24 * hour + 12 * hour;
 }
 
-const badId: ScenarioCheck<string> = {
+export const badId: ScenarioCheck<string> = {
   kind: 'scenario',
   id: 'get.bad-id',
   title: 'A petId that is not an int64: 400 or 404',
@@ -31,6 +31,25 @@ const badId: ScenarioCheck<string> = {
     const status = exchange.response.status;
     if (status === 400 || status === 404) ctx.observe(badId, `answered ${status}`);
     return expectStatus(exchange, [400, 404], `GET /pets/${id}`);
+  },
+};
+
+export const absent: ScenarioCheck<string> = {
+  kind: 'scenario',
+  id: 'get.absent',
+  title: 'An id no pet has: 404',
+  level: 'MUST',
+  specRef: '§4.3, §7',
+  weight: 1.5,
+  cost: 1,
+  arbitrary: () => absentPetId(),
+  examples: () => [...ABSENT_ID_EXAMPLES],
+  async run(id, ctx) {
+    if (ctx.created.some((c) => c.idText === id)) return undefined;
+    const exchange = await ctx.send(getRequest(ctx, id));
+    // A server that happens to have this id answers it; that is not a fault.
+    if (exchange.response.status === 200 && idTextOf(exchange.response.body) === id) return undefined;
+    return expectStatus(exchange, [404], `GET /pets/${id} (no such pet)`);
   },
 };
 
@@ -61,24 +80,7 @@ export const getChecks: Check[] = [
       return undefined;
     },
   },
-  {
-    kind: 'scenario',
-    id: 'get.absent',
-    title: 'An id no pet has: 404',
-    level: 'MUST',
-    specRef: '§4.3, §7',
-    weight: 1.5,
-    cost: 1,
-    arbitrary: () => absentPetId(),
-    examples: () => [...ABSENT_ID_EXAMPLES],
-    async run(id, ctx) {
-      if (ctx.created.some((c) => c.idText === id)) return undefined;
-      const exchange = await ctx.send(getRequest(ctx, id));
-      // A server that happens to have this id answers it; that is not a fault.
-      if (exchange.response.status === 200 && idTextOf(exchange.response.body) === id) return undefined;
-      return expectStatus(exchange, [404], `GET /pets/${id} (no such pet)`);
-    },
-  },
+  absent,
   badId,
   {
     kind: 'response',

@@ -25,6 +25,12 @@ const inRangeLimit = (text: string | null): number | undefined => {
   return n >= LIMIT.min && n <= LIMIT.max ? n : undefined;
 };
 
+/** GAPS.md: `limit` given twice may be read as either value, so the larger one bounds the page. */
+const limitBound = (ex: Exchange): number | undefined => {
+  const values = queryOf(ex.request).getAll('limit').map(inRangeLimit);
+  return values.length && values.every((v) => v !== undefined) ? Math.max(...(values as number[])) : undefined;
+};
+
 function sizeCheck(id: string, title: string, specRef: string, bound: (ex: Exchange) => number | undefined): ResponseCheck {
   return {
     kind: 'response',
@@ -56,7 +62,7 @@ function orderLabel(ids: number[]): string {
 const ordering = observation('list.ordering', 'Order of GET /pets', '§4.1 rule 3');
 const shortPages = observation('list.short-pages', 'Fewer animals than asked while more exist', '§4.1 rule 2');
 
-const limitOutOfRangeCheck: ScenarioCheck<string> = {
+export const limitOutOfRangeCheck: ScenarioCheck<string | readonly string[]> = {
   kind: 'scenario',
   id: 'list.limit-out-of-range',
   title: `limit outside ${LIMIT_RANGE} or not an integer: 400 or a clamped 200`,
@@ -66,15 +72,17 @@ const limitOutOfRangeCheck: ScenarioCheck<string> = {
   cost: 1,
   arbitrary: () => limitOutOfRange(),
   examples: () => [...LIMIT_OUT_OF_RANGE_EXAMPLES],
-  async run(limit, ctx) {
-    const exchange = await ctx.send(listRequest(ctx, `limit=${encodeURIComponent(limit)}`));
+  // An array is the parameter given several times (GAPS.md: 400, or 200 using either value).
+  async run(input, ctx) {
+    const limit = (typeof input === 'string' ? [input] : input).map((v) => `limit=${encodeURIComponent(v)}`).join('&');
+    const exchange = await ctx.send(listRequest(ctx, limit));
     const status = exchange.response.status;
     if (status === 200 || status === 400) ctx.observe(limitOutOfRangeCheck, status === 200 ? 'clamped (200)' : 'refused (400)');
-    return expectStatus(exchange, [400, 200], `GET /pets?limit=${limit}`);
+    return expectStatus(exchange, [400, 200], `GET /pets?${limit}`);
   },
 };
 
-const unknownStatus: ScenarioCheck<string> = {
+export const unknownStatus: ScenarioCheck<string> = {
   kind: 'scenario',
   id: 'list.unknown-status',
   title: 'A status filter outside PetStatus: what the server does (400 or 200)',
@@ -92,6 +100,33 @@ const unknownStatus: ScenarioCheck<string> = {
   },
 };
 
+export const validQuery: ScenarioCheck<ValidQuery> = {
+  kind: 'scenario',
+  id: 'list.valid-query',
+  title: `GET /pets with a limit in ${LIMIT_RANGE} and/or a PetStatus filter answers 200`,
+  level: 'MUST',
+  specRef: '§4.1',
+  weight: 3,
+  cost: 1,
+  arbitrary: () => fc.record({ limit: fc.option(limitInRange(), { nil: undefined }), status: fc.option(petStatus(), { nil: undefined }) }) as fc.Arbitrary<ValidQuery>,
+  // The default page, the largest page, and a limit together with a filter.
+  examples: () => [{ limit: undefined, status: undefined }, { limit: LIMIT.max, status: undefined }, { limit: 5, status: 'sold' }],
+  async run(q, ctx) {
+    const query = new URLSearchParams();
+    if (q.limit !== undefined) query.set('limit', String(q.limit));
+    if (q.status !== undefined) query.set('status', q.status);
+    const exchange = await ctx.send(listRequest(ctx, query.toString()));
+    const wrong = expectStatus(exchange, [200], `GET /pets?${query}`);
+    if (wrong) return wrong;
+    const list = items(exchange);
+    if (list && q.status === undefined) ctx.observe(ordering, orderLabel(list.map((p) => Number((p as { id?: unknown }).id))));
+    const asked = q.limit ?? LIMIT.default;
+    const mine = ctx.created.filter((c) => q.status === undefined || c.pet['status'] === q.status).length;
+    if (list && list.length < asked && mine > list.length) ctx.observe(shortPages, `fewer than asked while more exist (${list.length} of ${asked})`);
+    return undefined;
+  },
+};
+
 export const listChecks: Check[] = [
   {
     kind: 'response',
@@ -103,7 +138,7 @@ export const listChecks: Check[] = [
     judge: (ex) => (isPets(bodyOf(ex)) ? undefined : fail('the 200 body of GET /pets is not an array of Pets', ex, { received: ex.response.body.slice(0, 500) })),
   },
   sizeCheck('list.default-limit', `Without limit, at most ${LIMIT.default} animals`, '§4.1 rule 2', (ex) => (queryOf(ex.request).has('limit') ? undefined : LIMIT.default)),
-  sizeCheck('list.limit', 'With limit n, at most n animals', '§4.1 rule 2', (ex) => inRangeLimit(queryOf(ex.request).get('limit'))),
+  sizeCheck('list.limit', 'With limit n, at most n animals', '§4.1 rule 2', limitBound),
   sizeCheck('list.max-items', `Never more than ${LIMIT.max} animals, whatever limit says`, '§4.1, §8.4', () => LIMIT.max),
   {
     kind: 'response',
@@ -142,32 +177,7 @@ export const listChecks: Check[] = [
       return undefined;
     },
   },
-  {
-    kind: 'scenario',
-    id: 'list.valid-query',
-    title: `GET /pets with a limit in ${LIMIT_RANGE} and/or a PetStatus filter answers 200`,
-    level: 'MUST',
-    specRef: '§4.1',
-    weight: 3,
-    cost: 1,
-    arbitrary: () => fc.record({ limit: fc.option(limitInRange(), { nil: undefined }), status: fc.option(petStatus(), { nil: undefined }) }) as fc.Arbitrary<ValidQuery>,
-    // The default page, the largest page, and a limit together with a filter.
-    examples: () => [{ limit: undefined, status: undefined }, { limit: LIMIT.max, status: undefined }, { limit: 5, status: 'sold' }],
-    async run(q, ctx) {
-      const query = new URLSearchParams();
-      if (q.limit !== undefined) query.set('limit', String(q.limit));
-      if (q.status !== undefined) query.set('status', q.status);
-      const exchange = await ctx.send(listRequest(ctx, query.toString()));
-      const wrong = expectStatus(exchange, [200], `GET /pets?${query}`);
-      if (wrong) return wrong;
-      const list = items(exchange);
-      if (list && q.status === undefined) ctx.observe(ordering, orderLabel(list.map((p) => Number((p as { id?: unknown }).id))));
-      const asked = q.limit ?? LIMIT.default;
-      const mine = ctx.created.filter((c) => q.status === undefined || c.pet['status'] === q.status).length;
-      if (list && list.length < asked && mine > list.length) ctx.observe(shortPages, `fewer than asked while more exist (${list.length} of ${asked})`);
-      return undefined;
-    },
-  },
+  validQuery,
   limitOutOfRangeCheck,
   unknownStatus,
   ordering,

@@ -43,7 +43,7 @@ describe('coverage cases derived from the contract', () => {
     }
     expect(byKind('create-null-optional').map((c) => c.expect.field)).toEqual(fieldsOf('NewPet').filter((f) => !f.required).map((f) => f.name));
     expect(cases.find((c) => c.name === 'NewPet.name:type=null')?.expect).toEqual({ kind: 'create-refused', body: '{"name":null,"categoryId":1}' });
-    expect(cases.find((c) => c.name === 'NewPet.categoryId:type=string')?.expect).toEqual({ kind: 'create-refused', body: '{"name":"petcert-coverage","categoryId":"1"}' });
+    expect(cases.find((c) => c.name === 'NewPet.categoryId:type=string')?.expect).toEqual({ kind: 'create-refused', body: '{"name":"petcert-coverage-invalid","categoryId":"1"}' });
   });
 
   test('each required field missing; the enum and its outsiders; the int64 edges', () => {

@@ -70,19 +70,25 @@ function bodyWith(base: Record<string, unknown>, field: string, json: string | u
 
 const describeType = (f: Field): string => (f.schema.enum ? `one of ${f.schema.enum.join(', ')}` : `an ${f.schema.type}${f.schema.format ? ` (${f.schema.format})` : ''}`.replace(/^an s/, 'a s'));
 
-function baseOf(fields: Field[]): Record<string, unknown> {
-  return Object.fromEntries(fields.filter((f) => f.required).map((f) => [f.name, validValue(f.schema, NAME_PREFIX)]));
+/**
+ * The valid required fields, strings labelled: bodies that must be refused share the label `invalid`
+ * (never created by a correct server), and each body that may create a pet has its own, so a server
+ * that refuses names already taken (GAPS.md) never sees a refusal for the name instead of the value.
+ */
+function baseOf(fields: Field[], label = 'invalid'): Record<string, unknown> {
+  return Object.fromEntries(fields.filter((f) => f.required).map((f) => [f.name, validValue(f.schema, `${NAME_PREFIX}coverage-${label}`)]));
 }
 
 function bodyTypeCases(fields: Field[], base: Record<string, unknown>): CaseSpec[] {
   return fields.flatMap((f) =>
-    valuesOfEveryType(validValue(f.schema, NAME_PREFIX))
+    valuesOfEveryType(validValue(f.schema, `${NAME_PREFIX}coverage-invalid`))
       // The schema decides which types the field refuses: no list of wrong types per field.
       .filter((v) => !validate('NewPet', { ...base, [f.name]: v.value }).ok)
       .map((v): CaseSpec => {
-        const body = bodyWith(base, f.name, JSON.stringify(v.value));
         const rule = `NewPet.${f.name} is ${describeType(f)}: sent ${JSON.stringify(v.value)} (${v.type})`;
-        const expect: Expectation = v.type === 'null' && !f.required ? { kind: 'create-null-optional', field: f.name, body } : { kind: 'create-refused', body };
+        const lenient = v.type === 'null' && !f.required;
+        const body = bodyWith(lenient ? baseOf(fields, `null-${f.name}`) : base, f.name, JSON.stringify(v.value));
+        const expect: Expectation = lenient ? { kind: 'create-null-optional', field: f.name, body } : { kind: 'create-refused', body };
         return { name: `NewPet.${f.name}:type=${v.type}`, family: 'body-type', rule, expect };
       }),
   );
@@ -100,12 +106,12 @@ function requiredCases(fields: Field[], base: Record<string, unknown>): CaseSpec
   return [...each, all];
 }
 
-function unknownFieldCases(base: Record<string, unknown>): CaseSpec[] {
+function unknownFieldCases(fields: Field[]): CaseSpec[] {
   return [...extensionFields('NewPet'), 'petcertUnknownField'].map((field) => ({
     name: `NewPet:unknown-field=${field}`,
     family: 'body-unknown',
     rule: `NewPet defines no field ${field}: sent one`,
-    expect: { kind: 'create-unknown-field', field, body: bodyWith(base, field, JSON.stringify(field === 'id' ? 123 : 'petcert')) },
+    expect: { kind: 'create-unknown-field', field, body: bodyWith(baseOf(fields, `unknown-${field}`), field, JSON.stringify(field === 'id' ? 123 : 'petcert')) },
   }));
 }
 
@@ -117,7 +123,7 @@ function enumCases(fields: Field[], base: Record<string, unknown>): CaseSpec[] {
       name: `NewPet.${f.name}:member-${m}`,
       family: 'body-enum',
       rule: `NewPet.${f.name} is one of ${members.join(', ')}: sent ${JSON.stringify(m)}`,
-      expect: { kind: 'create-accepted', pet: { ...(base as { name: string; categoryId: number }), [f.name]: m } },
+      expect: { kind: 'create-accepted', pet: { ...(baseOf(fields, `${f.name}-${m}`) as { name: string; categoryId: number }), [f.name]: m } },
     }));
     const outside = enumOutsiders(members).map((o): CaseSpec => ({
       name: `NewPet.${f.name}:${o.label}`,
@@ -234,7 +240,7 @@ export function deriveCases(): CaseSpec[] {
   return [
     ...bodyTypeCases(fields, base),
     ...requiredCases(fields, base),
-    ...unknownFieldCases(base),
+    ...unknownFieldCases(fields),
     ...enumCases(fields, base),
     ...int64Cases(fields, base),
     ...limitCases(),

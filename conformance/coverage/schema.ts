@@ -48,13 +48,13 @@ export function extensionFields(schemaName: string): string[] {
 }
 
 /**
- * A valid value for a field: the first enum member, 1 for an integer, a recognisable name for a string
+ * A valid value for a field: the first enum member, 1 for an integer, a recognisable text for a string
  * (petcert's pets are named petcert-…: the API has no delete).
  */
-export function validValue(schema: Schema, namePrefix: string): unknown {
+export function validValue(schema: Schema, text: string): unknown {
   if (schema.enum) return schema.enum[0];
   if (schema.type === 'integer') return 1;
-  if (schema.type === 'string') return `${namePrefix}coverage`;
+  if (schema.type === 'string') return text;
   throw new Error(`no valid value for a ${schema.type} field`);
 }
 

@@ -1,12 +1,16 @@
 // How `--budget N` (requests of a whole run, retries included) is shared:
-//   1 preflight request, then a population reserve (enough pets to see list-size violations: ≥ 101 in
-//   total, ≥ 21 of each status; pets created by the create check count towards it), then the rest split
-//   among the scenario checks by weight. Each check plans runs = share × 0.75 / cost (capped by
+//   1 preflight request, the coverage phase (its cases' worst-case cost, known before the run starts:
+//   conformance/coverage/cases.ts), a population reserve (enough pets to see list-size violations: ≥ 101
+//   in total, ≥ 21 of each status; pets created by the create check count towards it), then the rest
+//   split among the scenario checks by weight. Each check plans runs = share × 0.75 / cost (capped by
 //   maxRuns) and keeps the last quarter for shrinking a counterexample. A check whose share cannot buy
 //   one run is skipped with reason "budget". Response checks cost nothing: they judge every exchange.
+import { COVERAGE_COST } from '../coverage/cases.ts';
+
 export const POPULATION_TARGET = { total: 101, perStatus: 21 } as const;
 export const DEFAULT_BUDGET = 400;
-export const MIN_BUDGET = 60;
+/** Below this, a run is the preflight and the coverage phase with almost nothing left to explore. */
+export const MIN_BUDGET = 1 + COVERAGE_COST + 60;
 const SHRINK_RESERVE = 0.25;
 
 export interface Plannable {
@@ -16,13 +20,14 @@ export interface Plannable {
 }
 
 export interface BudgetPlan {
+  coverage: number;
   population: number;
   checks: Record<string, { share: number; runs: number }>;
 }
 
-export function planBudget(budget: number, checks: readonly Plannable[], maxRuns: number): BudgetPlan {
+export function planBudget(budget: number, checks: readonly Plannable[], maxRuns: number, coverage = COVERAGE_COST): BudgetPlan {
   const population = Math.min(POPULATION_TARGET.total + 6, Math.floor(budget * 0.3));
-  const rest = Math.max(0, budget - 1 - population);
+  const rest = Math.max(0, budget - 1 - coverage - population);
   const totalWeight = checks.reduce((s, c) => s + c.weight, 0) || 1;
   const out: BudgetPlan['checks'] = {};
   for (const c of checks) {
@@ -30,5 +35,5 @@ export function planBudget(budget: number, checks: readonly Plannable[], maxRuns
     const runs = Math.min(maxRuns, Math.floor((share * (1 - SHRINK_RESERVE)) / c.cost));
     out[c.id] = { share: Math.max(share, runs * c.cost), runs };
   }
-  return { population, checks: out };
+  return { coverage, population, checks: out };
 }

@@ -1,16 +1,22 @@
 // The order of a run: preflight (is this an Animal Store API? which categories exist?), the create
-// check, a population of pets big enough to see list-size violations, then every other scenario
-// check concurrently (order does not matter to them), then the summary checks. Response checks
-// judge every exchange on the way. Stops early — with a reason — on a dead target, endless 429s or
-// the run timeout.
+// check, a population of pets big enough to see list-size violations, the coverage phase (every case
+// derived from the contract, once, whatever the seed and budget: coverage/), then every other scenario
+// check concurrently (order does not matter to them), then the summary checks. Response checks judge
+// every exchange of the contract's operations on the way (what §4.4's unspecified endpoints answer is
+// only recorded). Stops early — with a reason — on a dead target, endless 429s or the run timeout.
 import type { Clock } from '../../core/clock.ts';
 import { AbortRunError, TransportError, UnreachableError } from '../../core/errors.ts';
 import type { Exchange, Send } from '../../core/exchange.ts';
 import type { ProgressSink } from '../../core/progress.ts';
 import type { AbortCode } from '../../report/model.ts';
 import { PET_STATUSES, type PetStatus } from '../../spec/contract.ts';
+import type { Plan } from '../../spec/plans.ts';
 import { isPets } from '../../spec/validators.ts';
+import { draftAgrees } from '../checks/ratelimit-draft.ts';
+import { limitOfPlan, NO_PLAN } from '../checks/ratelimit-plan.ts';
 import type { ScenarioCheck } from '../checks/types.ts';
+import { COVERAGE_CASES, NEEDS_PETS, type CoverageCase } from '../coverage/cases.ts';
+import { runCoverage } from '../coverage/run.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
 import { createValidPet, rememberCategory } from '../create-pet.ts';
 import { idTextOf, jsonOf } from '../json.ts';
@@ -38,12 +44,18 @@ export interface SuiteOptions {
   max429?: number;
   maxWaitMs?: number;
   backoffBaseMs?: number;
+  /** The key's plan: X-RateLimit-Limit is judged against its figures (without it, that check is skipped). */
+  plan?: Plan;
+  /** Replay only these coverage cases (`--case`): no random exploration. */
+  only?: readonly CoverageCase[];
 }
 
 export interface SuiteResult {
   ledger: Ledger;
   ctx: RunContext;
   requests: number;
+  /** Requests the coverage phase took. */
+  coverageRequests: number;
   aborted?: { code: AbortCode; message: string };
 }
 
@@ -94,10 +106,15 @@ async function populate(ctx: RunContext, allowance: number, concurrency: number)
     plan.push(status);
     total += 1;
   }
+  // The allowance counts requests, not pets: a refused pet is re-sent (create-pet.ts), and the
+  // coverage phase after this one must still find its reserve in the budget.
+  let requests = 0;
+  const scoped: RunContext = { ...ctx, send: (request) => ((requests += 1), ctx.send(request)) };
   await pool([...plan.keys()], concurrency, async (i) => {
+    if (requests >= allowance) return;
     const categoryId = Number(ctx.categories.known[i % Math.max(1, ctx.categories.known.length)] ?? 1);
     try {
-      await createValidPet(ctx, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
+      await createValidPet(scoped, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
     } catch (error) {
       // One lost request (e.g. a keep-alive connection closed under a POST) is not a dead target; the
       // guard turns consecutive failures into UnreachableError, which still ends the run.
@@ -116,8 +133,11 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     created: [],
     categories: { known: o.categoryId === undefined ? [] : [String(o.categoryId)], rejected: [], ...(o.categoryId === undefined ? {} : { fixed: o.categoryId }) },
     resetHorizonSeconds: o.resetHorizonSeconds,
+    ...(o.plan ? { plan: o.plan } : {}),
     observe: (check, label) => ledger.count(check, label),
   };
+  if (!o.plan) ledger.skip(limitOfPlan, NO_PLAN);
+  ledger.skip(draftAgrees, 'the target sent neither RateLimit nor RateLimit-Policy (kept only while no response carried them)');
   const concurrency = o.concurrency ?? DEFAULT_RUNNER.concurrency;
   const runner = createRunnerSend(o.send, {
     clock: o.clock,
@@ -131,7 +151,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     steers: (request) => usesValidKey(request, o.apiKey),
     observe: (exchange) => {
       registerCreated(ctx, exchange);
-      judgeExchange(ledger, responseChecks, exchange, ctx);
+      if (operationOf(ctx.baseUrl, exchange.request) !== 'other') judgeExchange(ledger, responseChecks, exchange, ctx);
     },
   });
   ctx.send = runner.send;
@@ -143,7 +163,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     const entry = ledger.entry(check);
     const { runs, share } = plan.checks[check.id]!;
     const skip = check.skipIf?.(ctx) ?? (runs < 1 ? `the budget leaves no run for this check (raise --budget)` : undefined);
-    if (skip) entry.skipReason = skip;
+    if (skip) ledger.skip(check, skip);
     else {
       const seed = checkSeed(o.seed, check.id);
       const outcome = await runScenario(check, ctx, { seed, numRuns: runs, share: Math.ceil(share) });
@@ -163,11 +183,18 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     o.progress({ phase: 'conform', done, total: scenarios.length, message: check.id });
   };
 
+  const coverage = { concurrency, progress: o.progress, pool };
+  let coverageRequests = 0;
   let aborted: SuiteResult['aborted'];
   try {
     const refused = await preflight(ctx);
     if (refused) {
       for (const c of scenarios) ledger.skip(c, refused);
+    } else if (o.only) {
+      if (o.only.some((c) => NEEDS_PETS.includes(c.spec.family))) await populate(ctx, plan.population, concurrency);
+      coverageRequests = await runCoverage(o.only, ctx, ledger, coverage);
+      const reason = `not run: only the coverage case(s) ${o.only.map((c) => c.spec.name).join(', ')} were replayed (--case)`;
+      for (const c of CHECKS) ledger.skip(c, reason); // kept only by checks the cases did not reach
     } else {
       const first = scenarios.filter((c) => c.id === 'create.valid');
       for (const c of first) await runOne(c);
@@ -177,6 +204,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       }
       o.progress({ phase: 'conform: population', done: 0, message: 'creating pets for the list checks' });
       await populate(ctx, plan.population, concurrency);
+      coverageRequests = await runCoverage(COVERAGE_CASES, ctx, ledger, coverage);
       await pool(scenarios.filter((c) => !first.includes(c)), concurrency, runOne);
     }
   } catch (error) {
@@ -188,7 +216,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     if (verdict && 'skip' in verdict) ledger.skip(check, verdict.skip);
     else for (const finding of verdict ?? []) ledger.fail(check, finding);
   }
-  return { ledger, ctx, requests: runner.requests(), ...(aborted ? { aborted } : {}) };
+  return { ledger, ctx, requests: runner.requests(), coverageRequests, ...(aborted ? { aborted } : {}) };
 }
 
 /** Runs tasks with at most `n` at a time; the first error stops new starts and is rethrown after the others settle. */

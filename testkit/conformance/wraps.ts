@@ -1,13 +1,18 @@
 // Building blocks of the proof tests' wrapped servers: a wrapper sees the reference handler and one
 // request (its path already stripped of the /<name> routing prefix) and returns an answer.
+import { isSafeNumber, LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import type { AppRequest, AppResponse, Handle } from '../../reference/index.ts';
 
 export type Fault = (handle: Handle, req: AppRequest) => Promise<AppResponse>;
 
-export const json = (v: unknown) => JSON.stringify(v);
+// Integers beyond 2^53 pass through a wrap exactly (a wrap that rounded them would be a fault the
+// server does not have); numbers a double holds exactly stay plain numbers for the wraps' arithmetic.
+const readNumber = (text: string): number | LosslessNumber => (isSafeNumber(text) ? Number(text) : new LosslessNumber(text));
+
+export const json = (v: unknown): string => stringifyLossless(v) ?? 'null';
 export const parse = (text: string): any => {
   try {
-    return JSON.parse(text);
+    return parseLossless(text, null, readNumber);
   } catch {
     return undefined;
   }

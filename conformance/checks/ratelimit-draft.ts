@@ -1,0 +1,133 @@
+// The IETF draft fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit` and `RateLimit-Policy`.
+// The specification does not name them, so what a target sends is recorded (OBSERVE); only where they
+// contradict the X-RateLimit-* triple of the same response is that reported (SHOULD): a client reading
+// either would then pace itself differently. Both syntaxes of the drafts are read: items with
+// parameters (`"default";r=50;t=30`, `"default";q=100;w=60`, draft 08 on) and draft 07's
+// (`limit=100, remaining=50, reset=30`; `100;w=60`).
+import type { Exchange } from '../../core/exchange.ts';
+import { DATE_SLACK_MS, readRateLimit, serverDateMs, type RateLimitState } from '../../spec/ratelimit.ts';
+import { fail, type ResponseCheck } from './types.ts';
+
+export const DRAFT_FIELDS = { current: 'ratelimit', policy: 'ratelimit-policy' } as const;
+
+interface Member {
+  /** The item's value (a policy name or an integer), or a dictionary key's value. */
+  value: string;
+  key?: string;
+  params: Record<string, string>;
+}
+
+/** Splits at `sep` outside double quotes. */
+function split(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    if (text[i] === '"' && text[i - 1] !== '\\') quoted = !quoted;
+    else if (text[i] === sep && !quoted) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+const unquote = (s: string): string => (s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1) : s);
+
+function members(text: string): Member[] {
+  return split(text, ',').map((m) => {
+    const [head = '', ...rest] = split(m, ';');
+    const params = Object.fromEntries(rest.map((p) => p.split('=')).map(([k = '', v = '?1']) => [k.trim(), unquote(v.trim())]));
+    const eq = /^([a-z][a-z0-9_*-]*)=(.*)$/.exec(head);
+    return eq ? { key: eq[1]!, value: unquote(eq[2]!), params } : { value: unquote(head), params };
+  });
+}
+
+const int = (s: string | undefined): number | undefined => (s !== undefined && /^\d{1,16}$/.test(s) ? Number(s) : undefined);
+
+export interface ServiceLimit {
+  limit?: number;
+  remaining?: number;
+  /** Seconds until the limit resets. */
+  reset?: number;
+}
+
+/** `RateLimit`: one service limit per item, or draft 07's single dictionary. */
+export function readCurrent(text: string): ServiceLimit[] {
+  const list = members(text);
+  if (list.length && list.every((m) => m.key)) {
+    const dict = Object.fromEntries(list.map((m) => [m.key!, m.value]));
+    return [{ limit: int(dict['limit']), remaining: int(dict['remaining']), reset: int(dict['reset']) }];
+  }
+  return list.map((m) => ({ remaining: int(m.params['r'] ?? m.params['remaining']), reset: int(m.params['t'] ?? m.params['reset']) }));
+}
+
+/** `RateLimit-Policy`: the quota of each policy (`q`, earlier `l`, or draft 07's bare integer). */
+export function readPolicies(text: string): number[] {
+  return members(text)
+    .map((m) => int(m.params['q'] ?? m.params['l']) ?? int(m.value))
+    .filter((q): q is number => q !== undefined);
+}
+
+const SLACK_SECONDS = Math.ceil(DATE_SLACK_MS / 1000);
+
+/** Why the draft fields and X-RateLimit-* of one response contradict each other, or undefined. */
+export function contradiction(ex: Exchange, x: RateLimitState): string | undefined {
+  const h = ex.response.headers;
+  const date = serverDateMs(h);
+  const current = h[DRAFT_FIELDS.current];
+  if (current !== undefined) {
+    const limits = readCurrent(current);
+    const toReset = date === undefined ? undefined : x.reset - Math.floor(date / 1000);
+    const agrees = (l: ServiceLimit) =>
+      (l.limit === undefined || l.limit === x.limit) &&
+      (l.remaining === undefined || l.remaining === x.remaining) &&
+      (l.reset === undefined || toReset === undefined || Math.abs(l.reset - toReset) <= SLACK_SECONDS);
+    if (limits.length && !limits.some(agrees)) return `RateLimit ${JSON.stringify(current)} agrees with no part of X-RateLimit-Limit ${x.limit}, -Remaining ${x.remaining}, -Reset ${x.reset}${toReset === undefined ? '' : ` (${toReset} s after Date)`}`;
+  }
+  const policy = h[DRAFT_FIELDS.policy];
+  if (policy !== undefined) {
+    const quotas = readPolicies(policy);
+    if (quotas.length && !quotas.includes(x.limit)) return `RateLimit-Policy ${JSON.stringify(policy)} names no quota of ${x.limit}, the X-RateLimit-Limit of the same response`;
+  }
+  return undefined;
+}
+
+const shape = (raw: string): string => raw.replace(/\d+/g, 'N');
+
+function label(ex: Exchange): string {
+  const h = ex.response.headers;
+  const sent = [DRAFT_FIELDS.current, DRAFT_FIELDS.policy].filter((n) => h[n] !== undefined);
+  if (!sent.length) return 'neither RateLimit nor RateLimit-Policy sent';
+  const x = readRateLimit(h);
+  const verdict = !x.ok ? 'no readable X-RateLimit-* to compare with' : contradiction(ex, x.value) ? 'contradicts X-RateLimit-*' : 'agrees with X-RateLimit-*';
+  return `${sent.map((n) => `${n === DRAFT_FIELDS.current ? 'RateLimit' : 'RateLimit-Policy'}: ${shape(h[n]!)}`).join('; ')} — ${verdict}`;
+}
+
+export const draftFields: ResponseCheck = {
+  kind: 'response',
+  id: 'ratelimit.draft-fields',
+  title: 'The IETF draft fields RateLimit and RateLimit-Policy: whether the target sends them, and whether they agree with X-RateLimit-*',
+  level: 'OBSERVE',
+  specRef: '§8.2; draft-ietf-httpapi-ratelimit-headers',
+  applies: () => true,
+  judge(ex, ctx) {
+    ctx.observe(draftFields, label(ex));
+    return undefined;
+  },
+};
+
+export const draftAgrees: ResponseCheck = {
+  kind: 'response',
+  id: 'ratelimit.draft-agrees',
+  title: 'When RateLimit / RateLimit-Policy are sent, they do not contradict X-RateLimit-* of the same response',
+  level: 'SHOULD',
+  specRef: '§8.2; draft-ietf-httpapi-ratelimit-headers',
+  applies: (ex) => (ex.response.headers[DRAFT_FIELDS.current] !== undefined || ex.response.headers[DRAFT_FIELDS.policy] !== undefined) && readRateLimit(ex.response.headers).ok,
+  judge(ex) {
+    const x = readRateLimit(ex.response.headers);
+    const why = x.ok ? contradiction(ex, x.value) : undefined;
+    return why ? fail(why, ex) : undefined;
+  },
+};

@@ -1,0 +1,72 @@
+// One fault per coverage family (conformance/coverage/derive.ts FAMILIES): each a mistake that random
+// exploration finds only when the seed and the budget happen to draw it, and the coverage phase finds
+// at every seed. Routed like the other faults (/<name>/v1, faults.ts faultRouter).
+import type { AppRequest, AppResponse } from '../../reference/index.ts';
+import { bodyText, isCreate, isGet, isList, mapBody, mapRequestBody, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
+
+const NULL_NAME = 'petcert-fault-stored-null';
+
+/** The issue's server: `{"name": null, "categoryId": 1}` is created (201) and its name stored as null. */
+const storesNullName: Fault = async (h, req) => {
+  const nulled = isCreate(req) && parse(bodyText(req))?.name === null;
+  const res = await h(nulled ? mapRequestBody(req, (v) => ({ ...v, name: NULL_NAME })) : req);
+  const unmask = (p: any) => (p && typeof p === 'object' && p.name === NULL_NAME ? { ...p, name: null } : p);
+  return res.status < 300 ? mapBody(res, (v) => (Array.isArray(v) ? v.map(unmask) : unmask(v))) : res;
+};
+
+/** An empty object is "nothing to validate": a blank pet is created. */
+const createsBlankPetFromEmptyObject: Fault = (h, req) => h(isCreate(req) && bodyText(req).trim() === '{}' ? { ...req, body: JSON.stringify({ name: '', categoryId: 0 }) } : req);
+
+/** status is trimmed before it is checked (and stored trimmed). */
+const trimsStatus: Fault = (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.status === 'string' ? { ...v, status: v.status.trim() } : v)) : req);
+
+/** The body goes through JSON.parse: categoryId beyond 2^53 is rounded to the nearest double before it is stored. */
+const categoryIdThroughDouble: Fault = (h, req) => {
+  if (!isCreate(req)) return h(req);
+  try {
+    return h({ ...req, body: JSON.stringify(JSON.parse(bodyText(req))) });
+  } catch {
+    return h(req);
+  }
+};
+
+/** `limit=` (empty) reads as "no limit": every pet the store has. */
+const emptyLimitMeansAll: Fault = async (h, req) => {
+  if (!isList(req) || query(req).get('limit') !== '') return h(req);
+  const all = new Map<number, unknown>();
+  for (const q of [{ limit: '100' }, ...['available', 'pending', 'sold'].map((status) => ({ status, limit: '100' }))] as Array<Record<string, string>>) {
+    for (const p of parse((await h(withQuery(req, new URLSearchParams(q)))).body) ?? []) all.set(p.id, p);
+  }
+  return mapBody(await h(withQuery(req, new URLSearchParams({ limit: '1' }))), () => [...all.values()]);
+};
+
+/** The status filter is trimmed before it is matched. */
+const trimsStatusFilter: Fault = (h, req) => {
+  const q = query(req);
+  const status = q.get('status');
+  if (isList(req) && status !== null) q.set('status', status.trim());
+  return h(isList(req) ? withQuery(req, q) : req);
+};
+
+/** A negative petId indexes an array and crashes (500). */
+const negativePetIdCrashes: Fault = async (h, req): Promise<AppResponse> =>
+  isGet(req) && /^-\d/.test(decodeURIComponent(pathOf(req).split('/').pop()!)) ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : h(req);
+
+/** createPet's auth middleware lets `Authorization: Bearer` with an empty token through as the first key. */
+function createAcceptsEmptyBearer(validKey: () => string): Fault {
+  return (h, req: AppRequest) => (isCreate(req) && /^Bearer\s*$/i.test(req.headers['authorization'] ?? '') ? h({ ...req, headers: { ...req.headers, authorization: `Bearer ${validKey()}` } }) : h(req));
+}
+
+/** The faults, keyed by the name that routes to them; `validKey` is the shared server's key. */
+export function coverageFaults(validKey: () => string): Record<string, Fault> {
+  return {
+    storesNullName,
+    createsBlankPetFromEmptyObject,
+    trimsStatus,
+    categoryIdThroughDouble,
+    emptyLimitMeansAll,
+    trimsStatusFilter,
+    negativePetIdCrashes,
+    createAcceptsEmptyBearer: createAcceptsEmptyBearer(validKey),
+  };
+}
