@@ -14,6 +14,9 @@ import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
 import { embeddedPlans, startEmbedded } from './embedded.ts';
 import { failOnFlag, integerFlag } from './flags.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
+import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
+import { fmt } from '../load/probes/bounds.ts';
+import { isProductionTarget } from '../spec/production.ts';
 
 export interface CertifyFlags {
   config?: string;
@@ -25,6 +28,7 @@ export interface CertifyFlags {
   allowProduction?: boolean;
   seed?: string;
   budget?: string;
+  maxWait?: string;
 }
 
 /** Where the run goes: the configured target, or the embedded server (closed by `stop`). */
@@ -50,7 +54,11 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const budget = integerFlag(flags.budget, '--budget', 1);
   // With --json, stdout carries the report only; everything for people goes to stderr.
   const say = (line: string) => (flags.json ? console.error(line) : console.log(line));
+  const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
   const { target, stop } = await chooseTarget(flags, say);
+  const quotaRefused = isProductionTarget(target.baseUrl, { production: target.production }) && !flags.allowProduction;
+  const bound = certifyBound({ ...target, quotaRefused, ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
+  say(`  Worst case: this run ends within ${fmt(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
   let report;
   try {
@@ -65,6 +73,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
         failOn,
         progress: progress.sink,
         version: VERSION,
+        ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
         ...(seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {},
         ...(budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {},
       },
@@ -96,6 +105,8 @@ Another config file, SHOULD findings failing the run, the report on stdout for a
 A target marked "production": true runs its quota probes only when you mean it:
   petcert certify --target production --allow-production
 
+${CERTIFY_BOUND_HELP}
+
 Exit codes: 0 certified · 1 a check failed · 2 usage or config error · 3 target unreachable or run incomplete.
 Reports: DIR/<timestamp>/ and DIR/latest/ (report.json, junit.xml, report.html).
 Config format: docs/certify-your-implementation.md`;
@@ -113,6 +124,7 @@ export function registerCertify(program: Command): void {
     .option('--allow-production', 'run quota probes against a target marked production (spends real quota)')
     .option('--seed <n>', 'conformance seed (replays a run)')
     .option('--budget <n>', 'conformance request budget per conform key')
+    .option('--max-wait <seconds>', 'longest single wait of the quota probes (default: the longest window + 1.5 s)')
     .addHelpText('after', `\nExamples:${EXAMPLES}`)
     .action(async (flags: CertifyFlags) => {
       process.exitCode = await runCertify(flags);

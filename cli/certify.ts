@@ -28,6 +28,8 @@ export interface QuotaRun {
   production?: boolean;
   progress?: ProgressSink;
   send?: Send;
+  /** Longest single wait of the quota probes (--max-wait). */
+  maxWaitMs?: number;
 }
 
 export interface Runners {
@@ -49,6 +51,8 @@ export interface CertifyOptions {
   send?: Send;
   version: string;
   now?: () => number;
+  /** Longest single wait of the quota probes (--max-wait). */
+  maxWaitMs?: number;
 }
 
 /** One part of a certification and the label its checks and series carry, e.g. "conform[free]". */
@@ -136,7 +140,10 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
   } else if (isProductionTarget(options.baseUrl, { production: options.production }) && !options.allowProduction) {
     parts.push({ label: 'quota', report: refusedQuota(options.baseUrl, options.version, iso(now())) });
   } else {
-    const report = await runners.quota({ ...common, keys: options.quotaKeys, plans: options.plans, production: options.production, allowProduction: options.allowProduction === true });
+    const report = await runners.quota({
+      ...common, keys: options.quotaKeys, plans: options.plans, production: options.production, allowProduction: options.allowProduction === true,
+      ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    });
     parts.push({ label: 'quota', report });
   }
   return combineReports(parts, { target: options.baseUrl, version: options.version, startedAt, finishedAt: iso(now()), plans: options.plans });
