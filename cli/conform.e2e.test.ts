@@ -38,7 +38,7 @@ test('a correct server: exit 0, report.json and junit.xml written, the key nowhe
 test('--api-key env:NAME reads the key from the environment; the key is still nowhere in the output', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'petcert-conform-'));
   const c = capture();
-  const flags = { baseUrl: server.baseUrl, apiKey: 'env:PETCERT_TEST_KEY', failOn: 'must', reportDir: dir, budget: '100', seed: '5', runTimeout: '60000' };
+  const flags = { baseUrl: server.baseUrl, apiKey: 'env:PETCERT_TEST_KEY', failOn: 'must', reportDir: dir, budget: '200', seed: '5', runTimeout: '60000' };
   expect(await conformAction(flags, c.out, { PETCERT_TEST_KEY: KEY })).toBe(0);
   expect(readFileSync(join(dir, 'latest', 'report.json'), 'utf8') + c.lines.join('\n')).not.toContain(KEY);
   await expect(conformAction(flags, c.out, {})).rejects.toThrow(/--api-key: environment variable PETCERT_TEST_KEY .* export PETCERT_TEST_KEY=/);

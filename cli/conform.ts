@@ -1,5 +1,6 @@
-// `petcert conform --base-url URL --api-key KEY [--seed N] [--budget N] [--report-dir DIR]
-//                  [--fail-on must|should] [--category-id N] [--timeout MS] [--json]`
+// `petcert conform --base-url URL (--api-key KEY [--plan NAME] | --key PLAN=KEY) [--plans FILE] [--seed N]
+//                  [--budget N] [--case NAME ...] [--list-cases] [--report-dir DIR] [--fail-on must|should]
+//                  [--category-id N] [--timeout MS] [--json]`
 // Exit 0 no MUST failure · 1 a failure at the --fail-on level · 2 usage error · 3 unreachable or stopped early.
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.ts';
@@ -9,6 +10,10 @@ import { exitCodeOf, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
+import { parseKeyFlag } from './quota.ts';
+import { loadPlansFile } from '../spec/plans-file.ts';
+import { COVERAGE_CASES, COVERAGE_COST } from '../conformance/coverage/cases.ts';
+import type { Report } from '../report/model.ts';
 import { DEFAULT_BUDGET, MIN_BUDGET } from '../conformance/runner/budget.ts';
 import { CONFORM_DEFAULTS, runConform } from '../conformance/run.ts';
 
@@ -23,18 +28,56 @@ export interface ConformFlags {
   timeout?: string;
   runTimeout?: string;
   json?: boolean;
+  /** The key's plan: X-RateLimit-Limit is then judged against its figures. */
+  plan?: string;
+  /** PLAN=KEY (as `petcert quota`): the key and its plan in one flag, instead of --api-key and --plan. */
+  key?: string;
+  plans?: string;
+  case?: string[];
+  listCases?: boolean;
+}
+
+type Out = { log: (s: string) => void; err: (s: string) => void };
+
+/** The key and its plan from --api-key [--plan] or --key PLAN=KEY (one of the two, never both). */
+function credentialsOf(flags: ConformFlags, env: Env): { apiKey: string; plan?: string } {
+  if (flags.key !== undefined && flags.apiKey !== undefined) throw new ConfigError('give either --api-key KEY (with --plan NAME) or --key PLAN=KEY, not both', '--key');
+  if (flags.key !== undefined) {
+    const { plan, key } = parseKeyFlag(flags.key, env);
+    if (flags.plan !== undefined && flags.plan.toLowerCase() !== plan.toLowerCase()) throw new ConfigError(`--key says plan "${plan}", --plan says "${flags.plan}"`, '--plan');
+    return { apiKey: key, plan };
+  }
+  if (!flags.apiKey) throw new ConfigError('is required (KEY, or env:VARIABLE to read it from the environment; the key is never printed), or give --key PLAN=KEY', '--api-key');
+  return { apiKey: keyFlag(flags.apiKey, '--api-key', env), ...(flags.plan !== undefined ? { plan: flags.plan } : {}) };
+}
+
+function listCases(out: Out): number {
+  for (const c of COVERAGE_CASES) out.log(`${c.spec.name}\t${c.check.id}\t${c.spec.rule}`);
+  out.log(`${COVERAGE_CASES.length} coverage cases, at most ${COVERAGE_COST} requests; replay one with --case NAME (or a prefix: --case 'NewPet.name:*')`);
+  return 0;
+}
+
+/** The lines the summary adds about this issue's two questions: what the coverage phase found, and whether Limit was judged. */
+export function coverageLines(report: Report): string[] {
+  const outcomes = report.checks.flatMap((c) => Object.values(((c.observed as { coverage?: Record<string, string> } | undefined)?.coverage) ?? {}));
+  const count = (o: string) => outcomes.filter((x) => x === o).length;
+  const lines = [`Coverage: ${outcomes.length} cases — ${count('pass')} passed, ${count('fail')} failed, ${count('recorded')} recorded${count('undecided') ? `, ${count('undecided')} undecided` : ''}${count('not run') + count('no answer') ? `, ${count('not run') + count('no answer')} without an answer` : ''}`];
+  const plan = report.checks.find((c) => c.id === 'ratelimit.limit-of-plan');
+  if (plan?.outcome === 'skip') lines.push(`X-RateLimit-Limit values were not judged: ${plan.skipReason}`);
+  return lines;
 }
 
 
 export async function conformAction(
   flags: ConformFlags,
-  out: { log: (s: string) => void; err: (s: string) => void } = { log: console.log, err: console.error },
+  out: Out = { log: console.log, err: console.error },
   env: Env = process.env,
 ): Promise<number> {
+  if (flags.listCases) return listCases(out);
   if (!flags.baseUrl) throw new ConfigError('is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1', '--base-url');
-  if (!flags.apiKey) throw new ConfigError('is required (KEY, or env:VARIABLE to read it from the environment; the key is never printed)', '--api-key');
+  const { apiKey, plan } = credentialsOf(flags, env);
   const failOn: FailOn = failOnFlag(flags.failOn);
-  const apiKey = keyFlag(flags.apiKey, '--api-key', env);
+  const plans = flags.plans === undefined ? undefined : loadPlansFile(flags.plans);
   const seed = integerFlag(flags.seed, '--seed', -(2 ** 31));
   const budget = integerFlag(flags.budget, '--budget', MIN_BUDGET);
   const categoryId = integerFlag(flags.categoryId, '--category-id', Number.MIN_SAFE_INTEGER);
@@ -51,13 +94,16 @@ export async function conformAction(
     ...(categoryId !== undefined ? { categoryId } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
+    ...(plan !== undefined ? { plan } : {}),
+    ...(plans ? { plans } : {}),
+    ...(flags.case?.length ? { cases: flags.case } : {}),
   });
   progress.done();
   const secrets = [apiKey];
   const written = writeRunDirs(flags.reportDir ?? DEFAULT_REPORT_ROOT, report, secrets, failOn);
   if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
   const say = flags.json ? out.err : out.log;
-  for (const line of conformSummary(report, failOn)) say(redactText(line, secrets));
+  for (const line of [...conformSummary(report, failOn), ...coverageLines(report)]) say(redactText(line, secrets));
   say(`Report: ${written.htmlPath} (also ${written.runDir}: report.json, junit.xml, report.html)`);
   return exitCodeOf(report, failOn);
 }
@@ -68,6 +114,11 @@ export function registerConform(program: Command): void {
     .description('Run the property-based conformance suite against an Animal Store API v1 base URL')
     .option('--base-url <url>', 'base URL of the target, ending in /v1 (may carry a path prefix)')
     .option('--api-key <key>', 'API key sent as "Authorization: Bearer <key>", or env:VARIABLE to read it from the environment (never printed)')
+    .option('--plan <name>', "the key's plan: X-RateLimit-Limit is then judged against its figures (without a plan it is not judged)")
+    .option('--key <plan=key>', 'the key and its plan in one (PLAN=KEY or PLAN=env:VARIABLE, as petcert quota), instead of --api-key and --plan')
+    .option('--plans <file>', "plans file: the plans' figures and window lengths (default: the specification's)")
+    .option('--case <name>', 'replay only this coverage case (repeatable; a prefix ending in * picks several); see --list-cases', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--list-cases', 'print every coverage case (name, the check that judges it, the rule it mutates) and exit')
     .option('--seed <n>', 'seed of the generated inputs; a failure prints it, --seed replays it')
     .option('--budget <n>', `most requests the run may send, retries included (default ${DEFAULT_BUDGET}, fits a Free key's day; min ${MIN_BUDGET})`)
     .option('--report-dir <dir>', REPORT_DIR_HELP)
@@ -84,6 +135,12 @@ Examples:
   petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --budget 5000 --report-dir out/
   petcert conform --base-url https://staging.example.com/v1 --api-key "$API_KEY" --seed 12345   # replay
   petcert conform --base-url https://api.example.com/shop/v1 --api-key "$API_KEY" --category-id 7 --fail-on should
+  petcert conform --base-url https://staging.example.com/v1 --key free=env:PETCERT_FREE_KEY            # Limit judged for Free
+  petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --case 'NewPet.name:type=null'  # replay one case
+
+Coverage: every run first sends ${COVERAGE_CASES.length} cases derived from the contract (at most ${COVERAGE_COST} requests, part of --budget):
+each NewPet field × each JSON type it refuses, required fields missing, enum outsiders, int64 edges, limit bounds,
+status filters, petIds, and every refused credential on every operation; then random exploration (--seed).
 
 Exit codes: 0 no MUST failure · 1 a failure at the --fail-on level · 2 usage error · 3 unreachable, or the run
 stopped early (endless 429s, run timeout). Pets created by the run are named "petcert-…" and listed in report.json.`,

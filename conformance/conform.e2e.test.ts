@@ -84,6 +84,8 @@ const TABLE: Array<[string, string, string[]]> = [
   ['resetInMillis', 'ratelimit.reset-timestamp', []],
   ['resetAsDelta', 'ratelimit.reset-timestamp', []],
   ['remainingStuck', 'ratelimit.countdown', []],
+  ['limitSays100', 'ratelimit.limit-of-plan', ['ratelimit.remaining-le-limit']],
+  ['draftRateLimitContradicts', 'ratelimit.draft-agrees', []],
 ];
 
 describe.concurrent('faults: each caught by its check, and only where the spec is violated', () => {
@@ -136,6 +138,10 @@ describe.concurrent('unusual but correct servers pass', () => {
     expect(failing(report)).toEqual([]);
     expect(outcome(report, 'create.valid')).toBe('pass');
     if (name === 'uniqueNames') expect(JSON.stringify(report.checks.find((c) => c.id === 'create.name-policy')?.observed)).toMatch(/refused a valid pet \(409\)/);
+    if (name === 'draftRateLimitFields') {
+      expect(outcome(report, 'ratelimit.draft-agrees')).toBe('pass');
+      expect(JSON.stringify(report.checks.find((c) => c.id === 'ratelimit.draft-fields')?.observed)).toContain('RateLimit: \\"default\\";r=N;t=N; RateLimit-Policy: \\"default\\";q=N — agrees with X-RateLimit-*');
+    }
   });
 });
 

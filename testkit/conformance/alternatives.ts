@@ -30,6 +30,21 @@ const skewedClock: Fault = async (h, req) => {
   return mapHeader(mapHeader(res, 'date', () => date), RATE_LIMIT_HEADERS.reset, (v) => String(Number(v) + SKEW_SECONDS));
 };
 
+/**
+ * The IETF draft fields beside X-RateLimit-* (draft-ietf-httpapi-ratelimit-headers 08+), saying the same:
+ * the quota as the policy, Remaining as `r`, Reset − Date as `t`. `skew` makes them contradict.
+ */
+export function draftRateLimitFields(skew = 0): Fault {
+  return async (h, req) => {
+    const res = await h(req);
+    const limit = res.headers[RATE_LIMIT_HEADERS.limit];
+    const remaining = Number(res.headers[RATE_LIMIT_HEADERS.remaining]);
+    const untilReset = Number(res.headers[RATE_LIMIT_HEADERS.reset]) - Math.floor(Date.parse(res.headers['date'] ?? '') / 1000);
+    if (limit === undefined || !Number.isFinite(remaining) || !Number.isFinite(untilReset)) return res;
+    return { ...res, headers: { ...res.headers, 'ratelimit-policy': `"default";q=${limit}`, ratelimit: `"default";r=${remaining + skew};t=${untilReset}` } };
+  };
+}
+
 /** Names are unique on this server: a name already taken is refused with 409 (a content rule §2.6 leaves open). */
 function uniqueNames(): Fault {
   const taken = new Set<string>();
@@ -71,5 +86,6 @@ export const ALTERNATIVES: Record<string, Fault> = {
     return h(withQuery(req, q));
   },
   uniqueNames: uniqueNames(),
+  draftRateLimitFields: draftRateLimitFields(),
   unusualButCorrect: compose(extraFields, charsetParam, shortPages, connectionClose, skewedClock),
 };

@@ -2,7 +2,8 @@
 // built as a wrapper around the reference handler. One server serves them all: the fault is chosen by
 // a path prefix (http://127.0.0.1:PORT/<fault>/v1), which also proves base URLs with a prefix work.
 import type { Handle } from '../../reference/index.ts';
-import { ALTERNATIVES } from './alternatives.ts';
+import { ALTERNATIVES, draftRateLimitFields } from './alternatives.ts';
+import { coverageFaults } from './coverage-faults.ts';
 import { bodyText, error, isCreate, isGet, isList, json, mapBody, mapHeader, mapRequestBody, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
 
 export type { Fault } from './wraps.ts';
@@ -154,17 +155,24 @@ export const FAULTS: Record<string, Fault> = {
     const res = await h(req);
     return mapHeader(res, 'x-ratelimit-remaining', () => String(Number(res.headers['x-ratelimit-limit']) - 1));
   },
+  /** Whatever the plan, X-RateLimit-Limit says 100 (the plan's figures are 60/min and 1,000/day for Free). */
+  limitSays100: async (h, req) => mapHeader(await h(req), 'x-ratelimit-limit', () => '100'),
+  /** RateLimit's remaining is 5 more than X-RateLimit-Remaining: two answers to one question. */
+  draftRateLimitContradicts: draftRateLimitFields(5),
 };
 
 /** The valid key of the shared fault server (set by the test before it starts). */
 export const VALID = { key: '' };
+
+/** One fault per coverage family (coverage-faults.ts), routed like the others. */
+export const COVERAGE_FAULTS = coverageFaults(() => VALID.key);
 
 /** Routes /<fault>/v1/... to the reference handler with that fault (or that correct alternative); /v1/... is the correct server. */
 export function faultRouter(handle: Handle): Handle {
   return (req) => {
     const m = /^\/([A-Za-z0-9]+)(\/v1(?:\/.*|\?.*)?)$/.exec(req.path);
     if (!m) return handle(req);
-    const fault = FAULTS[m[1]!] ?? ALTERNATIVES[m[1]!];
+    const fault = FAULTS[m[1]!] ?? COVERAGE_FAULTS[m[1]!] ?? ALTERNATIVES[m[1]!];
     const inner = { ...req, path: m[2]! };
     return fault ? fault(handle, inner) : handle(inner);
   };
