@@ -10,7 +10,6 @@ import { parseCanaryLines, parseRunnerResults, type RunnerResult } from '../load
 import { finish } from './capacity.ts';
 import { failOnFlag } from './flags.ts';
 import type { Out } from './quota.ts';
-import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 
 export interface MergeFlags {
   reportDir: string;
@@ -55,10 +54,9 @@ export function registerCapacityMerge(capacity: Command): void {
     .command('merge')
     .description('One capacity verdict from N k6 runners\' logs (k6-operator: kubectl logs)')
     .argument('<files...>', 'runner logs holding PETCERT_CAPACITY_RESULT lines')
-    .option('--report-dir <dir>', REPORT_DIR_HELP, DEFAULT_REPORT_ROOT)
-    .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
-    .option('--json', 'print report.json to stdout (human output goes to stderr)')
-    .action((files: string[], flags: MergeFlags) => {
-      process.exitCode = mergeAction(files, flags);
+    // --report-dir, --fail-on and --json are capacity's own options, read wherever they stand.
+    .addHelpText('after', '\nOptions of petcert capacity that apply: --report-dir, --fail-on, --json.\nExample: petcert capacity merge runner-0.log runner-1.log --report-dir reports')
+    .action((files: string[]) => {
+      process.exitCode = mergeAction(files, capacity.opts<MergeFlags>());
     });
 }

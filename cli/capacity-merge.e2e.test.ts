@@ -1,0 +1,120 @@
+// The capacity bundle under the real k6, run by hand: plain `k6 run` with defaults and no segment
+// sends requests on every key; and two runners on execution segments, merged by
+// `petcert capacity merge`, reach the verdict one runner reaches at the same total rate.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { keysFileText } from '../load/capacity/keys-file.ts';
+import { parseRunnerResults } from '../load/capacity/result.ts';
+import type { Report } from '../report/model.ts';
+import { keyPool } from '../reference/key-pool.ts';
+import { listen } from '../reference/index.ts';
+import type { Handle } from '../reference/types.ts';
+import { buildK6 } from '../scripts/build-k6.ts';
+import { parsePlansFile } from '../spec/plans.ts';
+import { inCi, k6OrUndefined, skipNote } from '../testkit/capacity/k6.ts';
+import { latencyProxy } from '../testkit/capacity/latency-proxy.ts';
+import { runCli } from '../testkit/cli/run-cli.ts';
+
+const k6 = k6OrUndefined();
+const dir = mkdtempSync(join(tmpdir(), 'petcert-capacity-merge-'));
+const PLANS = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { free: { perMinute: 40, perDay: 100_000 } } };
+const plansFile = join(dir, 'plans.json');
+let script = '';
+
+beforeAll(async () => {
+  writeFileSync(plansFile, JSON.stringify(PLANS));
+  if (k6) script = (await buildK6(join(dir, 'dist'))).find((f) => f.endsWith('capacity.js'))!;
+}, 60_000);
+
+it('has a k6 to run in CI', () => {
+  if (inCi) expect(k6, 'CI=true but no k6: .ci/run builds it with npm run k6:build').toBeDefined();
+});
+
+/** Runs k6 until it exits or `stopWhen` says so (then SIGINT: k6 still prints its summary), bounded. */
+function k6Run(env: Record<string, string>, args: string[], stopWhen: () => boolean = () => false, limitMs = 60_000): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(k6!, ['run', '--quiet', '--log-format', 'raw', ...args, ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (stopWhen() || Date.now() - started > limitMs) {
+        child.kill('SIGINT');
+        clearInterval(poll);
+      }
+    }, 100);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ code, out });
+    });
+  });
+}
+
+async function poolServer(freeKeys: number, wrap?: (h: Handle) => Handle) {
+  const keys = keyPool({ free: freeKeys });
+  const server = await listen({ plans: parsePlansFile(PLANS), keys, ...(wrap ? { wrap } : {}) });
+  const keysFile = join(dir, `keys-${server.port}.txt`);
+  writeFileSync(keysFile, keysFileText(Object.entries(keys).map(([key, plan]) => ({ plan, key }))));
+  return { server, keys, keysFile };
+}
+
+describe.skipIf(!k6)(`the capacity bundle under the real k6${skipNote(k6)}`, () => {
+  it('plain `k6 run` with defaults and no segment sends requests on every key', { timeout: 60_000 }, async () => {
+    const seen = new Set<string>();
+    let requests = 0;
+    const count = (h: Handle): Handle => async (req) => {
+      requests++;
+      seen.add(req.headers.authorization ?? '');
+      return h(req);
+    };
+    const { server, keys, keysFile } = await poolServer(4, count);
+    try {
+      const run = await k6Run({ BASE_URL: server.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile }, [], () => requests >= 40, 30_000);
+      const [result] = parseRunnerResults(run.out, 'k6');
+      expect(result, run.out).toBeDefined();
+      expect(result!.segment).toBe('0:1');
+      expect(result!.steps[0]!.requests).toBeGreaterThan(0);
+      expect(result!.steps[0]!.below429).toBe(0);
+      expect([...seen].sort()).toEqual(Object.keys(keys).map((k) => `Bearer ${k}`).sort());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('two runners on execution segments, merged, give the single runner\'s verdict', { timeout: 150_000 }, async () => {
+    const { server, keysFile } = await poolServer(12);
+    const proxy = await latencyProxy({ target: server.baseUrl, rate: 55, delayMs: 300 });
+    const env = { BASE_URL: proxy.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1.5', STEPS: '6', STEP_SECONDS: '2', CANARIES: '0' };
+    try {
+      const single = await k6Run(env, []);
+      const seq = ['--execution-segment-sequence', '0,1/2,1'];
+      const pair = await Promise.all([k6Run(env, ['--execution-segment', '0:1/2', ...seq]), k6Run(env, ['--execution-segment', '1/2:1', ...seq])]);
+      writeFileSync(join(dir, 'single.log'), single.out);
+      pair.forEach((r, i) => writeFileSync(join(dir, `runner-${i}.log`), r.out));
+      const judge = async (files: string[]) => {
+        const reportDir = mkdtempSync(join(dir, 'merged-'));
+        const run = await runCli(['capacity', 'merge', ...files, '--report-dir', reportDir], { timeoutMs: 30_000 });
+        return { run, report: JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report };
+      };
+      const one = await judge([join(dir, 'single.log')]);
+      const two = await judge([join(dir, 'runner-0.log'), join(dir, 'runner-1.log')]);
+      const [a, b] = [one.report.capacity!, two.report.capacity!];
+      const why = `${one.run.stdout}\n${two.run.stdout}`;
+      console.log(`merge: single sustained ${a.sustainedRate} breaking ${a.breakingRate}; 2 runners sustained ${b.sustainedRate} breaking ${b.breakingRate}`);
+      expect(b.steps.map((s) => s.runners)).toEqual(a.steps.map(() => 2));
+      expect(b.steps.map((s) => s.percentiles)).toEqual(a.steps.map(() => 'upper-bound'));
+      expect(b.sustainedRate, why).toBe(a.sustainedRate);
+      expect(b.breakingRate, why).toBe(a.breakingRate);
+      expect(a.breakingRate, why).not.toBeNull();
+      b.steps.forEach((s, i) => expect(Math.abs(s.achievedRate - a.steps[i]!.achievedRate) / a.steps[i]!.achievedRate, why).toBeLessThan(0.1));
+      expect(two.run.code, why).toBe(one.run.code);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+});
