@@ -1,0 +1,52 @@
+// The limiter's model from one count's evidence: each model's own evidence, and the ambiguous cases
+// never called "fixed" (fixed-window rules would then fail a correct sliding limiter).
+import { describe, expect, it } from 'vitest';
+import { allowance, inferModel, type ModelEvidence } from './model.ts';
+
+const R = 1_900_000_000;
+/** n admitted requests 10 ms apart starting at `t0` (s), each reporting reset(t). */
+const count = (n: number, t0: number, reset: (t: number) => number): ModelEvidence['admitted'] =>
+  Array.from({ length: n }, (_, i) => ({ sentMs: (t0 + i * 0.01) * 1000, receivedMs: (t0 + i * 0.01) * 1000 + 2, reset: reset(t0 + i * 0.01) }));
+
+describe('inferModel', () => {
+  it('fixed: one Reset, the 429 on it, the next window one window later', () => {
+    const e = { windowSeconds: 2, admitted: count(4, R - 1.5, () => R), refused: { reset: R }, recovery: { reset: R + 2 } };
+    expect(inferModel(e).model).toBe('fixed');
+  });
+
+  it('sliding log: Reset = now + window moves within the count', () => {
+    const e = { windowSeconds: 2, admitted: count(4, R - 0.02, (t) => Math.ceil(t + 2)), refused: { reset: R + 2 }, recovery: { reset: R + 5 } };
+    expect(inferModel(e).model).toBe('sliding-log');
+  });
+
+  it('sliding log within one second: the recovery gives it away (its Reset is its own time + a window)', () => {
+    const e = { windowSeconds: 2, admitted: count(4, R - 0.5, (t) => Math.ceil(t + 2)), refused: { reset: R + 2 }, recovery: { reset: R + 5 } };
+    expect(inferModel(e)).toMatchObject({ model: 'sliding-log' });
+  });
+
+  it('sliding window counter: the 429 points past the window the count reported', () => {
+    const e = { windowSeconds: 2, admitted: count(4, R - 1, () => R), refused: { reset: R + 1 }, recovery: { reset: R + 2 } };
+    expect(inferModel(e).model).toBe('sliding-counter');
+  });
+
+  it('token bucket: Reset rises faster than time (each request pushes it)', () => {
+    // capacity 4, 2 tokens/s: after k requests the bucket is full again k/2 s later.
+    const e = { windowSeconds: 2, admitted: count(4, R + 0.3, (t) => Math.ceil(t + (0.5 * (1 + Math.round((t - R - 0.3) / 0.01))))), refused: { reset: R + 1 } };
+    expect(inferModel(e).model).toBe('token-bucket');
+  });
+
+  it('no 429 or no minute headers: unknown, never fixed', () => {
+    expect(inferModel({ windowSeconds: 2, admitted: count(4, R - 1, () => R) }).model).toBe('unknown');
+    expect(inferModel({ windowSeconds: 2, admitted: [], refused: { reset: R } }).model).toBe('unknown');
+    expect(inferModel({ windowSeconds: 2, admitted: count(4, R - 1, () => R), refused: { reset: R } }).model).toBe('unknown');
+  });
+});
+
+describe('allowance', () => {
+  it('none for fixed windows; the rate over the span for the others, floored', () => {
+    expect(allowance('fixed', 60, 60_000, 30_000)).toBe(0);
+    expect(allowance('token-bucket', 60, 60_000, 999)).toBe(0);
+    expect(allowance('token-bucket', 60, 60_000, 2500)).toBe(2);
+    expect(allowance('sliding-log', 4, 2000, 100)).toBe(0);
+  });
+});

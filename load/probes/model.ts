@@ -1,0 +1,80 @@
+// Which limiter model the evidence of one minute count shows (issue 12 part 5). §8 gives quotas per minute
+// and day and a Reset "at which the limit resets"; it does not say the windows are fixed. So the probes
+// judge every model on what §8 states, and the rules that only hold for fixed windows (one Reset for the
+// whole window, the next window's full allowance) only where this says "fixed". Pure: a function of the
+// count, its 429 and the first request after waiting it out.
+//
+// What each model shows (reference/limiter-models.ts implements each):
+//   fixed            every admitted response of the count reports one Reset R, the 429 reports R, and the
+//                    first request after it reports R + one window.
+//   sliding-counter  the 429 points past R: the count just made still weighs in the next window.
+//   sliding-log      Reset = now + window: it moves with time (or the recovery's Reset is more than one
+//                    window after R).
+//   token-bucket     Reset = when the bucket is full again: each request pushes it further, so it rises
+//                    faster than time (by about window / limit per request).
+
+export type LimiterModelName = 'fixed' | 'sliding-log' | 'sliding-counter' | 'token-bucket' | 'unknown';
+
+export interface ModelEvidence {
+  windowSeconds: number;
+  /** Admitted responses of one count that report the minute quota, in order: when sent and answered (our clock, ms) and Reset (Unix s). */
+  admitted: ReadonlyArray<{ sentMs: number; receivedMs: number; reset: number }>;
+  /** The 429 that ended the count, when it reports the minute quota. */
+  refused?: { reset: number };
+  /** The first admitted response after waiting the 429 out, when it reports the minute quota. */
+  recovery?: { reset: number };
+}
+
+export interface ModelVerdict {
+  model: LimiterModelName;
+  /** The evidence in one sentence, for the report (OBSERVE quota.model) and skip reasons. */
+  why: string;
+}
+
+/** Reset (whole seconds) rose this much faster than time over the count: each request pushed it. */
+const BUCKET_RISE_S = 1;
+
+export function inferModel(e: ModelEvidence): ModelVerdict {
+  const first = e.admitted[0];
+  const last = e.admitted[e.admitted.length - 1];
+  if (!first || !last || !e.refused) return { model: 'unknown', why: 'the count and its 429 do not both report the minute quota in X-RateLimit-*' };
+  const resets = e.admitted.map((a) => a.reset);
+  const r1 = first.reset;
+  const rMax = Math.max(...resets);
+  if (e.refused.reset > rMax) {
+    return { model: 'sliding-counter', why: `the 429 reports Reset ${e.refused.reset}, past the ${rMax} the admitted requests reported: the count still weighs after that window ends` };
+  }
+  const rise = rMax - r1;
+  // The longest the server can have taken between the two (our clock: only differences matter).
+  const elapsed = (last.receivedMs - first.sentMs) / 1000;
+  if (rise - elapsed >= BUCKET_RISE_S) {
+    return { model: 'token-bucket', why: `Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: each request pushed it further (the time until a bucket is full again)` };
+  }
+  if (rise > 0) return { model: 'sliding-log', why: `Reset moved from ${r1} to ${rMax} with time within one count (now + window)` };
+  if (e.refused.reset !== r1) return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
+  if (e.recovery && e.recovery.reset !== r1 + e.windowSeconds) {
+    return { model: 'sliding-log', why: `after the reset at ${r1} the next request reports Reset ${e.recovery.reset}, not one window later (${r1 + e.windowSeconds}): the window moves with the requests` };
+  }
+  if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
+  return { model: 'fixed', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
+}
+
+/** Fixed-window-only rules apply only here; elsewhere they are skipped with `skipReason`. */
+export const isFixed = (v: ModelVerdict | undefined): boolean => v?.model === 'fixed';
+
+export const notFixedReason = (v: ModelVerdict | undefined): string =>
+  v === undefined
+    ? "a fixed-window rule, and the limiter's model is unknown (the minute probe did not run for this key)"
+    : `a fixed-window rule, and the evidence does not show a fixed window (model: ${v.model}; ${v.why})`;
+
+/**
+ * Requests beyond the limit a correct limiter of this model may admit over `spanMs` (the longest the
+ * requests can have been apart on the server): none for fixed windows (the count stays in one window);
+ * for the others the plan's rate over the span, which a counter or bucket refills as time passes (a
+ * sliding log admits none within a window, but whole-second Resets cannot always tell it from a bucket).
+ * A count from a full state must admit at least the limit and at most this more.
+ */
+export function allowance(model: LimiterModelName, limit: number, windowMs: number, spanMs: number): number {
+  if (model === 'fixed') return 0;
+  return Math.floor((limit * Math.max(0, spanMs)) / windowMs);
+}
