@@ -39,10 +39,12 @@ export interface CanaryFindings {
   missingRetryAfter: string[];
   /** canaries whose burst never met a 429 within its budget, or never reached the server */
   unjudged: string[];
+  /** canaries whose windows could be judged */
+  judged: number;
 }
 
 export function judgeCanaries(canaries: readonly CanaryResult[]): CanaryFindings {
-  const f: CanaryFindings = { overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [] };
+  const f: CanaryFindings = { overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 0 };
   canaries.forEach((c, n) => {
     const who = `canary ${n + 1} (${c.plan}, ${c.perMinute}/minute, step ${c.step})`;
     for (const w of c.windows) {
@@ -50,7 +52,8 @@ export function judgeCanaries(canaries: readonly CanaryResult[]): CanaryFindings
       else if (w.rejected > 0 && w.admitted < c.perMinute) f.underAdmitted.push(`${who}: the window ending at ${w.reset} refused ${w.rejected} after admitting only ${w.admitted} of ${c.perMinute}`);
     }
     if (c.missingRetryAfter > 0) f.missingRetryAfter.push(`${who}: ${c.missingRetryAfter} × 429 without a valid Retry-After`);
-    if (!c.windows.some((w) => w.rejected > 0) && !c.windows.some((w) => w.admitted > c.perMinute)) f.unjudged.push(`${who}: no 429 within ${c.sent} requests (${c.transportErrors} transport errors)`);
+    if (c.windows.some((w) => w.rejected > 0 || w.admitted > c.perMinute)) f.judged++;
+    else f.unjudged.push(`${who}: no 429 within ${c.sent} requests (${c.transportErrors} transport errors)`);
   });
   return f;
 }

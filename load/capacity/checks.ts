@@ -43,11 +43,10 @@ export function capacityChecks(v: CapacityVerdict, canaries: CanaryFindings | nu
     return checks;
   }
   const exact = [...canaries.overAdmitted, ...canaries.underAdmitted];
-  const unjudgedOnly = exact.length === 0 && canaries.unjudged.length > 0;
   checks.push(
-    unjudgedOnly
+    canaries.judged === 0
       ? result(CAPACITY_CHECKS.canaryExact, 'skip', [], { skipReason: canaries.unjudged.join('; ') })
-      : result(CAPACITY_CHECKS.canaryExact, exact.length ? 'fail' : 'pass', exact),
+      : result(CAPACITY_CHECKS.canaryExact, exact.length ? 'fail' : 'pass', exact, canaries.unjudged.length ? { observed: { unjudged: canaries.unjudged } } : {}),
     result(CAPACITY_CHECKS.canaryRetryAfter, canaries.missingRetryAfter.length ? 'fail' : 'pass', canaries.missingRetryAfter),
   );
   return checks;

@@ -105,7 +105,7 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
     scale = Math.min(scale, carried(have, maxPerKey, parallelism) / (top * planned));
   }
   if (shortfalls.length > 0 && !settings.scaleToKeys) {
-    throw new ConfigError(`the keys cannot carry ${top.toFixed(2)} × the planned rate with every key at ≤ ${KEY_SHARE * 100} % of its quota: add ${shortfalls.join(', ')}; or test less with --max-factor, or the largest rate the keys carry with --scale-to-keys`, '--keys-file');
+    throw new ConfigError(`the keys cannot carry ${top.toFixed(2)} × the planned rate with every key at ≤ ${KEY_SHARE * 100} % of its minute and day quotas: add ${shortfalls.join(', ')}; or test less with --max-factor, or the largest rate the keys carry with --scale-to-keys`, '--keys-file');
   }
   if (scale <= 0) throw new ConfigError(`no keys for plan(s) ${mix.filter((e) => (byPlan.get(e.plan.name)?.length ?? 0) < parallelism).map((e) => e.plan.name).join(', ')} (each of ${parallelism} runner(s) needs one)`, '--keys-file');
   const plannedRate = Object.values(perPlanPlanned).reduce((a, b) => a + b, 0);

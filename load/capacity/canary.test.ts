@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { canaryBudget, canaryWindows, judgeCanaries, shouldSendMore, type CanaryResponse } from './canary.ts';
+import type { CanaryResult } from './result.ts';
+
+const r = (status: number, reset = 100, retryAfterOk = true): CanaryResponse => ({ status, reset, retryAfterOk });
+const canary = (windows: CanaryResult['windows'], over: Partial<CanaryResult> = {}): CanaryResult => ({ plan: 'free', perMinute: 40, step: 3, sent: 50, windows, missingRetryAfter: 0, transportErrors: 0, ...over });
+
+describe('canary burst', () => {
+  it('sends until a 429 and a few more, bounded by twice the quota + 10', () => {
+    expect(shouldSendMore(Array(39).fill(r(200)), 40)).toBe(true);
+    expect(shouldSendMore([...Array(40).fill(r(200)), ...Array(4).fill(r(429))], 40)).toBe(false);
+    expect(shouldSendMore(Array(canaryBudget(40)).fill(r(200)), 40)).toBe(false);
+  });
+  it('counts per window as the server states it (X-RateLimit-Reset)', () => {
+    expect(canaryWindows([r(200, 100), r(200, 102), r(429, 102), r(0, NaN)])).toEqual([{ reset: 100, admitted: 1, rejected: 0 }, { reset: 102, admitted: 1, rejected: 1 }]);
+  });
+});
+
+describe('judgeCanaries', () => {
+  it('passes a window that admitted exactly its quota, then refused', () => {
+    expect(judgeCanaries([canary([{ reset: 1, admitted: 40, rejected: 5 }])])).toEqual({ overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 1 });
+  });
+  it('catches over-admission, under-admission and a 429 without Retry-After', () => {
+    const f = judgeCanaries([canary([{ reset: 1, admitted: 45, rejected: 0 }]), canary([{ reset: 1, admitted: 30, rejected: 5 }], { missingRetryAfter: 5 })]);
+    expect(f.overAdmitted).toHaveLength(1);
+    expect(f.underAdmitted).toHaveLength(1);
+    expect(f.missingRetryAfter).toHaveLength(1);
+  });
+  it('a burst split by a window boundary: the first part is not judged short', () => {
+    expect(judgeCanaries([canary([{ reset: 1, admitted: 12, rejected: 0 }, { reset: 3, admitted: 40, rejected: 4 }])]).underAdmitted).toEqual([]);
+  });
+  it('a canary that never met a 429 is unjudged, not passed', () => {
+    expect(judgeCanaries([canary([{ reset: 1, admitted: 20, rejected: 0 }])]).unjudged).toHaveLength(1);
+  });
+});

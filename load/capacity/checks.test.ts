@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { judgeCanaries } from './canary.ts';
+import { capacityChecks, CAPACITY_CHECKS } from './checks.ts';
+import { parseSlo } from './slo.ts';
+import { capacityVerdict } from './verdict.ts';
+import type { MergedStep } from './merge.ts';
+
+const step = (offeredRate: number, over: Partial<MergedStep> = {}): MergedStep => ({
+  index: 0, offeredRate, seconds: 10, requests: offeredRate * 10, failed: 0, dropped: 0, below429: 0, unexpected4xx: 0, percentilesMs: { '95': 10, '99': 20 }, percentiles: 'exact', coverage: 1, runners: 1, ...over,
+});
+const verdict = (steps: MergedStep[]) => capacityVerdict(steps, { plannedRate: 100, slo: parseSlo(), sloText: '', minHeadroom: 1, generator: { limit: null, atLeast: false }, scale: 1, topRate: 200 });
+const canary = (admitted: number, rejected: number) => ({ plan: 'free', perMinute: 40, step: 0, sent: admitted + rejected, windows: [{ reset: 1, admitted, rejected }], missingRetryAfter: 0, transportErrors: 0 });
+
+describe('capacity checks', () => {
+  it('every check has an id, a level and a spec section', () => {
+    for (const c of Object.values(CAPACITY_CHECKS)) expect(c).toMatchObject({ id: expect.stringMatching(/^capacity\./), level: 'MUST', specRef: expect.stringMatching(/§8/) });
+  });
+  it('a 429 on a key below quota fails; none passes', () => {
+    const bad = capacityChecks(verdict([step(100, { below429: 3 })]), null, 'none');
+    expect(bad.find((c) => c.id === CAPACITY_CHECKS.below429.id)!.outcome).toBe('fail');
+    expect(capacityChecks(verdict([step(100)]), null, 'none').find((c) => c.id === CAPACITY_CHECKS.below429.id)!.outcome).toBe('pass');
+  });
+  it('canaries: exact passes, over-admission fails, nothing judged is skipped with the reason', () => {
+    const outcome = (findings: ReturnType<typeof judgeCanaries> | null) => capacityChecks(verdict([step(100)]), findings, 'no spare key').find((c) => c.id === CAPACITY_CHECKS.canaryExact.id)!;
+    expect(outcome(judgeCanaries([canary(40, 3)])).outcome).toBe('pass');
+    expect(outcome(judgeCanaries([canary(41, 3)])).outcome).toBe('fail');
+    expect(outcome(judgeCanaries([canary(20, 0)])).outcome).toBe('skip');
+    expect(outcome(null)).toMatchObject({ outcome: 'skip', skipReason: 'no spare key' });
+  });
+  it('headroom below the minimum fails; a generator-bound run is skipped (no verdict), never failed', () => {
+    const slow = { percentilesMs: { '95': 900, '99': 900 } };
+    const head = (steps: MergedStep[]) => capacityChecks(verdict(steps), null, '').find((c) => c.id === CAPACITY_CHECKS.headroom.id)!.outcome;
+    expect(head([step(50), step(100), step(150)])).toBe('pass');
+    expect(head([step(50), step(100, slow)])).toBe('fail');
+    expect(head([step(50), step(100, { requests: 500, dropped: 500 })])).toBe('skip');
+  });
+});
