@@ -1,18 +1,57 @@
 // The coverage phase: every case once, in a fixed order, whatever the seed and the budget (its cost is
-// reserved in the budget plan). A verdict goes to the check the case feeds, named after the case, with
-// how to replay it alone (`--case NAME`); every case's outcome is listed under its check in the report.
+// reserved in the budget plan). A verdict goes to the check the case feeds — or to a response check
+// that judged one of its answers (a list too long for its limit) — named after the case, with how to
+// replay it alone (`--case NAME`); every case's outcome is listed under its check in the report.
 import { TransportError } from '../../core/errors.ts';
+import type { HttpRequest } from '../../core/exchange.ts';
 import type { ProgressSink } from '../../core/progress.ts';
 import type { Ledger } from '../../report/ledger.ts';
+import type { ResponseCheck } from '../checks/types.ts';
 import type { RunContext } from '../context.ts';
+import type { Attribution } from '../runner/book.ts';
 import type { CoverageCase } from './cases.ts';
 
-export type CaseOutcome = 'pass' | 'fail' | 'recorded' | 'undecided' | 'no answer' | 'not run';
+/** `fail (list.max-items)` when a response check failed on one of the case's answers. */
+export type CaseOutcome = 'pass' | 'fail' | `fail (${string})` | 'recorded' | 'undecided' | 'no answer' | 'not run';
+
+/**
+ * Which case sent a request, so that the transport's observer names the case in what the response
+ * checks find (the runner passes the request object through to the exchange).
+ */
+export interface Attributions {
+  of(request: HttpRequest): Attribution | undefined;
+}
+
+interface Tracker extends Attributions {
+  claim(request: HttpRequest, c: CoverageCase): void;
+  failedChecks(c: CoverageCase): string[];
+}
+
+export function createAttributions(): Tracker {
+  const byRequest = new WeakMap<HttpRequest, CoverageCase>();
+  const failed = new Map<CoverageCase, Set<string>>();
+  return {
+    claim: (request, c) => void byRequest.set(request, c),
+    of(request) {
+      const c = byRequest.get(request);
+      if (!c) return undefined;
+      return {
+        name: c.spec.name,
+        counterexample: counterexampleOf(c),
+        failed: (check: ResponseCheck) => void (failed.get(c) ?? failed.set(c, new Set()).get(c)!).add(check.id),
+      };
+    },
+    failedChecks: (c) => [...(failed.get(c) ?? [])],
+  };
+}
+
+const counterexampleOf = (c: CoverageCase) => ({ case: c.spec.name, rule: c.spec.rule, replay: `--case ${c.spec.name}` });
 
 export interface CoverageOptions {
   concurrency: number;
   progress: ProgressSink;
   pool: <T>(items: readonly T[], n: number, task: (item: T) => Promise<void>) => Promise<void>;
+  attributions: Tracker;
 }
 
 /** Runs the cases; returns the requests they took. Errors that stop the run (dead target, 429s, timeout) propagate. */
@@ -29,6 +68,7 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
       ...ctx,
       send: async (request) => {
         requests += 1;
+        o.attributions.claim(request, c);
         const exchange = await ctx.send(request);
         statuses.push(exchange.response.status);
         return exchange;
@@ -36,9 +76,12 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
     };
     try {
       const finding = await c.run(scoped);
+      const byResponseChecks = o.attributions.failedChecks(c);
       if (finding) {
-        ledger.fail(c.check, { ...finding, message: `${c.spec.name}: ${finding.message}`, counterexample: { case: c.spec.name, rule: c.spec.rule, replay: `--case ${c.spec.name}` } });
+        ledger.fail(c.check, { ...finding, message: `${c.spec.name}: ${finding.message}`, counterexample: counterexampleOf(c) });
         outcome = 'fail';
+      } else if (byResponseChecks.length) {
+        outcome = `fail (${byResponseChecks.join(', ')})`;
       } else if (c.decided && !c.decided(statuses)) {
         outcome = 'undecided';
       } else {

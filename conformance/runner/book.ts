@@ -2,14 +2,25 @@
 // verdict model's, report/ledger.ts): a finding when the rule broke, an application when it held.
 import type { Exchange } from '../../core/exchange.ts';
 import type { Ledger } from '../../report/ledger.ts';
-import type { Check, ResponseCheck } from '../checks/types.ts';
+import type { ResponseCheck } from '../checks/types.ts';
 import type { RunContext } from '../context.ts';
 
-export function judgeExchange(ledger: Ledger, checks: readonly ResponseCheck[], exchange: Exchange, ctx: RunContext): void {
+/** The coverage case an exchange belongs to: its findings carry the case's name and replay. */
+export interface Attribution {
+  name: string;
+  counterexample: unknown;
+  failed(check: ResponseCheck): void;
+}
+
+export function judgeExchange(ledger: Ledger, checks: readonly ResponseCheck[], exchange: Exchange, ctx: RunContext, by?: Attribution): void {
   for (const check of checks) {
     if (!check.applies(exchange, ctx)) continue;
     const finding = check.judge(exchange, ctx);
-    if (finding) ledger.fail(check, finding);
-    else ledger.pass(check);
+    if (!finding) ledger.pass(check);
+    else if (!by) ledger.fail(check, finding);
+    else {
+      ledger.fail(check, { ...finding, message: `${by.name}: ${finding.message}`, counterexample: by.counterexample });
+      by.failed(check);
+    }
   }
 }

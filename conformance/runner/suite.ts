@@ -16,7 +16,7 @@ import { draftAgrees } from '../checks/ratelimit-draft.ts';
 import { limitOfPlan, NO_PLAN } from '../checks/ratelimit-plan.ts';
 import type { ScenarioCheck } from '../checks/types.ts';
 import { COVERAGE_CASES, NEEDS_PETS, type CoverageCase } from '../coverage/cases.ts';
-import { runCoverage } from '../coverage/run.ts';
+import { createAttributions, runCoverage } from '../coverage/run.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
 import { createValidPet, rememberCategory } from '../create-pet.ts';
 import { idTextOf, jsonOf } from '../json.ts';
@@ -139,6 +139,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   if (!o.plan) ledger.skip(limitOfPlan, NO_PLAN);
   ledger.skip(draftAgrees, 'the target sent neither RateLimit nor RateLimit-Policy (kept only while no response carried them)');
   const concurrency = o.concurrency ?? DEFAULT_RUNNER.concurrency;
+  const attributions = createAttributions();
   const runner = createRunnerSend(o.send, {
     clock: o.clock,
     deadline: o.deadline,
@@ -151,7 +152,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     steers: (request) => usesValidKey(request, o.apiKey),
     observe: (exchange) => {
       registerCreated(ctx, exchange);
-      if (operationOf(ctx.baseUrl, exchange.request) !== 'other') judgeExchange(ledger, responseChecks, exchange, ctx);
+      if (operationOf(ctx.baseUrl, exchange.request) !== 'other') judgeExchange(ledger, responseChecks, exchange, ctx, attributions.of(exchange.request));
     },
   });
   ctx.send = runner.send;
@@ -183,7 +184,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     o.progress({ phase: 'conform', done, total: scenarios.length, message: check.id });
   };
 
-  const coverage = { concurrency, progress: o.progress, pool };
+  const coverage = { concurrency, progress: o.progress, pool, attributions };
   let coverageRequests = 0;
   let aborted: SuiteResult['aborted'];
   try {
