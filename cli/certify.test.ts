@@ -63,7 +63,7 @@ describe('certify', () => {
   test('conform with every conform key, then quota once with every quota key', async () => {
     const { runners, calls } = fakeRunners();
     const report = await certify({ ...options, allowProduction: true }, runners);
-    expect(calls.conform.map((c) => [c.apiKey, c.seed, c.budget, c.maxWindowSeconds])).toEqual([['k-conform-free', 5, 300, 86400], ['k-conform-pro', 5, 300, 86400]]);
+    expect(calls.conform.map((c) => [c.apiKey, c.seed, c.budget, c.maxWindowSeconds, c.plan])).toEqual([['k-conform-free', 5, 300, 86400, 'free'], ['k-conform-pro', 5, 300, 86400, 'pro']]);
     expect(calls.quota).toHaveLength(1);
     expect(calls.quota[0]).toMatchObject({ keys: options.quotaKeys, production: true, allowProduction: true });
     expect(report.checks).toHaveLength(6);

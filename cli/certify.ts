@@ -18,6 +18,9 @@ export interface ConformRun {
   send?: Send;
   /** Longest window of the target, s: the ceiling conform accepts for X-RateLimit-Reset - Date. */
   maxWindowSeconds?: number;
+  /** The key's plan and the figures it is judged by (X-RateLimit-Limit ∈ the plan's two figures). */
+  plan?: string;
+  plans?: PlanTable;
 }
 
 export interface QuotaRun {
@@ -131,6 +134,8 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
       ...(options.budget !== undefined ? { budget: options.budget } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
       maxWindowSeconds: options.plans.windows.daySeconds,
+      plan: k.plan,
+      plans: options.plans,
     });
     parts.push({ label, report });
     if (unreachable(report)) break;
