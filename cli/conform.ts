@@ -63,7 +63,7 @@ export function coverageLines(report: Report): string[] {
   const count = (o: string) => outcomes.filter((x) => x === o).length;
   const lines = [`Coverage: ${outcomes.length} cases — ${count('pass')} passed, ${count('fail')} failed, ${count('recorded')} recorded${count('undecided') ? `, ${count('undecided')} undecided` : ''}${count('not run') + count('no answer') ? `, ${count('not run') + count('no answer')} without an answer` : ''}`];
   const plan = report.checks.find((c) => c.id === 'ratelimit.limit-of-plan');
-  if (plan?.outcome === 'skip') lines.push(`X-RateLimit-Limit values were not judged: ${plan.skipReason}`);
+  if (plan?.outcome === 'skip') lines.push(`Not judged: ${plan.skipReason}`);
   return lines;
 }
 
