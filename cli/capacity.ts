@@ -24,6 +24,7 @@ import { readSettings, SETTINGS, type CapacitySettings, type SettingsEnv } from 
 import { judgeStep, shouldStop, type Generator } from '../load/capacity/verdict.ts';
 import { findK6 } from '../load/k6-binary.ts';
 import { calibrate } from './capacity-calibrate.ts';
+import { preflight } from './capacity-preflight.ts';
 import { bundleOrError, DEFAULT_BUNDLE, runK6 } from './capacity-k6.ts';
 import { registerCapacityMerge } from './capacity-merge.ts';
 import { writeTestRun } from './capacity-testrun.ts';
@@ -149,6 +150,7 @@ export async function capacityAction(flags: CapacityFlags, out: Out = { log: con
   const k6 = findK6(env);
   const script = bundleOrError(flags.script ?? DEFAULT_BUNDLE);
   for (const line of describePlan(p)) say(line);
+  await preflight(p.baseUrl, Object.values(p.plan.load).flat()[0]!);
   const startedAt = new Date().toISOString();
   const secrets = p.keys.map((k) => k.key);
   let report: Report;

@@ -41,5 +41,18 @@ export interface CapacityVerdict {
   /** the highest rate tested when --scale-to-keys lowered it */
   keysBoundAt: number | null;
   summary: string;
+  /** The canary keys' windows (load/capacity/canary.ts judges them). */
+  canaries?: CapacityCanary[];
 }
 
+export interface CapacityCanary {
+  plan: string;
+  perMinute: number;
+  step: number;
+  sent: number;
+  /** per minute window, keyed by the X-RateLimit-Reset the server gave it */
+  windows: Array<{ reset: number; admitted: number; rejected: number }>;
+  /** 429s without a valid Retry-After */
+  missingRetryAfter: number;
+  transportErrors: number;
+}

@@ -3,7 +3,7 @@ import { ConfigError } from '../../core/errors.ts';
 import { mergeResults } from './merge.ts';
 import { canaryLine, parseCanaryLines, parseRunnerResults, resultLine, type RunnerResult, type RunnerStep } from './result.ts';
 
-const run = { target: 'http://127.0.0.1:1/v1', plannedRate: 100, slo: 'p99<500ms', minHeadroom: 1, scale: 1, topRate: 200, stepCount: 2, canaryStep: 1, canaries: 0 };
+const run = { target: 'http://127.0.0.1:1/v1', plannedRate: 100, slo: 'p99<500ms', minHeadroom: 1, scale: 1, topRate: 200, stepCount: 2, canaryStep: 1, canaries: 0, canariesRequested: true };
 const stepOf = (index: number, share: number, requests: number, p99: number): RunnerStep => ({ index, offeredRate: 100, share, seconds: 10, requests, failed: 1, dropped: 2, below429: 0, unexpected4xx: 1, percentilesMs: { '99': p99 } });
 const runner = (segment: string, share: number, p99: number): RunnerResult => ({ tool: 'petcert-capacity', version: 1, run, segment, steps: [stepOf(0, share, 500, p99)], canaries: [] });
 

@@ -10,6 +10,13 @@ import type { CapacitySettings } from './settings.ts';
 
 /** The most of its quota any key carries (the rest is the margin for send jitter). */
 export const KEY_SHARE = 0.9;
+/**
+ * A canary sends at CANARY_PACE × its plan's per-key rate (exhausting a window within a third of it),
+ * from CANARY_START into its step. At realistic key counts that is noise; with few keys it is not,
+ * and the plan says so.
+ */
+export const CANARY_PACE = 3;
+export const CANARY_START = 0.1;
 /** The first step, as a share of the planned rate. */
 export const FIRST_FACTOR = 0.25;
 
@@ -116,7 +123,12 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
   });
   const { load, canaries, notes } = chooseCanaries(settings, mix, byPlan, steps[steps.length - 1]!, limits, parallelism);
   const firstAtPlan = steps.findIndex((s) => s.factor >= 1 - 1e-9);
-  return { plannedRate, perPlanPlanned, scale, steps, load, canaries, canaryStep: firstAtPlan === -1 ? steps.length - 1 : firstAtPlan, notes, minuteSeconds };
+  const canaryStep = firstAtPlan === -1 ? steps.length - 1 : firstAtPlan;
+  const canaryRate = canaries.reduce((sum, c) => sum + (CANARY_PACE * c.perMinute) / minuteSeconds, 0);
+  if (canaryRate > 0.05 * steps[canaryStep]!.offeredRate) {
+    notes.push(`the canaries add ${Math.round((100 * canaryRate) / steps[canaryStep]!.offeredRate)} % to step ${canaryStep + 1}'s load (few keys): --no-canaries if that step's latency matters more than quota under load`);
+  }
+  return { plannedRate, perPlanPlanned, scale, steps, load, canaries, canaryStep, notes, minuteSeconds };
 }
 
 /** One canary per plan, the plan's last key, when the others still carry the top step. */

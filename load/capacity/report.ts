@@ -23,6 +23,7 @@ export interface CapacityReportInput {
 }
 
 function canarySkipReason(input: CapacityReportInput): string | undefined {
+  if (!input.run.canariesRequested) return 'canaries off (--no-canaries)';
   if (input.run.canaries === 0) return 'no canary key: every key carries load (add one spare key per plan)';
   if (!input.merged.steps.some((s) => s.index === input.run.canaryStep)) return `the run stopped before step ${input.run.canaryStep + 1}, where the canaries run`;
   return undefined;

@@ -2,6 +2,7 @@
 // It is printed as one marked JSON line on stdout (and so in `kubectl logs`), which `petcert capacity`
 // and `petcert capacity merge` read back. Counts and rates add across runners; percentiles do not.
 import { ConfigError } from '../../core/errors.ts';
+import type { CapacityCanary } from '../../report/capacity.ts';
 
 export const RESULT_MARKER = 'PETCERT_CAPACITY_RESULT ';
 export const RESULT_VERSION = 1;
@@ -24,23 +25,9 @@ export interface RunnerStep {
   percentilesMs: Record<string, number>;
 }
 
-export interface CanaryWindow {
-  /** X-RateLimit-Reset the server gave the window's responses */
-  reset: number;
-  admitted: number;
-  rejected: number;
-}
-
-export interface CanaryResult {
-  plan: string;
-  perMinute: number;
-  step: number;
-  sent: number;
-  windows: CanaryWindow[];
-  /** 429s without a valid Retry-After */
-  missingRetryAfter: number;
-  transportErrors: number;
-}
+/** One canary key's windows (the report's type: report.json carries them as they are). */
+export type CanaryResult = CapacityCanary;
+export type CanaryWindow = CapacityCanary['windows'][number];
 
 /** What every runner of one run shares: enough for `petcert capacity merge` to judge without flags. */
 export interface RunInfo {
@@ -57,6 +44,8 @@ export interface RunInfo {
   canaryStep: number;
   /** canary keys in the whole run */
   canaries: number;
+  /** false: --no-canaries (CANARIES=0) */
+  canariesRequested: boolean;
 }
 
 export interface RunnerResult {

@@ -14,6 +14,7 @@ export function runInfo(target: string, settings: CapacitySettings, plan: Capaci
     stepCount: plan.steps.length,
     canaryStep: plan.canaryStep,
     canaries: plan.canaries.length,
+    canariesRequested: settings.canaries,
   };
 }
 

@@ -12,6 +12,7 @@
 // k6 process to stop early). Without MIX every key is one customer and the load is scaled to the keys.
 import exec from 'k6/execution';
 import http from 'k6/http';
+import { setTimeout } from 'k6/timers';
 import { Counter } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
 import { lowerCaseHeaders } from '../../core/exchange.ts';
@@ -21,7 +22,7 @@ import { parsePlansFile, specPlanTable } from '../../spec/plans.ts';
 import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
 import { parseKeysFile, type PlanKey } from '../capacity/keys-file.ts';
 import { operationFor } from '../capacity/mix.ts';
-import { buildPlan, type Canary } from '../capacity/plan.ts';
+import { buildPlan, CANARY_PACE, CANARY_START, type Canary } from '../capacity/plan.ts';
 import { canaryLine, resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '../capacity/result.ts';
 import { runInfo } from '../capacity/run-info.ts';
 import { readSettings } from '../capacity/settings.ts';
@@ -68,8 +69,8 @@ function stepScenarios(): Record<string, Scenario> {
   }
   const canaryStep = steps.find((s) => s.index === plan.canaryStep);
   if (canaryStep && plan.canaries.length > 0) {
-    // A quarter into the step, once the step's load is flowing.
-    out.canary = { executor: 'per-vu-iterations', exec: 'canary', vus: plan.canaries.length, iterations: 1, startTime: `${(canaryStep.index - first) * stepMs + Math.round(stepMs / 4)}ms`, maxDuration: `${Math.max(stepMs, 10_000)}ms`, tags: { step: `canary${canaryStep.index}` } };
+    // Once the step's load is flowing; done by the step's end.
+    out.canary = { executor: 'per-vu-iterations', exec: 'canary', vus: plan.canaries.length, iterations: 1, startTime: `${(canaryStep.index - first) * stepMs + Math.round(stepMs * CANARY_START)}ms`, maxDuration: `${Math.round(stepMs * (1 - CANARY_START)) + 5000}ms`, tags: { step: `canary${canaryStep.index}` } };
   }
   return out;
 }
@@ -144,14 +145,25 @@ async function canaryRequest(key: string): Promise<CanaryResponse> {
   return { status: res.status, reset: reset ?? NaN, retryAfterOk: res.status !== 429 || parseRetryAfter(headers).ok };
 }
 
-/** One canary key past its quota, 20 requests at a time, bounded by canaryBudget. */
+/**
+ * One canary key past its quota, paced at CANARY_PACE × its plan's per-key rate in small concurrent
+ * batches: it exhausts a window within a third of it, yet adds only a few keys' worth of load to the
+ * step it judges (a burst of a Business quota would be petcert's own load spike). Bounded by
+ * canaryBudget and by the step's end.
+ */
 export async function canary(): Promise<void> {
   const c: Canary | undefined = keysForSegment(plan.canaries, segment())[exec.scenario.iterationInInstance];
   if (c === undefined) return;
+  const rate = (CANARY_PACE * c.perMinute) / plans.windows.minuteSeconds;
+  const batch = Math.max(1, Math.min(10, Math.ceil(rate / 20)));
+  const gapMs = (1000 * batch) / rate;
+  const deadline = Date.now() + stepMs * (1 - CANARY_START);
   const responses: CanaryResponse[] = [];
-  while (shouldSendMore(responses, c.perMinute)) {
-    const n = Math.min(20, canaryBudget(c.perMinute) - responses.length);
+  while (shouldSendMore(responses, c.perMinute) && Date.now() < deadline) {
+    const started = Date.now();
+    const n = Math.min(batch, canaryBudget(c.perMinute) - responses.length);
     responses.push(...(await Promise.all(Array.from({ length: n }, () => canaryRequest(c.key)))));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, gapMs - (Date.now() - started))));
   }
   console.log(canaryLine({
     plan: c.plan, perMinute: c.perMinute, step: plan.canaryStep, sent: responses.length, windows: canaryWindows(responses),
