@@ -4,6 +4,7 @@
 import { escapeHtml as esc, clip, prettyJson } from './html-escape.ts';
 import { cumulativePlot, remainingPlot, type DayFrame } from './html-plot.ts';
 import { k6Section } from './html-k6.ts';
+import { capacitySection } from './html-capacity.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { durationSeconds, failingChecks, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
 
@@ -148,7 +149,7 @@ function createdSection(report: Report): string {
 
 /** Links to the sections present (an absent section gets no dead link). */
 function nav(sections: string[]): string {
-  const names: Record<string, string> = { checks: 'Checks', failures: 'Failures', observe: 'Gaps (OBSERVE)', quota: 'Quota plots', k6: 'k6', created: 'Created pets' };
+  const names: Record<string, string> = { capacity: 'Capacity', checks: 'Checks', failures: 'Failures', observe: 'Gaps (OBSERVE)', quota: 'Quota plots', k6: 'k6', created: 'Created pets' };
   const links = sections.map((s) => /^<section id="([a-z0-9]+)"/.exec(s)?.[1]).filter((id): id is string => id !== undefined && id in names);
   return `<nav>${links.map((id) => `<a href="#${id}">${names[id]}</a>`).join(' · ')}</nav>`;
 }
@@ -172,7 +173,7 @@ function partsTable(report: Report, failing: Set<CheckResult>): string {
 
 export function toHtml(report: Report, failOn: FailOn = 'must'): string {
   const failing = new Set(failingChecks(report, failOn));
-  const sections = [checksTable(report, failing), failuresSection(report, failing), observeSection(report), seriesSection(report), k6Section(report.k6), createdSection(report)].filter(Boolean);
+  const sections = [capacitySection(report.capacity), checksTable(report, failing), failuresSection(report, failing), observeSection(report), seriesSection(report), k6Section(report.k6), createdSection(report)].filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
