@@ -20,13 +20,14 @@ export const CHECKS = {
   burstExact: def('quota.burst.exact', 'MUST', '§8.1', 'Many more simultaneous requests than the limit on a fresh window admit exactly the limit'),
   burstRemaining: def('quota.burst.remaining', 'MUST', '§8.2', 'Under concurrency the Remaining values of one window are distinct and contiguous'),
   isolation: def('quota.isolation', 'MUST', '§8.1', "One key's exhausted quota does not limit another key"),
+  model: def('quota.model', 'OBSERVE', '§8 (not shown)', "The limiter's model the minute count shows (fixed window, sliding log, sliding window counter, token bucket); fixed-window rules apply only to a fixed window"),
 } as const;
 
 export type CheckKey = keyof typeof CHECKS;
 
 /** Checks each probe reports, so a probe that could not reach a check reports it skipped, never silently absent. */
 export const PROBE_CHECKS = {
-  minute: ['status', 'headersValid', 'limit', 'remaining', 'reset', 'minuteExact', 'retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow'],
+  minute: ['status', 'headersValid', 'limit', 'remaining', 'reset', 'minuteExact', 'retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow', 'model'],
   day: ['dayExact', 'dayRetryAfter', 'dayHeaders', 'rejectedConsume'],
   burst: ['burstExact', 'burstRemaining'],
   isolation: ['isolation'],

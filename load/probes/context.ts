@@ -8,6 +8,7 @@ import type { Plan, Windows } from '../../spec/plans.ts';
 import { createServerClock, type ServerClock } from '../../spec/ratelimit.ts';
 import type { Findings } from './findings.ts';
 import { fmt, waitCapMs, WaitCapped } from './bounds.ts';
+import type { ModelVerdict } from './model.ts';
 
 export interface ProbeContext {
   send: Send;
@@ -23,6 +24,8 @@ export interface ProbeContext {
   maxWaitMs: number;
   /** Local ms past which no probe sends or waits (the run's printed bound); none when undefined. */
   deadline?: number;
+  /** The limiter's model per key label, as the minute probe found it (burst, isolation and day judge by it). */
+  models: Record<string, ModelVerdict>;
 }
 
 export interface KeyUnderTest {
@@ -38,7 +41,7 @@ export interface ProbeRun {
   seriesName: string;
 }
 
-type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'maxWaitMs'> & { serverClock?: ServerClock; maxWaitMs?: number };
+type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'maxWaitMs' | 'models'> & { serverClock?: ServerClock; maxWaitMs?: number };
 
 export function createContext(options: ContextOptions): ProbeContext {
   const { deadline, clock } = options;
@@ -48,7 +51,7 @@ export function createContext(options: ContextOptions): ProbeContext {
     return options.send(request);
   };
   const startedAt = clock.now();
-  return { ...options, send, serverClock: options.serverClock ?? createServerClock(), series: {}, maxWaitMs: waitCapMs(options.windows, options.maxWaitMs) };
+  return { ...options, send, serverClock: options.serverClock ?? createServerClock(), series: {}, models: {}, maxWaitMs: waitCapMs(options.windows, options.maxWaitMs) };
 }
 
 /**
@@ -70,6 +73,9 @@ export async function sleepUntilServer(ctx: ProbeContext, serverMs: number, what
   const local = ctx.serverClock.toLocalNotBefore(serverMs + MARGIN_MS);
   await waitFor(ctx, (local ?? ctx.clock.now()) - ctx.clock.now(), what);
 }
+
+/** The key's label in series names ("minute:free#2" → "free#2"). */
+export const labelOf = (run: ProbeRun): string => run.seriesName.slice(run.seriesName.indexOf(':') + 1);
 
 export function serverNow(ctx: ProbeContext): number {
   return ctx.serverClock.toServer(ctx.clock.now()) ?? ctx.clock.now();

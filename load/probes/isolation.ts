@@ -1,6 +1,7 @@
 // The isolation probe: while one key's minute window is spent, every other key is still admitted.
 // It rides on the minute probe's exhausted window, so it costs one request per other key.
-import type { ProbeRun } from './context.ts';
+import { labelOf, type ProbeRun } from './context.ts';
+import { isFixed } from './model.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import type { WindowCount } from './window.ts';
@@ -11,10 +12,27 @@ export async function probeIsolation(spent: ProbeRun, count: WindowCount, others
     return;
   }
   for (const other of others) {
+    const explained = ownStateExplains(other); // before this request joins its series
     const o = await observe(other);
     if (o.admitted) spent.f.pass('isolation');
-    else if (o.serverMs < count.endMs - SLACK_MS / 3) {
+    else if (o.serverMs < count.endMs - SLACK_MS / 3 && !explained) {
       spent.f.fail('isolation', `the key for plan ${other.k.plan.name} got ${o.status} right after the key for plan ${spent.k.plan.name} spent its minute quota`, { exchange: o.ex, expected: 'admitted', received: o.status });
     }
   }
+}
+
+/**
+ * A limiter that is not a fixed window may still be refusing the other key for its own earlier requests
+ * (a counter's last window still weighs); its Remaining only grows while it is idle, so its last answer
+ * tells: Remaining 0 then explains a refusal now.
+ */
+function ownStateExplains(other: ProbeRun): boolean {
+  const label = labelOf(other);
+  const model = other.ctx.models[label];
+  if (model === undefined || isFixed(model)) return false;
+  const last = Object.entries(other.ctx.series)
+    .filter(([name]) => name.slice(name.indexOf(':') + 1) === label)
+    .flatMap(([, list]) => list)
+    .reduce<{ t: number; remaining?: number; status: number } | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
+  return last !== undefined && (last.status === 429 || (last.remaining ?? 0) < 1);
 }

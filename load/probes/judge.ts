@@ -5,9 +5,14 @@ import type { ProbeRun } from './context.ts';
 import { type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
+import { allowance, isFixed, type ModelVerdict } from './model.ts';
 
-/** Remaining must drop by one per admitted request, between responses reporting the same quota window. */
-export function judgeRemaining(run: ProbeRun, count: WindowCount): void {
+/**
+ * Remaining counts down from Limit-1, between responses reporting the same quota: by exactly one per
+ * admitted request in a fixed window (same Reset); for other models by one, less what they refilled in
+ * between (model.ts allowance). A 429 of the minute quota reports 0.
+ */
+export function judgeRemaining(run: ProbeRun, count: WindowCount, model: ModelVerdict): void {
   const { f } = run;
   const list = count.admitted;
   const first = list[0];
@@ -16,13 +21,16 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount): void {
       exchange: first.ex, expected: first.rate.limit - 1, received: first.rate.remaining,
     });
   }
+  const fixed = isFixed(model);
   for (let i = 1; i < list.length; i++) {
     const a = list[i - 1]!;
     const b = list[i]!;
-    if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || a.rate.reset !== b.rate.reset) continue;
-    if (b.rate.remaining !== a.rate.remaining - 1) {
-      f.fail('remaining', `Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request`, {
-        exchange: b.ex, expected: a.rate.remaining - 1, received: b.rate.remaining,
+    if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset)) continue;
+    const refill = fixed ? 0 : allowance(model.model, a.rate.limit, run.ctx.windows.minuteSeconds * 1000, b.receivedLocal - a.sentLocal);
+    if (b.rate.remaining < a.rate.remaining - 1 || b.rate.remaining > a.rate.remaining - 1 + refill) {
+      const expected = refill ? `${a.rate.remaining - 1}..${a.rate.remaining - 1 + refill}` : a.rate.remaining - 1;
+      f.fail('remaining', `Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request (expected ${expected})`, {
+        exchange: b.ex, expected, received: b.rate.remaining,
       });
       return;
     }
@@ -32,6 +40,31 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount): void {
     f.fail('remaining', `a 429 of the minute quota reports Remaining ${rej.rate.remaining}`, { exchange: rej.ex, expected: 0, received: rej.rate.remaining });
   }
   if (list.length > 1 || rej) f.pass('remaining');
+}
+
+/**
+ * What §8 states of any limiter's 429: a Retry-After, not zero while the quota is still spent, within the
+ * refusing quota's window, and no later than the 429's own Reset (+ the Date slack).
+ */
+export function judgeRetryAfterConsistent(run: ProbeRun, o: Observation, windowSeconds: number, keys: { present: CheckKey; accurate: CheckKey } = { present: 'retryAfterPresent', accurate: 'retryAfterAccurate' }): void {
+  const { f } = run;
+  if (!o.retryAfter) {
+    const raw = o.ex.response.headers[RATE_LIMIT_HEADERS.retryAfter];
+    f.fail(keys.present, raw === undefined ? 'the 429 has no Retry-After header' : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`, { exchange: o.ex });
+    return;
+  }
+  f.pass(keys.present);
+  const got = o.retryAfter.seconds;
+  const slack = SLACK_MS / 1000;
+  const toReset = o.rate && o.quota !== 'unknown' ? o.rate.reset - o.serverMs / 1000 : undefined;
+  const length = o.quota === 'day' ? run.ctx.windows.daySeconds : windowSeconds;
+  if (got > length + slack) {
+    f.fail(keys.accurate, `Retry-After ${o.retryAfter.raw} (${got} s) is longer than the ${length} s window of the quota that refused`, { exchange: o.ex, expected: `≤ ${length}`, received: got });
+  } else if (toReset !== undefined && got > toReset + slack) {
+    f.fail(keys.accurate, `Retry-After ${o.retryAfter.raw} (${got} s) reaches past X-RateLimit-Reset ${o.rate!.reset} (${toReset.toFixed(1)} s away)`, { exchange: o.ex, expected: `≤ ${Math.ceil(toReset)}`, received: got });
+  } else if (got === 0 && (toReset === undefined || toReset > 0.5)) {
+    f.fail(keys.accurate, 'Retry-After 0 on a 429 whose quota is still spent', { exchange: o.ex, expected: '≥ 1', received: 0 });
+  } else f.pass(keys.accurate);
 }
 
 /** The day quota's 429 has one check for Retry-After, present and accurate alike. */

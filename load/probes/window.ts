@@ -5,6 +5,7 @@ import { sleepUntilServer } from './context.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
+import { allowance } from './model.ts';
 
 export interface FreshWindow {
   /** Our first request of the window, when it was already fresh (saves waiting for the next one). */
@@ -40,11 +41,15 @@ function neededMs(run: ProbeRun, o: Observation): number {
   return (run.k.plan.perMinute + 2) * rtt * 3 + 300;
 }
 
-export async function findFreshWindow(run: ProbeRun, allowFirst = true): Promise<FreshWindow> {
+/**
+ * Finds the start of a fresh window. `idleWindows` more windows are waited out idle after its end: a
+ * sliding window counter still weighs the last window's count at the next one's start (model.ts).
+ */
+export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWindows = 0): Promise<FreshWindow> {
   const minuteMs = run.ctx.windows.minuteSeconds * 1000;
   let o = await observe(run);
   let end = minuteEnd(run, o);
-  if (end !== undefined && allowFirst && o.admitted && o.quota === 'minute' && o.rate!.remaining === o.rate!.limit - 1 && end - o.serverMs > Math.max(neededMs(run, o), minuteMs / 2)) {
+  if (end !== undefined && allowFirst && isFull(o) && end - o.serverMs > Math.max(neededMs(run, o), minuteMs / 2)) {
     return { first: o, endMs: end };
   }
   // The headers do not report the minute window: spend the rest of it to learn its end from the 429.
@@ -54,42 +59,63 @@ export async function findFreshWindow(run: ProbeRun, allowFirst = true): Promise
   }
   // Last resort (no Reset, no usable Retry-After): one full window length from here.
   end ??= o.serverMs + minuteMs;
+  // Idle windows count from the end of the window holding our last request (a counter's 429 reports a later Reset).
+  if (idleWindows > 0) end = Math.max(end, o.serverMs + minuteMs) + idleWindows * minuteMs;
   await sleepUntilServer(run.ctx, end);
   return { endMs: end + minuteMs };
 }
 
+/** The whole minute allowance is there: the response reports the minute quota with Remaining = Limit - 1. */
+const isFull = (o: Observation): boolean => o.admitted && o.quota === 'minute' && o.rate!.remaining === o.rate!.limit - 1;
+
 /**
- * Counts admissions in one minute window from its start until the 429, sending at most limit+1 after
- * the window's first. Returns undefined when the window ended before the count did (slow target).
+ * A fixed window rolled over mid-count: Remaining went back up, or Reset jumped a whole window. (A sliding
+ * limiter's Remaining only falls during a count from a full state, and its Reset creeps: model.ts.)
  */
-export async function countWindow(run: ProbeRun, fresh: FreshWindow): Promise<WindowCount | undefined> {
+function rolledOver(run: ProbeRun, prev: Observation | undefined, o: Observation): boolean {
+  if (!prev?.rate || !o.rate || prev.quota !== 'minute' || o.quota !== 'minute') return false;
+  return o.rate.remaining > prev.rate.remaining || o.rate.reset - prev.rate.reset >= run.ctx.windows.minuteSeconds;
+}
+
+export type CountOutcome = WindowCount | 'rolled-over' | 'not-full';
+
+/**
+ * Counts admissions from a fresh start until the 429. Sends at most the limit, plus what a limiter that
+ * refills could have admitted by then (model.ts allowance), plus one. 'rolled-over': a fixed window ended
+ * before the count did (slow target); 'not-full': the count did not start with the whole allowance.
+ */
+export async function countWindow(run: ProbeRun, fresh: FreshWindow): Promise<CountOutcome> {
   const { perMinute } = run.k.plan;
+  const minuteMs = run.ctx.windows.minuteSeconds * 1000;
   const admitted = fresh.first ? [fresh.first] : [];
   let endMs = fresh.endMs;
-  let firstReset = fresh.first?.quota === 'minute' ? fresh.first.rate?.reset : undefined;
-  for (let i = 0; i <= perMinute + 1; i++) {
+  let firstEnd = fresh.first?.quota === 'minute' ? resetEndMs(run, fresh.first) : undefined;
+  let prev = fresh.first;
+  for (let i = 0; i <= 2 * perMinute + 1; i++) {
     const o = await observe(run);
     const oEnd = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
-    if (oEnd !== undefined && firstReset === undefined) {
-      firstReset = o.rate!.reset;
-      endMs = oEnd;
-    } else if (oEnd !== undefined && o.rate!.reset !== firstReset) {
-      if (o.serverMs >= endMs - SLACK_MS) return undefined; // the window rolled over mid-count
-      run.f.fail('reset', `X-RateLimit-Reset moved from ${firstReset} to ${o.rate!.reset} within one window`, { exchange: o.ex, expected: firstReset, received: o.rate!.reset });
-    } else if (oEnd === undefined && o.serverMs > endMs + SLACK_MS) return undefined;
+    // Remaining above Limit-1 is a fault judgeRemaining reports; below it, the allowance was not whole.
+    if (admitted.length === 0 && o.admitted && o.quota === 'minute' && o.rate!.remaining < o.rate!.limit - 1) return 'not-full';
+    if (rolledOver(run, prev, o)) return 'rolled-over';
+    if (oEnd !== undefined && firstEnd === undefined) endMs = firstEnd = oEnd;
+    else if (oEnd === undefined && o.serverMs > endMs + SLACK_MS) return 'rolled-over';
     if (o.status === 429) return { admitted, rejected: o, over: false, endMs };
     admitted.push(o);
-    if (admitted.length > perMinute) return { admitted, over: true, endMs };
+    prev = o;
+    const spanMs = o.receivedLocal - admitted[0]!.sentLocal;
+    if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs)) return { admitted, over: true, endMs };
   }
   return { admitted, over: true, endMs };
 }
 
-/** A fresh window counted whole: retried once when the window ended mid-count. */
+/** A fresh window counted whole: tried again when a fixed window ended mid-count, or with an idle window when the count did not start full. */
 export async function exhaustWindow(run: ProbeRun, allowFirst = true): Promise<WindowCount | undefined> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const fresh = await findFreshWindow(run, allowFirst && attempt === 0);
+  let idle = 0;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const fresh = await findFreshWindow(run, allowFirst && attempt === 0, idle);
     const count = await countWindow(run, fresh);
-    if (count) return count;
+    if (typeof count === 'object') return count;
+    if (count === 'not-full') idle = 1;
   }
   return undefined;
 }

@@ -1,0 +1,80 @@
+// The day probe for a limiter that is not a fixed window (model.ts: sliding log, sliding window counter,
+// token bucket): there is no day boundary to wait for. Paced steadily just under the minute rate until
+// the day quota refuses, it judges what §8 states of any model: the refusal came only once this key had
+// spent the plan's perDay (all its requests in every probe), no more than perDay (plus what a refilling
+// model gives back) were admitted within one day of this probe's own requests, and the 429 carries a
+// consistent Retry-After.
+import { waitFor, labelOf, serverNow, type ProbeRun } from './context.ts';
+import { dayEndOf, isDay429 } from './day-refusal.ts';
+import { DAY_RETRY_AFTER, judgeRetryAfterConsistent } from './judge.ts';
+import { allowance, notFixedReason, type ModelVerdict } from './model.ts';
+import type { Observation } from './observe.ts';
+import { observe } from './request.ts';
+
+/** Paced this much slower than the minute figure: a sliding minute quota never refuses the pacing. */
+const PACE_MARGIN = 1.05;
+
+/** Most admitted within less than a day of each other (our clock, so only differences matter), beyond what the model refills. */
+function overDay(run: ProbeRun, own: Observation[], model: ModelVerdict): { count: number; most: number; at: Observation } | undefined {
+  const { perDay } = run.k.plan;
+  const dayMs = run.ctx.windows.daySeconds * 1000;
+  let i = 0;
+  for (let j = 0; j < own.length; j++) {
+    while (own[j]!.receivedLocal - own[i]!.sentLocal >= dayMs) i++;
+    const count = j - i + 1;
+    const most = perDay + allowance(model.model, perDay, dayMs, own[j]!.receivedLocal - own[i]!.sentLocal);
+    if (count > most) return { count, most, at: own[j]! };
+  }
+  return undefined;
+}
+
+/** This key's requests the server answered, in every probe: admitted, and refused (some servers count those). */
+function spentByKey(run: ProbeRun): { admitted: number; refused: number } {
+  const label = labelOf(run);
+  const samples = Object.entries(run.ctx.series).filter(([name]) => name.slice(name.indexOf(':') + 1) === label).flatMap(([, list]) => list);
+  return {
+    admitted: samples.filter((s) => s.status >= 200 && s.status < 300).length,
+    refused: samples.filter((s) => s.status === 429).length,
+  };
+}
+
+function judge(run: ProbeRun, own: Observation[], final: Observation, model: ModelVerdict): void {
+  const { f, k } = run;
+  const { perDay } = k.plan;
+  const over = overDay(run, own, model);
+  const spent = spentByKey(run);
+  if (over) {
+    f.fail('dayExact', `${over.count} requests admitted within one day window (${run.ctx.windows.daySeconds} s); the plan allows ${perDay}${over.most > perDay ? `, a ${model.model} limiter at most ${over.most}` : ''}`, { exchange: over.at.ex, expected: perDay, received: over.count });
+  } else if (spent.admitted + spent.refused - 1 < perDay) {
+    f.fail('dayExact', `the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused) in all; the plan allows ${perDay} per day`, { exchange: final.ex, expected: perDay, received: spent.admitted });
+  } else f.pass('dayExact');
+  judgeRetryAfterConsistent(run, final, run.ctx.windows.daySeconds, DAY_RETRY_AFTER);
+  f.observe('dayHeaders', { on429: final.quota });
+  f.skip('rejectedConsume', notFixedReason(model));
+}
+
+export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promise<void> {
+  const { ctx, k, f } = run;
+  const { perMinute, perDay } = k.plan;
+  const minuteMs = ctx.windows.minuteSeconds * 1000;
+  const dayMs = ctx.windows.daySeconds * 1000;
+  const gapMs = (minuteMs / perMinute) * PACE_MARGIN;
+  const own: Observation[] = [];
+  const started = serverNow(ctx);
+  for (let i = 0; i < 3 * perDay + 10; i++) {
+    const o = await observe(run);
+    if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
+      if (dayEndOf(run, o) === undefined) f.skip('dayExact', "the day quota's 429 does not say when one more request fits within one day window");
+      else judge(run, own, o, model);
+      return;
+    }
+    if (o.admitted) own.push(o);
+    if (i % perMinute === 0) ctx.progress({ phase: `quota ${k.plan.name}: day`, done: Math.min(own.length, perDay - 1), total: perDay, etaMs: Math.max(0, perDay - own.length) * gapMs });
+    if (o.serverMs - started > 2 * dayMs + 2 * minuteMs) {
+      f.fail('dayExact', `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round((o.serverMs - started) / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`, { exchange: o.ex, expected: perDay, received: own.length });
+      return;
+    }
+    const retry = o.status === 429 && o.retryAfter ? o.retryAfter.seconds * 1000 : 0;
+    await waitFor(ctx, Math.max(retry, gapMs - (ctx.clock.now() - o.sentLocal)), 'pacing at the minute rate');
+  }
+}
