@@ -26,6 +26,8 @@ export interface CoverageCase {
    * valid pet refused by a server that knows only some categories (GAPS.md) is undecided, not a pass.
    */
   decided?: (statuses: readonly number[]) => boolean;
+  /** The judging check's own reason not to run here (e.g. categoryId fixed by --category-id). */
+  skipIf?: (ctx: RunContext) => string | undefined;
 }
 
 const created = (statuses: readonly number[]): boolean => statuses.includes(201);
@@ -34,7 +36,7 @@ const created = (statuses: readonly number[]): boolean => statuses.includes(201)
 export const NEEDS_PETS: readonly Family[] = ['limit', 'status-filter'];
 
 function via<T>(spec: CaseSpec, check: ScenarioCheck<T>, input: (ctx: RunContext) => T, extra: Partial<CoverageCase> = {}): CoverageCase {
-  return { spec, check, cost: 1, run: (ctx) => check.run(input(ctx), ctx), ...extra };
+  return { spec, check, cost: 1, run: (ctx) => check.run(input(ctx), ctx), ...(check.skipIf ? { skipIf: check.skipIf } : {}), ...extra };
 }
 
 function credentialOf(kind: CredentialKind, apiKey: string): Credential {

@@ -12,7 +12,7 @@ import type { Attribution } from '../runner/book.ts';
 import type { CoverageCase } from './cases.ts';
 
 /** `fail (list.max-items)` when a response check failed on one of the case's answers. */
-export type CaseOutcome = 'pass' | 'fail' | `fail (${string})` | 'recorded' | 'undecided' | 'no answer' | 'not run';
+export type CaseOutcome = 'pass' | 'fail' | `fail (${string})` | 'recorded' | 'undecided' | `skipped: ${string}` | 'no answer' | 'not run';
 
 /**
  * Which case sent a request, so that the transport's observer names the case in what the response
@@ -62,6 +62,16 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
   // Listed in their fixed order before any runs, so the report reads the same whatever finished first.
   for (const c of cases) listed(c)[c.spec.name] = 'not run';
   await o.pool(cases, o.concurrency, async (c) => {
+    const skip = c.skipIf?.(ctx);
+    let outcome: CaseOutcome = `skipped: ${skip}`;
+    if (skip === undefined) outcome = await runOne(c);
+    listed(c)[c.spec.name] = outcome;
+    done += 1;
+    o.progress({ phase: 'conform: coverage', done, total: cases.length, message: c.spec.name });
+  });
+  return requests;
+
+  async function runOne(c: CoverageCase): Promise<CaseOutcome> {
     let outcome: CaseOutcome;
     const statuses: number[] = [];
     const scoped: RunContext = {
@@ -93,9 +103,6 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
       if (!(error instanceof TransportError)) throw error;
       outcome = 'no answer';
     }
-    listed(c)[c.spec.name] = outcome;
-    done += 1;
-    o.progress({ phase: 'conform: coverage', done, total: cases.length, message: c.spec.name });
-  });
-  return requests;
+    return outcome;
+  }
 }
