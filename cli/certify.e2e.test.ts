@@ -31,6 +31,7 @@ test('petcert certify without a config certifies the embedded reference server: 
   const ids = report.checks.map((c) => c.id);
   for (const plan of ['free', 'pro', 'business']) {
     expect(ids).toContain(`conform[${plan}]/create.valid`);
+    expect(report.checks.find((c) => c.id === `conform[${plan}]/ratelimit.limit-of-plan`)?.outcome).toBe('pass');
     for (const check of ['quota.minute.exact', 'quota.day.exact', 'quota.burst.exact']) {
       expect(report.checks.find((c) => c.id === `quota/${check}[${plan}]`)?.outcome).toBe('pass');
     }
