@@ -66,7 +66,7 @@ describe.concurrent('X-RateLimit-Limit judged against the plan', () => {
     expect(code).toBe(0);
     expect(check(report, 'ratelimit.limit-of-plan').outcome).toBe('skip');
     expect(check(report, 'ratelimit.limit-of-plan').skipReason).toMatch(/no plan given .*not judged/);
-    expect(lines.join('\n')).toMatch(/Not judged: no plan given \(--plan NAME or --key PLAN=KEY\): X-RateLimit-Limit values were not judged/);
+    expect(lines.join('\n')).toMatch(/ratelimit\.limit-of-plan: no plan given \(--plan NAME or --key PLAN=KEY\): X-RateLimit-Limit values were not judged/);
   });
 });
 

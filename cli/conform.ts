@@ -57,14 +57,19 @@ function listCases(out: Out): number {
   return 0;
 }
 
-/** The lines the summary adds about this issue's two questions: what the coverage phase found, and whether Limit was judged. */
+/** The summary's line on the coverage phase (a skipped Limit check is listed by the summary itself, with its reason). */
 export function coverageLines(report: Report): string[] {
   const outcomes = report.checks.flatMap((c) => Object.values(((c.observed as { coverage?: Record<string, string> } | undefined)?.coverage) ?? {}));
-  const count = (o: string) => outcomes.filter((x) => x === o).length;
-  const lines = [`Coverage: ${outcomes.length} cases — ${count('pass')} passed, ${count('fail')} failed, ${count('recorded')} recorded${count('undecided') ? `, ${count('undecided')} undecided` : ''}${count('not run') + count('no answer') ? `, ${count('not run') + count('no answer')} without an answer` : ''}`];
-  const plan = report.checks.find((c) => c.id === 'ratelimit.limit-of-plan');
-  if (plan?.outcome === 'skip') lines.push(`Not judged: ${plan.skipReason}`);
-  return lines;
+  const count = (test: (o: string) => boolean) => outcomes.filter(test).length;
+  const parts = [
+    `${count((o) => o === 'pass')} passed`,
+    `${count((o) => o.startsWith('fail'))} failed`,
+    `${count((o) => o === 'recorded')} recorded`,
+    ...[['undecided', count((o) => o === 'undecided')], ['skipped', count((o) => o.startsWith('skipped'))], ['without an answer', count((o) => o === 'not run' || o === 'no answer')]]
+      .filter(([, n]) => n)
+      .map(([what, n]) => `${n} ${what}`),
+  ];
+  return outcomes.length ? [`Coverage: ${outcomes.length} cases — ${parts.join(', ')}`] : [];
 }
 
 
