@@ -6,21 +6,27 @@
 import type { Options } from 'k6/options';
 import { readConfig } from './lib/config.ts';
 import { runProbeScript, summaryFiles } from './lib/probe-script.ts';
-import type { K6SummaryData } from '../shared/summary.ts';
+import type { K6SummaryInput } from '../shared/summary.ts';
+import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
 const config = readConfig();
+const SCENARIO = 'header_accuracy';
 
 export const options: Options = {
   scenarios: {
-    header_accuracy: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${6 * config.plans.windows.minuteSeconds + 30}s` },
+    [SCENARIO]: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${6 * config.plans.windows.minuteSeconds + 30}s` },
   },
-  thresholds: { checks: ['rate==1'] },
+  thresholds: { checks: ['rate==1'], ...NO_SILENT_PASS },
 };
 
-export default async function (): Promise<void> {
-  await runProbeScript(config, ['burst']);
+export function setup(): void {
+  refuseReplacedScenarios([SCENARIO]);
 }
 
-export function handleSummary(data: K6SummaryData): Record<string, string> {
+export default guarded('header-accuracy', async () => {
+  await runProbeScript(config, ['burst']);
+});
+
+export function handleSummary(data: K6SummaryInput): Record<string, string> {
   return summaryFiles('header-accuracy', config, data);
 }

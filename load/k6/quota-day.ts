@@ -3,22 +3,28 @@
 import type { Options } from 'k6/options';
 import { readConfig } from './lib/config.ts';
 import { runProbeScript, summaryFiles } from './lib/probe-script.ts';
-import type { K6SummaryData } from '../shared/summary.ts';
+import type { K6SummaryInput } from '../shared/summary.ts';
+import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
 const config = readConfig();
+const SCENARIO = 'quota_day';
 const { minuteSeconds, daySeconds } = config.plans.windows;
 
 export const options: Options = {
   scenarios: {
-    quota_day: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${3 * daySeconds + 4 * minuteSeconds + 60}s` },
+    [SCENARIO]: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${3 * daySeconds + 4 * minuteSeconds + 60}s` },
   },
-  thresholds: { checks: ['rate==1'] },
+  thresholds: { checks: ['rate==1'], ...NO_SILENT_PASS },
 };
 
-export default async function (): Promise<void> {
-  await runProbeScript(config, ['day']);
+export function setup(): void {
+  refuseReplacedScenarios([SCENARIO]);
 }
 
-export function handleSummary(data: K6SummaryData): Record<string, string> {
+export default guarded('quota-day', async () => {
+  await runProbeScript(config, ['day']);
+});
+
+export function handleSummary(data: K6SummaryInput): Record<string, string> {
   return summaryFiles('quota-day', config, data);
 }

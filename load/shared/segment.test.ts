@@ -15,8 +15,13 @@ describe('keysForSegment', () => {
     expect(parseSegment(undefined)).toEqual({ from: 0, to: 1 });
     expect(keysForSegment(['a', 'b'], '')).toEqual(['a', 'b']);
   });
+  it('takes null, what k6 gives for exec.test.options.executionSegment in a plain k6 run, as the whole test', () => {
+    expect(parseSegment(null)).toEqual({ from: 0, to: 1 });
+    expect(keysForSegment(['a', 'b'], null)).toEqual(['a', 'b']);
+  });
   it('rejects nonsense with a ConfigError', () => {
     expect(() => parseSegment('2/3:1/3')).toThrow(ConfigError);
     expect(() => parseSegment('x:1')).toThrow(ConfigError);
+    expect(() => parseSegment(0.5)).toThrow(ConfigError);
   });
 });

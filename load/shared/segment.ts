@@ -18,9 +18,14 @@ export function parseSegmentPoint(text: string): number {
   return value;
 }
 
-/** "from:to" (k6's executionSegment); undefined or "" is the whole test. */
-export function parseSegment(segment: string | undefined): { from: number; to: number } {
-  if (segment === undefined || segment.trim() === '') return { from: 0, to: 1 };
+/**
+ * "from:to" (k6's executionSegment); no segment is the whole test. Under a plain `k6 run` (no
+ * --execution-segment) k6 gives `exec.test.options.executionSegment` as null, not "": so null,
+ * undefined and "" all mean 0:1.
+ */
+export function parseSegment(segment: unknown): { from: number; to: number } {
+  if (segment === undefined || segment === null || (typeof segment === 'string' && segment.trim() === '')) return { from: 0, to: 1 };
+  if (typeof segment !== 'string') throw new ConfigError(`not a segment: ${JSON.stringify(segment)}`, 'executionSegment');
   const parts = segment.split(':');
   const from = parseSegmentPoint(parts.length === 2 ? parts[0]! : '0');
   const to = parseSegmentPoint(parts.length === 2 ? parts[1]! : parts[0]!);
@@ -28,7 +33,7 @@ export function parseSegment(segment: string | undefined): { from: number; to: n
   return { from, to };
 }
 
-export function keysForSegment<T>(keys: readonly T[], segment: string | undefined): T[] {
+export function keysForSegment<T>(keys: readonly T[], segment: unknown): T[] {
   const { from, to } = parseSegment(segment);
   const eps = 1e-9; // 1/3 + 1/3 + 1/3 must tile [0, 1) exactly despite floating point
   return keys.filter((_, j) => j / keys.length >= from - eps && j / keys.length < to - eps);

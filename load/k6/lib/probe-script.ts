@@ -1,13 +1,13 @@
 // What the probe scripts share: run some probes of the core once, turn each CheckResult into a k6
 // check (failures must surface through checks and thresholds: errors thrown in async code are only
-// logged), and write the JSON summary into reports/.
+// logged), and emit the JSON summary (stdout, and REPORT_DIR when given).
 import { check } from 'k6';
 import { silentProgress } from '../../../core/progress.ts';
 import type { CheckResult } from '../../../report/model.ts';
 import type { ProbeName } from '../../probes/checks.ts';
 import { createContext } from '../../probes/context.ts';
 import { runProbes } from '../../probes/run.ts';
-import { summarize, type K6SummaryData } from '../../shared/summary.ts';
+import { petcertSummary, summarize, summaryLine, type K6SummaryInput } from '../../shared/summary.ts';
 import type { ScriptConfig } from './config.ts';
 import { k6Clock, k6Send } from './send.ts';
 
@@ -35,8 +35,16 @@ export async function runProbeScript(config: ScriptConfig, only: ProbeName[], fi
   }
 }
 
-export function summaryFiles(script: string, config: ScriptConfig, data: K6SummaryData): Record<string, string> {
-  const dir = __ENV.REPORT_DIR || 'reports';
-  const text = summarize(script, config.baseUrl, data, config.secrets);
-  return { [`${dir}/k6-${script}.json`]: text, stdout: `${script}: summary written to ${dir}/k6-${script}.json\n` };
+/**
+ * handleSummary's outputs: always stdout, a verdict line and the summary as one SUMMARY_MARKER line;
+ * k6-<script>.json only into REPORT_DIR, which readConfig checked at init (k6 cannot create folders and
+ * a failed write does not change its exit code, so nothing here claims a file it has not checked).
+ */
+export function summaryFiles(script: string, config: ScriptConfig, data: K6SummaryInput): Record<string, string> {
+  const verdict = petcertSummary(script, config.baseUrl, data).passed;
+  const word = verdict === true ? 'passed' : verdict === false ? 'FAILED' : 'checks passed (thresholds: see the exit code)';
+  const file = config.reportDir === undefined ? undefined : `${config.reportDir}/k6-${script}.json`;
+  const where = file === undefined ? 'set REPORT_DIR=/absolute/folder to also write a file' : `also written to ${file}`;
+  const stdout = `${script}: ${word}; summary on the next line (${where})\n${summaryLine(script, config.baseUrl, data, config.secrets)}\n`;
+  return file === undefined ? { stdout } : { stdout, [file]: summarize(script, config.baseUrl, data, config.secrets) };
 }

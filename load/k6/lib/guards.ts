@@ -1,0 +1,42 @@
+// No silent pass: the k6 side of load/shared/guards.ts. Every petcert script carries NO_SILENT_PASS in
+// its thresholds, refuses in setup() a command line that replaced its scenarios, and runs its iterations
+// through guarded(): k6 only logs an exception thrown in an iteration (exit code 0), so guarded() aborts
+// the test instead (exit code 108).
+import exec from 'k6/execution';
+import { replacedScenarios, reportDirProblem } from '../../shared/guards.ts';
+
+/** A run that sent no request proved nothing: k6 fails this threshold at 0 requests (exit code 99). */
+export const NO_SILENT_PASS: Record<string, string[]> = { http_reqs: ['count>0'] };
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The iteration, aborting the whole test (exit code 108) when it throws. */
+export function guarded(script: string, iteration: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    try {
+      await iteration();
+    } catch (error) {
+      exec.test.abort(`${script}: an iteration threw (${message(error)}); nothing it measured can be trusted`);
+    }
+  };
+}
+
+/** For setup(): abort (exit code 108) when k6 is not running the script's own scenarios. */
+export function refuseReplacedScenarios(expected: readonly string[]): void {
+  const problem = replacedScenarios(expected, Object.keys(exec.test.options.scenarios ?? {}));
+  if (problem !== undefined) exec.test.abort(problem);
+}
+
+/** REPORT_DIR, checked at init (the only time open() works): throws, so k6 exits 107 before any request. */
+export function checkedReportDir(dir: string | undefined): string | undefined {
+  if (dir === undefined || dir === '') return undefined;
+  let openError: string | undefined;
+  try {
+    open(dir);
+  } catch (error) {
+    openError = message(error);
+  }
+  const problem = reportDirProblem(dir.replace(/[\\/]+$/, '') || dir, openError);
+  if (problem !== undefined) throw new Error(problem);
+  return dir.replace(/[\\/]+$/, '') || dir;
+}
