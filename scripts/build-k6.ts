@@ -17,8 +17,8 @@ export function k6Scripts(): string[] {
   return readdirSync(K6_SOURCE_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'));
 }
 
-export async function buildK6(outdir = K6_DIST_DIR): Promise<string[]> {
-  const entryPoints = k6Scripts().map((f) => join(K6_SOURCE_DIR, f));
+/** Bundles the scripts of load/k6 (or the given entry points, e.g. test fixtures) into outdir. */
+export async function buildK6(outdir = K6_DIST_DIR, entryPoints = k6Scripts().map((f) => join(K6_SOURCE_DIR, f))): Promise<string[]> {
   await build({
     entryPoints,
     outdir,
