@@ -61,7 +61,9 @@ export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promi
   const gapMs = (minuteMs / perMinute) * PACE_MARGIN;
   const own: Observation[] = [];
   const started = serverNow(ctx);
-  for (let i = 0; i < 3 * perDay + 10; i++) {
+  // Bounded by time below (two days and two minutes at this pace), and by count here as a backstop.
+  const most = Math.ceil((2 * dayMs + 2 * minuteMs) / gapMs) + 3 * perDay + 10;
+  for (let i = 0; i < most; i++) {
     const o = await observe(run);
     if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
       if (dayEndOf(run, o) === undefined) f.skip('dayExact', "the day quota's 429 does not say when one more request fits within one day window");

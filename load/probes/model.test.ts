@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { allowance, inferModel, type ModelEvidence } from './model.ts';
 
 const R = 1_900_000_000;
-/** n admitted requests 10 ms apart starting at `t0` (s), each reporting reset(t). */
-const count = (n: number, t0: number, reset: (t: number) => number): ModelEvidence['admitted'] =>
-  Array.from({ length: n }, (_, i) => ({ sentMs: (t0 + i * 0.01) * 1000, receivedMs: (t0 + i * 0.01) * 1000 + 2, reset: reset(t0 + i * 0.01) }));
+/** n admitted requests `step` s apart (10 ms by default) starting at `t0` (s), each reporting reset(t). */
+const count = (n: number, t0: number, reset: (t: number) => number, step = 0.01): ModelEvidence['admitted'] =>
+  Array.from({ length: n }, (_, i) => ({ sentMs: (t0 + i * step) * 1000, receivedMs: (t0 + i * step) * 1000 + 2, reset: reset(t0 + i * step) }));
 
 describe('inferModel', () => {
   it('fixed: one Reset, the 429 on it, the next window one window later', () => {
@@ -14,8 +14,9 @@ describe('inferModel', () => {
     expect(inferModel(e).model).toBe('fixed');
   });
 
-  it('sliding log: Reset = now + window moves within the count', () => {
-    const e = { windowSeconds: 2, admitted: count(4, R - 0.02, (t) => Math.ceil(t + 2)), refused: { reset: R + 2 }, recovery: { reset: R + 5 } };
+  it('sliding log: Reset = now + window moves with time within the count', () => {
+    const e = { windowSeconds: 2, admitted: count(4, R - 0.5, (t) => Math.ceil(t + 2), 0.2), refused: { reset: R + 2 }, recovery: { reset: R + 6 } };
+    expect(e.admitted.map((a) => a.reset - R)).toEqual([2, 2, 2, 3]);
     expect(inferModel(e).model).toBe('sliding-log');
   });
 
@@ -48,5 +49,18 @@ describe('allowance', () => {
     expect(allowance('token-bucket', 60, 60_000, 999)).toBe(0);
     expect(allowance('token-bucket', 60, 60_000, 2500)).toBe(2);
     expect(allowance('sliding-log', 4, 2000, 100)).toBe(0);
+  });
+});
+
+describe('token bucket told from a sliding log by the recovery', () => {
+  it('once full again, one request moves a bucket\'s Reset a token ahead; an emptied log\'s a whole window past its last Reset', () => {
+    const admitted = count(4, R + 0.2, () => R + 3); // one Reset: the count alone cannot tell
+    expect(inferModel({ windowSeconds: 2, admitted, refused: { reset: R + 3 }, recovery: { reset: R + 4 } }).model).toBe('token-bucket');
+    expect(inferModel({ windowSeconds: 2, admitted, refused: { reset: R + 3 }, recovery: { reset: R + 6 } }).model).toBe('sliding-log');
+  });
+
+  it('a count straddling a second in a few ms: told a bucket (the same rules judge both)', () => {
+    const admitted = count(4, R + 0.995, (t) => Math.ceil(t + 2));
+    expect(inferModel({ windowSeconds: 2, admitted, refused: { reset: R + 3 }, recovery: { reset: R + 7 } }).model).toBe('token-bucket');
   });
 });

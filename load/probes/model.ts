@@ -11,7 +11,8 @@
 //   sliding-log      Reset = now + window: it moves with time (or the recovery's Reset is more than one
 //                    window after R).
 //   token-bucket     Reset = when the bucket is full again: each request pushes it further, so it rises
-//                    faster than time (by about window / limit per request).
+//                    faster than time (by about window / limit per request), and once full again one
+//                    request pushes it less than a window ahead.
 
 export type LimiterModelName = 'fixed' | 'sliding-log' | 'sliding-counter' | 'token-bucket' | 'unknown';
 
@@ -31,8 +32,12 @@ export interface ModelVerdict {
   why: string;
 }
 
-/** Reset (whole seconds) rose this much faster than time over the count: each request pushed it. */
-const BUCKET_RISE_S = 1;
+/**
+ * Reset (whole seconds) rose more than this faster than time over the count: each request pushed it. A
+ * sliding log's Reset rises with time only (by 1 when the count straddles a second: rare in a fast count,
+ * and then it is told a bucket, which is judged by the same rules).
+ */
+const BUCKET_RISE_S = 0.5;
 
 export function inferModel(e: ModelEvidence): ModelVerdict {
   const first = e.admitted[0];
@@ -47,16 +52,22 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   const rise = rMax - r1;
   // The longest the server can have taken between the two (our clock: only differences matter).
   const elapsed = (last.receivedMs - first.sentMs) / 1000;
-  if (rise - elapsed >= BUCKET_RISE_S) {
+  if (rise - elapsed > BUCKET_RISE_S) {
     return { model: 'token-bucket', why: `Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: each request pushed it further (the time until a bucket is full again)` };
   }
-  if (rise > 0) return { model: 'sliding-log', why: `Reset moved from ${r1} to ${rMax} with time within one count (now + window)` };
-  if (e.refused.reset !== r1) return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
-  if (e.recovery && e.recovery.reset !== r1 + e.windowSeconds) {
-    return { model: 'sliding-log', why: `after the reset at ${r1} the next request reports Reset ${e.recovery.reset}, not one window later (${r1 + e.windowSeconds}): the window moves with the requests` };
+  const L = e.windowSeconds;
+  if (rise === 0 && e.refused.reset === r1) {
+    if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
+    if (e.recovery.reset === r1 + L) return { model: 'fixed', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
   }
-  if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
-  return { model: 'fixed', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
+  // The recovery came after the last admitted Reset: a sliding log then reports that time + a whole window.
+  if (e.recovery && e.recovery.reset - rMax <= L) {
+    return { model: 'token-bucket', why: `once the whole allowance was back (Reset ${rMax}), one request pushed Reset only to ${e.recovery.reset}: the time one token takes` };
+  }
+  if (rise > 0 || e.recovery) {
+    return { model: 'sliding-log', why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}` };
+  }
+  return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
 }
 
 /** Fixed-window-only rules apply only here; elsewhere they are skipped with `skipReason`. */
