@@ -29,7 +29,7 @@ export const K6_UNDER_TEST: K6UnderTest[] = K6_PINNED_VERSIONS.map((version) => 
 });
 
 const skipped = K6_UNDER_TEST.filter((k) => k.skip !== undefined);
-if (skipped.length > 0) console.warn(`k6 tests ${skipped.map((k) => k.skip).join('; ')}`);
+if (skipped.length > 0) console.warn(`k6 tests skipped under ${skipped.map((k) => `k6 ${k.version}`).join(' and ')}: not built — run npm run k6:build (needs Go)`);
 
 export interface K6Run {
   /** k6's exit code (99 thresholds crossed, 107 script error, 108 test aborted), null when killed. */
