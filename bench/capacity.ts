@@ -1,0 +1,102 @@
+// `npx tsx bench/capacity.ts`: the capacity generator's honesty, in one run.
+//  1. achieved/offered of the capacity bundle under the real k6 at 50, 200 and 800 req/s against the
+//     reference server (`petcert serve` in its own process, a plan with room for every rate);
+//  2. the generator's limit: the capacity bundle and a bare k6 script (constant arrival rate, one GET)
+//     hitting the same endpoint of a trivial local target at a rate neither can reach, alternated
+//     ROUNDS times (the machine is shared: medians, not one draw). Goal ≥ 0.9×.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { trivialTarget } from '../cli/capacity-calibrate.ts';
+import { runK6 } from '../cli/capacity-k6.ts';
+import { findK6 } from '../load/k6-binary.ts';
+import { buildK6 } from '../scripts/build-k6.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RATES = [50, 200, 800];
+const LIMIT_RATE = Number(process.env.BENCH_LIMIT_RATE ?? 8000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The same pool of VUs for both: what a generator reaches with it is the comparison. */
+const VUS = 255;
+const GOAL = 0.9;
+const PER_MINUTE = 1_000_000; // a plan with room for every rate here: one key carries 15,000 req/s
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'petcert-bench-capacity-'));
+
+function startServer(plansFile: string, keysFile: string): Promise<{ baseUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, [join(root, 'bin/petcert.js'), 'serve', '--port', '0', '--plans', plansFile, '--key-pool', 'bench=2', '--key-pool-file', keysFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      if (url && /written to/.test(out)) {
+        clearTimeout(timer);
+        resolve({ baseUrl: url, stop: () => child.kill('SIGTERM') });
+      }
+    });
+  });
+}
+
+/** The capacity bundle's one step at `rate` req/s: planned = 1 customer × PER_MINUTE × u / 60. */
+function stepEnv(rate: number, ops = 'list=80,get=15,create=5'): Record<string, string> {
+  return { MIX: 'bench=1', UTILISATION: String((rate * 60) / PER_MINUTE), STEPS: '2', MAX_FACTOR: '1', STEP_SECONDS: String(SECONDS), CANARIES: '0', OPS: ops, STEP: '1' };
+}
+
+const BARE = `import http from 'k6/http';
+export const options = { discardResponseBodies: true, scenarios: { bare: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.SECONDS + 's', preAllocatedVUs: Number(__ENV.VUS), maxVUs: Number(__ENV.VUS) } } };
+export default async function () { await http.asyncRequest('GET', __ENV.BASE_URL + '/pets', null, { headers: { authorization: 'Bearer bench' } }); }
+export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ requests: d.metrics.http_reqs.values.count, dropped: (d.metrics.dropped_iterations || { values: { count: 0 } }).values.count }) + '\\n' }; }
+`;
+
+function bareK6(k6: string, script: string, baseUrl: string, rate: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(k6, ['run', '--quiet', '--log-format', 'raw', '-e', `BASE_URL=${baseUrl}`, '-e', `RATE=${rate}`, '-e', `SECONDS=${SECONDS}`, '-e', `VUS=${VUS}`, script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', () => {
+      const line = /BARE (\{.*\})/.exec(out)?.[1];
+      if (!line) return reject(new Error(`bare k6 printed no result: ${out}`));
+      resolve((JSON.parse(line) as { requests: number }).requests / SECONDS);
+    });
+  });
+}
+
+const k6 = findK6();
+const script = (await buildK6(join(dir, 'dist'))).find((f) => f.endsWith('capacity.js'))!;
+const plansFile = join(dir, 'plans.json');
+const keysFile = join(dir, 'keys.txt');
+writeFileSync(plansFile, JSON.stringify({ plans: { bench: { perMinute: PER_MINUTE, perDay: 1_000_000_000 } } }));
+const server = await startServer(plansFile, keysFile);
+const base = { k6, script, secrets: readFileSync(keysFile, 'utf8').split('\n'), timeoutMs: (SECONDS + 60) * 1000 };
+const files = { KEYS_FILE: keysFile, PLANS_FILE: plansFile };
+console.log(`k6: ${k6}; ${SECONDS} s per measurement`);
+try {
+  for (const rate of RATES) {
+    const { result } = await runK6({ ...base, env: { ...files, ...stepEnv(rate), BASE_URL: server.baseUrl } });
+    const s = result.steps[0]!;
+    console.log(`reference server at ${rate} req/s offered: achieved ${(s.requests / s.seconds).toFixed(1)} req/s = ${(s.requests / s.seconds / s.offeredRate).toFixed(3)} × offered, dropped ${s.dropped}, p99 ${s.percentilesMs['99']?.toFixed(1)} ms`);
+  }
+} finally {
+  server.stop();
+}
+const trivial = await trivialTarget();
+try {
+  writeFileSync(join(dir, 'bare.js'), BARE);
+  const ours: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const { result } = await runK6({ ...base, env: { ...files, ...stepEnv(LIMIT_RATE, 'list=1'), BASE_URL: trivial.baseUrl, MAX_VUS: String(VUS) } });
+    ours.push(result.steps[0]!.requests / SECONDS);
+    bare.push(await bareK6(k6, join(dir, 'bare.js'), trivial.baseUrl, LIMIT_RATE));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratio = median(ours) / median(bare);
+  const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(`generator limit at ${LIMIT_RATE} req/s offered, ${VUS} VUs, trivial target: petcert capacity bundle ${list(ours)} req/s, bare k6 ${list(bare)} req/s → medians ${ratio.toFixed(2)}× (goal ≥ ${GOAL}×)${ratio >= GOAL ? '' : '  BELOW GOAL'}`);
+} finally {
+  await trivial.close();
+}
