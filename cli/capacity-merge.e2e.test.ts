@@ -2,6 +2,7 @@
 // sends requests on every key; and two runners on execution segments, merged by
 // `petcert capacity merge`, reach the verdict one runner reaches at the same total rate.
 import { spawn } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,31 @@ beforeAll(async () => {
 it('has a k6 to run in CI', () => {
   if (inCi) expect(k6, 'CI=true but no k6: .ci/run builds it with npm run k6:build').toBeDefined();
 });
+
+/** A free loopback port for a k6 REST API. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts runners the way the k6-operator does: each paused behind its REST API, then all resumed at
+ * once, so that their steps line up (runners started one init apart would overlap neighbouring steps).
+ */
+async function resumeTogether(ports: number[]): Promise<void> {
+  const status = (port: number, init?: RequestInit) => fetch(`http://127.0.0.1:${port}/v1/status`, init).then((r) => r.ok).catch(() => false);
+  const deadline = Date.now() + 60_000;
+  for (const port of ports) while (!(await status(port))) {
+    if (Date.now() > deadline) throw new Error(`k6 on port ${port} never became ready`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const body = JSON.stringify({ data: { type: 'status', id: 'default', attributes: { paused: false } } });
+  await Promise.all(ports.map((port) => status(port, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body })));
+}
 
 /** Runs k6 until it exits or `stopWhen` says so (then SIGINT: k6 still prints its summary), bounded. */
 function k6Run(env: Record<string, string>, args: string[], stopWhen: () => boolean = () => false, limitMs = 60_000): Promise<{ code: number | null; out: string }> {
@@ -92,7 +118,10 @@ describe.skipIf(!k6)(`the capacity bundle under the real k6${skipNote(k6)}`, () 
     try {
       const single = await k6Run(env, []);
       const seq = ['--execution-segment-sequence', '0,1/2,1'];
-      const pair = await Promise.all([k6Run(env, ['--execution-segment', '0:1/2', ...seq]), k6Run(env, ['--execution-segment', '1/2:1', ...seq])]);
+      const ports = [await freePort(), await freePort()];
+      const runners = ['0:1/2', '1/2:1'].map((segment, i) => k6Run(env, ['--execution-segment', segment, ...seq, '--paused', '--address', `127.0.0.1:${ports[i]}`]));
+      await resumeTogether(ports);
+      const pair = await Promise.all(runners);
       writeFileSync(join(dir, 'single.log'), single.out);
       pair.forEach((r, i) => writeFileSync(join(dir, `runner-${i}.log`), r.out));
       const judge = async (files: string[]) => {
