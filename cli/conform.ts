@@ -65,7 +65,7 @@ export function coverageLines(report: Report): string[] {
     `${count((o) => o === 'pass')} passed`,
     `${count((o) => o.startsWith('fail'))} failed`,
     `${count((o) => o === 'recorded')} recorded`,
-    ...[['undecided', count((o) => o === 'undecided')], ['skipped', count((o) => o.startsWith('skipped'))], ['without an answer', count((o) => o === 'not run' || o === 'no answer')]]
+    ...[['undecided', count((o) => o === 'undecided')], ['skipped', count((o) => o.startsWith('skipped'))], ['without an answer', count((o) => o.startsWith('not run') || o === 'no answer')]]
       .filter(([, n]) => n)
       .map(([what, n]) => `${n} ${what}`),
   ];

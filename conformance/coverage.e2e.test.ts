@@ -75,6 +75,32 @@ describe('the correct server', () => {
     }
   });
 
+  test('429s before the phase (each population pet refused three times, then created) do not eat its reserve: every case still runs', async () => {
+    const refused = new Map<string, number>();
+    const s = await listen({
+      keys: { [KEY]: 'big' },
+      plans,
+      log: () => undefined,
+      wrap: (handle) => async (req) => {
+        const res = await handle(req);
+        const name = req.method === 'POST' ? /"name":"(petcert-population-\d+)/.exec(String(req.body))?.[1] : undefined;
+        if (!name || (refused.get(name) ?? 0) >= 3) return res;
+        refused.set(name, (refused.get(name) ?? 0) + 1);
+        return { status: 429, headers: { ...res.headers, 'retry-after': '0', 'content-type': 'application/json' }, body: '{"code":"RATE_LIMITED","message":"slow down","status":429}' };
+      },
+    });
+    try {
+      // Four requests per pet: the population alone could spend the whole budget.
+      const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, seed: 2, budget: 400, maxRuns: 100, backoffBaseMs: 1, max429: 60, plan: 'big', plans });
+      expect(report.aborted).toBeUndefined();
+      expect(refused.size).toBeGreaterThan(50);
+      expect(report.requests).toBeLessThanOrEqual(400);
+      expect(Object.values(allOutcomes(report)).filter((o) => o.startsWith('not run') || o === 'no answer')).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   test(`the whole phase runs at the smallest budget (${MIN_BUDGET}: its ${COVERAGE_COST} requests are reserved first)`, async () => {
     const report = await runConform({ baseUrl: at('none'), apiKey: KEY, seed: 9, budget: MIN_BUDGET, maxRuns: 100, plan: 'big', plans });
     expect(report.aborted).toBeUndefined();

@@ -2,7 +2,7 @@
 // reserved in the budget plan). A verdict goes to the check the case feeds — or to a response check
 // that judged one of its answers (a list too long for its limit) — named after the case, with how to
 // replay it alone (`--case NAME`); every case's outcome is listed under its check in the report.
-import { TransportError } from '../../core/errors.ts';
+import { AbortRunError, TransportError } from '../../core/errors.ts';
 import type { HttpRequest } from '../../core/exchange.ts';
 import type { ProgressSink } from '../../core/progress.ts';
 import type { Ledger } from '../../report/ledger.ts';
@@ -12,7 +12,7 @@ import type { Attribution } from '../runner/book.ts';
 import type { CoverageCase } from './cases.ts';
 
 /** `fail (list.max-items)` when a response check failed on one of the case's answers. */
-export type CaseOutcome = 'pass' | 'fail' | `fail (${string})` | 'recorded' | 'undecided' | `skipped: ${string}` | 'no answer' | 'not run';
+export type CaseOutcome = 'pass' | 'fail' | `fail (${string})` | 'recorded' | 'undecided' | `skipped: ${string}` | 'no answer' | 'not run' | 'not run: the budget is spent';
 
 /**
  * Which case sent a request, so that the transport's observer names the case in what the response
@@ -99,9 +99,12 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
         outcome = c.check.level === 'OBSERVE' ? 'recorded' : 'pass';
       }
     } catch (error) {
-      // One lost request is not a verdict; the transport guard ends the run if the target is gone.
-      if (!(error instanceof TransportError)) throw error;
-      outcome = 'no answer';
+      // One lost request is not a verdict; the transport guard ends the run if the target is gone. The
+      // phase's cost is reserved, but 429s waited out and retried cost requests too: a spent budget
+      // leaves the remaining cases unrun, said so, and the run goes on to its summaries.
+      if (error instanceof AbortRunError && error.reason === 'BUDGET') outcome = 'not run: the budget is spent';
+      else if (error instanceof TransportError) outcome = 'no answer';
+      else throw error;
     }
     return outcome;
   }

@@ -117,8 +117,10 @@ async function populate(ctx: RunContext, allowance: number, concurrency: number)
       await createValidPet(scoped, { name: `petcert-population-${i}`, categoryId, status: plan[i]! });
     } catch (error) {
       // One lost request (e.g. a keep-alive connection closed under a POST) is not a dead target; the
-      // guard turns consecutive failures into UnreachableError, which still ends the run.
-      if (!(error instanceof TransportError)) throw error;
+      // guard turns consecutive failures into UnreachableError, which still ends the run. A spent
+      // budget (429s waited out cost requests too) ends the population, not the run.
+      if (error instanceof AbortRunError && error.reason === 'BUDGET') requests = allowance;
+      else if (!(error instanceof TransportError)) throw error;
     }
   });
 }
@@ -140,7 +142,13 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   ledger.skip(draftAgrees, 'the target sent neither RateLimit nor RateLimit-Policy (kept only while no response carried them)');
   const concurrency = o.concurrency ?? DEFAULT_RUNNER.concurrency;
   const attributions = createAttributions();
+  const scenarios = scenarioChecks();
+  const plan = planBudget(o.budget, scenarios, o.maxRuns);
+  // What runs before the coverage phase may not eat its reserve: shares count requests as checks send
+  // them, but a 429 waited out and retried costs the budget too; the runner counts every attempt.
+  let reserved = 0;
   const runner = createRunnerSend(o.send, {
+    reserved: () => reserved,
     clock: o.clock,
     deadline: o.deadline,
     budget: o.budget,
@@ -157,8 +165,6 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   });
   ctx.send = runner.send;
 
-  const scenarios = scenarioChecks();
-  const plan = planBudget(o.budget, scenarios, o.maxRuns);
   let done = 0;
   const runOne = async (check: ScenarioCheck): Promise<void> => {
     const entry = ledger.entry(check);
@@ -197,6 +203,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       const reason = `not run: only the coverage case(s) ${o.only.map((c) => c.spec.name).join(', ')} were replayed (--case)`;
       for (const c of CHECKS) ledger.skip(c, reason); // kept only by checks the cases did not reach
     } else {
+      reserved = plan.coverage;
       const first = scenarios.filter((c) => c.id === 'create.valid');
       for (const c of first) await runOne(c);
       const created = ledger.entry(first[0]!);
@@ -205,6 +212,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       }
       o.progress({ phase: 'conform: population', done: 0, message: 'creating pets for the list checks' });
       await populate(ctx, plan.population, concurrency);
+      reserved = 0;
       coverageRequests = await runCoverage(COVERAGE_CASES, ctx, ledger, coverage);
       await pool(scenarios.filter((c) => !first.includes(c)), concurrency, runOne);
     }

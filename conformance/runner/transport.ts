@@ -21,6 +21,8 @@ export interface RunnerSendOptions {
   deadline: number;
   /** Requests of the whole run (retries included); beyond it sends reject with BUDGET. */
   budget: number;
+  /** Requests at the end of the budget kept for a later phase (the coverage phase): read before every attempt, retries included. */
+  reserved?: () => number;
   concurrency: number;
   /** Responses 429 in a row (see above) that stop the run. */
   max429: number;
@@ -68,7 +70,8 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
 
   const once = async (request: HttpRequest): Promise<Exchange> => {
     checkTime();
-    if (count >= o.budget) throw new AbortRunError('BUDGET', `the request budget (${o.budget}) is spent`);
+    const reserved = o.reserved?.() ?? 0;
+    if (count >= o.budget - reserved) throw new AbortRunError('BUDGET', reserved ? `the request budget (${o.budget}) is spent but for the ${reserved} kept for the coverage phase` : `the request budget (${o.budget}) is spent`);
     const release = await acquire();
     try {
       await pacer.before();
