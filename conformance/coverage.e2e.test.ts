@@ -60,6 +60,7 @@ describe.concurrent('each family’s fault is caught at every seed', () => {
       expect(result.failures.some((f) => f.message.startsWith(`${name}: `) && (f.counterexample as { replay?: string })?.replay === `--case ${name}`), `seed ${seed}`).toBe(true);
       expect(failing(report).filter((id) => id !== check && !also.includes(id)), `seed ${seed}`).toEqual([]);
       expect(exitCodeOf(report)).toBe(1);
+      expect(JSON.stringify(report)).not.toContain(KEY); // the bare-token and unknown-token cases carry the key
     }
   });
 });
