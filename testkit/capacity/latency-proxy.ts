@@ -1,7 +1,8 @@
 // A test proxy that adds latency above a configured request rate: the knee petcert capacity must
 // find. It forwards every request at once (so the server sees arrivals as sent, and no key is pushed
-// over its quota by bunching) and holds the *response* back by `delayMs` whenever more than `rate`
-// requests arrived within the last second. A test kit, not a mode of the product server.
+// over its quota by bunching) and holds the *response* back by `delayMs` whenever the arrival rate over
+// the last 2 s exceeds `rate` (2 s, not 1: a generator catching up after a stall on a busy machine must
+// not look like a knee). A test kit, not a mode of the product server.
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { arrivalRate } from './arrival-rate.ts';
@@ -16,7 +17,7 @@ export interface LatencyProxy {
 export async function latencyProxy(options: { target: string; rate: number; delayMs: number }): Promise<LatencyProxy> {
   const target = new URL(options.target);
   const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-  const rate = arrivalRate();
+  const rate = arrivalRate(2000);
   let delayed = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const slow = rate.arrive(Date.now()) > options.rate;
