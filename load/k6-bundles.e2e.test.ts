@@ -141,6 +141,15 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     }
   });
 
+  it.skipIf(k6.skip)('plain `k6 run key-split.js` (no execution segment) uses every key, and says it ran as 0:1', { timeout: 60_000 }, async () => {
+    const env = { PLANS_FILE: join(dir, 'plans-capacity.json'), RATE: '5', DURATION: '2s' };
+    const run = await onServer({ table: CAPACITY_TABLE }, (server) => plainRun(k6, 'key-split', server, env).then((r) => ({ ...r, received: server.received })));
+    expect(run.code, k6Output(run)).toBe(0);
+    expect([...new Set(run.received.map((r) => r.key))].sort()).toEqual(Object.keys(keys).sort());
+    expect(new Set(run.received.map((r) => r.segment))).toEqual(new Set(['0:1']));
+    expect(run.summaries[0]).toMatchObject({ script: 'key-split', passed: true });
+  });
+
   // capacity.ts belongs to the capacity work (issue 10); whatever its settings, a plain run must send
   // requests or fail loudly. DURATION/FRACTION and STEP_SECONDS/STEPS/CANARIES keep it short either way.
   it.skipIf(k6.skip)('plain `k6 run capacity.js` (no execution segment) sends requests with every key, or fails loudly', { timeout: 120_000 }, async () => {
