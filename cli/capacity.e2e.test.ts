@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keysFileText } from '../load/capacity/keys-file.ts';
+import { calibrate } from './capacity-calibrate.ts';
 import type { Report } from '../report/model.ts';
 import { keyPool } from '../reference/key-pool.ts';
 import { listen, type RunningServer } from '../reference/index.ts';
@@ -102,6 +103,41 @@ describe.skipIf(!k6)(`petcert capacity under the real k6${skipNote(k6)}`, () => 
     } finally {
       await server.close();
     }
+  });
+
+  it('never blames the target for the generator: k6 out of VUs is "generator-bound", exit 3', { timeout: 120_000 }, async () => {
+    // 50 ms per answer, well within the SLO; one VU per scenario sends at most ~20 req/s.
+    const slow = (h: Handle): Handle => async (req) => {
+      await new Promise((r) => setTimeout(r, 50));
+      return h(req);
+    };
+    const { server, keysFile } = await target(4, slow);
+    try {
+      const { code, report, out } = await capacity(server.baseUrl, keysFile, [...SMALL, '--no-canaries', '--max-vus', '1']);
+      const c = report.capacity!;
+      expect(c.steps.map((s) => s.verdict), out).toEqual(['ok', 'generator']);
+      expect(c.breakingRate, out).toBeNull();
+      expect(c.summary, out).toContain('generator-bound at 25 req/s; use --emit-testrun');
+      expect(report.aborted?.code, out).toBe('GENERATOR_BOUND');
+      expect(outcome(report, 'capacity.headroom'), out).toBe('skip');
+      expect(code, out).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('calibration measures the generator against a trivial local target: kept up at 50 req/s, saturated with one VU at 5000', { timeout: 60_000 }, async () => {
+    const big = join(dir, 'plans-big.json');
+    writeFileSync(big, JSON.stringify({ plans: { bench: { perMinute: 1_000_000, perDay: 1_000_000_000 } } }));
+    const keys = join(dir, 'keys-big.txt');
+    writeFileSync(keys, 'bench=k1\n');
+    const base = (rate: number, vus: string) => ({ k6: k6!, script, secrets: ['k1'], timeoutMs: 60_000, env: { KEYS_FILE: keys, PLANS_FILE: big, MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus } });
+    const easy = await calibrate(base(50, '1000'), 1, 2);
+    expect(easy).toMatchObject({ atLeast: true, offeredRate: 50 });
+    const hard = await calibrate(base(5000, '1'), 1, 2);
+    console.log(`calibration: 50 req/s offered → ${easy.achievedRate} (kept up); 5000 offered with 1 VU → ${hard.achievedRate}`);
+    expect(hard.atLeast).toBe(false);
+    expect(hard.limit!).toBeLessThan(0.95 * 5000);
   });
 
   it('fails a limiter that over-admits under load (exit 1)', { timeout: 120_000 }, async () => {

@@ -52,6 +52,7 @@ export interface CapacityFlags {
   json?: boolean;
   allowProduction?: boolean;
   script?: string;
+  maxVus?: string;
   emitTestrun?: string;
   testrunOut?: string;
 }
@@ -72,6 +73,7 @@ export function settingsEnv(flags: CapacityFlags): Record<string, string> {
   put('slo', flags.slo);
   put('minHeadroom', flags.minHeadroom);
   put('canaries', flags.canaries ? '1' : '0');
+  if (flags.maxVus !== undefined) env.MAX_VUS = String(integerFlag(flags.maxVus, '--max-vus', 1));
   return env;
 }
 
@@ -226,6 +228,7 @@ export function registerCapacity(program: Command): void {
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'allow a capacity run against a production URL')
     .option('--script <file>', 'the capacity k6 bundle (default load/dist/capacity.js)')
+    .option('--max-vus <n>', 'k6 VUs per scenario at most (default 1000): bounds the generator\'s memory')
     .option('--emit-testrun <n>', 'write a k6-operator TestRun with n runners instead of running')
     .option('--testrun-out <file>', 'where --emit-testrun writes (default <report-dir>/capacity-testrun.yaml)')
     .addHelpText('after', EXAMPLES)
