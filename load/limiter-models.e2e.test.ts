@@ -1,14 +1,19 @@
-// Any limiter model, never a flaky verdict (issue 12 part 5): `petcert quota`'s engine over real sockets
-// against the reference server as a sliding log, a sliding window counter and a token bucket (correct
-// alternatives, spec/GAPS.md "Limiter model"), ten runs each at once (a loaded machine on purpose), with
-// compressed windows: every run passes and names the model; a fault in each model is still caught.
+// Any limiter model, never a flaky verdict (issue 12 part 5): `petcert quota`'s engine and `certify` over
+// real sockets against the reference server as a sliding log, a sliding window counter and a token bucket
+// (correct alternatives, spec/GAPS.md "Limiter model"), ten runs each at once (a loaded machine on purpose),
+// with compressed windows: every run passes and names the model; a fault in each model is still caught.
 import { describe, expect, it } from 'vitest';
 import { listen, type ReferenceOptions } from '../reference/index.ts';
 import type { LimiterModel } from '../reference/variants.ts';
 import type { Report } from '../report/model.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { runQuota } from './quota.ts';
+import { certify } from '../cli/certify.ts';
+import { realRunners } from '../cli/certify-runners.ts';
+import { MIN_BUDGET } from '../conformance/runner/budget.ts';
 
+// Small quotas keep the quota probes short; conform's key is on Business (the spec's figures) so its
+// requests are never paced.
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 4, perDay: 12 }, pro: { perMinute: 6, perDay: 18 } } });
 const keys = { pc_free_models_aaaaaaaa: 'free', pc_pro_models_bbbbbbbbb: 'pro' };
 const RUNS = 10;
@@ -51,5 +56,23 @@ describe.concurrent('faults in each model are still caught', () => {
   it.for(cases)('%s: %s', { timeout: 240_000 }, async ([limiterModel, , faults, check]) => {
     const r = await quota({ variants: { limiterModel }, faults });
     expect(failures(r).map((f) => f.split(':')[0])).toContain(check);
+  });
+});
+
+describe.concurrent('certify: conform and quota pass 10 runs out of 10 on every model', () => {
+  const conformKey = { plan: 'business', key: 'pc_business_models_cccccc' };
+  async function certifyOnce(limiterModel: LimiterModel): Promise<Report> {
+    const server = await listen({ plans, keys: { ...keys, [conformKey.key]: conformKey.plan }, variants: { limiterModel } });
+    try {
+      const quotaKeys = Object.entries(keys).map(([key, plan]) => ({ key, plan }));
+      return await certify({ baseUrl: server.baseUrl, production: false, conformKeys: [conformKey], quotaKeys, plans, budget: MIN_BUDGET, version: 'test' }, realRunners);
+    } finally {
+      await server.close();
+    }
+  }
+  it.for(MODELS)('%s', { timeout: 240_000 }, async (limiterModel) => {
+    const runs = await Promise.all(Array.from({ length: RUNS }, () => certifyOnce(limiterModel)));
+    expect(runs.map(failures)).toEqual(Array.from({ length: RUNS }, () => []));
+    for (const r of runs) expect(r.aborted).toBeUndefined();
   });
 });
