@@ -76,8 +76,16 @@ export function plannedRate(mix: readonly MixEntry[], utilisation: number, minut
  * every window of iterations holds the mix closely without any shared state between VUs.
  */
 export function operationFor(i: number, ops: OpsMix): Operation {
+  return operationPicker(ops)(i);
+}
+
+/** operationFor with the shares worked out once (the k6 hot path calls it on every iteration). */
+export function operationPicker(ops: OpsMix): (i: number) => Operation {
   const total = ops.list + ops.get + ops.create;
-  const u = ((i * 0.6180339887498949) % 1) * total;
-  if (u < ops.list) return 'list';
-  return u < ops.list + ops.get ? 'get' : 'create';
+  const list = ops.list / total;
+  const get = (ops.list + ops.get) / total;
+  return (i) => {
+    const u = (i * 0.6180339887498949) % 1;
+    return u < list ? 'list' : u < get ? 'get' : 'create';
+  };
 }

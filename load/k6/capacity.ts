@@ -21,7 +21,7 @@ import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { parsePlansFile, specPlanTable } from '../../spec/plans.ts';
 import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
 import { parseKeysFile, type PlanKey } from '../capacity/keys-file.ts';
-import { operationFor } from '../capacity/mix.ts';
+import { operationPicker } from '../capacity/mix.ts';
 import { buildPlan, CANARY_PACE, CANARY_START, type Canary } from '../capacity/plan.ts';
 import { canaryLine, resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '../capacity/result.ts';
 import { runInfo } from '../capacity/run-info.ts';
@@ -44,7 +44,9 @@ if (steps.length === 0) throw new Error(`STEP=${__ENV.STEP}: no such step (0..${
 const first = steps[0]!.index;
 const stepMs = Math.round(settings.stepSeconds * 1000);
 const MAX_VUS = Number(__ENV.MAX_VUS || '1000');
-const TIMEOUT = __ENV.REQUEST_TIMEOUT || '10s';
+/** Request timeout in ms (a number: k6 parses a duration string on every request). */
+const TIMEOUT = Number(__ENV.REQUEST_TIMEOUT_MS || '10000');
+const pickOperation = operationPicker(settings.ops);
 
 // Per-step counters of rare events, as metrics of their own: a sub-metric (a tag filter) costs every
 // sample of its parent metric a match, and only http_req_duration{step:i} needs one (its percentiles).
@@ -65,7 +67,7 @@ function stepScenarios(): Record<string, Scenario> {
       // A VU waits on its response: rate × latency of them are busy. Pre-allocated for 50 ms, up to 1 s;
       // more idle VUs than that only cost the generator (each is a JS runtime its GC must walk).
       out[scenarioName(step.index, planName)] = {
-        executor: 'constant-arrival-rate', exec: 'load', rate: Math.max(1, Math.round(rate * 60)), timeUnit: '1m',
+        executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(rate * 60)), timeUnit: '1m',
         duration: `${stepMs}ms`, startTime: `${(step.index - first) * stepMs}ms`, gracefulStop: '3s',
         preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(rate * 0.05) + 5), maxVUs: Math.min(MAX_VUS, Math.max(20, Math.ceil(rate))),
         tags: { step: String(step.index) },
@@ -128,24 +130,46 @@ function contextOf(name: string): ScenarioContext {
 
 /** Ids this VU created, for `get` (the newest 64). */
 const created: number[] = [];
-const TAGS = { list: { name: 'list' }, get: { name: 'get' }, create: { name: 'create' } } as const;
+/** get's URL carries an id: one name for all of them keeps k6's series bounded (list URLs are few). */
+const GET_TAGS = { name: 'get' } as const;
 const JSON_TYPE = 'application/json';
 
-// The hot path of the generator: one exec.scenario read (k6 builds that object on every access),
-// no per-request parsing beyond what k6 itself does.
+// The hot path of the generator (the default function: k6 looks a named exec up on every iteration):
+// one exec.scenario read (k6 builds that object on every access), few request params to parse.
 function request(op: string, i: number, key: string) {
   const authorization = `Bearer ${key}`;
-  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, __VU), { headers: { authorization, 'content-type': JSON_TYPE }, timeout: TIMEOUT, tags: TAGS.create, responseType: 'text' });
-  if (op === 'get' && created.length > 0) return http.asyncRequest('GET', `${BASE_URL}/pets/${created[i % created.length]}`, null, { headers: { authorization }, timeout: TIMEOUT, tags: TAGS.get });
-  return http.asyncRequest('GET', `${BASE_URL}/pets${listQuery(i)}`, null, { headers: { authorization }, timeout: TIMEOUT, tags: TAGS.list });
+  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, __VU), { headers: { authorization, 'content-type': JSON_TYPE }, timeout: TIMEOUT, responseType: 'text' });
+  if (op === 'get' && created.length > 0) return http.asyncRequest('GET', `${BASE_URL}/pets/${created[i % created.length]}`, null, { headers: { authorization }, timeout: TIMEOUT, tags: GET_TAGS });
+  return http.asyncRequest('GET', `${BASE_URL}/pets${listQuery(i)}`, null, { headers: { authorization }, timeout: TIMEOUT });
+}
+
+/**
+ * exec.scenario builds a new object of live getters on every access (a fifth of the generator's CPU
+ * at its limit); one per VU is enough while its getters stay live. They are checked: a VU's
+ * iterationInInstance must grow within a scenario, else every read goes back to exec.scenario.
+ */
+let cachedScenario: typeof exec.scenario | undefined;
+let liveGetters = true;
+let lastSeen = { name: '', iteration: -1 };
+function scenarioNow(): typeof exec.scenario {
+  if (!liveGetters) return exec.scenario;
+  cachedScenario ??= exec.scenario;
+  const name = cachedScenario.name;
+  const iteration = cachedScenario.iterationInInstance;
+  if (name === lastSeen.name && iteration <= lastSeen.iteration) {
+    liveGetters = false;
+    return exec.scenario;
+  }
+  lastSeen = { name, iteration };
+  return cachedScenario;
 }
 
 export async function load(): Promise<void> {
-  const scenario = exec.scenario;
+  const scenario = scenarioNow();
   const ctx = contextOf(scenario.name);
   if (ctx.own.length === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
   const i = scenario.iterationInTest;
-  const op = operationFor(i, settings.ops);
+  const op = pickOperation(i);
   const res = await request(op, i, ctx.own[scenario.iterationInInstance % ctx.own.length]!);
   const status = res.status; // one read: each property of a k6 response is a call into Go
   // SLO errors: 5xx, transport errors and timeouts (status 0).
