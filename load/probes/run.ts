@@ -1,6 +1,6 @@
 // Runs the selected probes for every key and gathers checks and series. Minute probes go one key at a
-// time (the isolation probe spends a request of every other key in the first key's spent window);
-// burst and day probes, each on its own key's buckets, run for all keys at once.
+// time, the spender first (the isolation probe spends a request of every other key in its spent window);
+// each key's burst and day probes, on its own buckets, follow its minute probe beside the others'.
 import { AbortRunError } from '../../core/errors.ts';
 import type { CheckResult } from '../../report/model.ts';
 import { PROBE_CHECKS, type ProbeName } from './checks.ts';
@@ -48,25 +48,39 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
 
   // Isolation spends the key with the highest minute figure: with a shared bucket, that count exceeds every other plan's.
   const spender = keys.reduce((best, k, i) => (k.plan.perMinute > keys[best]!.plan.perMinute ? i : best), 0);
-  for (let i = 0; i < keys.length; i++) {
+  const minuteOf = async (i: number, turn: number): Promise<void> => {
     const isolate = wants('isolation') && i === spender && keys.length > 1;
-    if (!wants('minute') && !isolate) continue;
+    if (!wants('minute') && !isolate) return;
     // Without the minute probe selected, its verdicts go to scratch findings: only isolation is reported.
     const run = runOf(i, 'minute', wants('minute') ? findings[i] : createFindings(names[i]!, secrets));
-    ctx.progress({ phase: `quota ${names[i]}: minute`, done: i, total: keys.length, etaMs: 2 * ctx.windows.minuteSeconds * 1000 });
+    ctx.progress({ phase: `quota ${names[i]}: minute`, done: turn, total: keys.length, etaMs: 2 * ctx.windows.minuteSeconds * 1000 });
     const others = keys.map((_, j) => runOf(j, 'isolation')).filter((_, j) => j !== i);
     await guarded(run, 'minute', () =>
       probeMinute(run, isolate ? (count) => probeIsolation({ ...run, f: findings[i]! }, count, others) : undefined),
     );
-  }
+  };
   if (wants('isolation') && keys.length < 2) findings[0]!.skip('isolation', 'isolation needs keys of at least two plans (--key PLAN=KEY twice)');
 
-  await Promise.all(
-    keys.map(async (_, i) => {
-      if (wants('burst')) await guarded(runOf(i, 'burst'), 'burst', () => probeBurst(runOf(i, 'burst')));
-      if (wants('day')) await guarded(runOf(i, 'day'), 'day', () => probeDay(runOf(i, 'day')));
-    }),
-  );
+  // Minute probes go one key at a time, the spender first (its isolation request reaches keys still idle);
+  // each key's burst and day probes start as soon as its own minute probe is done, beside the others'
+  // minute probes (separate keys): the longest day count starts early and nothing waits for it.
+  const order = [spender, ...keys.map((_, i) => i).filter((i) => i !== spender)];
+  let minuteTurn: Promise<void> = Promise.resolve();
+  let stopped: unknown;
+  const chains = order.map(async (i, turn) => {
+    const mine = minuteTurn.then(() => (stopped === undefined ? minuteOf(i, turn) : undefined));
+    minuteTurn = mine.catch(() => undefined);
+    try {
+      await mine;
+      if (wants('burst') && stopped === undefined) await guarded(runOf(i, 'burst'), 'burst', () => probeBurst(runOf(i, 'burst')));
+      if (wants('day') && stopped === undefined) await guarded(runOf(i, 'day'), 'day', () => probeDay(runOf(i, 'day')));
+    } catch (error) {
+      stopped ??= error; // the other chains stop before their next probe
+      throw error;
+    }
+  });
+  await Promise.allSettled(chains);
+  if (stopped !== undefined) throw stopped;
 
   for (const [i, f] of findings.entries()) {
     for (const probe of only) {
