@@ -1,5 +1,5 @@
 // `npx tsx bench/load.ts` (also run by `npm run bench`): wall time and requests per quota probe against
-// the physical minimum, as ratios. Two runs: the real windows (60 s / 86,400 s, §8.1 Free) on a fake
+// the physical minimum, as ratios, and npm start's wall against its floor (at the end). Two runs: the real windows (60 s / 86,400 s, §8.1 Free) on a fake
 // clock — virtual time, so a day costs nothing — and compressed windows over real sockets.
 import { silentProgress } from '../core/progress.ts';
 import { listen } from '../reference/index.ts';
@@ -10,6 +10,9 @@ import { createContext } from '../load/probes/context.ts';
 import { runProbes } from '../load/probes/run.ts';
 import { runQuota } from '../load/quota.ts';
 import { inProcessTarget } from '../testkit/load/in-process.ts';
+import { certify, type Runners } from '../cli/certify.ts';
+import { realRunners } from '../cli/certify-runners.ts';
+import { embeddedPlans, startEmbedded } from '../cli/embedded.ts';
 
 interface Row {
   probe: ProbeName;
@@ -70,3 +73,39 @@ const socketRows = await Promise.all(probes.map((p) => socketRun(p, compressed, 
 print('Compressed windows (2 s / 12 s), plan 5/min 20/day, real sockets:', socketRows, compressed, 'free');
 console.log('\nDay wall time includes finding the day boundary (up to one day window spent at the minute pace when');
 console.log('the headers do not report the day quota) and waiting for it; the count itself is the minimum.');
+
+// npm start at the physical minimum (issue 12 part 6): `petcert certify` on the embedded target, in this
+// process over real sockets, against the Business day count's floor (ceil(perDay / perMinute) minute
+// windows: nothing can count a day faster) plus the time conform took. Goal: ≤ 1.05.
+async function npmStartRatio(): Promise<void> {
+  const plans = embeddedPlans(undefined);
+  const business = resolvePlan(plans, 'business');
+  const floorMs = Math.ceil(business.perDay / business.perMinute) * plans.windows.minuteSeconds * 1000;
+  let conformMs = 0;
+  const runners: Runners = {
+    conform: async (o) => {
+      const t = Date.now();
+      try {
+        return await realRunners.conform(o);
+      } finally {
+        conformMs += Date.now() - t;
+      }
+    },
+    quota: realRunners.quota,
+  };
+  const start = Date.now();
+  const { server, target } = await startEmbedded(plans);
+  let failed = -1;
+  try {
+    const report = await certify({ baseUrl: target.baseUrl, production: false, conformKeys: target.conformKeys, quotaKeys: target.quotaKeys, plans: target.plans, version: 'bench' }, runners);
+    failed = report.checks.filter((c) => c.outcome === 'fail').length;
+  } finally {
+    await server.close();
+  }
+  const wallMs = Date.now() - start;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(`\nnpm start (certify, embedded target): wall ${s(wallMs)}; Business day floor ${s(floorMs)} + conform ${s(conformMs)} = ${s(floorMs + conformMs)}`);
+  console.log(`  ratio ${(wallMs / (floorMs + conformMs)).toFixed(3)} (goal ≤ 1.05), ${failed} failed checks`);
+}
+
+await npmStartRatio();
