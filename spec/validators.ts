@@ -1,17 +1,20 @@
 // Ajv validators compiled once from the contract. Node only: Ajv generates code with `new Function`.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+// Ajv is loaded (synchronously: it is CommonJS) and compiled on first use: loading it costs a third of
+// petcert's start-up, and `--help`, `serve` or a usage error validate nothing.
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contract, type SchemaName, type Pet, type NewPet, type Pets, type ApiError } from './contract.ts';
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const require = createRequire(import.meta.url);
 
 const CONTRACT_ID = 'https://petcert.dev/animal-store-v1/openapi.json';
 
 function compileAll(): Record<SchemaName, ValidateFunction> {
   // strict: false because an OpenAPI document carries keywords (info, paths, x-*) Ajv does not know.
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
+  const { Ajv2020: AjvClass } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as { default: (ajv: Ajv2020) => Ajv2020 };
+  const ajv = new AjvClass({ strict: false, allErrors: true });
+  addFormats.default(ajv);
   // ajv-formats' int64 only checks Number.isInteger. A parsed JSON number cannot tell 2^63-1 from 2^63
   // (both become 2^63), so the closest honest check on parsed values is |v| <= 2^63; requests whose
   // exact int64 range matters are checked on their source text, not here.
