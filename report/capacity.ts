@@ -43,6 +43,12 @@ export interface CapacityVerdict {
   summary: string;
   /** The canary keys' windows (load/capacity/canary.ts judges them). */
   canaries?: CapacityCanary[];
+  /** plan → planned req/s of the mix */
+  mix?: Record<string, number>;
+  /** plan → keys carrying load */
+  keys?: Record<string, number>;
+  /** What the plan said about itself (no spare key for a canary, the canaries' share of their step). */
+  notes?: string[];
 }
 
 export interface CapacityCanary {

@@ -13,6 +13,7 @@ const capacity: CapacityVerdict = {
   slo: { latencyMs: { '95': 250, '99': 500 }, errorRate: 0.005, achievedShare: 0.95, text: 'p95<250ms,p99<500ms,errors<0.5%' },
   steps: [step(50, 5, 'ok'), step(100, 8, 'ok'), step(125, 20, 'ok'), step(150, 900, 'slo'), step(175, 1200, 'slo')],
   minHeadroom: 1, generatorLimitIsLowerBound: true, generatorBoundAt: null, scale: 1, keysBoundAt: null, summary: 'PASS: <b>demo</b>',
+  mix: { free: 60, pro: 40 }, keys: { free: 12, pro: 3 }, notes: ['no canary for pro'],
   canaries: [{ plan: 'free', perMinute: 40, step: 1, sent: 44, windows: [{ reset: 17, admitted: 41, rejected: 3 }], missingRetryAfter: 0, transportErrors: 0 }],
 };
 const report: Report = { tool: 'petcert', version: '0', kind: 'capacity', target: 'http://127.0.0.1:1/v1', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', seed: null, requests: 1, checks: [], capacity };
@@ -36,6 +37,11 @@ describe('the capacity section of report.html', () => {
     const s = capacitySection(capacity);
     expect(s.match(/<td class="outcome (pass|fail|finding)">/g)).toHaveLength(5);
     expect(s).toMatch(/<tr class="fail"><td>free<\/td><td>40<\/td><td>17<\/td><td>41<\/td>/);
+  });
+  it('shows the mix, its keys and the plan\'s notes', () => {
+    const s = capacitySection(capacity);
+    expect(s).toContain('free 60 req/s on 12 keys · pro 40 req/s on 3 keys');
+    expect(s).toContain('no canary for pro');
   });
   it('escapes what it shows and runs no script', () => {
     expect(html).toContain('PASS: &#60;b&#62;demo&#60;/b&#62;');

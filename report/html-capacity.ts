@@ -124,6 +124,8 @@ function facts(c: CapacityVerdict): string {
     ['Generator limit', c.generatorLimit === null ? 'not measured' : `${c.generatorLimitIsLowerBound ? '≥ ' : ''}${fmt(c.generatorLimit)} req/s against a trivial local target`],
     ['SLO', c.slo.text],
   ];
+  if (c.mix) rows.splice(2, 0, ['Mix', Object.entries(c.mix).map(([plan, rate]) => `${plan} ${fmt(rate)} req/s${c.keys?.[plan] !== undefined ? ` on ${c.keys[plan]} keys` : ''}`).join(' · ')]);
+  if (c.notes?.length) rows.push(['Notes', c.notes.join(' · ')]);
   return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
 }
 
