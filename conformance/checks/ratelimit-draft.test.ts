@@ -15,7 +15,7 @@ function exchange(extra: Record<string, string>): Exchange {
 
 describe('reading the draft fields', () => {
   test('draft 08+: items with parameters; several policies', () => {
-    expect(readCurrent('"default";r=42;t=30')).toEqual([{ remaining: 42, reset: 30 }]);
+    expect(readCurrent('"default";r=42;t=30')).toEqual([{ policy: 'default', remaining: 42, reset: 30 }]);
     expect(readPolicies('"minute";q=60;w=60, "day";q=1000;w=86400')).toEqual([60, 1000]);
     expect(readPolicies('default;l=100;w=10')).toEqual([100]);
   });
@@ -31,9 +31,19 @@ describe('agreement with X-RateLimit-*', () => {
     ['reset one second off (Date has whole seconds)', { ratelimit: '"default";r=42;t=31' }],
     ['one of several items agrees (minute and day policies)', { ratelimit: '"day";r=900;t=5000, "minute";r=42;t=30', 'ratelimit-policy': '"minute";q=60, "day";q=1000' }],
     ['draft 07 agreeing', { ratelimit: 'limit=60, remaining=42, reset=30' }],
+    // §8.1 has two quotas and X-RateLimit-* may report either (GAPS.md): an item about the other one is no contradiction.
+    ['draft 08+: RateLimit names only the day policy, X-RateLimit-* report the minute', { ratelimit: '"day";r=900;t=5000', 'ratelimit-policy': '"minute";q=60;w=60, "day";q=1000;w=86400' }],
+    ['draft 07: RateLimit reports the day quota, a policy of the same response', { ratelimit: 'limit=1000, remaining=900, reset=5000', 'ratelimit-policy': '60;w=60, 1000;w=86400' }],
   ] as const)('%s: no contradiction', ([, fields]) => {
     expect(contradiction(exchange(fields), X)).toBeUndefined();
     expect(draftAgrees.judge(exchange(fields), {} as never)).toBeUndefined();
+  });
+
+  test("draft 07 without RateLimit-Policy: a limit that is the key's other plan figure is no contradiction, any other limit is", () => {
+    const day = exchange({ ratelimit: 'limit=1000, remaining=900, reset=5000' });
+    expect(contradiction(day, X, { perMinute: 60, perDay: 1000 })).toBeUndefined();
+    expect(draftAgrees.judge(day, { plan: { name: 'free', perMinute: 60, perDay: 1000 } } as never)).toBeUndefined();
+    expect(contradiction(exchange({ ratelimit: 'limit=100, remaining=42, reset=30' }), X, { perMinute: 60, perDay: 1000 })).toMatch(/agrees with no part/);
   });
 
   test.for([
@@ -41,6 +51,7 @@ describe('agreement with X-RateLimit-*', () => {
     ['reset far off', { ratelimit: '"default";r=42;t=3600' }, /agrees with no part/],
     ['the policy names another quota', { 'ratelimit-policy': '"default";q=100;w=60' }, /RateLimit-Policy .* names no quota of 60/],
     ['draft 07 limit differs', { ratelimit: 'limit=100, remaining=42, reset=30' }, /agrees with no part/],
+    ['the item of the same policy differs, beside an item of the other', { ratelimit: '"minute";r=47;t=30, "day";r=900;t=5000', 'ratelimit-policy': '"minute";q=60, "day";q=1000' }, /agrees with no part/],
   ] as const)('%s: a SHOULD finding naming it', ([, fields, message]) => {
     expect(draftAgrees.applies(exchange(fields), {} as never)).toBe(true);
     expect(draftAgrees.judge(exchange(fields), {} as never)?.message).toMatch(message);

@@ -6,6 +6,7 @@
 // (`limit=100, remaining=50, reset=30`; `100;w=60`).
 import type { Exchange } from '../../core/exchange.ts';
 import { DATE_SLACK_MS, readRateLimit, serverDateMs, type RateLimitState } from '../../spec/ratelimit.ts';
+import type { Plan } from '../../spec/plans.ts';
 import { fail, type ResponseCheck } from './types.ts';
 
 export const DRAFT_FIELDS = { current: 'ratelimit', policy: 'ratelimit-policy' } as const;
@@ -47,6 +48,8 @@ function members(text: string): Member[] {
 const int = (s: string | undefined): number | undefined => (s !== undefined && /^\d{1,16}$/.test(s) ? Number(s) : undefined);
 
 export interface ServiceLimit {
+  /** The policy the item names (draft 08+: the item's value), or undefined. */
+  policy?: string;
   limit?: number;
   remaining?: number;
   /** Seconds until the limit resets. */
@@ -60,25 +63,46 @@ export function readCurrent(text: string): ServiceLimit[] {
     const dict = Object.fromEntries(list.map((m) => [m.key!, m.value]));
     return [{ limit: int(dict['limit']), remaining: int(dict['remaining']), reset: int(dict['reset']) }];
   }
-  return list.map((m) => ({ remaining: int(m.params['r'] ?? m.params['remaining']), reset: int(m.params['t'] ?? m.params['reset']) }));
+  return list.map((m) => ({ ...(int(m.value) === undefined ? { policy: m.value } : {}), remaining: int(m.params['r'] ?? m.params['remaining']), reset: int(m.params['t'] ?? m.params['reset']) }));
 }
 
-/** `RateLimit-Policy`: the quota of each policy (`q`, earlier `l`, or draft 07's bare integer). */
+/** `RateLimit-Policy`: each policy's name (draft 08+) and quota (`q`, earlier `l`, or draft 07's bare integer). */
+export function readPolicyQuotas(text: string): Array<{ name?: string; quota: number }> {
+  return members(text).flatMap((m) => {
+    const named = int(m.value) === undefined;
+    const quota = int(m.params['q'] ?? m.params['l']) ?? int(m.value);
+    return quota === undefined ? [] : [{ ...(named ? { name: m.value } : {}), quota }];
+  });
+}
+
+/** `RateLimit-Policy`: the quota of each policy. */
 export function readPolicies(text: string): number[] {
-  return members(text)
-    .map((m) => int(m.params['q'] ?? m.params['l']) ?? int(m.value))
-    .filter((q): q is number => q !== undefined);
+  return readPolicyQuotas(text).map((p) => p.quota);
 }
 
 const SLACK_SECONDS = Math.ceil(DATE_SLACK_MS / 1000);
 
-/** Why the draft fields and X-RateLimit-* of one response contradict each other, or undefined. */
-export function contradiction(ex: Exchange, x: RateLimitState): string | undefined {
+/**
+ * Why the draft fields and X-RateLimit-* of one response contradict each other, or undefined. §8.1 sets
+ * two quotas (minute, day) and GAPS.md lets X-RateLimit-* report either: a RateLimit item shown to be
+ * about the *other* quota — its policy's `q` (RateLimit-Policy) or draft 07's `limit` is another quota
+ * in effect (a policy, or the key's plan figure) — is not compared with the triple, only the items
+ * that are (or may be) about the same quota are.
+ */
+export function contradiction(ex: Exchange, x: RateLimitState, plan?: { perMinute: number; perDay: number }): string | undefined {
   const h = ex.response.headers;
   const date = serverDateMs(h);
   const current = h[DRAFT_FIELDS.current];
+  const policy = h[DRAFT_FIELDS.policy];
+  const policies = policy === undefined ? [] : readPolicyQuotas(policy);
   if (current !== undefined) {
-    const limits = readCurrent(current);
+    const inEffect = new Set([...policies.map((p) => p.quota), ...(plan ? [plan.perMinute, plan.perDay] : [])]);
+    const quotaOf = (l: ServiceLimit) => l.limit ?? policies.find((p) => p.name !== undefined && p.name === l.policy)?.quota;
+    const otherQuota = (l: ServiceLimit) => {
+      const q = quotaOf(l);
+      return q !== undefined && q !== x.limit && inEffect.has(q);
+    };
+    const limits = readCurrent(current).filter((l) => !otherQuota(l));
     const toReset = date === undefined ? undefined : x.reset - Math.floor(date / 1000);
     const agrees = (l: ServiceLimit) =>
       (l.limit === undefined || l.limit === x.limit) &&
@@ -86,9 +110,8 @@ export function contradiction(ex: Exchange, x: RateLimitState): string | undefin
       (l.reset === undefined || toReset === undefined || Math.abs(l.reset - toReset) <= SLACK_SECONDS);
     if (limits.length && !limits.some(agrees)) return `RateLimit ${JSON.stringify(current)} agrees with no part of X-RateLimit-Limit ${x.limit}, -Remaining ${x.remaining}, -Reset ${x.reset}${toReset === undefined ? '' : ` (${toReset} s after Date)`}`;
   }
-  const policy = h[DRAFT_FIELDS.policy];
   if (policy !== undefined) {
-    const quotas = readPolicies(policy);
+    const quotas = policies.map((p) => p.quota);
     if (quotas.length && !quotas.includes(x.limit)) return `RateLimit-Policy ${JSON.stringify(policy)} names no quota of ${x.limit}, the X-RateLimit-Limit of the same response`;
   }
   return undefined;
@@ -96,12 +119,12 @@ export function contradiction(ex: Exchange, x: RateLimitState): string | undefin
 
 const shape = (raw: string): string => raw.replace(/\d+/g, 'N');
 
-function label(ex: Exchange): string {
+function label(ex: Exchange, plan?: Plan): string {
   const h = ex.response.headers;
   const sent = [DRAFT_FIELDS.current, DRAFT_FIELDS.policy].filter((n) => h[n] !== undefined);
   if (!sent.length) return 'neither RateLimit nor RateLimit-Policy sent';
   const x = readRateLimit(h);
-  const verdict = !x.ok ? 'no readable X-RateLimit-* to compare with' : contradiction(ex, x.value) ? 'contradicts X-RateLimit-*' : 'agrees with X-RateLimit-*';
+  const verdict = !x.ok ? 'no readable X-RateLimit-* to compare with' : contradiction(ex, x.value, plan) ? 'contradicts X-RateLimit-*' : 'agrees with X-RateLimit-*';
   return `${sent.map((n) => `${n === DRAFT_FIELDS.current ? 'RateLimit' : 'RateLimit-Policy'}: ${shape(h[n]!)}`).join('; ')} — ${verdict}`;
 }
 
@@ -113,7 +136,7 @@ export const draftFields: ResponseCheck = {
   specRef: '§8.2; draft-ietf-httpapi-ratelimit-headers',
   applies: () => true,
   judge(ex, ctx) {
-    ctx.observe(draftFields, label(ex));
+    ctx.observe(draftFields, label(ex, ctx.plan));
     return undefined;
   },
 };
@@ -125,9 +148,9 @@ export const draftAgrees: ResponseCheck = {
   level: 'SHOULD',
   specRef: '§8.2; draft-ietf-httpapi-ratelimit-headers',
   applies: (ex) => (ex.response.headers[DRAFT_FIELDS.current] !== undefined || ex.response.headers[DRAFT_FIELDS.policy] !== undefined) && readRateLimit(ex.response.headers).ok,
-  judge(ex) {
+  judge(ex, ctx) {
     const x = readRateLimit(ex.response.headers);
-    const why = x.ok ? contradiction(ex, x.value) : undefined;
+    const why = x.ok ? contradiction(ex, x.value, ctx.plan) : undefined;
     return why ? fail(why, ex) : undefined;
   },
 };

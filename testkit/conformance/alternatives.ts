@@ -45,6 +45,21 @@ export function draftRateLimitFields(skew = 0): Fault {
   };
 }
 
+/**
+ * The draft fields speak of the day policy while X-RateLimit-* report the minute quota (GAPS.md: either
+ * quota may be reported): RateLimit-Policy lists both, RateLimit carries the day item only. Two true
+ * statements about two quotas, no contradiction. The test plans' day is ten times their minute.
+ */
+const draftFieldsOfTheOtherQuota: Fault = async (h, req) => {
+  const res = await h(req);
+  const minute = Number(res.headers[RATE_LIMIT_HEADERS.limit]);
+  const used = minute - Number(res.headers[RATE_LIMIT_HEADERS.remaining]);
+  const nowS = Math.floor(Date.parse(res.headers['date'] ?? '') / 1000);
+  if (!Number.isFinite(minute) || !Number.isFinite(used) || !Number.isFinite(nowS)) return res;
+  const toDayEnd = 86_400 - (nowS % 86_400);
+  return { ...res, headers: { ...res.headers, 'ratelimit-policy': `"minute";q=${minute};w=60, "day";q=${minute * 10};w=86400`, ratelimit: `"day";r=${minute * 10 - used};t=${toDayEnd}` } };
+};
+
 /** Names are unique on this server: a name already taken is refused with 409 (a content rule §2.6 leaves open). */
 function uniqueNames(): Fault {
   const taken = new Set<string>();
@@ -87,5 +102,6 @@ export const ALTERNATIVES: Record<string, Fault> = {
   },
   uniqueNames: uniqueNames(),
   draftRateLimitFields: draftRateLimitFields(),
+  draftFieldsOfTheOtherQuota,
   unusualButCorrect: compose(extraFields, charsetParam, shortPages, connectionClose, skewedClock),
 };
