@@ -10,7 +10,7 @@ export function k6OrUndefined(): string | undefined {
   }
 }
 
-export const inCi = process.env.CI === 'true';
+export const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 /** The suffix of a real-k6 test's name when it is skipped (never silently). */
 export const skipNote = (k6: string | undefined): string => (k6 === undefined ? ' (SKIPPED: no k6 — npm run k6:build, or K6=/path/to/k6)' : '');
