@@ -12,6 +12,7 @@ import type { AbortCode } from '../../report/model.ts';
 import { PET_STATUSES, type PetStatus } from '../../spec/contract.ts';
 import type { Plan } from '../../spec/plans.ts';
 import { isPets } from '../../spec/validators.ts';
+import { int64Undecided, int64Field } from '../checks/create-edges.ts';
 import { draftAgrees } from '../checks/ratelimit-draft.ts';
 import { limitOfPlan, NO_PLAN } from '../checks/ratelimit-plan.ts';
 import type { ScenarioCheck } from '../checks/types.ts';
@@ -220,6 +221,10 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     aborted = abortOf(error);
     if (!aborted) throw error;
   }
+  // A MUST check whose every input was refused for a reason a gap allows decided nothing: a skip, not a pass.
+  const int64 = ledger.entry(int64Field);
+  const undecided = int64Undecided(int64);
+  if (undecided) int64.skipReason = undecided;
   for (const check of summaryChecks()) {
     const verdict = check.judge(ctx);
     if (verdict && 'skip' in verdict) ledger.skip(check, verdict.skip);
