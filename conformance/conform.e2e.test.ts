@@ -50,7 +50,7 @@ const TABLE: Array<[string, string, string[]]> = [
   ['getRefusesKey', 'auth.valid-key-accepted', ['get.created', 'get.absent', 'get.bad-id', 'auth.scheme-case-insensitive', 'auth.www-authenticate']],
   ['schemeCaseSensitive', 'auth.scheme-case-insensitive', []],
   ['noWwwAuthenticate', 'auth.www-authenticate', []],
-  ['categoryIdAsString', 'create.valid', ['get.created', 'create.int64-exact']],
+  ['categoryIdAsString', 'create.valid', ['get.created', 'create.int64-exact', 'create.pet-answer']],
   ['latin1Names', 'create.valid', ['get.created']],
   ['defaultsMissingCategory', 'create.missing-field', []],
   ['coercesNumericStrings', 'create.invalid-value', []],

@@ -1,7 +1,7 @@
 // §4.2 Add an animal, §2.1/§2.2 the Pet and NewPet shapes.
 import fc from 'fast-check';
 import { isPet } from '../../spec/validators.ts';
-import { createRequest, type RunContext } from '../context.ts';
+import { createRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
 import { createValidPet, someCategory } from '../create-pet.ts';
 import { echoProblems } from '../json.ts';
 import { extremeName } from '../arbitraries/names.ts';
@@ -9,7 +9,7 @@ import { invalidValueExamples, missingExamples, newPetInvalidValue, newPetMissin
 import { bodyOf, expectStatus, isObject } from './judge.ts';
 import { int64Field, nullOptional } from './create-edges.ts';
 import { categoryPolicy, namePolicy } from './policies.ts';
-import { fail, observation, type Check, type Finding, type ScenarioCheck, type SummaryCheck } from './types.ts';
+import { fail, observation, type Check, type Finding, type ResponseCheck, type ScenarioCheck, type SummaryCheck } from './types.ts';
 
 /** Invalid bodies use category 1 as a placeholder; a server that knows only some categories gets one it knows. */
 function withKnownCategory(ctx: RunContext, body: string): string {
@@ -96,6 +96,21 @@ export const unknownFields: ScenarioCheck<{ pet: import('../../spec/contract.ts'
   },
 };
 
+/**
+ * §4.2: a 201 carries an Animal (§2.1), whatever body was sent: also the answers to the coverage phase's
+ * recorded bodies (`status: null`, unknown fields), which no scenario check reads. A server that takes
+ * `status: null` as given and answers `"status": null` (not a PetStatus) is caught here, at every seed.
+ */
+const petAnswer: ResponseCheck = {
+  kind: 'response',
+  id: 'create.pet-answer',
+  title: 'Every 201 to POST /pets carries a Pet (status, when present, one of PetStatus)',
+  level: 'MUST',
+  specRef: '§4.2, §2.1',
+  applies: (ex, ctx) => operationOf(ctx.baseUrl, ex.request) === 'createPet' && usesValidKey(ex.request, ctx.apiKey) && ex.response.status === 201,
+  judge: (ex) => (isPet(bodyOf(ex)) ? undefined : fail('the 201 body is not a Pet (§2.1)', ex, { received: ex.response.body.slice(0, 500) })),
+};
+
 const uniqueIds: SummaryCheck = {
   kind: 'summary',
   id: 'create.unique-ids',
@@ -123,6 +138,7 @@ export const invalidValue = invalidBodyCheck('create.invalid-value', 'Wrong type
 
 export const createChecks: Check[] = [
   createValid,
+  petAnswer,
   missingField,
   invalidValue,
   invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody, nonObjectExamples),

@@ -14,6 +14,19 @@ const storesNullName: Fault = async (h, req) => {
   return res.status < 300 ? mapBody(res, (v) => (Array.isArray(v) ? v.map(unmask) : unmask(v))) : res;
 };
 
+/** `{"status": null}` is taken as given: the pet is created, stored and shown with `"status": null` (not a PetStatus, §2.1). */
+function storesNullStatus(): Fault {
+  const nulled = new Set<string>();
+  return async (h, req) => {
+    const sent = isCreate(req) ? parse(bodyText(req)) : undefined;
+    const isNull = sent !== null && typeof sent === 'object' && !Array.isArray(sent) && 'status' in sent && sent.status === null;
+    const res = await h(isNull ? mapRequestBody(req, ({ status: _, ...rest }) => rest) : req);
+    if (isNull && res.status === 201) nulled.add(String(parse(res.body)?.id));
+    const unmask = (p: any) => (p && typeof p === 'object' && nulled.has(String(p.id)) ? { ...p, status: null } : p);
+    return res.status < 300 ? mapBody(res, (v) => (Array.isArray(v) ? v.map(unmask) : unmask(v))) : res;
+  };
+}
+
 /** An empty object is "nothing to validate": a blank pet is created. */
 const createsBlankPetFromEmptyObject: Fault = (h, req) => h(isCreate(req) && bodyText(req).trim() === '{}' ? { ...req, body: JSON.stringify({ name: '', categoryId: 0 }) } : req);
 
@@ -61,6 +74,7 @@ function createAcceptsEmptyBearer(validKey: () => string): Fault {
 export function coverageFaults(validKey: () => string): Record<string, Fault> {
   return {
     storesNullName,
+    storesNullStatus: storesNullStatus(),
     createsBlankPetFromEmptyObject,
     trimsStatus,
     categoryIdThroughDouble,
