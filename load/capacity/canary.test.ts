@@ -18,7 +18,7 @@ describe('canary burst', () => {
 
 describe('judgeCanaries', () => {
   it('passes a window that admitted exactly its quota, then refused', () => {
-    expect(judgeCanaries([canary([{ reset: 1, admitted: 40, rejected: 5 }])])).toEqual({ overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 1 });
+    expect(judgeCanaries([canary([{ reset: 1, admitted: 40, rejected: 5 }])])).toEqual({ overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 1, rejected: 5 });
   });
   it('catches over-admission, under-admission and a 429 without Retry-After', () => {
     const f = judgeCanaries([canary([{ reset: 1, admitted: 45, rejected: 0 }]), canary([{ reset: 1, admitted: 30, rejected: 5 }], { missingRetryAfter: 5 })]);

@@ -41,13 +41,16 @@ export interface CanaryFindings {
   unjudged: string[];
   /** canaries whose windows could be judged */
   judged: number;
+  /** 429s the canaries received (Retry-After is judged on these) */
+  rejected: number;
 }
 
 export function judgeCanaries(canaries: readonly CanaryResult[]): CanaryFindings {
-  const f: CanaryFindings = { overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 0 };
+  const f: CanaryFindings = { overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 0, rejected: 0 };
   canaries.forEach((c, n) => {
     const who = `canary ${n + 1} (${c.plan}, ${c.perMinute}/minute, step ${c.step})`;
     for (const w of c.windows) {
+      f.rejected += w.rejected;
       if (w.admitted > c.perMinute) f.overAdmitted.push(`${who}: the window ending at ${w.reset} admitted ${w.admitted} > ${c.perMinute}`);
       else if (w.rejected > 0 && w.admitted < c.perMinute) f.underAdmitted.push(`${who}: the window ending at ${w.reset} refused ${w.rejected} after admitting only ${w.admitted} of ${c.perMinute}`);
     }

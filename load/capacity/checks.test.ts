@@ -27,6 +27,12 @@ describe('capacity checks', () => {
     expect(outcome(judgeCanaries([canary(20, 0)])).outcome).toBe('skip');
     expect(outcome(null)).toMatchObject({ outcome: 'skip', skipReason: 'no spare key' });
   });
+  it('Retry-After is judged only when a canary received a 429', () => {
+    const ra = (c: ReturnType<typeof canary>) => capacityChecks(verdict([step(100)]), judgeCanaries([c]), '').find((x) => x.id === CAPACITY_CHECKS.canaryRetryAfter.id)!.outcome;
+    expect(ra(canary(20, 0))).toBe('skip');
+    expect(ra(canary(40, 3))).toBe('pass');
+    expect(ra({ ...canary(40, 3), missingRetryAfter: 3 })).toBe('fail');
+  });
   it('headroom below the minimum fails; a generator-bound run is skipped (no verdict), never failed', () => {
     const slow = { percentilesMs: { '95': 900, '99': 900 } };
     const head = (steps: MergedStep[]) => capacityChecks(verdict(steps), null, '').find((c) => c.id === CAPACITY_CHECKS.headroom.id)!.outcome;

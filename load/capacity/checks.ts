@@ -47,7 +47,9 @@ export function capacityChecks(v: CapacityVerdict, canaries: CanaryFindings | nu
     canaries.judged === 0
       ? result(CAPACITY_CHECKS.canaryExact, 'skip', [], { skipReason: canaries.unjudged.join('; ') })
       : result(CAPACITY_CHECKS.canaryExact, exact.length ? 'fail' : 'pass', exact, canaries.unjudged.length ? { observed: { unjudged: canaries.unjudged } } : {}),
-    result(CAPACITY_CHECKS.canaryRetryAfter, canaries.missingRetryAfter.length ? 'fail' : 'pass', canaries.missingRetryAfter),
+    canaries.rejected === 0
+      ? result(CAPACITY_CHECKS.canaryRetryAfter, 'skip', [], { skipReason: 'no canary received a 429' })
+      : result(CAPACITY_CHECKS.canaryRetryAfter, canaries.missingRetryAfter.length ? 'fail' : 'pass', canaries.missingRetryAfter),
   );
   return checks;
 }
