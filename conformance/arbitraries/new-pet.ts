@@ -106,9 +106,16 @@ export function nonObjectBody(): fc.Arbitrary<InvalidBody> {
 }
 
 /** A valid pet plus a field NewPet does not define (the gap: ignore or reject). */
+/**
+ * The `id` a client sends in a creation body (§2.1: not sent on creation; §4.2 rule 2: assigned by the
+ * service). 2^52 + 12345: no service assigns it by coincidence (sequential ids never get there, random
+ * int64 ids hit it once in 2^63), so a 201 carrying it took the client's id (create.id-assigned).
+ */
+export const CLIENT_ID = 2 ** 52 + 12_345;
+
 export function newPetWithUnknownField(): fc.Arbitrary<{ pet: NewPet; body: string }> {
   return fc.tuple(validNewPet(fc.integer({ min: 1, max: 1000 })), fc.constantFrom('color', 'id', 'tags', 'owner')).map(([pet, field]) => ({
     pet,
-    body: JSON.stringify({ ...pet, [field]: field === 'id' ? 123 : 'petcert' }),
+    body: JSON.stringify({ ...pet, [field]: field === 'id' ? CLIENT_ID : 'petcert' }),
   }));
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { isPet } from '../../spec/validators.ts';
 import { createRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
 import { createValidPet, someCategory } from '../create-pet.ts';
-import { echoProblems } from '../json.ts';
+import { echoProblems, idTextOf, integerTextOf } from '../json.ts';
 import { extremeName } from '../arbitraries/names.ts';
 import { invalidValueExamples, missingExamples, newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, nonObjectExamples, validNewPet, validNewPetExamples, type InvalidBody } from '../arbitraries/new-pet.ts';
 import { bodyOf, expectStatus, isObject } from './judge.ts';
@@ -111,6 +111,24 @@ const petAnswer: ResponseCheck = {
   judge: (ex) => (isPet(bodyOf(ex)) ? undefined : fail('the 201 body is not a Pet (§2.1)', ex, { received: ex.response.body.slice(0, 500) })),
 };
 
+/**
+ * §4.2 rule 2 and §2.1: the id is assigned by the service, not sent. A body carrying one may be refused,
+ * or the field ignored (GAPS.md: unknown fields) — but a pet created under the client's id is a server
+ * that lets clients pick (or overwrite) ids. petcert sends CLIENT_ID, a value no service assigns by chance.
+ */
+const idAssigned: ResponseCheck = {
+  kind: 'response',
+  id: 'create.id-assigned',
+  title: 'An id sent in the creation body is not taken: the service assigns the id',
+  level: 'MUST',
+  specRef: '§4.2 rule 2, §2.1',
+  applies: (ex, ctx) => petAnswer.applies(ex, ctx) && integerTextOf(ex.request.body ?? '', 'id') !== undefined,
+  judge(ex) {
+    const sent = integerTextOf(ex.request.body ?? '', 'id');
+    return idTextOf(ex.response.body) === sent ? fail(`the pet was created under the id the client sent (${sent}): §4.2 rule 2 says the service assigns it`, ex, { received: sent }) : undefined;
+  },
+};
+
 const uniqueIds: SummaryCheck = {
   kind: 'summary',
   id: 'create.unique-ids',
@@ -139,6 +157,7 @@ export const invalidValue = invalidBodyCheck('create.invalid-value', 'Wrong type
 export const createChecks: Check[] = [
   createValid,
   petAnswer,
+  idAssigned,
   missingField,
   invalidValue,
   invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody, nonObjectExamples),

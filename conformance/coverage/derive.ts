@@ -6,6 +6,7 @@
 import { contract, LIMIT } from '../../spec/contract.ts';
 import { validate } from '../../spec/validators.ts';
 import { NAME_PREFIX } from '../arbitraries/names.ts';
+import { CLIENT_ID } from '../arbitraries/new-pet.ts';
 import { fieldsOf, extensionFields, operations, parameterSchema, validValue, type Field } from './schema.ts';
 import { enumOutsiders, int64Edges, valuesOfEveryType } from './values.ts';
 
@@ -111,7 +112,7 @@ function unknownFieldCases(fields: Field[]): CaseSpec[] {
     name: `NewPet:unknown-field=${field}`,
     family: 'body-unknown',
     rule: `NewPet defines no field ${field}: sent one`,
-    expect: { kind: 'create-unknown-field', field, body: bodyWith(baseOf(fields, `unknown-${field}`), field, JSON.stringify(field === 'id' ? 123 : 'petcert')) },
+    expect: { kind: 'create-unknown-field', field, body: bodyWith(baseOf(fields, `unknown-${field}`), field, JSON.stringify(field === 'id' ? CLIENT_ID : 'petcert')) },
   }));
 }
 

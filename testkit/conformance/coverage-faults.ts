@@ -27,6 +27,24 @@ function storesNullStatus(): Fault {
   };
 }
 
+/** Mass assignment: an `id` in the creation body becomes the pet's id (kept, and answered by GET and the list). */
+function honoursClientId(): Fault {
+  const inner = new Map<string, string>(); // the client's id → the reference's
+  const outer = new Map<string, string>();
+  return async (h, req) => {
+    const sent = isCreate(req) ? parse(bodyText(req)) : undefined;
+    const clientId = sent && typeof sent === 'object' && typeof sent.id === 'number' ? String(sent.id) : undefined;
+    const asked = isGet(req) ? inner.get(pathOf(req).split('/').pop()!) : undefined;
+    const res = await h(asked ? { ...req, path: `/v1/pets/${asked}` } : req);
+    if (clientId !== undefined && res.status === 201) {
+      const own = String(parse(res.body)?.id);
+      inner.set(clientId, own);
+      outer.set(own, clientId);
+    }
+    return res.status < 300 ? { ...res, body: res.body.replace(/"id":(\d+)(?=[,}])/g, (m, d: string) => (outer.has(d) ? `"id":${outer.get(d)}` : m)) } : res;
+  };
+}
+
 /** An empty object is "nothing to validate": a blank pet is created. */
 const createsBlankPetFromEmptyObject: Fault = (h, req) => h(isCreate(req) && bodyText(req).trim() === '{}' ? { ...req, body: JSON.stringify({ name: '', categoryId: 0 }) } : req);
 
@@ -75,6 +93,7 @@ export function coverageFaults(validKey: () => string): Record<string, Fault> {
   return {
     storesNullName,
     storesNullStatus: storesNullStatus(),
+    honoursClientId: honoursClientId(),
     createsBlankPetFromEmptyObject,
     trimsStatus,
     categoryIdThroughDouble,
