@@ -41,6 +41,7 @@ const TABLE: Array<[Family, string, string, string, string[]]> = [
   ['limit', 'emptyLimitMeansAll', 'listPets.limit:empty', 'list.max-items', []],
   ['status-filter', 'trimsStatusFilter', 'listPets.status:space-before-sold', 'list.status-filter', []],
   ['pet-id', 'negativePetIdCrashes', 'getPet.petId:int64-min', 'get.absent', ['get.bad-id', 'server.no-5xx', 'ratelimit.headers-present']],
+  ['credentials', 'ignoresSchemeName', 'getPet.credentials:other-scheme', 'auth.invalid-credentials', ['auth.before-validation']],
   ['credentials', 'createAcceptsEmptyBearer', 'createPet.credentials:empty-token', 'auth.invalid-credentials', ['auth.before-validation']],
 ];
 /** Families of what the specification leaves open: recorded, never judged, so no fault exists to catch. */

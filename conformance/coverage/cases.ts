@@ -1,7 +1,7 @@
 // The coverage cases bound to the checks that judge them: each case is one named input of an existing
 // check (so a rule is judged by one function, whether the input came from the contract or from
 // fast-check), or, for what is only recorded, a request and an OBSERVE tally.
-import { BASIC, MISSING, type Credential } from '../arbitraries/credentials.ts';
+import { MISSING, type Credential } from '../arbitraries/credentials.ts';
 import { invalidCredentials, OPS } from '../checks/auth.ts';
 import { createValid, invalidValue, missingField, unknownFields } from '../checks/create.ts';
 import { int64Field, nullOptional } from '../checks/create-edges.ts';
@@ -42,7 +42,10 @@ function via<T>(spec: CaseSpec, check: ScenarioCheck<T>, input: (ctx: RunContext
 function credentialOf(kind: CredentialKind, apiKey: string): Credential {
   const credentials: Record<CredentialKind, Credential> = {
     missing: MISSING,
-    'other-scheme': BASIC,
+    // The key itself under another scheme (§5: the scheme is Bearer): a server that reads the token after
+    // the first space and never checks the scheme accepts it; one that takes any Basic credential too.
+    // The key appears as written, so redaction still hides it (a base64 form would not be).
+    'other-scheme': { kind: 'other-scheme', header: `Basic ${apiKey}` },
     'bare-token': { kind: 'bare-key', header: apiKey },
     'empty-token': { kind: 'bearer-empty', header: 'Bearer ' },
     'unknown-token': { kind: 'bearer-unknown', header: `Bearer ${apiKey}x` },

@@ -88,6 +88,14 @@ function createAcceptsEmptyBearer(validKey: () => string): Fault {
   return (h, req: AppRequest) => (isCreate(req) && /^Bearer\s*$/i.test(req.headers['authorization'] ?? '') ? h({ ...req, headers: { ...req.headers, authorization: `Bearer ${validKey()}` } }) : h(req));
 }
 
+/** The auth middleware reads the token after the first space and never looks at the scheme: `Basic <key>` passes. */
+function ignoresSchemeName(validKey: () => string): Fault {
+  return (h, req: AppRequest) => {
+    const token = /^\S+ +(\S+)$/.exec(req.headers['authorization'] ?? '')?.[1];
+    return h(token === validKey() ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } } : req);
+  };
+}
+
 /** The faults, keyed by the name that routes to them; `validKey` is the shared server's key. */
 export function coverageFaults(validKey: () => string): Record<string, Fault> {
   return {
@@ -101,5 +109,6 @@ export function coverageFaults(validKey: () => string): Record<string, Fault> {
     trimsStatusFilter,
     negativePetIdCrashes,
     createAcceptsEmptyBearer: createAcceptsEmptyBearer(validKey),
+    ignoresSchemeName: ignoresSchemeName(validKey),
   };
 }
