@@ -150,27 +150,28 @@ function request(op: string, i: number, key: string) {
  */
 let cachedScenario: typeof exec.scenario | undefined;
 let liveGetters = true;
-let lastSeen = { name: '', iteration: -1 };
-function scenarioNow(): typeof exec.scenario {
-  if (!liveGetters) return exec.scenario;
-  cachedScenario ??= exec.scenario;
-  const name = cachedScenario.name;
-  const iteration = cachedScenario.iterationInInstance;
-  if (name === lastSeen.name && iteration <= lastSeen.iteration) {
+let lastName = '';
+let lastIteration = -1;
+/** The scenario's name and this iteration's number in it (across this instance). */
+function scenarioNow(): { name: string; iteration: number } {
+  const scenario = liveGetters ? (cachedScenario ??= exec.scenario) : exec.scenario;
+  const name = scenario.name;
+  const iteration = scenario.iterationInInstance;
+  if (liveGetters && name === lastName && iteration <= lastIteration) {
     liveGetters = false;
-    return exec.scenario;
+    return scenarioNow();
   }
-  lastSeen = { name, iteration };
-  return cachedScenario;
+  lastName = name;
+  lastIteration = iteration;
+  return { name, iteration };
 }
 
 export async function load(): Promise<void> {
-  const scenario = scenarioNow();
-  const ctx = contextOf(scenario.name);
+  const { name, iteration: i } = scenarioNow();
+  const ctx = contextOf(name);
   if (ctx.own.length === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
-  const i = scenario.iterationInTest;
   const op = pickOperation(i);
-  const res = await request(op, i, ctx.own[scenario.iterationInInstance % ctx.own.length]!);
+  const res = await request(op, i, ctx.own[i % ctx.own.length]!);
   const status = res.status; // one read: each property of a k6 response is a call into Go
   // SLO errors: 5xx, transport errors and timeouts (status 0).
   if (status === 0 || status >= 500) ctx.failed.add(1);
