@@ -65,6 +65,11 @@ describe('a correct server is never failed', () => {
     ['Retry-After as HTTP-date, 3 h skew', { skewMs: 3 * 3_600_000, reference: { variants: { retryAfterForm: 'http-date' } } }],
     ['headers report the day quota throughout', { reference: { variants: { headerQuota: 'day' } } }],
     ['429s consume the quota', { reference: { variants: { rejectedConsume: true } } }],
+    ...(['sliding-log', 'sliding-counter', 'token-bucket'] as const).flatMap((limiterModel) => [
+      [`${limiterModel}, latency 50–200 ms`, { latencyMs: (i: number) => 50 + ((i * 37) % 151), reference: { variants: { limiterModel } } }],
+      [`${limiterModel}, server clock 5 h behind`, { skewMs: -5 * 3_600_000 - 789, reference: { variants: { limiterModel } } }],
+      [`${limiterModel}, headers report the day quota`, { reference: { variants: { limiterModel, headerQuota: 'day' } } }],
+    ] as const),
   ] as const)('%s', async ([, shape]) => {
     const r = await run(shape as Shape);
     expect(r.failed).toEqual([]);

@@ -20,11 +20,12 @@ export const waitCapMs = (windows: Windows, maxWaitMs?: number): number => Math.
 export const REQUEST_TRIES = 5;
 
 /**
- * Waits each probe can make, counted from its code: the minute probe finds a fresh window twice (one wait
- * each), waits out the 429 and backs off three times, and may wait out two windows to tell the limiter's
- * model; the burst probe finds a fresh window twice.
+ * Window-long waits each probe can make, counted from its code: the minute probe finds a fresh window up
+ * to three times (the last after an idle window: two), waits out the 429 and backs off three times, and
+ * may count once more after an idle window (three, two of them doubled); the burst probe finds a fresh
+ * window twice, each after an idle window when the model needs one.
  */
-export const PROBE_WAITS = { minute: 8, burst: 2 } as const;
+export const PROBE_WAITS = { minute: 13, burst: 4 } as const;
 
 export interface BoundInput {
   windows: Windows;

@@ -15,6 +15,50 @@ import { isFixed } from './model.ts';
 import { judgeFromTally } from './day-tally.ts';
 
 /**
+ * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
+ * the day's 429: a fixed day reports one Reset (the 429's) or an earlier day's, a whole number of days before.
+ */
+function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | undefined {
+  if (!final) return undefined;
+  const label = labelOf(run);
+  const daySeconds = run.ctx.windows.daySeconds;
+  const samples = Object.entries(run.ctx.series).filter(([name]) => name.slice(name.indexOf(':') + 1) === label).flatMap(([, list]) => list);
+  const admittedDay = samples.filter((s) => s.status < 300 && s.limit === run.k.plan.perDay && s.reset !== undefined && s.t > final.serverMs - daySeconds * 1000);
+  // The latest answer of the same day (its Reset not yet passed when the 429 came).
+  const latest = admittedDay.filter((s) => s.reset! * 1000 >= final.serverMs - SLACK_MS).reduce<(typeof admittedDay)[number] | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
+  if (final.rate && final.quota === 'day') {
+    const odd = admittedDay.find((s) => (final.rate!.reset - s.reset!) % daySeconds !== 0);
+    if (odd) return `an admitted answer reported Reset ${odd.reset}, the day's 429 ${final.rate.reset} (not a whole number of ${daySeconds} s days apart)`;
+  }
+  // A fixed day starts whole: its first answer reports perDay - 1, less only what this key spent in it before.
+  if (final.rate && final.quota === 'day') {
+    const startMs = (final.rate.reset - daySeconds) * 1000;
+    const inDay = admittedDay.filter((s) => s.reset === final.rate!.reset).sort((a, b) => a.t - b.t);
+    const first = inDay[0];
+    // Refusals too: some servers count them (quota.rejected.consume).
+    const before = first ? samples.filter((s) => (s.status < 300 || s.status === 429) && s.t >= startMs - SLACK_MS && s.t < first.t).length : 0;
+    if (first && first.remaining! < run.k.plan.perDay - 1 - before) {
+      return `the day window ending ${final.rate.reset} did not start whole: its first answer reports Remaining ${first.remaining} after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
+    }
+  }
+  const end = retryAfterEndMs(final);
+  if (latest && end !== undefined && Math.abs(end - latest.reset! * 1000) > SLACK_MS) {
+    return `the day's 429 asks to wait until ${Math.round(end / 1000)}, while the day quota's answers reported Reset ${latest.reset}`;
+  }
+  return undefined;
+}
+
+/**
+ * A fresh fixed day starts with the whole allowance. When the count's first answer reports the day quota
+ * with less, either someone else used the key or the limiter carries the last day over (a counter): not a
+ * verdict the count can give.
+ */
+function dayNotFull(run: ProbeRun, first: Observation | undefined): string | undefined {
+  if (!first?.rate || first.quota !== 'day' || first.rate.remaining >= run.k.plan.perDay - 1) return undefined;
+  return `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ${run.k.plan.perDay}): another client, or a limiter that carries the last day over`;
+}
+
+/**
  * Where the current day window ends, by the server's evidence: a day-quota Reset, else its Date floored
  * to the day length from the windows' origin (the hypothesis of epoch-aligned days unless the plan table
  * says where the windows start, as the embedded target's does; GAPS.md: the spec does not say). Only used
@@ -129,6 +173,8 @@ interface DayCount {
   late?: boolean;
   deliberate429: number;
   final?: Observation;
+  /** The count's first admitted answer. */
+  first?: Observation;
   reported: { dayNotBinding: Set<QuotaKind>; dayBinding: Set<QuotaKind> };
 }
 
@@ -147,6 +193,7 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
     let inWindow = 0;
     while (inWindow < perMinute) {
       const o = await observe(run);
+      if (o.admitted) c.first ??= o;
       if (o.quota === 'minute') winEnd = resetEndMs(run, o) ?? winEnd;
       if (o.status === 429) {
         if (isDay429(run, o, winEnd)) return { ...c, final: o };
@@ -181,6 +228,13 @@ export async function probeDay(run: ProbeRun): Promise<void> {
   if (model && !isFixed(model) && model.model !== 'unknown') return probeDaySliding(run, model);
   const found = await findDayEnd(run);
   if (found === undefined) return;
+  const notFixed = model === undefined || model.model === 'unknown' ? dayNotFixed(run, found.final) : undefined;
+  if (notFixed) {
+    // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
+    for (const key of ['dayExact', 'dayRetryAfter', 'rejectedConsume'] as const) f.skip(key, `the limiter's model is unknown and the day quota's answers do not show a fixed day window: ${notFixed}`);
+    f.observe('dayHeaders', { on429: found.final?.quota });
+    return;
+  }
   if (found.final && judgeFromTally(run, found.endMs, found.final)) return;
   const start = found.endMs;
   ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
@@ -188,6 +242,11 @@ export async function probeDay(run: ProbeRun): Promise<void> {
   const c = await countDay(run, start);
   const reported = { beforeDayBinds: [...c.reported.dayNotBinding], whileDayBinds: [...c.reported.dayBinding], on429: c.final?.quota };
   f.observe('dayHeaders', reported);
+  const notFull = model === undefined || model.model === 'unknown' ? dayNotFull(run, c.first) : undefined;
+  if (notFull) {
+    for (const key of ['dayExact', 'dayRetryAfter', 'rejectedConsume'] as const) f.skip(key, `the limiter's model is unknown and ${notFull}`);
+    return;
+  }
   if (!c.final && c.admitted <= perDay && c.late) {
     f.skip('dayExact', `the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`);
     return;

@@ -5,7 +5,7 @@ import type { ProbeRun } from './context.ts';
 import { type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
-import { allowance, isFixed, type ModelVerdict } from './model.ts';
+import { isFixed, type ModelVerdict } from './model.ts';
 
 /**
  * Remaining counts down from Limit-1, between responses reporting the same quota: by exactly one per
@@ -26,7 +26,8 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount, model: ModelVe
     const a = list[i - 1]!;
     const b = list[i]!;
     if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset)) continue;
-    const refill = fixed ? 0 : allowance(model.model, a.rate.limit, run.ctx.windows.minuteSeconds * 1000, b.receivedLocal - a.sentLocal);
+    // Fractional refills add up: the floor of Remaining may come back by one even when less than one was refilled.
+    const refill = fixed ? 0 : Math.ceil((a.rate.limit * Math.max(0, b.receivedLocal - a.sentLocal)) / (run.ctx.windows.minuteSeconds * 1000));
     if (b.rate.remaining < a.rate.remaining - 1 || b.rate.remaining > a.rate.remaining - 1 + refill) {
       const expected = refill ? `${a.rate.remaining - 1}..${a.rate.remaining - 1 + refill}` : a.rate.remaining - 1;
       f.fail('remaining', `Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request (expected ${expected})`, {

@@ -89,6 +89,17 @@ function modelOf(run: ProbeRun, count: WindowCount, retried?: Retried): ModelVer
   });
 }
 
+/**
+ * When the headers do not show the minute allowance (model unknown), a short count may have started from a
+ * limiter not yet full (a counter's last window still weighs): count once more after an idle window, so
+ * our ambiguity costs time, never a verdict.
+ */
+async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
+  const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayRefused(count.rejected, count.endMs));
+  if (!short || model.model !== 'unknown') return count;
+  return (await exhaustWindow(run, false, 1)) ?? count;
+}
+
 function record(run: ProbeRun, model: ModelVerdict): void {
   run.ctx.models[labelOf(run)] = model;
   run.f.observe('model', model);
@@ -113,7 +124,7 @@ export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCo
   const retried = await recover(run, count);
   const model = modelOf(run, count, retried);
   record(run, model);
-  judgeExact(run, count, model);
+  judgeExact(run, await recountIfShort(run, count, model), model);
   judgeRemaining(run, count, model);
   if (isFixed(model)) judgeRetryAfter(run, count.rejected, count.endMs);
   else judgeRetryAfterConsistent(run, count.rejected, run.ctx.windows.minuteSeconds);

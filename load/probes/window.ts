@@ -109,8 +109,8 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow): Promise<Co
 }
 
 /** A fresh window counted whole: tried again when a fixed window ended mid-count, or with an idle window when the count did not start full. */
-export async function exhaustWindow(run: ProbeRun, allowFirst = true): Promise<WindowCount | undefined> {
-  let idle = 0;
+export async function exhaustWindow(run: ProbeRun, allowFirst = true, idleFirst = 0): Promise<WindowCount | undefined> {
+  let idle = idleFirst;
   for (let attempt = 0; attempt < 3; attempt++) {
     const fresh = await findFreshWindow(run, allowFirst && attempt === 0, idle);
     const count = await countWindow(run, fresh);
