@@ -38,6 +38,7 @@ const TABLE: Array<[Family, string, string, string, string[]]> = [
   ['body-required', 'createsBlankPetFromEmptyObject', 'NewPet:all-required-missing', 'create.missing-field', []],
   ['body-enum', 'trimsStatus', 'NewPet.status:space-after-available', 'create.invalid-value', []],
   ['body-int64', 'categoryIdThroughDouble', 'NewPet.categoryId:2^53+1', 'create.int64-exact', []],
+  ['body-int64', 'readsCategoryIdThroughDouble', 'NewPet.categoryId:2^53+1', 'create.int64-exact', ['get.created']],
   ['limit', 'emptyLimitMeansAll', 'listPets.limit:empty', 'list.max-items', []],
   ['status-filter', 'trimsStatusFilter', 'listPets.status:space-before-sold', 'list.status-filter', []],
   ['pet-id', 'negativePetIdCrashes', 'getPet.petId:int64-min', 'get.absent', ['get.bad-id', 'server.no-5xx', 'ratelimit.headers-present']],

@@ -3,10 +3,10 @@
 import fc from 'fast-check';
 import { isPet } from '../../spec/validators.ts';
 import { NAME_PREFIX } from '../arbitraries/names.ts';
-import { createRequest } from '../context.ts';
+import { createRequest, getRequest } from '../context.ts';
 import { INT64 } from '../coverage/values.ts';
 import { freshToken } from '../create-pet.ts';
-import { integerTextOf } from '../json.ts';
+import { idTextOf, integerTextOf } from '../json.ts';
 import { bodyOf, expectStatus } from './judge.ts';
 import { fail, observation, type ScenarioCheck } from './types.ts';
 
@@ -17,23 +17,25 @@ export interface Int64Input {
 }
 
 /**
- * §2.2: categoryId is an int64, so 2^53 + 1 and 2^63 − 1 are valid and must come back as sent. A 400
+ * §2.2: categoryId is an int64, so 2^53 + 1 and 2^63 − 1 are valid and must come back as sent, by the
+ * 201 and by GET /pets/{petId} (§4.3). A 400
  * is not judged: a server may refuse a category it does not know (GAPS.md), which petcert cannot tell
  * from a narrower integer type here — it is recorded.
  */
 export const int64Field: ScenarioCheck<Int64Input> = {
   kind: 'scenario',
   id: 'create.int64-exact',
-  title: 'An int64 field anywhere in int64 (beyond 2^53 too) is echoed exactly by the 201 (a 400 is recorded: an unknown category)',
+  title: 'An int64 field anywhere in int64 (beyond 2^53 too) is echoed exactly by the 201 and read back exactly by GET (a 400 is recorded: an unknown category)',
   level: 'MUST',
   specRef: '§2.2 (int64), §4.2',
   weight: 0.5,
-  cost: 1,
+  cost: 2,
   skipIf: (ctx) => (ctx.categories.fixed !== undefined ? 'categoryId is fixed by --category-id' : undefined),
   arbitrary: () => fc.bigInt({ min: INT64.min, max: INT64.max }).map((n) => ({ field: 'categoryId', text: String(n) })),
   async run({ field, text }, ctx) {
     // A name never used before: a server that refuses names already taken (GAPS.md) judges the value.
-    const body = JSON.stringify({ name: `${NAME_PREFIX}int64-${freshToken()}`, categoryId: 1, [field]: '@@' }).replace('"@@"', text);
+    const name = `${NAME_PREFIX}int64-${freshToken()}`;
+    const body = JSON.stringify({ name, categoryId: 1, [field]: '@@' }).replace('"@@"', text);
     const exchange = await ctx.send(createRequest(ctx, body));
     const wrong = expectStatus(exchange, [201, 400], `POST /pets with ${field} ${text}`);
     if (wrong || exchange.response.status === 400) {
@@ -43,6 +45,15 @@ export const int64Field: ScenarioCheck<Int64Input> = {
     if (!isPet(bodyOf(exchange))) return fail('the 201 body is not a Pet', exchange, { received: exchange.response.body.slice(0, 500) });
     const echoed = integerTextOf(exchange.response.body, field);
     if (echoed !== text) return fail(`${field} ${text} came back as ${echoed ?? '(not an integer)'}: an int64 stored through a double, or truncated`, exchange, { expected: text, received: echoed });
+    // Read back too: a store that keeps the value exactly but reads it through a double (a driver, a
+    // serialiser) shows only on GET (§4.3 returns the Animal; §2.2 int64). Not this pet (status, id, name): get.created judges that.
+    const id = idTextOf(exchange.response.body);
+    if (id !== undefined) {
+      const read = await ctx.send(getRequest(ctx, id));
+      const same = read.response.status === 200 && idTextOf(read.response.body) === id && (bodyOf(read) as { name?: unknown } | undefined)?.name === name;
+      const back = same ? integerTextOf(read.response.body, field) : text;
+      if (back !== text) return fail(`${field} ${text} was echoed exactly, but GET /pets/${id} returns ${back ?? '(not an integer)'}: read back through a double, or truncated`, read, { expected: text, received: back });
+    }
     ctx.observe(int64Field, `${field}${ECHOED}`);
     return undefined;
   },

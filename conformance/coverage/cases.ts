@@ -68,7 +68,7 @@ function bind(spec: CaseSpec): CoverageCase {
     case 'create-accepted':
       return via(spec, createValid, () => e.pet as Parameters<typeof createValid.run>[0], { cost: 3, decided: created });
     case 'create-int64':
-      return via(spec, int64Field, () => ({ field: e.field, text: e.text }), { decided: created });
+      return via(spec, int64Field, () => ({ field: e.field, text: e.text }), { cost: 2, decided: created });
     case 'create-unknown-field':
       return via(spec, unknownFields, () => ({ pet: JSON.parse(e.body), body: e.body }));
     case 'create-null-optional':

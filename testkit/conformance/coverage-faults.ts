@@ -61,6 +61,13 @@ const categoryIdThroughDouble: Fault = (h, req) => {
   }
 };
 
+/** Stored exactly and echoed from the request by creation, but read back (GET, list) through a double: categoryId beyond 2^53 comes back rounded. */
+const readsCategoryIdThroughDouble: Fault = async (h, req) => {
+  const res = await h(req);
+  if (!(isGet(req) || isList(req)) || res.status !== 200) return res;
+  return { ...res, body: res.body.replace(/"categoryId":(-?\d+)(?=[,}])/g, (_, d: string) => `"categoryId":${JSON.stringify(Number(d))}`) };
+};
+
 /** `limit=` (empty) reads as "no limit": every pet the store has. */
 const emptyLimitMeansAll: Fault = async (h, req) => {
   if (!isList(req) || query(req).get('limit') !== '') return h(req);
@@ -105,6 +112,7 @@ export function coverageFaults(validKey: () => string): Record<string, Fault> {
     createsBlankPetFromEmptyObject,
     trimsStatus,
     categoryIdThroughDouble,
+    readsCategoryIdThroughDouble,
     emptyLimitMeansAll,
     trimsStatusFilter,
     negativePetIdCrashes,
