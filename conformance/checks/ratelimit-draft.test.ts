@@ -57,7 +57,9 @@ describe('agreement with X-RateLimit-*', () => {
     expect(draftAgrees.judge(exchange(fields), {} as never)?.message).toMatch(message);
   });
 
-  test('without the draft fields the SHOULD check does not apply', () => {
+  test('without the draft fields the SHOULD check does not apply; nor on a 401, whose values are OBSERVE (GAPS.md)', () => {
     expect(draftAgrees.applies(exchange({}), {} as never)).toBe(false);
+    const on401 = exchange({ ratelimit: '"default";r=47;t=30' });
+    expect(draftAgrees.applies({ ...on401, response: { ...on401.response, status: 401 } }, {} as never)).toBe(false);
   });
 });

@@ -147,7 +147,9 @@ export const draftAgrees: ResponseCheck = {
   title: 'When RateLimit / RateLimit-Policy are sent, they do not contradict X-RateLimit-* of the same response',
   level: 'SHOULD',
   specRef: '§8.2; draft-ietf-httpapi-ratelimit-headers',
-  applies: (ex) => (ex.response.headers[DRAFT_FIELDS.current] !== undefined || ex.response.headers[DRAFT_FIELDS.policy] !== undefined) && readRateLimit(ex.response.headers).ok,
+  // GAPS.md: the rate-limit values on a 401 are OBSERVE (an unknown key has no plan), so they are not held
+  // against the draft fields either; what a 401 carries is still recorded by ratelimit.draft-fields.
+  applies: (ex) => ex.response.status !== 401 && (ex.response.headers[DRAFT_FIELDS.current] !== undefined || ex.response.headers[DRAFT_FIELDS.policy] !== undefined) && readRateLimit(ex.response.headers).ok,
   judge(ex, ctx) {
     const x = readRateLimit(ex.response.headers);
     const why = x.ok ? contradiction(ex, x.value, ctx.plan) : undefined;

@@ -89,6 +89,8 @@ export const ALTERNATIVES: Record<string, Fault> = {
     if (res.status !== 401) return res;
     return { ...res, headers: { ...res.headers, [RATE_LIMIT_HEADERS.limit]: '0', [RATE_LIMIT_HEADERS.remaining]: '0', [RATE_LIMIT_HEADERS.reset]: '0' } };
   },
+  /** Both at once: the draft fields describe the anonymous caller's bucket, X-RateLimit-* on a 401 say 0 (values on a 401 are OBSERVE). */
+  anonymous401HeadersWithDraftFields: (h, req) => ALTERNATIVES['anonymous401Headers']!((r) => draftRateLimitFields()(h, r), req),
   /** Sunset at midnight of 5 Dec 2030 in UTC+1: the removal day, in another time zone. */
   sunsetLocalMidnight: async (h, req) => mapHeader(await h(req), 'sunset', (v) => (v ? 'Wed, 04 Dec 2030 23:00:00 GMT' : undefined)),
   /** 400 for limit below 1, but 101+ clamped to 100: each answer is one of the accepted two. */
