@@ -30,9 +30,11 @@ describe.concurrent('quota-aware runner', () => {
     const s = await listen({ keys: { [KEY]: 'small' }, plans, variants: { retryAfterForm: form, headerQuota, rejectedConsume: true, tooManyBody: 'text' }, log: () => undefined });
     servers.push(s);
     await exhaust(s.baseUrl); // start inside a spent window: the first answers are 429s
-    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 240, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 60, backoffBaseMs: 100 });
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 240, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 60, backoffBaseMs: 100, plan: 'small', plans });
     expect(report.aborted).toBeUndefined();
     expect(failing(report)).toEqual([]);
+    // §8.1/§8.2: the Limit of every answer, the 429s' included, is one of the plan's figures (whichever quota the headers report).
+    expect(report.checks.find((c) => c.id === 'ratelimit.limit-of-plan')?.outcome).toBe('pass');
     expect(report.checks.find((c) => c.id === 'ratelimit.retry-after')?.outcome).toBe('pass');
     expect(report.requests).toBeLessThanOrEqual(240);
   });
