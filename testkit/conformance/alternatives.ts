@@ -91,6 +91,15 @@ export const ALTERNATIVES: Record<string, Fault> = {
   },
   /** Both at once: the draft fields describe the anonymous caller's bucket, X-RateLimit-* on a 401 say 0 (values on a 401 are OBSERVE). */
   anonymous401HeadersWithDraftFields: (h, req) => ALTERNATIVES['anonymous401Headers']!((r) => draftRateLimitFields()(h, r), req),
+  /**
+   * Keys are issued in lower case and compared case-insensitively (UUID keys read as UUIDs are: RFC 9562
+   * §4 reads hex digits in either case). §5 leaves the keys' form open: `Bearer <KEY IN UPPER CASE>` is then the same key.
+   */
+  caseInsensitiveKeys: async (h, req) => {
+    const token = /^Bearer (\S+)$/i.exec(req.headers['authorization'] ?? '')?.[1];
+    const res = await h(req);
+    return res.status === 401 && token !== undefined && token !== token.toLowerCase() ? h({ ...req, headers: { ...req.headers, authorization: `Bearer ${token.toLowerCase()}` } }) : res;
+  },
   /** Sunset at midnight of 5 Dec 2030 in UTC+1: the removal day, in another time zone. */
   sunsetLocalMidnight: async (h, req) => mapHeader(await h(req), 'sunset', (v) => (v ? 'Wed, 04 Dec 2030 23:00:00 GMT' : undefined)),
   /** 400 for limit below 1, but 101+ clamped to 100: each answer is one of the accepted two. */
