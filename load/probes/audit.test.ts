@@ -64,6 +64,9 @@ describe('a correct server is never failed', () => {
     ['windows shifted 7.4 s from the epoch (Reset rounded up)', { phaseMs: 7400 }],
     ['Retry-After as HTTP-date, 3 h skew', { skewMs: 3 * 3_600_000, reference: { variants: { retryAfterForm: 'http-date' } } }],
     ['headers report the day quota throughout', { reference: { variants: { headerQuota: 'day' } } }],
+    ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => [`headers report the day quota, latency 50–200 ms, start ${k * 2} s into a day`, {
+      latencyMs: (i: number) => 50 + ((i * 37) % 151), reference: { variants: { headerQuota: 'day' } }, startMs: FAKE_START_MS - (FAKE_START_MS % 16_000) + k * 2000 + 700,
+    }] as const),
     ['429s consume the quota', { reference: { variants: { rejectedConsume: true } } }],
     ...(['sliding-log', 'sliding-counter', 'token-bucket'] as const).flatMap((limiterModel) => [
       [`${limiterModel}, latency 50–200 ms`, { latencyMs: (i: number) => 50 + ((i * 37) % 151), reference: { variants: { limiterModel } } }],

@@ -26,6 +26,9 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount, model: ModelVe
     const a = list[i - 1]!;
     const b = list[i]!;
     if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset)) continue;
+    // A Reset a whole window later is the next fixed window (its Remaining starts over), whatever the model.
+    const length = a.quota === 'day' ? run.ctx.windows.daySeconds : run.ctx.windows.minuteSeconds;
+    if (b.rate.reset - a.rate.reset >= length) continue;
     // Fractional refills add up: the floor of Remaining may come back by one even when less than one was refilled.
     const refill = fixed ? 0 : Math.ceil((a.rate.limit * Math.max(0, b.receivedLocal - a.sentLocal)) / (run.ctx.windows.minuteSeconds * 1000));
     if (b.rate.remaining < a.rate.remaining - 1 || b.rate.remaining > a.rate.remaining - 1 + refill) {
@@ -57,7 +60,10 @@ export function judgeRetryAfterConsistent(run: ProbeRun, o: Observation, windowS
   f.pass(keys.present);
   const got = o.retryAfter.seconds;
   const slack = SLACK_MS / 1000;
-  const toReset = o.rate && o.quota !== 'unknown' ? o.rate.reset - o.serverMs / 1000 : undefined;
+  // The server decided somewhere between our send and its answer: measured from the send, a slow answer
+  // cannot make a correct Retry-After look longer than its Reset.
+  const sentServerMs = o.serverMs - (o.receivedLocal - o.sentLocal);
+  const toReset = o.rate && o.quota !== 'unknown' ? o.rate.reset - sentServerMs / 1000 : undefined;
   const length = o.quota === 'day' ? run.ctx.windows.daySeconds : windowSeconds;
   if (got > length + slack) {
     f.fail(keys.accurate, `Retry-After ${o.retryAfter.raw} (${got} s) is longer than the ${length} s window of the quota that refused`, { exchange: o.ex, expected: `≤ ${length}`, received: got });
