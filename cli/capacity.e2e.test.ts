@@ -54,15 +54,18 @@ const outcome = (report: Report, id: string) => report.checks.find((c) => c.id =
 
 describe.skipIf(!k6)(`petcert capacity under the real k6${skipNote(k6)}`, () => {
   // Planned 5 (or 10) customers × 20 req/s × 0.5 = 50 (or 100) req/s; steps of 25 % of it up to 2×;
-  // the proxy adds 300 ms above 1.1 × planned, between the 1.0× and 1.25× steps.
+  // the proxy adds 1 s above 1.1 × planned, between the 1.0× and 1.25× steps. The SLO (p95 < 600 ms)
+  // sits far above what a loaded 2-core CI machine adds to a loopback answer and far below the
+  // proxy's delay, so the knee found is the proxy's, never the machine's (p95 < 250 ms, the default,
+  // broke one step early when another k6 test ran beside this one).
   it.for([
     { customers: 5, rate: 55 },
     { customers: 10, rate: 110 },
   ])('finds a latency knee at $rate req/s within ±20 %', { timeout: 180_000 }, async ({ customers, rate }) => {
     const { server, keysFile } = await target(2 * customers + 2);
-    const proxy = await latencyProxy({ target: server.baseUrl, rate, delayMs: 300 });
+    const proxy = await latencyProxy({ target: server.baseUrl, rate, delayMs: 1000 });
     try {
-      const { code, report, out } = await capacity(proxy.baseUrl, keysFile, ['--mix', `free=${customers}`, '--utilisation', '0.5', '--no-canaries']);
+      const { code, report, out } = await capacity(proxy.baseUrl, keysFile, ['--mix', `free=${customers}`, '--utilisation', '0.5', '--no-canaries', '--slo', 'p95<600ms,errors<0.5%']);
       const c = report.capacity!;
       console.log(`latency knee configured at ${rate} req/s: sustained ${c.sustainedRate}, breaking ${c.breakingRate}, generator ≥ ${c.generatorLimit} req/s`);
       expect(c.breakingRate, out).not.toBeNull();

@@ -7,7 +7,7 @@
 //   k6 run -e BASE_URL=http://127.0.0.1:8080/v1 -e KEYS_FILE=/abs/keys.txt load/dist/capacity.js
 //
 // Env: BASE_URL (loopback default), KEYS_FILE (PLAN=KEY lines; absolute path) or KEYS=plan=key,…,
-// PLANS_FILE, and the settings of load/capacity/settings.ts (MIX, UTILISATION, OPS, STEP_SECONDS,
+// PLANS_FILE, REPORT_DIR (absolute, existing: the result line is also written there), and the settings of load/capacity/settings.ts (MIX, UTILISATION, OPS, STEP_SECONDS,
 // STEPS, MAX_FACTOR, SCALE_TO_KEYS, SLO, CANARIES); STEP=i runs step i only (petcert runs one step per
 // k6 process to stop early). Without MIX every key is one customer and the load is scaled to the keys.
 import exec from 'k6/execution';
@@ -30,9 +30,12 @@ import { reportedPercentiles, trendStat } from '../capacity/slo.ts';
 import { listQuery, newPetBody } from '../capacity/requests.ts';
 import { parseKeysEnv } from '../shared/keys.ts';
 import { keysForSegment, parseSegment } from '../shared/segment.ts';
-import type { K6SummaryData } from '../shared/summary.ts';
+import { readK6Summary, type K6SummaryInput, type MetricValues } from '../shared/summary.ts';
+import { checkedReportDir, guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
 const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080/v1').replace(/\/+$/, '');
+/** Checked at init: k6 cannot create folders, and a summary it cannot write still exits 0. */
+const REPORT_DIR = checkedReportDir(__ENV.REPORT_DIR);
 const plans = __ENV.PLANS_FILE ? parsePlansFile(JSON.parse(open(__ENV.PLANS_FILE)), __ENV.PLANS_FILE) : specPlanTable();
 const keys: PlanKey[] = __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
 const settings = readSettings(__ENV, plans);
@@ -97,9 +100,13 @@ function thresholds(): Record<string, string[]> {
   return out;
 }
 
+const SCENARIOS = stepScenarios();
+/** Read at init: in setup() k6 hands `options` back as wrapped Go values. */
+const SCENARIO_NAMES = Object.keys(SCENARIOS);
+
 export const options: Options = {
-  scenarios: stepScenarios(),
-  thresholds: thresholds(),
+  scenarios: SCENARIOS,
+  thresholds: { ...thresholds(), ...NO_SILENT_PASS },
   summaryTrendStats: [...reportedPercentiles(settings.slo).map(trendStat), 'count'],
   discardResponseBodies: true,
   // Never follow a redirect: the target is the API, not wherever it points.
@@ -166,7 +173,12 @@ function scenarioNow(): { name: string; iteration: number } {
   return { name, iteration };
 }
 
-export async function load(): Promise<void> {
+/** k6 v2.1+ replaces the scenarios on `--vus N`: the steps would silently vanish. */
+export function setup(): void {
+  refuseReplacedScenarios(SCENARIO_NAMES);
+}
+
+async function loadIteration(): Promise<void> {
   const { name, iteration: i } = scenarioNow();
   const ctx = contextOf(name);
   if (ctx.own.length === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
@@ -200,7 +212,7 @@ async function canaryRequest(key: string): Promise<CanaryResponse> {
  * step it judges (a burst of a Business quota would be petcert's own load spike). Bounded by
  * canaryBudget and by the step's end.
  */
-export async function canary(): Promise<void> {
+async function canaryIteration(): Promise<void> {
   const c: Canary | undefined = keysForSegment(plan.canaries, segment())[exec.scenario.iterationInInstance];
   if (c === undefined) return;
   const rate = (CANARY_PACE * c.perMinute) / plans.windows.minuteSeconds;
@@ -220,18 +232,21 @@ export async function canary(): Promise<void> {
   }));
 }
 
+// An iteration that throws is only logged by k6 (exit 0): guarded() aborts the test instead.
+export const load = guarded('capacity', loadIteration);
+export const canary = guarded('capacity canary', canaryIteration);
 export default load;
 
-function runnerStep(data: K6SummaryData, index: number, offeredRate: number, perPlan: Record<string, number>, share: number): RunnerStep {
-  const m = data.metrics ?? {};
-  const latency = m[`http_req_duration{step:${index}}`]?.values ?? {};
-  const count = (name: string) => m[`${name}_s${index}`]?.values?.count ?? 0;
+/** Both summary shapes (legacy, --new-machine-readable-summary) read as metric name → values. */
+function runnerStep(m: Record<string, MetricValues>, index: number, offeredRate: number, perPlan: Record<string, number>, share: number): RunnerStep {
+  const latency = m[`http_req_duration{step:${index}}`] ?? {};
+  const count = (name: string) => m[`${name}_s${index}`]?.count ?? 0;
   const percentilesMs: Record<string, number> = {};
   for (const p of reportedPercentiles(settings.slo)) {
     const v = latency[trendStat(p)];
     if (typeof v === 'number') percentilesMs[p] = v;
   }
-  const dropped = Object.keys(perPlan).reduce((sum, planName) => sum + (m[`dropped_iterations{scenario:${scenarioName(index, planName)}}`]?.values?.count ?? 0), 0);
+  const dropped = Object.keys(perPlan).reduce((sum, planName) => sum + (m[`dropped_iterations{scenario:${scenarioName(index, planName)}}`]?.count ?? 0), 0);
   return {
     index, offeredRate, share, seconds: settings.stepSeconds,
     requests: latency.count ?? 0, failed: count('failed'), dropped,
@@ -239,10 +254,11 @@ function runnerStep(data: K6SummaryData, index: number, offeredRate: number, per
   };
 }
 
-export function handleSummary(data: K6SummaryData): Record<string, string> {
+export function handleSummary(data: K6SummaryInput): Record<string, string> {
   const span = parseSegment(segment());
-  const steps_ = steps.map((s) => runnerStep(data, s.index, s.offeredRate, s.perPlan, span.to - span.from));
+  const metrics = readK6Summary(data).metrics;
+  const steps_ = steps.map((s) => runnerStep(metrics, s.index, s.offeredRate, s.perPlan, span.to - span.from));
   const result: RunnerResult = { tool: 'petcert-capacity', version: RESULT_VERSION, run: runInfo(BASE_URL, settings, plan), segment: segment() || '0:1', steps: steps_, canaries: [] };
   const line = `${resultLine(result)}\n`;
-  return __ENV.SUMMARY_FILE ? { stdout: line, [__ENV.SUMMARY_FILE]: line } : { stdout: line };
+  return REPORT_DIR === undefined ? { stdout: line } : { stdout: line, [`${REPORT_DIR}/k6-capacity.json`]: line };
 }
