@@ -5,7 +5,10 @@
 // them from `kubectl logs`. The k6-operator does not aggregate runners itself.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { createRequire } from 'node:module';
+
+/** yaml only when a manifest is written: loading it at start-up would cost every command ~45 ms. */
+const stringify = (value: unknown): string => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).stringify(value);
 
 export const TESTRUN_NAME = 'petcert-capacity';
 const KEYS_DIR = '/petcert/keys';

@@ -9,7 +9,7 @@ import { ConfigError } from '../core/errors.ts';
 import { listen, type RunningServer } from '../reference/index.ts';
 import type { Report } from '../report/model.ts';
 import { parsePlansFile } from '../spec/plans.ts';
-import { COVERAGE_CASES } from '../conformance/coverage/cases.ts';
+import { coverageCases } from '../conformance/coverage/cases.ts';
 import { faultRouter, VALID } from '../testkit/conformance/faults.ts';
 import { conformAction, type ConformFlags } from './conform.ts';
 
@@ -74,7 +74,7 @@ describe('the coverage phase on the command line', () => {
   test('--list-cases prints every case with its check and rule, needing no target', async () => {
     const c = capture();
     expect(await conformAction({ failOn: 'must', listCases: true }, c.out)).toBe(0);
-    expect(c.lines).toHaveLength(COVERAGE_CASES.length + 1);
+    expect(c.lines).toHaveLength(coverageCases().length + 1);
     expect(c.lines).toContain('NewPet.name:type=null\tcreate.invalid-value\tNewPet.name is a string: sent null (null)');
   });
 

@@ -12,9 +12,9 @@ import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dir
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { parseKeyFlag } from './quota.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
-import { COVERAGE_CASES, COVERAGE_COST } from '../conformance/coverage/cases.ts';
+import { coverageCases, coverageCost } from '../conformance/coverage/cases.ts';
 import type { Report } from '../report/model.ts';
-import { DEFAULT_BUDGET, MIN_BUDGET } from '../conformance/runner/budget.ts';
+import { DEFAULT_BUDGET, minBudget } from '../conformance/runner/budget.ts';
 import { CONFORM_DEFAULTS, runConform } from '../conformance/run.ts';
 
 export interface ConformFlags {
@@ -52,8 +52,8 @@ function credentialsOf(flags: ConformFlags, env: Env): { apiKey: string; plan?: 
 }
 
 function listCases(out: Out): number {
-  for (const c of COVERAGE_CASES) out.log(`${c.spec.name}\t${c.check.id}\t${c.spec.rule}`);
-  out.log(`${COVERAGE_CASES.length} coverage cases, at most ${COVERAGE_COST} requests; replay one with --case NAME (or a prefix: --case 'NewPet.name:*')`);
+  for (const c of coverageCases()) out.log(`${c.spec.name}\t${c.check.id}\t${c.spec.rule}`);
+  out.log(`${coverageCases().length} coverage cases, at most ${coverageCost()} requests; replay one with --case NAME (or a prefix: --case 'NewPet.name:*')`);
   return 0;
 }
 
@@ -84,7 +84,7 @@ export async function conformAction(
   const failOn: FailOn = failOnFlag(flags.failOn);
   const plans = flags.plans === undefined ? undefined : loadPlansFile(flags.plans);
   const seed = integerFlag(flags.seed, '--seed', -(2 ** 31));
-  const budget = integerFlag(flags.budget, '--budget', MIN_BUDGET);
+  const budget = integerFlag(flags.budget, '--budget', minBudget());
   const categoryId = integerFlag(flags.categoryId, '--category-id', Number.MIN_SAFE_INTEGER);
   const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
   const runTimeoutMs = integerFlag(flags.runTimeout, '--run-timeout', 1);
@@ -125,16 +125,17 @@ export function registerConform(program: Command): void {
     .option('--case <name>', 'replay only this coverage case (repeatable; a prefix ending in * picks several); see --list-cases', (v: string, prev: string[] = []) => [...prev, v])
     .option('--list-cases', 'print every coverage case (name, the check that judges it, the rule it mutates) and exit')
     .option('--seed <n>', 'seed of the generated inputs; a failure prints it, --seed replays it')
-    .option('--budget <n>', `most requests the run may send, retries included (default ${DEFAULT_BUDGET}, fits a Free key's day; min ${MIN_BUDGET})`)
+    .option('--budget <n>', `most requests the run may send, retries included (default ${DEFAULT_BUDGET}, fits a Free key's day; the least is below)`)
     .option('--report-dir <dir>', REPORT_DIR_HELP)
     .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
     .option('--category-id <n>', 'create pets only in this category (for servers that refuse unknown category ids)')
     .option('--timeout <ms>', `per-request timeout in ms (default ${CONFORM_DEFAULTS.timeoutMs})`)
     .option('--run-timeout <ms>', `deadline of the whole run in ms (default ${CONFORM_DEFAULTS.runTimeoutMs}); past it the run stops with exit 3`)
     .option('--json', 'print report.json to stdout (the summary goes to stderr)')
+    // A function: the coverage figures come from deriving the cases, which only conform --help needs.
     .addHelpText(
       'after',
-      `
+      () => `
 Examples:
   petcert conform --base-url https://staging.example.com/v1 --api-key env:PETCERT_API_KEY
   petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --budget 5000 --report-dir out/
@@ -143,7 +144,8 @@ Examples:
   petcert conform --base-url https://staging.example.com/v1 --key free=env:PETCERT_FREE_KEY            # Limit judged for Free
   petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --case 'NewPet.name:type=null'  # replay one case
 
-Coverage: every run first sends ${COVERAGE_CASES.length} cases derived from the contract (at most ${COVERAGE_COST} requests, part of --budget):
+Coverage: every run first sends ${coverageCases().length} cases derived from the contract (at most ${coverageCost()} requests, part of --budget;
+the least --budget is ${minBudget()}):
 each NewPet field × each JSON type it refuses, required fields missing, enum outsiders, int64 edges, limit bounds,
 status filters, petIds, and every refused credential on every operation; then random exploration (--seed).
 

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listen, type RunningServer } from '../reference/index.ts';
 import { exitCodeOf, type CheckResult, type Report } from '../report/model.ts';
-import { COVERAGE_CASES, COVERAGE_COST } from './coverage/cases.ts';
+import { coverageCases, coverageCost } from './coverage/cases.ts';
 import type { Family } from './coverage/derive.ts';
-import { MIN_BUDGET } from './runner/budget.ts';
+import { minBudget } from './runner/budget.ts';
 import { runConform } from './run.ts';
 import { COVERAGE_FAULTS, VALID, faultRouter } from '../testkit/conformance/faults.ts';
 
@@ -49,9 +49,9 @@ const TABLE: Array<[Family, string, string, string, string[]]> = [
 const RECORDED: Family[] = ['unspecified-endpoints'];
 
 test('the table covers every family once, and every coverage fault', () => {
-  expect(new Set([...TABLE.map(([f]) => f), ...RECORDED])).toEqual(new Set(COVERAGE_CASES.map((c) => c.spec.family)));
+  expect(new Set([...TABLE.map(([f]) => f), ...RECORDED])).toEqual(new Set(coverageCases().map((c) => c.spec.family)));
   expect(TABLE.map(([, fault]) => fault).sort()).toEqual(Object.keys(COVERAGE_FAULTS).sort());
-  for (const [, , name] of TABLE) expect(COVERAGE_CASES.some((c) => c.spec.name === name), name).toBe(true);
+  for (const [, , name] of TABLE) expect(coverageCases().some((c) => c.spec.name === name), name).toBe(true);
 });
 
 describe.concurrent('each family’s fault is caught at every seed', () => {
@@ -75,8 +75,8 @@ describe('the correct server', () => {
       const report = await runConform({ baseUrl: at('none'), apiKey: KEY, seed, ...small });
       expect(failing(report), `seed ${seed}`).toEqual([]);
       const outcomes = allOutcomes(report);
-      expect(Object.keys(outcomes).sort()).toEqual(COVERAGE_CASES.map((c) => c.spec.name).sort());
-      for (const c of COVERAGE_CASES) expect(outcomes[c.spec.name], `${c.spec.name} at seed ${seed}`).toBe(RECORDED.includes(c.spec.family) || c.check.level === 'OBSERVE' ? 'recorded' : 'pass');
+      expect(Object.keys(outcomes).sort()).toEqual(coverageCases().map((c) => c.spec.name).sort());
+      for (const c of coverageCases()) expect(outcomes[c.spec.name], `${c.spec.name} at seed ${seed}`).toBe(RECORDED.includes(c.spec.family) || c.check.level === 'OBSERVE' ? 'recorded' : 'pass');
     }
   });
 
@@ -106,12 +106,12 @@ describe('the correct server', () => {
     }
   });
 
-  test(`the whole phase runs at the smallest budget (${MIN_BUDGET}: its ${COVERAGE_COST} requests are reserved first)`, async () => {
-    const report = await runConform({ baseUrl: at('none'), apiKey: KEY, seed: 9, budget: MIN_BUDGET, maxRuns: 100, plan: 'big', plans });
+  test(`the whole phase runs at the smallest budget (${minBudget()}: its ${coverageCost()} requests are reserved first)`, async () => {
+    const report = await runConform({ baseUrl: at('none'), apiKey: KEY, seed: 9, budget: minBudget(), maxRuns: 100, plan: 'big', plans });
     expect(report.aborted).toBeUndefined();
-    expect(report.requests).toBeLessThanOrEqual(MIN_BUDGET);
+    expect(report.requests).toBeLessThanOrEqual(minBudget());
     // 'not run: the budget is spent' too: the very outcome this test is about.
     expect(Object.values(allOutcomes(report)).filter((o) => o.startsWith('not run') || o === 'no answer')).toEqual([]);
-    expect(Object.keys(allOutcomes(report))).toHaveLength(COVERAGE_CASES.length);
+    expect(Object.keys(allOutcomes(report))).toHaveLength(coverageCases().length);
   });
 });

@@ -15,7 +15,7 @@ import { selectCases, type CoverageCase } from './coverage/cases.ts';
 import { reportId } from './json.ts';
 import { CHECKS } from './registry.ts';
 import { checkResults } from './report.ts';
-import { DEFAULT_BUDGET, MIN_BUDGET } from './runner/budget.ts';
+import { DEFAULT_BUDGET, minBudget } from './runner/budget.ts';
 import { newRunSeed } from './runner/seed.ts';
 import { runSuite } from './runner/suite.ts';
 
@@ -63,7 +63,7 @@ function positiveInt(value: number | undefined, field: string, min = 1): void {
 export function validateOptions(o: ConformOptions): void {
   checkApiKey(o.apiKey, '--api-key');
   if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < -(2 ** 31) || o.seed >= 2 ** 31)) throw new ConfigError(`must be a 32-bit integer, got ${o.seed}`, '--seed');
-  positiveInt(o.budget, '--budget', MIN_BUDGET);
+  positiveInt(o.budget, '--budget', minBudget());
   if (o.categoryId !== undefined && !Number.isSafeInteger(o.categoryId)) throw new ConfigError(`must be an integer, got ${o.categoryId}`, '--category-id');
   if (o.failOn !== undefined && o.failOn !== 'must' && o.failOn !== 'should') throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(o.failOn)}`, '--fail-on');
   positiveInt(o.timeoutMs, '--timeout');

@@ -115,11 +115,15 @@ function bind(spec: CaseSpec): CoverageCase {
   }
 }
 
-/** Every coverage case, bound. Derived once: the contract does not change during a run. */
-export const COVERAGE_CASES: readonly CoverageCase[] = deriveCases().map(bind);
+let derived: readonly CoverageCase[] | undefined;
+/**
+ * Every coverage case, bound. Derived once, on first use: the contract does not change during a run,
+ * and deriving asks the compiled schema (Ajv), which a command that runs no conformance never loads.
+ */
+export const coverageCases = (): readonly CoverageCase[] => (derived ??= deriveCases().map(bind));
 
 /** Requests the whole phase can take: reserved in the budget plan before anything random. */
-export const COVERAGE_COST = COVERAGE_CASES.reduce((sum, c) => sum + c.cost, 0);
+export const coverageCost = (): number => coverageCases().reduce((sum, c) => sum + c.cost, 0);
 
 /**
  * The cases `--case` names: exact names, or a prefix ending in `*` (`NewPet.name:*`). An unknown name
@@ -128,12 +132,12 @@ export const COVERAGE_COST = COVERAGE_CASES.reduce((sum, c) => sum + c.cost, 0);
 export function selectCases(patterns: readonly string[]): CoverageCase[] | { unknown: string; near: string[] } {
   const picked = new Set<CoverageCase>();
   for (const p of patterns) {
-    const hits = COVERAGE_CASES.filter((c) => (p.endsWith('*') ? c.spec.name.startsWith(p.slice(0, -1)) : c.spec.name === p));
+    const hits = coverageCases().filter((c) => (p.endsWith('*') ? c.spec.name.startsWith(p.slice(0, -1)) : c.spec.name === p));
     if (!hits.length) {
       const stem = p.replace(/\*$/, '').split(':')[0]!;
-      return { unknown: p, near: COVERAGE_CASES.map((c) => c.spec.name).filter((n) => n.startsWith(stem)).slice(0, 8) };
+      return { unknown: p, near: coverageCases().map((c) => c.spec.name).filter((n) => n.startsWith(stem)).slice(0, 8) };
     }
     for (const h of hits) picked.add(h);
   }
-  return COVERAGE_CASES.filter((c) => picked.has(c));
+  return coverageCases().filter((c) => picked.has(c));
 }

@@ -5,12 +5,12 @@
 //   split among the scenario checks by weight. Each check plans runs = share × 0.75 / cost (capped by
 //   maxRuns) and keeps the last quarter for shrinking a counterexample. A check whose share cannot buy
 //   one run is skipped with reason "budget". Response checks cost nothing: they judge every exchange.
-import { COVERAGE_COST } from '../coverage/cases.ts';
+import { coverageCost } from '../coverage/cases.ts';
 
 export const POPULATION_TARGET = { total: 101, perStatus: 21 } as const;
 export const DEFAULT_BUDGET = 400;
 /** Below this, a run is the preflight and the coverage phase with almost nothing left to explore. */
-export const MIN_BUDGET = 1 + COVERAGE_COST + 60;
+export const minBudget = (): number => 1 + coverageCost() + 60;
 const SHRINK_RESERVE = 0.25;
 
 export interface Plannable {
@@ -25,7 +25,7 @@ export interface BudgetPlan {
   checks: Record<string, { share: number; runs: number }>;
 }
 
-export function planBudget(budget: number, checks: readonly Plannable[], maxRuns: number, coverage = COVERAGE_COST): BudgetPlan {
+export function planBudget(budget: number, checks: readonly Plannable[], maxRuns: number, coverage = coverageCost()): BudgetPlan {
   const population = Math.min(POPULATION_TARGET.total + 6, Math.floor(budget * 0.3));
   const rest = Math.max(0, budget - 1 - coverage - population);
   const totalWeight = checks.reduce((s, c) => s + c.weight, 0) || 1;

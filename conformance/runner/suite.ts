@@ -16,7 +16,7 @@ import { int64Undecided, int64Field } from '../checks/create-edges.ts';
 import { draftAgrees } from '../checks/ratelimit-draft.ts';
 import { limitOfPlan, NO_PLAN } from '../checks/ratelimit-plan.ts';
 import type { ScenarioCheck } from '../checks/types.ts';
-import { COVERAGE_CASES, NEEDS_PETS, type CoverageCase } from '../coverage/cases.ts';
+import { coverageCases, NEEDS_PETS, type CoverageCase } from '../coverage/cases.ts';
 import { createAttributions, runCoverage } from '../coverage/run.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
 import { createValidPet, rememberCategory } from '../create-pet.ts';
@@ -214,7 +214,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       o.progress({ phase: 'conform: population', done: 0, message: 'creating pets for the list checks' });
       await populate(ctx, plan.population, concurrency);
       reserved = 0;
-      coverageRequests = await runCoverage(COVERAGE_CASES, ctx, ledger, coverage);
+      coverageRequests = await runCoverage(coverageCases(), ctx, ledger, coverage);
       await pool(scenarios.filter((c) => !first.includes(c)), concurrency, runOne);
     }
   } catch (error) {
