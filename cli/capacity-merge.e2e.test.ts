@@ -4,35 +4,21 @@
 import { spawn } from 'node:child_process';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keysFileText } from '../load/capacity/keys-file.ts';
 import { parseRunnerResults } from '../load/capacity/result.ts';
 import type { Report } from '../report/model.ts';
 import { keyPool } from '../reference/key-pool.ts';
 import { listen } from '../reference/index.ts';
 import type { Handle } from '../reference/types.ts';
-import { buildK6 } from '../scripts/build-k6.ts';
 import { parsePlansFile } from '../spec/plans.ts';
-import { inCi, k6OrUndefined, skipNote } from '../testkit/capacity/k6.ts';
+import { CAPACITY_PLANS, capacityBed, skipNote } from '../testkit/capacity/k6.ts';
 import { latencyProxy } from '../testkit/capacity/latency-proxy.ts';
 import { runCli } from '../testkit/cli/run-cli.ts';
 
-const k6 = k6OrUndefined();
-const dir = mkdtempSync(join(tmpdir(), 'petcert-capacity-merge-'));
-const PLANS = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { free: { perMinute: 40, perDay: 100_000 } } };
-const plansFile = join(dir, 'plans.json');
-let script = '';
-
-beforeAll(async () => {
-  writeFileSync(plansFile, JSON.stringify(PLANS));
-  if (k6) script = (await buildK6(join(dir, 'dist'))).find((f) => f.endsWith('capacity.js'))!;
-}, 60_000);
-
-it('has a k6 to run in CI', () => {
-  if (inCi) expect(k6, 'CI=true but no k6: .ci/run builds it with npm run k6:build').toBeDefined();
-});
+const { k6, dir, plansFile, script } = capacityBed('petcert-capacity-merge-');
+const PLANS = CAPACITY_PLANS;
 
 /** A free loopback port for a k6 REST API. */
 function freePort(): Promise<number> {
@@ -62,7 +48,7 @@ async function resumeTogether(ports: number[]): Promise<void> {
 /** Runs k6 until it exits or `stopWhen` says so (then SIGINT: k6 still prints its summary), bounded. */
 function k6Run(env: Record<string, string>, args: string[], stopWhen: () => boolean = () => false, limitMs = 60_000): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(k6!, ['run', '--quiet', '--log-format', 'raw', ...args, ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(k6!, ['run', '--quiet', '--log-format', 'raw', ...args, ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), script()], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

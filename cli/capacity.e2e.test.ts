@@ -3,37 +3,22 @@
 // under load, each fail the run (exit 1); a correct fast target passes. Without k6 these are skipped
 // with a note locally, and fail in CI (CI=true).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keysFileText } from '../load/capacity/keys-file.ts';
 import { calibrate } from './capacity-calibrate.ts';
 import type { Report } from '../report/model.ts';
 import { keyPool } from '../reference/key-pool.ts';
 import { listen, type RunningServer } from '../reference/index.ts';
 import type { Handle } from '../reference/types.ts';
-import { buildK6 } from '../scripts/build-k6.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { overAdmits, throttlesBelowQuota } from '../testkit/capacity/faulty-limiters.ts';
-import { inCi, k6OrUndefined, skipNote } from '../testkit/capacity/k6.ts';
+import { CAPACITY_PLANS, capacityBed, skipNote } from '../testkit/capacity/k6.ts';
 import { latencyProxy } from '../testkit/capacity/latency-proxy.ts';
 import { runCli } from '../testkit/cli/run-cli.ts';
 
-const k6 = k6OrUndefined();
-const dir = mkdtempSync(join(tmpdir(), 'petcert-capacity-'));
-// 2-second minutes: a free key carries 40 / 2 s = 20 req/s, at most 18 of them in a run.
-const PLANS = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { free: { perMinute: 40, perDay: 100_000 } } };
-const plansFile = join(dir, 'plans.json');
-let script = '';
-
-beforeAll(async () => {
-  writeFileSync(plansFile, JSON.stringify(PLANS));
-  if (k6) script = (await buildK6(join(dir, 'dist'))).find((f) => f.endsWith('capacity.js'))!;
-}, 60_000);
-
-it('has a k6 to run in CI', () => {
-  if (inCi) expect(k6, 'CI=true but no k6: .ci/run builds it with npm run k6:build').toBeDefined();
-});
+const { k6, dir, plansFile, script } = capacityBed('petcert-capacity-');
+const PLANS = CAPACITY_PLANS;
 
 async function target(freeKeys: number, wrap?: (h: Handle) => Handle): Promise<{ server: RunningServer; keysFile: string }> {
   const keys = keyPool({ free: freeKeys });
@@ -45,7 +30,7 @@ async function target(freeKeys: number, wrap?: (h: Handle) => Handle): Promise<{
 
 async function capacity(baseUrl: string, keysFile: string, args: string[]): Promise<{ code: number | null; report: Report; out: string }> {
   const reportDir = mkdtempSync(join(dir, 'reports-'));
-  const run = await runCli(['capacity', '--base-url', baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script, '--report-dir', reportDir, '--step-seconds', '2', ...args], { env: { K6: k6 ?? '' }, timeoutMs: 150_000 });
+  const run = await runCli(['capacity', '--base-url', baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script(), '--report-dir', reportDir, '--step-seconds', '2', ...args], { env: { K6: k6 ?? '' }, timeoutMs: 150_000 });
   const out = run.stdout + run.stderr;
   return { code: run.code, report: JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report, out };
 }
@@ -134,7 +119,7 @@ describe.skipIf(!k6)(`petcert capacity under the real k6${skipNote(k6)}`, () => 
     writeFileSync(big, JSON.stringify({ plans: { bench: { perMinute: 1_000_000, perDay: 1_000_000_000 } } }));
     const keys = join(dir, 'keys-big.txt');
     writeFileSync(keys, 'bench=k1\n');
-    const base = (rate: number, vus: string) => ({ k6: k6!, script, secrets: ['k1'], timeoutMs: 60_000, env: { KEYS_FILE: keys, PLANS_FILE: big, MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus } });
+    const base = (rate: number, vus: string) => ({ k6: k6!, script: script(), secrets: ['k1'], timeoutMs: 60_000, env: { KEYS_FILE: keys, PLANS_FILE: big, MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus } });
     const easy = await calibrate(base(50, '1000'), 1, 2);
     expect(easy).toMatchObject({ atLeast: true, offeredRate: 50 });
     const hard = await calibrate(base(5000, '1'), 1, 2);
