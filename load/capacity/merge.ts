@@ -7,17 +7,8 @@ import { parseSegment } from '../shared/segment.ts';
 import type { PercentileKind } from '../../report/capacity.ts';
 import type { CanaryResult, RunnerResult, RunnerStep } from './result.ts';
 
-
-export interface MergedStep {
-  index: number;
-  offeredRate: number;
-  seconds: number;
-  requests: number;
-  failed: number;
-  dropped: number;
-  below429: number;
-  unexpected4xx: number;
-  percentilesMs: Record<string, number>;
+/** A step of all runners: their counts added, percentiles exact or an upper bound (`percentiles`). */
+export interface MergedStep extends Omit<RunnerStep, 'share'> {
   percentiles: PercentileKind;
   /** Share of the offered rate the runners present cover (1 when every runner reported). */
   coverage: number;

@@ -46,18 +46,24 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount, model: ModelVe
   if (list.length > 1 || rej) f.pass('remaining');
 }
 
+/** §8.3 rule 2: the 429 carries a Retry-After we can read; false (recorded) when it does not. */
+function judgeRetryAfterPresent(run: ProbeRun, o: Observation, key: CheckKey): o is Observation & { retryAfter: NonNullable<Observation['retryAfter']> } {
+  if (!o.retryAfter) {
+    const raw = o.ex.response.headers[RATE_LIMIT_HEADERS.retryAfter];
+    run.f.fail(key, raw === undefined ? 'the 429 has no Retry-After header' : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`, { exchange: o.ex });
+    return false;
+  }
+  run.f.pass(key);
+  return true;
+}
+
 /**
  * What §8 states of any limiter's 429: a Retry-After, not zero while the quota is still spent, within the
  * refusing quota's window, and no later than the 429's own Reset (+ the Date slack).
  */
 export function judgeRetryAfterConsistent(run: ProbeRun, o: Observation, windowSeconds: number, keys: { present: CheckKey; accurate: CheckKey } = { present: 'retryAfterPresent', accurate: 'retryAfterAccurate' }): void {
   const { f } = run;
-  if (!o.retryAfter) {
-    const raw = o.ex.response.headers[RATE_LIMIT_HEADERS.retryAfter];
-    f.fail(keys.present, raw === undefined ? 'the 429 has no Retry-After header' : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`, { exchange: o.ex });
-    return;
-  }
-  f.pass(keys.present);
+  if (!judgeRetryAfterPresent(run, o, keys.present)) return;
   const got = o.retryAfter.seconds;
   const slack = SLACK_MS / 1000;
   // The server decided somewhere between our send and its answer: measured from the send, a slow answer
@@ -80,12 +86,7 @@ export const DAY_RETRY_AFTER = { present: 'dayRetryAfter', accurate: 'dayRetryAf
 /** Retry-After on a 429: present, and pointing at `endMs` (server ms), the reset of the refusing quota. */
 export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, keys: { present: CheckKey; accurate: CheckKey } = { present: 'retryAfterPresent', accurate: 'retryAfterAccurate' }): void {
   const { f } = run;
-  if (!o.retryAfter) {
-    const raw = o.ex.response.headers[RATE_LIMIT_HEADERS.retryAfter];
-    f.fail(keys.present, raw === undefined ? 'the 429 has no Retry-After header' : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`, { exchange: o.ex });
-    return;
-  }
-  f.pass(keys.present);
+  if (!judgeRetryAfterPresent(run, o, keys.present)) return;
   const expected = (endMs - o.serverMs) / 1000;
   const got = o.retryAfter.seconds;
   const slack = SLACK_MS / 1000;
