@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { KILL_GRACE_MS } from '../load/capacity/bound.ts';
 import { ConfigError, PetcertError } from '../core/errors.ts';
 import { redactText } from '../core/redact.ts';
 import { parseCanaryLines, parseRunnerResults, type RunnerResult } from '../load/capacity/result.ts';
@@ -43,7 +44,7 @@ export function runK6(run: K6Run): Promise<K6Outcome> {
     child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-200_000)));
     const stop = setTimeout(() => {
       child.kill('SIGINT');
-      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
     }, run.timeoutMs);
     child.on('error', (e) => {
       clearTimeout(stop);

@@ -3,9 +3,10 @@
 import { ConfigError, TransportError, UnreachableError } from '../core/errors.ts';
 import { joinUrl } from '../core/exchange.ts';
 import { createNodeTransport } from '../http/undici-send.ts';
+import { PREFLIGHT_TIMEOUT_MS } from '../load/capacity/bound.ts';
 
 export async function preflight(baseUrl: string, key: string): Promise<void> {
-  const transport = createNodeTransport({ timeoutMs: 10_000 });
+  const transport = createNodeTransport({ timeoutMs: PREFLIGHT_TIMEOUT_MS });
   try {
     const { response } = await transport.send({ method: 'GET', url: joinUrl(baseUrl, '/pets?limit=1'), headers: { authorization: `Bearer ${key}` } });
     if (response.status === 401) throw new ConfigError(`the target refused a key of the key file (401): check the file against ${baseUrl}`, '--keys-file');

@@ -23,6 +23,8 @@ import { runInfo } from '../load/capacity/run-info.ts';
 import { readSettings, SETTINGS, type CapacitySettings, type SettingsEnv } from '../load/capacity/settings.ts';
 import { judgeStep, shouldStop, type Generator } from '../load/capacity/verdict.ts';
 import { findK6 } from '../load/k6-binary.ts';
+import { CALIBRATION_TIMEOUT_MS, CAPACITY_BOUND_HELP, capacityBound, stepProcessTimeoutMs } from '../load/capacity/bound.ts';
+import { formatBound } from '../core/duration.ts';
 import { calibrate } from './capacity-calibrate.ts';
 import { preflight } from './capacity-preflight.ts';
 import { bundleOrError, DEFAULT_BUNDLE, runK6 } from './capacity-k6.ts';
@@ -117,7 +119,7 @@ function describePlan(p: Prepared): string[] {
 }
 
 async function runSteps(p: Prepared, k6: string, script: string, generator: Generator, say: (l: string) => void): Promise<RunnerResult[]> {
-  const base = { k6, script, secrets: p.keys.map((k) => k.key), timeoutMs: (p.settings.stepSeconds + 60) * 1000 };
+  const base = { k6, script, secrets: p.keys.map((k) => k.key), timeoutMs: stepProcessTimeoutMs(p.settings.stepSeconds) };
   const env = { ...p.env, BASE_URL: p.baseUrl, KEYS_FILE: p.keysFile, ...(p.plansFile ? { PLANS_FILE: p.plansFile } : {}) };
   const results: RunnerResult[] = [];
   const judged = [];
@@ -152,13 +154,15 @@ export async function capacityAction(flags: CapacityFlags, out: Out = { log: con
   const k6 = findK6(env);
   const script = bundleOrError(flags.script ?? DEFAULT_BUNDLE);
   for (const line of describePlan(p)) say(line);
+  const bound = capacityBound({ steps: p.plan.steps.length, stepSeconds: p.settings.stepSeconds, calibrate: flags.calibrate });
+  say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   await preflight(p.baseUrl, Object.values(p.plan.load).flat()[0]!);
   const startedAt = new Date().toISOString();
   const secrets = p.keys.map((k) => k.key);
   let report: Report;
   try {
     const top = p.plan.steps[p.plan.steps.length - 1]!;
-    const base = { k6, script, secrets, timeoutMs: 90_000, env: { ...p.env, KEYS_FILE: p.keysFile, ...(p.plansFile ? { PLANS_FILE: p.plansFile } : {}) } };
+    const base = { k6, script, secrets, timeoutMs: CALIBRATION_TIMEOUT_MS, env: { ...p.env, KEYS_FILE: p.keysFile, ...(p.plansFile ? { PLANS_FILE: p.plansFile } : {}) } };
     const generator: Generator = flags.calibrate ? await calibrate(base, top.index, Math.min(p.settings.stepSeconds, 5)) : { limit: null, atLeast: false };
     if (generator.limit !== null) say(`generator: ${Math.round(generator.limit)} req/s against a trivial local target at ${Math.round(top.offeredRate)} offered${generator.atLeast ? ' (kept up: the limit is higher)' : ' (saturated: steps above it are generator-bound)'}`);
     const results = await runSteps(p, k6, script, generator, say);
@@ -231,7 +235,7 @@ export function registerCapacity(program: Command): void {
     .option('--max-vus <n>', 'k6 VUs per scenario at most (default 1000): bounds the generator\'s memory')
     .option('--emit-testrun <n>', 'write a k6-operator TestRun with n runners instead of running')
     .option('--testrun-out <file>', 'where --emit-testrun writes (default <report-dir>/capacity-testrun.yaml)')
-    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', `${EXAMPLES}\n${CAPACITY_BOUND_HELP}`)
     .action(async (flags: CapacityFlags) => {
       process.exitCode = await capacityAction(flags);
     });

@@ -1,7 +1,8 @@
 // `petcert certify`'s worst-case duration (issue 12, every wait ends): each conform run is bounded by its
 // run timeout (plus a request's timeout in flight), the quota probes by their own bound (load/probes/bounds.ts).
 import { CONFORM_DEFAULTS } from '../conformance/run.ts';
-import { fmt, type Bound } from '../load/probes/bounds.ts';
+import { type Bound } from '../load/probes/bounds.ts';
+import { formatBound } from '../core/duration.ts';
 import { quotaBoundOf } from '../load/quota.ts';
 import type { PlanTable } from '../spec/plans.ts';
 import type { KeyedPlan } from './config-file.ts';
@@ -22,9 +23,9 @@ export function certifyBound(input: CertifyBoundInput): Bound {
     : quotaBoundOf({ keys: input.quotaKeys, plans: input.plans, ...(input.maxWaitMs !== undefined ? { maxWaitMs: input.maxWaitMs } : {}) });
   return {
     totalMs: conformMs + quota.totalMs,
-    parts: [`conform ${input.conformKeys.length} × ${fmt(CONFORM_DEFAULTS.runTimeoutMs + CONFORM_DEFAULTS.timeoutMs)} (its run timeout + a request's)`, `quota ${fmt(quota.totalMs)}: ${quota.parts.join('; ')}`],
+    parts: [`conform ${input.conformKeys.length} × ${formatBound(CONFORM_DEFAULTS.runTimeoutMs + CONFORM_DEFAULTS.timeoutMs)} (its run timeout + a request's)`, `quota ${formatBound(quota.totalMs)}: ${quota.parts.join('; ')}`],
   };
 }
 
-export const CERTIFY_BOUND_HELP = `Every wait ends: the run's worst case = conform keys × (conform's run timeout ${fmt(CONFORM_DEFAULTS.runTimeoutMs)} + a request's ${fmt(CONFORM_DEFAULTS.timeoutMs)})
+export const CERTIFY_BOUND_HELP = `Every wait ends: the run's worst case = conform keys × (conform's run timeout ${formatBound(CONFORM_DEFAULTS.runTimeoutMs)} + a request's ${formatBound(CONFORM_DEFAULTS.timeoutMs)})
 + the quota probes' worst case (see petcert quota --help), printed at start; --max-wait caps each quota wait.`;

@@ -15,7 +15,7 @@ import { embeddedPlans, startEmbedded } from './embedded.ts';
 import { failOnFlag, integerFlag } from './flags.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
 import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
-import { fmt } from '../load/probes/bounds.ts';
+import { formatBound } from '../core/duration.ts';
 import { isProductionTarget } from '../spec/production.ts';
 
 export interface CertifyFlags {
@@ -58,7 +58,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const { target, stop } = await chooseTarget(flags, say);
   const quotaRefused = isProductionTarget(target.baseUrl, { production: target.production }) && !flags.allowProduction;
   const bound = certifyBound({ ...target, quotaRefused, ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
-  say(`  Worst case: this run ends within ${fmt(bound.totalMs)} (${bound.parts.join('; ')})`);
+  say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
   let report;
   try {

@@ -70,7 +70,7 @@ describe.concurrent('petcert quota: every wait ends', () => {
     const r = await quota('max-wait', undefined, ['1']);
     expect(failedIds(r.report)).toEqual([]);
     const reasons = r.report.checks.filter((c) => c.outcome === 'skip').map((c) => c.skipReason).join('\n');
-    expect(reasons).toMatch(/probe cut short: not waited: .* beyond the 1 s any wait may take/);
+    expect(reasons).toMatch(/probe cut short: not waited: .* beyond the 1s any wait may take/);
     expect(r.wallMs).toBeLessThan(r.boundMs);
   });
 });

@@ -12,7 +12,8 @@ import { loadPlansFile } from '../spec/plans-file.ts';
 import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
 import { quotaBoundOf, runQuota } from '../load/quota.ts';
-import { BOUND_FORMULA, fmt } from '../load/probes/bounds.ts';
+import { BOUND_FORMULA } from '../load/probes/bounds.ts';
+import { formatBound } from '../core/duration.ts';
 
 export interface QuotaFlags {
   baseUrl?: string;
@@ -67,7 +68,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.l
   // With --json, stdout carries the report only; everything for people goes to stderr.
   const say = flags.json ? out.err : out.log;
   const bound = quotaBoundOf({ keys, plans, ...(only ? { only } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
-  say(`Worst case: this run ends within ${fmt(bound.totalMs)} (${bound.parts.join('; ')})`);
+  say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
   let report;
   try {
@@ -109,7 +110,7 @@ long enough to count. A URL the contract lists as production is refused unless -
 Every wait ends: a Retry-After or Reset beyond the longest window the plans allow is a finding, not a
 wait; --max-wait lowers that cap (a probe it cuts short has its checks skipped, saying so). The run's
 ${BOUND_FORMULA}
-It is printed at start; with the specification's windows and one Free key: ${fmt(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}.
+It is printed at start; with the specification's windows and one Free key: ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}.
 
 Exit codes: 0 pass · 1 a failure at the --fail-on level · 2 usage or config error · 3 target unreachable
 or run incomplete. Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html.`;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createConsoleProgress, etaOf, formatDuration, progressLine, verdictLines } from './console.ts';
+import { formatDuration } from '../core/duration.ts';
+import { createConsoleProgress, etaOf, progressLine, verdictLines } from './console.ts';
 import { fixtureReport } from '../testkit/report/fixtures.ts';
 
 function recorder(isTTY: boolean) {

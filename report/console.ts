@@ -1,5 +1,6 @@
 // The console face of a run: progress while it runs (bars with ETA redrawn in place on a terminal;
 // plain, rate-limited lines in CI logs, where redraws would be noise) and the verdict at the end.
+import { formatDuration } from '../core/duration.ts';
 import type { ProgressEvent, ProgressSink } from '../core/progress.ts';
 import { durationSeconds, failingChecks, verdictOf, type FailOn, type Report } from './model.ts';
 
@@ -34,12 +35,6 @@ interface PhaseState {
   finished: boolean;
 }
 
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
 
 /** The runner's ETA when it knows one (quota windows), else extrapolated from the rate so far. */
 export function etaOf(state: Pick<PhaseState, 'event' | 'startedAt'>, now: number): number | undefined {

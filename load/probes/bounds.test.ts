@@ -6,7 +6,8 @@ import { silentProgress } from '../../core/progress.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { RATE_LIMIT_LIES, type LieName } from '../../testkit/http/hostile.ts';
 import { inProcessTarget, type ResponseEdit } from '../../testkit/load/in-process.ts';
-import { fmt, quotaBound, waitCapMs, windowsCapMs } from './bounds.ts';
+import { quotaBound, waitCapMs, windowsCapMs } from './bounds.ts';
+import { formatBound } from '../../core/duration.ts';
 import { PROBE_NAMES } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
@@ -39,7 +40,7 @@ describe('the bound', () => {
   it('is what the formula says, and a correct server passes well within it', () => {
     expect(correct.failed).toEqual([]);
     expect(correct.elapsedMs).toBeLessThan(bound.totalMs / 2);
-    expect(fmt(bound.totalMs)).toBe('5d00h');
+    expect(formatBound(bound.totalMs)).toBe('5d00h');
   });
 
   it('caps each wait at the longest window plus slack, or --max-wait when lower', () => {
@@ -69,7 +70,7 @@ describe('cutting probes short', () => {
   it('--max-wait below a minute window: the probes that must wait for one are skipped, saying so', async () => {
     const r = await run({ maxWaitMs: 5_000 });
     expect(r.failed).toEqual([]);
-    expect(r.skipped['quota.recovery[free]']).toMatch(/probe cut short: not waited: .* beyond the 5 s any wait may take/);
+    expect(r.skipped['quota.recovery[free]']).toMatch(/probe cut short: not waited: .* beyond the 5s any wait may take/);
     expect(r.elapsedMs).toBeLessThan(60_000);
   });
 

@@ -3,6 +3,7 @@
 // cuts the probe short (its checks are skipped with the reason), it is not waited. The whole run has a
 // worst-case duration derived from the plans and flags (`quotaBound`), printed at start and enforced:
 // past it no probe sends or sleeps.
+import { formatBound } from '../../core/duration.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import type { ProbeName } from './checks.ts';
@@ -68,24 +69,14 @@ export function quotaBound(input: BoundInput): Bound {
   // Minute probes run one key after another; each key's burst and day probes run beside the other keys'.
   const totalMs = n * minuteMs + burstMs + dayMs;
   const parts = [
-    `minute+isolation ${n} × ${fmt(minuteMs)}`,
-    `burst ${fmt(burstMs)}`,
-    `day ${fmt(dayMs)}`,
-    `each wait ≤ ${fmt(cap)}${input.maxWaitMs !== undefined && input.maxWaitMs < windowsCapMs(input.windows) ? ' (--max-wait)' : ' (a day window + slack)'}`,
+    `minute+isolation ${n} × ${formatBound(minuteMs)}`,
+    `burst ${formatBound(burstMs)}`,
+    `day ${formatBound(dayMs)}`,
+    `each wait ≤ ${formatBound(cap)}${input.maxWaitMs !== undefined && input.maxWaitMs < windowsCapMs(input.windows) ? ' (--max-wait)' : ' (a day window + slack)'}`,
   ];
   return { totalMs, parts };
 }
 
-/** A duration for people: "45 s", "12m30s", "2h05m", "4d02h". */
-export function fmt(ms: number): string {
-  const s = Math.ceil(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h${String(m % 60).padStart(2, '0')}m`;
-  return `${Math.floor(h / 24)}d${String(h % 24).padStart(2, '0')}h`;
-}
 
 /** The formula, for --help. */
 export const BOUND_FORMULA =

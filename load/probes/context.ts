@@ -7,7 +7,8 @@ import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import { createServerClock, type ServerClock } from '../../spec/ratelimit.ts';
 import type { Findings } from './findings.ts';
-import { fmt, waitCapMs, WaitCapped } from './bounds.ts';
+import { waitCapMs, WaitCapped } from './bounds.ts';
+import { formatBound } from '../../core/duration.ts';
 import type { ModelVerdict } from './model.ts';
 
 export interface ProbeContext {
@@ -47,7 +48,7 @@ export function createContext(options: ContextOptions): ProbeContext {
   const { deadline, clock } = options;
   // Past the run's bound nothing more is sent: the probe ends and its open checks are skipped.
   const send: Send = deadline === undefined ? options.send : (request) => {
-    if (clock.now() > deadline) return Promise.reject(new WaitCapped(`the run reached its worst-case bound (${fmt(deadline - startedAt)}) before this probe finished`));
+    if (clock.now() > deadline) return Promise.reject(new WaitCapped(`the run reached its worst-case bound (${formatBound(deadline - startedAt)}) before this probe finished`));
     return options.send(request);
   };
   const startedAt = clock.now();
@@ -60,8 +61,8 @@ export function createContext(options: ContextOptions): ProbeContext {
  */
 export async function waitFor(ctx: ProbeContext, ms: number, what: string): Promise<void> {
   if (ms <= 0) return;
-  if (ms > ctx.maxWaitMs) throw new WaitCapped(`not waited: ${what} needs ${fmt(ms)}, beyond the ${fmt(ctx.maxWaitMs)} any wait may take`);
-  if (ctx.deadline !== undefined && ctx.clock.now() + ms > ctx.deadline) throw new WaitCapped(`not waited: ${what} (${fmt(ms)}) would pass the run's worst-case bound`);
+  if (ms > ctx.maxWaitMs) throw new WaitCapped(`not waited: ${what} needs ${formatBound(ms)}, beyond the ${formatBound(ctx.maxWaitMs)} any wait may take`);
+  if (ctx.deadline !== undefined && ctx.clock.now() + ms > ctx.deadline) throw new WaitCapped(`not waited: ${what} (${formatBound(ms)}) would pass the run's worst-case bound`);
   await ctx.clock.sleep(ms);
 }
 
