@@ -3,30 +3,13 @@
 // limit is admitted, and the Remaining values of the window are distinct and contiguous. The requests
 // are concurrent inside one VU (asyncRequest): k6 VUs share no memory, and distinctness can only be
 // judged where all of one window's responses are seen.
-import type { Options } from 'k6/options';
 import { readConfig } from './lib/config.ts';
-import { runProbeScript, summaryFiles } from './lib/probe-script.ts';
-import type { K6SummaryInput } from '../shared/summary.ts';
-import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
+import { probeScriptModule } from './lib/probe-script.ts';
 
 const config = readConfig();
-const SCENARIO = 'header_accuracy';
+const probe = probeScriptModule('header-accuracy', config, ['burst'], 6 * config.plans.windows.minuteSeconds + 30);
 
-export const options: Options = {
-  scenarios: {
-    [SCENARIO]: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${6 * config.plans.windows.minuteSeconds + 30}s` },
-  },
-  thresholds: { checks: ['rate==1'], ...NO_SILENT_PASS },
-};
-
-export function setup(): void {
-  refuseReplacedScenarios([SCENARIO]);
-}
-
-export default guarded('header-accuracy', async () => {
-  await runProbeScript(config, ['burst']);
-});
-
-export function handleSummary(data: K6SummaryInput): Record<string, string> {
-  return summaryFiles('header-accuracy', config, data);
-}
+export const options = probe.options;
+export const setup = probe.setup;
+export const handleSummary = probe.handleSummary;
+export default probe.run;

@@ -2,6 +2,7 @@
 // check (failures must surface through checks and thresholds: errors thrown in async code are only
 // logged), and emit the JSON summary (stdout, and REPORT_DIR when given).
 import { check } from 'k6';
+import type { Options } from 'k6/options';
 import { silentProgress } from '../../../core/progress.ts';
 import type { CheckResult } from '../../../report/model.ts';
 import type { ProbeName } from '../../probes/checks.ts';
@@ -9,6 +10,7 @@ import { createContext } from '../../probes/context.ts';
 import { runProbes } from '../../probes/run.ts';
 import { petcertSummary, summarize, summaryLine, type K6SummaryInput } from '../../shared/summary.ts';
 import type { ScriptConfig } from './config.ts';
+import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './guards.ts';
 import { k6Clock, k6Send } from './send.ts';
 
 /**
@@ -47,4 +49,29 @@ export function summaryFiles(script: string, config: ScriptConfig, data: K6Summa
   const where = file === undefined ? 'set REPORT_DIR=/absolute/folder to also write a file' : `also written to ${file}`;
   const stdout = `${script}: ${word}; summary on the next line (${where})\n${summaryLine(script, config.baseUrl, data, config.secrets)}\n`;
   return file === undefined ? { stdout } : { stdout, [file]: summarize(script, config.baseUrl, data, config.secrets) };
+}
+
+export interface ProbeScriptModule {
+  options: Options;
+  setup(): void;
+  run(): Promise<void>;
+  handleSummary(data: K6SummaryInput): Record<string, string>;
+}
+
+/**
+ * Everything a probe script exports, from its name, the probes it runs and its longest possible run:
+ * one scenario of one iteration, the thresholds that fail a run with a failed MUST check or no request,
+ * setup() refusing scenarios replaced on the command line, iterations aborting on a throw, the summary.
+ */
+export function probeScriptModule(script: string, config: ScriptConfig, only: ProbeName[], maxDurationS: number, filter?: (r: CheckResult) => boolean): ProbeScriptModule {
+  const scenario = script.replace(/-/g, '_');
+  return {
+    options: {
+      scenarios: { [scenario]: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${maxDurationS}s` } },
+      thresholds: { checks: ['rate==1'], ...NO_SILENT_PASS },
+    },
+    setup: () => refuseReplacedScenarios([scenario]),
+    run: guarded(script, () => runProbeScript(config, only, filter)),
+    handleSummary: (data) => summaryFiles(script, config, data),
+  };
 }
