@@ -1,32 +1,26 @@
 // Proof of the suite (issue 3 §4): the reference server passes; each fault — a mistake a real
 // implementation could make — is caught by its intended check and fails nothing the spec does not
 // forbid; every other reasonable choice in the spec's gaps (GAPS.md, ReferenceVariants) passes.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listen, type ReferenceVariants, type RunningServer } from '../reference/index.ts';
+import { describe, expect, test } from 'vitest';
+import { listen, type ReferenceVariants } from '../reference/index.ts';
 import { exitCodeOf, type Report } from '../report/model.ts';
 import { runConform } from './run.ts';
 import { ALTERNATIVES } from '../testkit/conformance/alternatives.ts';
-import { FAULTS, VALID, faultRouter } from '../testkit/conformance/faults.ts';
+import { BIG_PLANS, FAULTS, faultServer } from '../testkit/conformance/faults.ts';
 
 const KEY = 'petcert-e2e-key-0123456789';
-const plans = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+const plans = BIG_PLANS;
 const quick = { budget: 500, maxRuns: 20, seed: 1, plan: 'big', plans } as const;
 
 const failing = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id).sort();
 const outcome = (r: Report, id: string) => r.checks.find((c) => c.id === id)?.outcome;
 
-let server: RunningServer;
-beforeAll(async () => {
-  VALID.key = KEY;
-  server = await listen({ keys: { [KEY]: 'big' }, plans, wrap: faultRouter, log: () => undefined });
-});
-afterAll(() => server.close());
-
-const at = (fault: string) => server.baseUrl.replace(/\/v1$/, `/${fault}/v1`);
+const server = faultServer(KEY);
+const at = server.at;
 
 describe('the reference server', () => {
   test('passes: no check fails, every MUST check ran or says why not', async () => {
-    const report = await runConform({ baseUrl: server.baseUrl, apiKey: KEY, ...quick });
+    const report = await runConform({ baseUrl: server.baseUrl(), apiKey: KEY, ...quick });
     expect(failing(report)).toEqual([]);
     expect(report.aborted).toBeUndefined();
     expect(exitCodeOf(report)).toBe(0);

@@ -2,30 +2,23 @@
 // that mutates its rule at EVERY seed — random exploration is held to 2 runs per check, so the catch
 // is the phase's, not luck's; the correct server records or passes every case at every seed; the
 // whole phase runs even at the smallest budget; a case replays alone by name.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listen, type RunningServer } from '../reference/index.ts';
+import { describe, expect, test } from 'vitest';
+import { listen } from '../reference/index.ts';
 import { exitCodeOf, type CheckResult, type Report } from '../report/model.ts';
 import { coverageCases, coverageCost } from './coverage/cases.ts';
 import type { Family } from './coverage/derive.ts';
 import { minBudget } from './runner/budget.ts';
 import { runConform } from './run.ts';
-import { COVERAGE_FAULTS, VALID, faultRouter } from '../testkit/conformance/faults.ts';
+import { BIG_PLANS, COVERAGE_FAULTS, faultServer } from '../testkit/conformance/faults.ts';
 
 const KEY = 'petcert-coverage-key-0123456789';
-const plans = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+const plans = BIG_PLANS;
 const SEEDS = [1, 2, 3, 4, 5];
 // 400 requests keep the population at 107 pets (a list fault needs more than a page); maxRuns 2 holds
 // random exploration to two inputs per check, so what is caught is caught by the coverage phase.
 const small = { budget: 400, maxRuns: 2, plan: 'big', plans } as const;
 
-let server: RunningServer;
-beforeAll(async () => {
-  VALID.key = KEY;
-  server = await listen({ keys: { [KEY]: 'big' }, plans, wrap: faultRouter, log: () => undefined });
-});
-afterAll(() => server.close());
-
-const at = (route: string) => server.baseUrl.replace(/\/v1$/, `/${route}/v1`);
+const { at } = faultServer(KEY);
 const failing = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
 const coverageOf = (c: CheckResult | undefined) => ((c?.observed as { coverage?: Record<string, string> } | undefined)?.coverage ?? {});
 const allOutcomes = (r: Report) => Object.assign({}, ...r.checks.map(coverageOf)) as Record<string, string>;

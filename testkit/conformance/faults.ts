@@ -1,7 +1,8 @@
 // Response-level faults for the proof tests: each one a mistake a real implementation could make,
 // built as a wrapper around the reference handler. One server serves them all: the fault is chosen by
 // a path prefix (http://127.0.0.1:PORT/<fault>/v1), which also proves base URLs with a prefix work.
-import type { Handle } from '../../reference/index.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { listen, type Handle, type RunningServer } from '../../reference/index.ts';
 import { ALTERNATIVES, draftRateLimitFields } from './alternatives.ts';
 import { coverageFaults } from './coverage-faults.ts';
 import { bodyText, error, isCreate, isGet, isList, json, mapBody, mapHeader, mapRequestBody, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
@@ -176,4 +177,25 @@ export function faultRouter(handle: Handle): Handle {
     const inner = { ...req, path: m[2]! };
     return fault ? fault(handle, inner) : handle(inner);
   };
+}
+
+/** The proof tests' plan: figures no run can spend, so only the fault under test can fail a check. */
+export const BIG_PLANS = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+
+export interface FaultServer {
+  /** The correct server's base URL. */
+  baseUrl(): string;
+  /** The base URL at which the named fault (or route) answers. */
+  at(route: string): string;
+}
+
+/** One fault-routing reference server for a test file (started before its tests, closed after). */
+export function faultServer(key: string): FaultServer {
+  let server: RunningServer;
+  beforeAll(async () => {
+    VALID.key = key;
+    server = await listen({ keys: { [key]: 'big' }, plans: BIG_PLANS, wrap: faultRouter, log: () => undefined });
+  });
+  afterAll(() => server.close());
+  return { baseUrl: () => server.baseUrl, at: (route) => server.baseUrl.replace(/\/v1$/, `/${route}/v1`) };
 }
