@@ -9,7 +9,7 @@ import { capacityReport } from '../load/capacity/report.ts';
 import { parseCanaryLines, parseRunnerResults, type RunnerResult } from '../load/capacity/result.ts';
 import { finish } from './capacity.ts';
 import { failOnFlag } from './flags.ts';
-import type { Out } from './quota.ts';
+import { consoleOut, sayer, type Out } from './publish.ts';
 
 export interface MergeFlags {
   reportDir: string;
@@ -38,14 +38,14 @@ export function readRunnerLogs(files: readonly string[]): RunnerResult[] {
   return results;
 }
 
-export function mergeAction(files: string[], flags: MergeFlags, out: Out = { log: console.log, err: console.error }): number {
+export function mergeAction(files: string[], flags: MergeFlags, out: Out = consoleOut): number {
   const failOn = failOnFlag(flags.failOn);
   const results = readRunnerLogs(files);
   const merged = mergeResults(results);
   const now = new Date().toISOString();
   const report = capacityReport({ version: VERSION, run: results[0]!.run, merged, generator: { limit: null, atLeast: false }, startedAt: now, finishedAt: now, extra: { merge: { runners: results.length, segments: results.map((r) => r.segment), percentiles: merged.runners > 1 ? 'upper bounds: the largest of the runners\' (a merged percentile lies between their smallest and largest)' : 'exact' } } });
   const uncovered = merged.steps.filter((s) => s.coverage < 0.999);
-  if (uncovered.length > 0) (flags.json ? out.err : out.log)(`warning: runners cover only ${Math.round(uncovered[0]!.coverage * 100)} % of the load of step ${uncovered[0]!.index + 1}: a runner's log is missing`);
+  if (uncovered.length > 0) sayer(out, flags.json)(`warning: runners cover only ${Math.round(uncovered[0]!.coverage * 100)} % of the load of step ${uncovered[0]!.index + 1}: a runner's log is missing`);
   return finish(report, flags, failOn, [], out);
 }
 

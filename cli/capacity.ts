@@ -7,10 +7,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseBaseUrl } from '../core/base-url.ts';
 import { ConfigError, PetcertError, errorMessage } from '../core/errors.ts';
-import { redactText } from '../core/redact.ts';
 import { VERSION } from '../core/version.ts';
-import { verdictLines } from '../report/console.ts';
-import { exitCodeOf, type Report } from '../report/model.ts';
+import type { FailOn, Report } from '../report/model.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { isProductionTarget } from '../spec/production.ts';
 import type { PlanTable } from '../spec/plans.ts';
@@ -31,8 +29,8 @@ import { bundleOrError, DEFAULT_BUNDLE, runK6 } from './capacity-k6.ts';
 import { registerCapacityMerge } from './capacity-merge.ts';
 import { writeTestRun } from './capacity-testrun.ts';
 import { failOnFlag, integerFlag, type Env } from './flags.ts';
-import type { Out } from './quota.ts';
-import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
+import { consoleOut, publishRun, sayer, type Out } from './publish.ts';
+import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 
 export interface CapacityFlags {
   baseUrl?: string;
@@ -139,9 +137,9 @@ function asOneRunner(results: RunnerResult[]): RunnerResult {
   return { ...results[0]!, steps: results.flatMap((r) => r.steps), canaries: results.flatMap((r) => r.canaries) };
 }
 
-export async function capacityAction(flags: CapacityFlags, out: Out = { log: console.log, err: console.error }, env: Env = process.env): Promise<number> {
+export async function capacityAction(flags: CapacityFlags, out: Out = consoleOut, env: Env = process.env): Promise<number> {
   const failOn = failOnFlag(flags.failOn);
-  const say = flags.json ? out.err : out.log;
+  const say = sayer(out, flags.json);
   if (flags.emitTestrun !== undefined) {
     const n = integerFlag(flags.emitTestrun, '--emit-testrun', 1)!;
     const p = prepare(flags, env, n);
@@ -178,14 +176,9 @@ export async function capacityAction(flags: CapacityFlags, out: Out = { log: con
   return finish(report, flags, failOn, secrets, out);
 }
 
-export function finish(report: Report, flags: { reportDir: string; json?: boolean }, failOn: ReturnType<typeof failOnFlag>, secrets: readonly string[], out: Out): number {
-  const written = writeRunDirs(flags.reportDir, report, secrets, failOn);
-  const say = flags.json ? out.err : out.log;
-  if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
-  if (report.capacity) say(report.capacity.summary);
-  for (const line of verdictLines(report, { failOn, htmlPath: written.htmlPath })) say(redactText(line, secrets));
-  say(`  Also: ${written.runDir}`);
-  return exitCodeOf(report, failOn);
+/** Capacity's verdict sentence, then what every command prints (publish.ts). */
+export function finish(report: Report, flags: { reportDir: string; json?: boolean }, failOn: FailOn, secrets: readonly string[], out: Out): number {
+  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, before: report.capacity ? [report.capacity.summary] : [] });
 }
 
 const EXAMPLES = `

@@ -3,17 +3,16 @@
 // With no configuration it certifies the embedded reference server (that is `npm start`).
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.ts';
-import { redactText } from '../core/redact.ts';
 import { VERSION } from '../core/version.ts';
-import { createConsoleProgress, verdictLines } from '../report/console.ts';
-import { exitCodeOf, type FailOn } from '../report/model.ts';
+import { createConsoleProgress } from '../report/console.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { certify } from './certify.ts';
 import { realRunners } from './certify-runners.ts';
 import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
 import { embeddedPlans, startEmbedded } from './embedded.ts';
 import { failOnFlag, integerFlag } from './flags.ts';
-import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
+import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
+import { consoleOut, publishRun, sayer } from './publish.ts';
 import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
 import { formatBound } from '../core/duration.ts';
 import { isProductionTarget } from '../spec/production.ts';
@@ -52,8 +51,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const failOn = failOnFlag(flags.failOn);
   const seed = integerFlag(flags.seed, '--seed', 0);
   const budget = integerFlag(flags.budget, '--budget', 1);
-  // With --json, stdout carries the report only; everything for people goes to stderr.
-  const say = (line: string) => (flags.json ? console.error(line) : console.log(line));
+  const say = sayer(consoleOut, flags.json);
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
   const { target, stop } = await chooseTarget(flags, say);
   const quotaRefused = isProductionTarget(target.baseUrl, { production: target.production }) && !flags.allowProduction;
@@ -83,12 +81,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
     progress.done();
     await stop();
   }
-  const written = writeRunDirs(flags.reportDir, report, target.secrets, failOn);
-  if (flags.json) process.stdout.write(redactText(JSON.stringify(report, null, 2), target.secrets) + '\n');
-  const colour = !flags.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  for (const line of verdictLines(report, { failOn, htmlPath: written.htmlPath, colour })) say(redactText(line, target.secrets));
-  say(`  Also: ${written.runDir} (report.json, junit.xml, report.html)`);
-  return exitCodeOf(report, failOn);
+  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut });
 }
 
 const EXAMPLES = `

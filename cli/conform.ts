@@ -9,6 +9,7 @@ import { createConsoleProgress } from '../report/console.ts';
 import { exitCodeOf, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
+import { consoleOut, sayer, type Out } from './publish.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { parseKeyFlag } from './quota.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
@@ -38,7 +39,6 @@ export interface ConformFlags {
   listCases?: boolean;
 }
 
-type Out = { log: (s: string) => void; err: (s: string) => void };
 
 /** The key and its plan from --api-key [--plan] or --key PLAN=KEY (one of the two, never both). */
 function credentialsOf(flags: ConformFlags, env: Env): { apiKey: string; plan?: string } {
@@ -76,7 +76,7 @@ export function coverageLines(report: Report): string[] {
 
 export async function conformAction(
   flags: ConformFlags,
-  out: Out = { log: console.log, err: console.error },
+  out: Out = consoleOut,
   env: Env = process.env,
 ): Promise<number> {
   if (flags.listCases) return listCases(out);
@@ -111,7 +111,7 @@ export async function conformAction(
   const secrets = [apiKey];
   const written = writeRunDirs(flags.reportDir ?? DEFAULT_REPORT_ROOT, report, secrets, failOn);
   if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
-  const say = flags.json ? out.err : out.log;
+  const say = sayer(out, flags.json);
   for (const line of [...conformSummary(report, failOn), ...coverageLines(report)]) say(redactText(line, secrets));
   say(`Report: ${written.htmlPath} (also ${written.runDir}: report.json, junit.xml, report.html)`);
   return exitCodeOf(report, failOn);

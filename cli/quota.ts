@@ -3,10 +3,9 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.ts';
 import { DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
-import { redactText } from '../core/redact.ts';
-import { createConsoleProgress, verdictLines } from '../report/console.ts';
-import { exitCodeOf } from '../report/model.ts';
-import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
+import { createConsoleProgress } from '../report/console.ts';
+import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
+import { consoleOut, publishRun, sayer, type Out } from './publish.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { specPlanTable } from '../spec/plans.ts';
@@ -48,13 +47,8 @@ export function parseOnly(values: string[]): ProbeName[] | undefined {
   return names as ProbeName[];
 }
 
-export interface Out {
-  log(line: string): void;
-  err(line: string): void;
-}
-
 /** The action, testable without a process: returns the exit code. */
-export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.log, err: console.error }, env: Env = process.env): Promise<number> {
+export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env: Env = process.env): Promise<number> {
   if (!flags.baseUrl) throw new ConfigError('is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1', '--base-url');
   const failOn = failOnFlag(flags.failOn);
   const keys = flags.key.map((k) => parseKeyFlag(k, env));
@@ -65,8 +59,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.l
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
   const maxWaitMs = maxWaitS === undefined ? undefined : maxWaitS * 1000;
   const secrets = keys.map((k) => k.key);
-  // With --json, stdout carries the report only; everything for people goes to stderr.
-  const say = flags.json ? out.err : out.log;
+  const say = sayer(out, flags.json);
   const bound = quotaBoundOf({ keys, plans, ...(only ? { only } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
@@ -79,14 +72,8 @@ export async function quotaAction(flags: QuotaFlags, out: Out = { log: console.l
   } finally {
     progress.done();
   }
-  const written = writeRunDirs(flags.reportDir, report, secrets, failOn);
-  if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
-  const htmlPath = written.htmlPath;
-  const colour = !flags.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  for (const line of verdictLines(report, { failOn, colour, ...(htmlPath ? { htmlPath } : {}) })) say(redactText(line, secrets));
-  say(`  Also: ${written.runDir} (report.json, junit.xml, report.html)`);
-  if (report.aborted?.code === 'UNREACHABLE') say('The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.');
-  return exitCodeOf(report, failOn);
+  const after = report.aborted?.code === 'UNREACHABLE' ? ['The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.'] : [];
+  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, after });
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
