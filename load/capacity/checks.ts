@@ -2,6 +2,7 @@
 // CheckResults a run's figures give them. Quota under load is the specification's (§8); the headroom
 // is the operator's question, asked of the plan figures of §8.1 and judged against --slo/--min-headroom.
 import { defineCheck as def, type CheckMeta } from '../../report/check.ts';
+import { createLedger, resultOf, type Ledger } from '../../report/ledger.ts';
 import type { CheckResult } from '../../report/model.ts';
 import type { CapacityVerdict } from '../../report/capacity.ts';
 import type { CanaryFindings } from './canary.ts';
@@ -15,41 +16,50 @@ export const CAPACITY_CHECKS = {
   canaryRetryAfter: def('capacity.quota.canary-retry-after', 'MUST', '§8.3 rule 2', "Under load, the canaries' 429 responses carry Retry-After"),
 } as const;
 
-const result = (d: CheckMeta, outcome: CheckResult['outcome'], messages: string[], extra: Partial<CheckResult> = {}): CheckResult => ({
-  ...d,
-  outcome,
-  failures: messages.map((message) => ({ message, request: null, response: null, repro: '' })),
-  ...extra,
-});
+/** Outcomes through the one ledger (report/ledger.ts): its cap on failures, its result shape. */
+function judged(check: CheckMeta, messages: readonly string[], observed?: unknown): Ledger {
+  const ledger = createLedger();
+  for (const message of messages) ledger.fail(check, { message });
+  if (!messages.length) ledger.pass(check);
+  if (observed !== undefined) ledger.entry(check).observed = observed;
+  return ledger;
+}
+
+function skipped(check: CheckMeta, reason: string, observed?: unknown): Ledger {
+  const ledger = createLedger();
+  ledger.skip(check, reason);
+  if (observed !== undefined) ledger.entry(check).observed = observed;
+  return ledger;
+}
+
+const resultOfOne = (check: CheckMeta, ledger: Ledger): CheckResult => resultOf(check, ledger.entry(check), { secrets: [] });
 
 function headroomCheck(v: CapacityVerdict): CheckResult {
   const outcome = outcomeOf(v);
   const observed = { plannedRate: v.plannedRate, sustainedRate: v.sustainedRate, breakingRate: v.breakingRate, headroom: v.headroom };
-  if (outcome === 'pass') return result(CAPACITY_CHECKS.headroom, 'pass', [], { observed });
-  if (outcome === 'fail') return result(CAPACITY_CHECKS.headroom, 'fail', [v.summary], { observed });
-  return result(CAPACITY_CHECKS.headroom, 'skip', [], { observed, skipReason: v.summary });
+  const check = CAPACITY_CHECKS.headroom;
+  // Generator- or keys-bound: no verdict on the target (skipped with why), never a failure.
+  if (outcome !== 'pass' && outcome !== 'fail') return resultOfOne(check, skipped(check, v.summary, observed));
+  return resultOfOne(check, judged(check, outcome === 'fail' ? [v.summary] : [], observed));
 }
 
 function below429Check(v: CapacityVerdict): CheckResult {
   const bad = v.steps.filter((s) => s.below_quota_429 > 0);
-  return result(CAPACITY_CHECKS.below429, bad.length ? 'fail' : 'pass', bad.map((s) => `${s.below_quota_429} × 429 at ${s.offeredRate} req/s offered, every key at ≤ ${KEY_SHARE * 100} % of its quota`));
+  return resultOfOne(CAPACITY_CHECKS.below429, judged(CAPACITY_CHECKS.below429, bad.map((s) => `${s.below_quota_429} × 429 at ${s.offeredRate} req/s offered, every key at ≤ ${KEY_SHARE * 100} % of its quota`)));
 }
 
 export function capacityChecks(v: CapacityVerdict, canaries: CanaryFindings | null, canarySkip: string | undefined): CheckResult[] {
+  const { canaryExact, canaryRetryAfter } = CAPACITY_CHECKS;
   const checks = [headroomCheck(v), below429Check(v)];
   if (canaries === null) {
     const reason = canarySkip ?? 'no canary ran';
-    checks.push(result(CAPACITY_CHECKS.canaryExact, 'skip', [], { skipReason: reason }), result(CAPACITY_CHECKS.canaryRetryAfter, 'skip', [], { skipReason: reason }));
-    return checks;
+    return [...checks, resultOfOne(canaryExact, skipped(canaryExact, reason)), resultOfOne(canaryRetryAfter, skipped(canaryRetryAfter, reason))];
   }
   const exact = [...canaries.overAdmitted, ...canaries.underAdmitted];
-  checks.push(
-    canaries.judged === 0
-      ? result(CAPACITY_CHECKS.canaryExact, 'skip', [], { skipReason: canaries.unjudged.join('; ') })
-      : result(CAPACITY_CHECKS.canaryExact, exact.length ? 'fail' : 'pass', exact, canaries.unjudged.length ? { observed: { unjudged: canaries.unjudged } } : {}),
-    canaries.rejected === 0
-      ? result(CAPACITY_CHECKS.canaryRetryAfter, 'skip', [], { skipReason: 'no canary received a 429' })
-      : result(CAPACITY_CHECKS.canaryRetryAfter, canaries.missingRetryAfter.length ? 'fail' : 'pass', canaries.missingRetryAfter),
-  );
-  return checks;
+  const unjudged = canaries.unjudged.length ? { unjudged: canaries.unjudged } : undefined;
+  return [
+    ...checks,
+    resultOfOne(canaryExact, canaries.judged === 0 ? skipped(canaryExact, canaries.unjudged.join('; ')) : judged(canaryExact, exact, unjudged)),
+    resultOfOne(canaryRetryAfter, canaries.rejected === 0 ? skipped(canaryRetryAfter, 'no canary received a 429') : judged(canaryRetryAfter, canaries.missingRetryAfter)),
+  ];
 }
