@@ -79,7 +79,8 @@ export function quotaBound(input: BoundInput): Bound {
 
 
 /** The formula, for --help. */
+const SLACK = `${DATE_SLACK_MS / 1000} s`;
 export const BOUND_FORMULA =
-  'worst case = keys × minute + burst + day, with M = minute window, D = day window, W = min(--max-wait, D + 1.5 s), T = 5 × --timeout:\n' +
-  `  minute = ${PROBE_WAITS.minute} × (min(W, M + 1.5 s) + M) + T;  burst = ${PROBE_WAITS.burst} × (min(W, M + 1.5 s) + M) + T;\n` +
-  '  day = min(W, D) + (2D + 2M) + min(W, D + 1.5 s) + (D + 2M) + T.  Past it no probe sends or waits.';
+  `worst case = keys × minute + burst + day, with M = minute window, D = day window, W = min(--max-wait, D + ${SLACK}), T = ${REQUEST_TRIES} × --timeout:\n` +
+  `  minute = ${PROBE_WAITS.minute} × (min(W, M + ${SLACK}) + M) + T;  burst = ${PROBE_WAITS.burst} × (min(W, M + ${SLACK}) + M) + T;\n` +
+  `  day = min(W, D) + (2D + 2M) + min(W, D + ${SLACK}) + (D + 2M) + T.  Past it no probe sends or waits.`;

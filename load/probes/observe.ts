@@ -3,6 +3,7 @@
 import { ConfigError, TransportError } from '../../core/errors.ts';
 import { joinUrl, type Exchange } from '../../core/exchange.ts';
 import { DATE_SLACK_MS as SLACK_MS, parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
+import { REQUEST_TRIES } from './bounds.ts';
 import type { ProbeRun } from './context.ts';
 
 export type QuotaKind = 'minute' | 'day' | 'unknown';
@@ -58,12 +59,11 @@ async function sendRetrying(run: ProbeRun): Promise<Exchange> {
     try {
       return await run.ctx.send(request);
     } catch (error) {
-      if (!(error instanceof TransportError) || attempt >= MAX_TRANSPORT_TRIES) throw error;
+      if (!(error instanceof TransportError) || attempt >= REQUEST_TRIES) throw error;
     }
   }
 }
 
-const MAX_TRANSPORT_TRIES = 5;
 
 /** Sends one probe request and records it; stops only when the answer cannot be interpreted at all. */
 export async function sendProbe(run: ProbeRun): Promise<Observation> {
