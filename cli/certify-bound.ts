@@ -1,6 +1,6 @@
 // `petcert certify`'s worst-case duration (issue 12, every wait ends): each conform run is bounded by its
 // run timeout (plus a request's timeout in flight), the quota probes by their own bound (load/probes/bounds.ts).
-import { CONFORM_DEFAULTS } from '../conformance/run.ts';
+import { CONFORM_DEFAULTS, conformBoundMs } from '../conformance/run.ts';
 import { type Bound } from '../load/probes/bounds.ts';
 import { formatBound } from '../core/duration.ts';
 import { quotaBoundOf } from '../load/quota.ts';
@@ -17,13 +17,13 @@ export interface CertifyBoundInput {
 }
 
 export function certifyBound(input: CertifyBoundInput): Bound {
-  const conformMs = input.conformKeys.length * (CONFORM_DEFAULTS.runTimeoutMs + CONFORM_DEFAULTS.timeoutMs);
+  const conformMs = input.conformKeys.length * conformBoundMs();
   const quota = input.quotaRefused || input.quotaKeys.length === 0
     ? { totalMs: 0, parts: ['quota probes not run'] }
     : quotaBoundOf({ keys: input.quotaKeys, plans: input.plans, ...(input.maxWaitMs !== undefined ? { maxWaitMs: input.maxWaitMs } : {}) });
   return {
     totalMs: conformMs + quota.totalMs,
-    parts: [`conform ${input.conformKeys.length} × ${formatBound(CONFORM_DEFAULTS.runTimeoutMs + CONFORM_DEFAULTS.timeoutMs)} (its run timeout + a request's)`, `quota ${formatBound(quota.totalMs)}: ${quota.parts.join('; ')}`],
+    parts: [`conform ${input.conformKeys.length} × ${formatBound(conformBoundMs())} (its run timeout + a request's)`, `quota ${formatBound(quota.totalMs)}: ${quota.parts.join('; ')}`],
   };
 }
 

@@ -6,7 +6,7 @@ import { ConfigError } from '../core/errors.ts';
 import { VERSION } from '../core/version.ts';
 import { createConsoleProgress } from '../report/console.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
-import { certify } from './certify.ts';
+import { certify, quotaRefused } from './certify.ts';
 import { realRunners } from './certify-runners.ts';
 import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
 import { embeddedPlans, startEmbedded } from './embedded.ts';
@@ -15,7 +15,6 @@ import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 import { consoleOut, publishRun, sayer } from './publish.ts';
 import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
 import { formatBound } from '../core/duration.ts';
-import { isProductionTarget } from '../spec/production.ts';
 
 export interface CertifyFlags {
   config?: string;
@@ -36,7 +35,7 @@ async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): P
   if (configured) {
     if (flags.plans !== undefined) configured.plans = loadPlansFile(flags.plans);
     say(`Certifying target "${configured.name}": ${configured.baseUrl} (${configured.quotaKeys.map((k) => k.plan).join(', ')})`);
-    if (configured.production && !flags.allowProduction) say('  production target: quota probes are refused (they spend real quota); pass --allow-production to run them');
+    if (quotaRefused({ ...configured, allowProduction: flags.allowProduction })) say('  production target: quota probes are refused (they spend real quota); pass --allow-production to run them');
     return { target: configured, stop: async () => {} };
   }
   const plans = embeddedPlans(flags.plans);
@@ -54,8 +53,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const say = sayer(consoleOut, flags.json);
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
   const { target, stop } = await chooseTarget(flags, say);
-  const quotaRefused = isProductionTarget(target.baseUrl, { production: target.production }) && !flags.allowProduction;
-  const bound = certifyBound({ ...target, quotaRefused, ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
+  const bound = certifyBound({ ...target, quotaRefused: quotaRefused({ ...target, allowProduction: flags.allowProduction }), ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
   say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
   let report;

@@ -73,6 +73,11 @@ const latest = (dates: string[]): string => iso(Math.max(...dates.map(Date.parse
  * conform runs never merge their verdicts), requests are summed, created ids gathered, and the first
  * part that stopped early makes the whole run incomplete.
  */
+/** The quota probes spend real quota: on a production target (the contract's, or marked so) only when allowed. */
+export function quotaRefused(o: { baseUrl: string; production?: boolean; allowProduction?: boolean }): boolean {
+  return isProductionTarget(o.baseUrl, { production: o.production }) && !o.allowProduction;
+}
+
 export function combineReports(parts: readonly Part[], meta: { target: string; version: string; startedAt: string; finishedAt: string; plans?: PlanTable }): Report {
   const report: Report = {
     tool: 'petcert',
@@ -142,7 +147,7 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
   }
   if (parts.some((p) => unreachable(p.report))) {
     // Nothing more to learn from a dead target.
-  } else if (isProductionTarget(options.baseUrl, { production: options.production }) && !options.allowProduction) {
+  } else if (quotaRefused(options)) {
     parts.push({ label: 'quota', report: refusedQuota(options.baseUrl, options.version, iso(now())) });
   } else {
     const report = await runners.quota({

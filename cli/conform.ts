@@ -16,7 +16,7 @@ import { loadPlansFile } from '../spec/plans-file.ts';
 import { coverageCases, coverageCost } from '../conformance/coverage/cases.ts';
 import type { Report } from '../report/model.ts';
 import { DEFAULT_BUDGET, minBudget } from '../conformance/runner/budget.ts';
-import { CONFORM_DEFAULTS, runConform } from '../conformance/run.ts';
+import { CONFORM_DEFAULTS, conformBoundMs, runConform } from '../conformance/run.ts';
 import { formatBound } from '../core/duration.ts';
 
 export interface ConformFlags {
@@ -90,8 +90,7 @@ export async function conformAction(
   const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
   const runTimeoutMs = integerFlag(flags.runTimeout, '--run-timeout', 1);
   // On stderr, with the progress: stdout opens with the verdict (and carries only JSON with --json).
-  const worst = (runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs) + (timeoutMs ?? CONFORM_DEFAULTS.timeoutMs);
-  out.err(`Worst case: this run ends within ${formatBound(worst)} (--run-timeout, then a request's --timeout in flight)`);
+  out.err(`Worst case: this run ends within ${formatBound(conformBoundMs({ runTimeoutMs, timeoutMs }))} (--run-timeout, then a request's --timeout in flight)`);
   const progress = createConsoleProgress({ stream: process.stderr });
   const report = await runConform({
     baseUrl: flags.baseUrl,
@@ -153,7 +152,7 @@ the least --budget is ${minBudget()}):
 each NewPet field × each JSON type it refuses, required fields missing, enum outsiders, int64 edges, limit bounds,
 status filters, petIds, and every refused credential on every operation; then random exploration (--seed).
 
-Every wait ends: the run's worst case is --run-timeout plus one request's --timeout (default ${formatBound(CONFORM_DEFAULTS.runTimeoutMs + CONFORM_DEFAULTS.timeoutMs)}),
+Every wait ends: the run's worst case is --run-timeout plus one request's --timeout (default ${formatBound(conformBoundMs())}),
 printed at start; a Retry-After is honoured up to a bounded wait, and endless 429s stop the run (exit 3).
 
 Exit codes: 0 no MUST failure · 1 a failure at the --fail-on level · 2 usage error · 3 unreachable, or the run

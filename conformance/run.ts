@@ -56,6 +56,10 @@ export interface ConformOptions {
 
 export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs, runTimeoutMs: 30 * 60_000 } as const;
 
+/** A conform run's worst case: nothing is sent past its run timeout, and a request in flight then ends within its own. */
+export const conformBoundMs = (o: { runTimeoutMs?: number; timeoutMs?: number } = {}): number =>
+  (o.runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs) + (o.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs);
+
 function positiveInt(value: number | undefined, field: string, min = 1): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new ConfigError(`must be an integer ≥ ${min}, got ${value}`, field);
 }
