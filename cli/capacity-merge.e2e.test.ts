@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keysFileText } from '../load/capacity/keys-file.ts';
 import { parseRunnerResults } from '../load/capacity/result.ts';
 import type { Report } from '../report/model.ts';
@@ -13,11 +13,13 @@ import { keyPool } from '../reference/key-pool.ts';
 import { listen } from '../reference/index.ts';
 import type { Handle } from '../reference/types.ts';
 import { parsePlansFile } from '../spec/plans.ts';
-import { CAPACITY_PLANS, capacityBed, skipNote } from '../testkit/capacity/k6.ts';
+import { CAPACITY_PLANS, capacityBed, eachK6 } from '../testkit/capacity/k6.ts';
 import { latencyProxy } from '../testkit/capacity/latency-proxy.ts';
 import { runCli } from '../testkit/cli/run-cli.ts';
 
-const { k6, dir, plansFile, script } = capacityBed('petcert-capacity-merge-');
+const { dir, plansFile, script } = capacityBed('petcert-capacity-merge-');
+/** The k6 of the version row running now (eachK6). */
+let k6: () => string | undefined = () => undefined;
 const PLANS = CAPACITY_PLANS;
 
 /** A free loopback port for a k6 REST API. */
@@ -48,7 +50,7 @@ async function resumeTogether(ports: number[]): Promise<void> {
 /** Runs k6 until it exits or `stopWhen` says so (then SIGINT: k6 still prints its summary), bounded. */
 function k6Run(env: Record<string, string>, args: string[], stopWhen: () => boolean = () => false, limitMs = 60_000): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(k6!, ['run', '--quiet', '--log-format', 'raw', ...args, ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), script()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(k6()!, ['run', '--quiet', '--log-format', 'raw', ...args, ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), script()], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -74,7 +76,8 @@ async function poolServer(freeKeys: number, wrap?: (h: Handle) => Handle) {
   return { server, keys, keysFile };
 }
 
-describe.skipIf(!k6)(`the capacity bundle under the real k6${skipNote(k6)}`, () => {
+eachK6('the capacity bundle', (row) => {
+  beforeAll(() => void (k6 = row));
   it('plain `k6 run` with defaults and no segment sends requests on every key', { timeout: 60_000 }, async () => {
     const seen = new Set<string>();
     let requests = 0;

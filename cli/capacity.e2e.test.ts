@@ -4,7 +4,7 @@
 // with a note locally, and fail in CI (CI=true).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keysFileText } from '../load/capacity/keys-file.ts';
 import { calibrate } from './capacity-calibrate.ts';
 import type { Report } from '../report/model.ts';
@@ -13,11 +13,13 @@ import { listen, type RunningServer } from '../reference/index.ts';
 import type { Handle } from '../reference/types.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { overAdmits, throttlesBelowQuota } from '../testkit/capacity/faulty-limiters.ts';
-import { CAPACITY_PLANS, capacityBed, skipNote } from '../testkit/capacity/k6.ts';
+import { CAPACITY_PLANS, capacityBed, eachK6 } from '../testkit/capacity/k6.ts';
 import { latencyProxy } from '../testkit/capacity/latency-proxy.ts';
 import { runCli } from '../testkit/cli/run-cli.ts';
 
-const { k6, dir, plansFile, script } = capacityBed('petcert-capacity-');
+const { dir, plansFile, script } = capacityBed('petcert-capacity-');
+/** The k6 of the version row running now (eachK6). */
+let k6: () => string | undefined = () => undefined;
 const PLANS = CAPACITY_PLANS;
 
 async function target(freeKeys: number, wrap?: (h: Handle) => Handle): Promise<{ server: RunningServer; keysFile: string }> {
@@ -30,14 +32,15 @@ async function target(freeKeys: number, wrap?: (h: Handle) => Handle): Promise<{
 
 async function capacity(baseUrl: string, keysFile: string, args: string[]): Promise<{ code: number | null; report: Report; out: string }> {
   const reportDir = mkdtempSync(join(dir, 'reports-'));
-  const run = await runCli(['capacity', '--base-url', baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script(), '--report-dir', reportDir, '--step-seconds', '2', ...args], { env: { K6: k6 ?? '' }, timeoutMs: 150_000 });
+  const run = await runCli(['capacity', '--base-url', baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script(), '--report-dir', reportDir, '--step-seconds', '2', ...args], { env: { K6: k6() ?? '' }, timeoutMs: 150_000 });
   const out = run.stdout + run.stderr;
   return { code: run.code, report: JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report, out };
 }
 
 const outcome = (report: Report, id: string) => report.checks.find((c) => c.id === id)?.outcome;
 
-describe.skipIf(!k6)(`petcert capacity under the real k6${skipNote(k6)}`, () => {
+eachK6('petcert capacity', (row) => {
+  beforeAll(() => void (k6 = row));
   // Planned 5 (or 10) customers × 20 req/s × 0.5 = 50 (or 100) req/s; steps of 25 % of it up to 2×;
   // the proxy adds 1 s above 1.1 × planned, between the 1.0× and 1.25× steps. The SLO (p95 < 600 ms)
   // sits far above what a loaded 2-core CI machine adds to a loopback answer and far below the
@@ -119,7 +122,7 @@ describe.skipIf(!k6)(`petcert capacity under the real k6${skipNote(k6)}`, () => 
     writeFileSync(big, JSON.stringify({ plans: { bench: { perMinute: 1_000_000, perDay: 1_000_000_000 } } }));
     const keys = join(dir, 'keys-big.txt');
     writeFileSync(keys, 'bench=k1\n');
-    const base = (rate: number, vus: string) => ({ k6: k6!, script: script(), secrets: ['k1'], timeoutMs: 60_000, env: { KEYS_FILE: keys, PLANS_FILE: big, MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus } });
+    const base = (rate: number, vus: string) => ({ k6: k6()!, script: script(), secrets: ['k1'], timeoutMs: 60_000, env: { KEYS_FILE: keys, PLANS_FILE: big, MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus } });
     const easy = await calibrate(base(50, '1000'), 1, 2);
     expect(easy).toMatchObject({ atLeast: true, offeredRate: 50 });
     const hard = await calibrate(base(5000, '1'), 1, 2);
