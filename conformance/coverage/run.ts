@@ -54,9 +54,8 @@ export interface CoverageOptions {
   attributions: Tracker;
 }
 
-/** Runs the cases; returns the requests they took. Errors that stop the run (dead target, 429s, timeout) propagate. */
-export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContext, ledger: Ledger, o: CoverageOptions): Promise<number> {
-  let requests = 0;
+/** Runs the cases. Errors that stop the run (dead target, 429s, timeout) propagate. */
+export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContext, ledger: Ledger, o: CoverageOptions): Promise<void> {
   let done = 0;
   const listed = (c: CoverageCase) => (ledger.entry(c.check).info['coverage'] ??= {}) as Record<string, CaseOutcome>;
   // Listed in their fixed order before any runs, so the report reads the same whatever finished first.
@@ -69,7 +68,6 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
     done += 1;
     o.progress({ phase: 'conform: coverage', done, total: cases.length, message: c.spec.name });
   });
-  return requests;
 
   async function runOne(c: CoverageCase): Promise<CaseOutcome> {
     let outcome: CaseOutcome;
@@ -77,7 +75,6 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
     const scoped: RunContext = {
       ...ctx,
       send: async (request) => {
-        requests += 1;
         o.attributions.claim(request, c);
         const exchange = await ctx.send(request);
         statuses.push(exchange.response.status);

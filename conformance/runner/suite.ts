@@ -21,7 +21,7 @@ import { createAttributions, runCoverage } from '../coverage/run.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
 import { createValidPet, rememberCategory } from '../create-pet.ts';
 import { idTextOf, jsonOf } from '../json.ts';
-import { CHECKS, scenarioChecks, summaryChecks } from '../registry.ts';
+import { CHECKS, responseChecks, scenarioChecks, summaryChecks } from '../registry.ts';
 import { createLedger, type Ledger } from '../../report/ledger.ts';
 import { judgeExchange } from './book.ts';
 import { planBudget, POPULATION_TARGET } from './budget.ts';
@@ -55,8 +55,6 @@ export interface SuiteResult {
   ledger: Ledger;
   ctx: RunContext;
   requests: number;
-  /** Requests the coverage phase took. */
-  coverageRequests: number;
   aborted?: { code: AbortCode; message: string };
 }
 
@@ -128,7 +126,7 @@ async function populate(ctx: RunContext, allowance: number, concurrency: number)
 
 export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const ledger = createLedger();
-  const responseChecks = CHECKS.filter((c) => c.kind === 'response');
+  const responses = responseChecks();
   const ctx: RunContext = {
     baseUrl: o.baseUrl,
     apiKey: o.apiKey,
@@ -161,7 +159,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     steers: (request) => usesValidKey(request, o.apiKey),
     observe: (exchange) => {
       registerCreated(ctx, exchange);
-      if (operationOf(ctx.baseUrl, exchange.request) !== 'other') judgeExchange(ledger, responseChecks, exchange, ctx, attributions.of(exchange.request));
+      if (operationOf(ctx.baseUrl, exchange.request) !== 'other') judgeExchange(ledger, responses, exchange, ctx, attributions.of(exchange.request));
     },
   });
   ctx.send = runner.send;
@@ -192,7 +190,6 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   };
 
   const coverage = { concurrency, progress: o.progress, pool, attributions };
-  let coverageRequests = 0;
   let aborted: SuiteResult['aborted'];
   try {
     const refused = await preflight(ctx);
@@ -200,7 +197,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       for (const c of scenarios) ledger.skip(c, refused);
     } else if (o.only) {
       if (o.only.some((c) => NEEDS_PETS.includes(c.spec.family))) await populate(ctx, plan.population, concurrency);
-      coverageRequests = await runCoverage(o.only, ctx, ledger, coverage);
+      await runCoverage(o.only, ctx, ledger, coverage);
       const reason = `not run: only the coverage case(s) ${o.only.map((c) => c.spec.name).join(', ')} were replayed (--case)`;
       for (const c of CHECKS) ledger.skip(c, reason); // kept only by checks the cases did not reach
     } else {
@@ -214,7 +211,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       o.progress({ phase: 'conform: population', done: 0, message: 'creating pets for the list checks' });
       await populate(ctx, plan.population, concurrency);
       reserved = 0;
-      coverageRequests = await runCoverage(coverageCases(), ctx, ledger, coverage);
+      await runCoverage(coverageCases(), ctx, ledger, coverage);
       await pool(scenarios.filter((c) => !first.includes(c)), concurrency, runOne);
     }
   } catch (error) {
@@ -230,7 +227,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     if (verdict && 'skip' in verdict) ledger.skip(check, verdict.skip);
     else for (const finding of verdict ?? []) ledger.fail(check, finding);
   }
-  return { ledger, ctx, requests: runner.requests(), coverageRequests, ...(aborted ? { aborted } : {}) };
+  return { ledger, ctx, requests: runner.requests(), ...(aborted ? { aborted } : {}) };
 }
 
 /** Runs tasks with at most `n` at a time; the first error stops new starts and is rethrown after the others settle. */
