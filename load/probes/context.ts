@@ -78,6 +78,12 @@ export async function sleepUntilServer(ctx: ProbeContext, serverMs: number, what
 /** The key's label in series names ("minute:free#2" → "free#2"). */
 export const labelOf = (run: ProbeRun): string => run.seriesName.slice(run.seriesName.indexOf(':') + 1);
 
+/** Every sample of this run's key, across all its probes (series are named `<probe>:<key label>`). */
+export function keySamples(run: ProbeRun): Sample[] {
+  const label = labelOf(run);
+  return Object.entries(run.ctx.series).filter(([name]) => name.slice(name.indexOf(':') + 1) === label).flatMap(([, list]) => list);
+}
+
 export function serverNow(ctx: ProbeContext): number {
   return ctx.serverClock.toServer(ctx.clock.now()) ?? ctx.clock.now();
 }

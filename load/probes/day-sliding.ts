@@ -4,7 +4,7 @@
 // spent the plan's perDay (all its requests in every probe), no more than perDay (plus what a refilling
 // model gives back) were admitted within one day of this probe's own requests, and the 429 carries a
 // consistent Retry-After.
-import { waitFor, labelOf, serverNow, type ProbeRun } from './context.ts';
+import { keySamples, waitFor, serverNow, type ProbeRun } from './context.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfterConsistent } from './judge.ts';
 import { allowance, notFixedReason, type ModelVerdict } from './model.ts';
@@ -30,8 +30,7 @@ function overDay(run: ProbeRun, own: Observation[], model: ModelVerdict): { coun
 
 /** This key's requests the server answered, in every probe: admitted, and refused (some servers count those). */
 function spentByKey(run: ProbeRun): { admitted: number; refused: number } {
-  const label = labelOf(run);
-  const samples = Object.entries(run.ctx.series).filter(([name]) => name.slice(name.indexOf(':') + 1) === label).flatMap(([, list]) => list);
+  const samples = keySamples(run);
   return {
     admitted: samples.filter((s) => s.status >= 200 && s.status < 300).length,
     refused: samples.filter((s) => s.status === 429).length,

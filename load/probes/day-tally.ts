@@ -7,7 +7,7 @@
 // of the day's start, the slow path counts a whole fresh day: our ambiguity never becomes a verdict.
 import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
-import type { ProbeRun } from './context.ts';
+import { keySamples, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
 import { quotaOf, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
@@ -44,12 +44,9 @@ export function place([lo, hi]: [number, number], startMs: number, endMs: number
 
 /** `uncertainMs`: 0 when the day's end came from a day-quota Reset (exact), else the Retry-After slack. */
 export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
-  const label = run.seriesName.slice(run.seriesName.indexOf(':') + 1);
   const own = run.ctx.series[run.seriesName] ?? [];
   const finalSample = own[own.length - 1];
-  const samples = Object.entries(run.ctx.series)
-    .filter(([name]) => name.slice(name.indexOf(':') + 1) === label)
-    .flatMap(([, list]) => list);
+  const samples = keySamples(run);
   const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false };
   for (const s of samples) {
     if (s === finalSample) continue;

@@ -3,7 +3,7 @@
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
 import type { ProgressEvent } from '../../core/progress.ts';
 import { PROBE_CHECKS } from './checks.ts';
-import { labelOf, serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
+import { keySamples, labelOf, serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
 import { resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
@@ -20,9 +20,8 @@ import { judgeFromTally } from './day-tally.ts';
  */
 function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | undefined {
   if (!final) return undefined;
-  const label = labelOf(run);
   const daySeconds = run.ctx.windows.daySeconds;
-  const samples = Object.entries(run.ctx.series).filter(([name]) => name.slice(name.indexOf(':') + 1) === label).flatMap(([, list]) => list);
+  const samples = keySamples(run);
   const admittedDay = samples.filter((s) => s.status < 300 && s.limit === run.k.plan.perDay && s.reset !== undefined && s.t > final.serverMs - daySeconds * 1000);
   // The latest answer of the same day (its Reset not yet passed when the 429 came).
   const latest = admittedDay.filter((s) => s.reset! * 1000 >= final.serverMs - SLACK_MS).reduce<(typeof admittedDay)[number] | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);

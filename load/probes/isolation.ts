@@ -1,6 +1,6 @@
 // The isolation probe: while one key's minute window is spent, every other key is still admitted.
 // It rides on the minute probe's exhausted window, so it costs one request per other key.
-import { labelOf, type ProbeRun } from './context.ts';
+import { keySamples, labelOf, type ProbeRun } from './context.ts';
 import { isFixed } from './model.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -30,9 +30,7 @@ function ownStateExplains(other: ProbeRun): boolean {
   const label = labelOf(other);
   const model = other.ctx.models[label];
   if (model === undefined || isFixed(model)) return false;
-  const last = Object.entries(other.ctx.series)
-    .filter(([name]) => name.slice(name.indexOf(':') + 1) === label)
-    .flatMap(([, list]) => list)
+  const last = keySamples(other)
     .reduce<{ t: number; remaining?: number; status: number } | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
   return last !== undefined && (last.status === 429 || (last.remaining ?? 0) < 1);
 }
