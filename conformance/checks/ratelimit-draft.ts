@@ -5,8 +5,9 @@
 // parameters (`"default";r=50;t=30`, `"default";q=100;w=60`, draft 08 on) and draft 07's
 // (`limit=100, remaining=50, reset=30`; `100;w=60`).
 import type { Exchange } from '../../core/exchange.ts';
-import { DATE_SLACK_MS, readRateLimit, serverDateMs, type RateLimitState } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS, parseHeaderInt, readRateLimit, serverDateMs, type RateLimitState } from '../../spec/ratelimit.ts';
 import type { Plan } from '../../spec/plans.ts';
+import { judgesValues } from './ratelimit.ts';
 import { fail, type ResponseCheck } from './types.ts';
 
 export const DRAFT_FIELDS = { current: 'ratelimit', policy: 'ratelimit-policy' } as const;
@@ -45,8 +46,6 @@ function members(text: string): Member[] {
   });
 }
 
-const int = (s: string | undefined): number | undefined => (s !== undefined && /^\d{1,16}$/.test(s) ? Number(s) : undefined);
-
 export interface ServiceLimit {
   /** The policy the item names (draft 08+: the item's value), or undefined. */
   policy?: string;
@@ -61,16 +60,16 @@ export function readCurrent(text: string): ServiceLimit[] {
   const list = members(text);
   if (list.length && list.every((m) => m.key)) {
     const dict = Object.fromEntries(list.map((m) => [m.key!, m.value]));
-    return [{ limit: int(dict['limit']), remaining: int(dict['remaining']), reset: int(dict['reset']) }];
+    return [{ limit: parseHeaderInt(dict['limit']), remaining: parseHeaderInt(dict['remaining']), reset: parseHeaderInt(dict['reset']) }];
   }
-  return list.map((m) => ({ ...(int(m.value) === undefined ? { policy: m.value } : {}), remaining: int(m.params['r'] ?? m.params['remaining']), reset: int(m.params['t'] ?? m.params['reset']) }));
+  return list.map((m) => ({ ...(parseHeaderInt(m.value) === undefined ? { policy: m.value } : {}), remaining: parseHeaderInt(m.params['r'] ?? m.params['remaining']), reset: parseHeaderInt(m.params['t'] ?? m.params['reset']) }));
 }
 
 /** `RateLimit-Policy`: each policy's name (draft 08+) and quota (`q`, earlier `l`, or draft 07's bare integer). */
 export function readPolicyQuotas(text: string): Array<{ name?: string; quota: number }> {
   return members(text).flatMap((m) => {
-    const named = int(m.value) === undefined;
-    const quota = int(m.params['q'] ?? m.params['l']) ?? int(m.value);
+    const named = parseHeaderInt(m.value) === undefined;
+    const quota = parseHeaderInt(m.params['q'] ?? m.params['l']) ?? parseHeaderInt(m.value);
     return quota === undefined ? [] : [{ ...(named ? { name: m.value } : {}), quota }];
   });
 }
@@ -149,7 +148,7 @@ export const draftAgrees: ResponseCheck = {
   specRef: '§8.2; draft-ietf-httpapi-ratelimit-headers',
   // GAPS.md: the rate-limit values on a 401 are OBSERVE (an unknown key has no plan), so they are not held
   // against the draft fields either; what a 401 carries is still recorded by ratelimit.draft-fields.
-  applies: (ex) => ex.response.status !== 401 && (ex.response.headers[DRAFT_FIELDS.current] !== undefined || ex.response.headers[DRAFT_FIELDS.policy] !== undefined) && readRateLimit(ex.response.headers).ok,
+  applies: (ex) => (ex.response.headers[DRAFT_FIELDS.current] !== undefined || ex.response.headers[DRAFT_FIELDS.policy] !== undefined) && judgesValues(ex),
   judge(ex, ctx) {
     const x = readRateLimit(ex.response.headers);
     const why = x.ok ? contradiction(ex, x.value, ctx.plan) : undefined;

@@ -3,6 +3,7 @@
 // (`--plan`, `--key PLAN=KEY`, or certify's keys); the figures come from spec/plans.ts or the plans file.
 import { readRateLimit } from '../../spec/ratelimit.ts';
 import { usesValidKey } from '../context.ts';
+import { judgesValues } from './ratelimit.ts';
 import { fail, type ResponseCheck } from './types.ts';
 
 export const NO_PLAN = 'no plan given (--plan NAME or --key PLAN=KEY): X-RateLimit-Limit values were not judged against a plan';
@@ -14,7 +15,7 @@ export const limitOfPlan: ResponseCheck = {
   level: 'MUST',
   specRef: '§8.1, §8.2',
   // GAPS.md: the values on a 401 are OBSERVE (an unknown key has no plan); only answers to the key count.
-  applies: (ex, ctx) => ctx.plan !== undefined && usesValidKey(ex.request, ctx.apiKey) && ex.response.status !== 401 && readRateLimit(ex.response.headers).ok,
+  applies: (ex, ctx) => ctx.plan !== undefined && usesValidKey(ex.request, ctx.apiKey) && judgesValues(ex),
   judge(ex, ctx) {
     const r = readRateLimit(ex.response.headers);
     const plan = ctx.plan!;

@@ -23,7 +23,7 @@ const SLACK_SECONDS = DATE_SLACK_MS / 1000;
  */
 const NO_DATE_SLACK_SECONDS = 86_400;
 /** GAPS.md: a 401 must carry the headers as integers, but their values (an unknown key has no plan) are OBSERVE. */
-const judgesValues = (ex: Exchange): boolean => ex.response.status !== 401 && parsed(ex).ok;
+export const judgesValues = (ex: Exchange): boolean => ex.response.status !== 401 && parsed(ex).ok;
 
 export const ratelimitChecks: Check[] = [
   headerCheck('ratelimit.headers-present', 'X-RateLimit-Limit, -Remaining and -Reset on every response', () => true, (ex) => {
