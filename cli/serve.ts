@@ -7,6 +7,7 @@ import { DEFAULT_MAX_PETS } from '../reference/store.ts';
 import { KEY_PATTERN } from '../reference/keys.ts';
 import { keyPool, parseKeyPool } from '../reference/key-pool.ts';
 import { writeFileSync } from 'node:fs';
+import { keysFileText } from '../load/capacity/keys-file.ts';
 import { listen, type RunningServer } from '../reference/server.ts';
 
 export interface ServeFlags {
@@ -89,8 +90,7 @@ export function describeServer(server: RunningServer, plans: PlanTable): string 
 
 /** A key pool is a key file (PLAN=KEY lines): written to --key-pool-file, or printed after the header. */
 function describePool(server: RunningServer, plans: PlanTable, file: string | undefined): string {
-  const lines = Object.entries(server.keys).map(([key, plan]) => `${plan}=${key}`);
-  const text = `# petcert serve --key-pool: PLAN=KEY (petcert capacity --keys-file)\n${lines.join('\n')}\n`;
+  const text = keysFileText(Object.entries(server.keys).map(([key, plan]) => ({ plan, key })));
   if (file !== undefined) writeFileSync(file, text);
   const counts = new Map<string, number>();
   for (const plan of Object.values(server.keys)) counts.set(plan, (counts.get(plan) ?? 0) + 1);

@@ -1,6 +1,7 @@
 // A reference server that also tells what it received: per request the key (Bearer token), the
 // x-petcert-segment header the key-split script sends, the status it answered and when. It observes
 // through listen()'s `wrap` hook, read-only: the answers are the reference server's own.
+import { bearerToken } from '../../reference/auth.ts';
 import { listen, type ListenOptions, type RunningServer } from '../../reference/index.ts';
 
 export interface Received {
@@ -22,7 +23,7 @@ export async function countingServer(options: ListenOptions): Promise<CountingSe
     ...options,
     wrap: (handle) => async (req) => {
       const res = await (options.wrap ? options.wrap(handle) : handle)(req);
-      const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const key = bearerToken(req.headers.authorization);
       received.push({ key, segment: req.headers['x-petcert-segment'], status: res.status, atMs: Date.now() });
       return res;
     },
