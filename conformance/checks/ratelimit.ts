@@ -7,7 +7,8 @@ import { DATE_SLACK_MS, parseHeaderInt, parseRetryAfter, readRateLimit, serverDa
 import { listRequest } from '../context.ts';
 import { fail, type Check, type ResponseCheck } from './types.ts';
 
-const NAMES = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining, RATE_LIMIT_HEADERS.reset];
+/** The three headers §8.2 puts on every response. */
+export const NAMES = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining, RATE_LIMIT_HEADERS.reset];
 const allPresent = (ex: Exchange): boolean => NAMES.every((n) => ex.response.headers[n] !== undefined);
 const parsed = (ex: Exchange) => readRateLimit(ex.response.headers);
 

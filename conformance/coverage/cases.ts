@@ -11,7 +11,7 @@ import { limitOutOfRangeCheck, unknownStatus, validQuery } from '../checks/list.
 import type { CheckMeta, Finding, ScenarioCheck } from '../checks/types.ts';
 import { bearer, createRequest, type RunContext } from '../context.ts';
 import { someCategory } from '../create-pet.ts';
-import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
+import { NAMES as RATE_LIMIT_NAMES } from '../checks/ratelimit.ts';
 import { deriveCases, type CaseSpec, type CredentialKind, type Family } from './derive.ts';
 
 export interface CoverageCase {
@@ -54,8 +54,8 @@ function credentialOf(kind: CredentialKind, apiKey: string): Credential {
 }
 
 const hasRateHeaders = (headers: Record<string, string>): string => {
-  const present = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining, RATE_LIMIT_HEADERS.reset].filter((n) => headers[n] !== undefined).length;
-  return present === 3 ? 'with X-RateLimit-*' : present === 0 ? 'without X-RateLimit-*' : 'with only some X-RateLimit-*';
+  const present = RATE_LIMIT_NAMES.filter((n) => headers[n] !== undefined).length;
+  return present === RATE_LIMIT_NAMES.length ? 'with X-RateLimit-*' : present === 0 ? 'without X-RateLimit-*' : 'with only some X-RateLimit-*';
 };
 
 function bind(spec: CaseSpec): CoverageCase {

@@ -3,11 +3,9 @@
 // the file (Node: fs, k6: open()).
 import { ConfigError } from '../../core/errors.ts';
 import { normalizePlanName } from '../../spec/plans.ts';
+import { splitPlanKey, type PlanKey } from '../shared/keys.ts';
 
-export interface PlanKey {
-  plan: string;
-  key: string;
-}
+export type { PlanKey } from '../shared/keys.ts';
 
 export function parseKeysFile(text: string, source: string, env: Record<string, string | undefined> = {}): PlanKey[] {
   const keys: PlanKey[] = [];
@@ -16,10 +14,10 @@ export function parseKeysFile(text: string, source: string, env: Record<string, 
     const line = raw.replace(/#.*$/, '').trim();
     if (line === '') return;
     const where = `${source}:${i + 1}`;
-    const at = line.indexOf('=');
-    if (at <= 0 || at === line.length - 1) throw new ConfigError('expected PLAN=KEY (or PLAN=env:NAME)', where);
-    const plan = normalizePlanName(line.slice(0, at));
-    let key = line.slice(at + 1).trim();
+    const split = splitPlanKey(line);
+    if (split === undefined) throw new ConfigError('expected PLAN=KEY (or PLAN=env:NAME)', where);
+    const plan = normalizePlanName(split.plan);
+    let key = split.key;
     const name = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(key)?.[1];
     if (name !== undefined) {
       key = env[name] ?? '';

@@ -6,12 +6,18 @@ export interface PlanKey {
   key: string;
 }
 
+/** `PLAN=KEY` split at its first `=`, both sides non-empty; undefined when the text is not of that form. */
+export function splitPlanKey(text: string): PlanKey | undefined {
+  const at = text.indexOf('=');
+  return at <= 0 || at === text.length - 1 ? undefined : { plan: text.slice(0, at).trim(), key: text.slice(at + 1).trim() };
+}
+
 export function parseKeysEnv(env: { KEYS?: string; API_KEY?: string; PLAN?: string }): PlanKey[] {
   if (env.KEYS) {
     return env.KEYS.split(',').map((pair) => {
-      const at = pair.indexOf('=');
-      if (at <= 0 || at === pair.length - 1) throw new ConfigError('expected PLAN=KEY pairs separated by commas', 'KEYS');
-      return { plan: pair.slice(0, at).trim(), key: pair.slice(at + 1).trim() };
+      const split = splitPlanKey(pair);
+      if (split === undefined) throw new ConfigError('expected PLAN=KEY pairs separated by commas', 'KEYS');
+      return split;
     });
   }
   if (env.API_KEY) return [{ plan: env.PLAN ?? 'free', key: env.API_KEY }];
