@@ -132,14 +132,18 @@ export function petcertSummary(script: string, target: string, data: K6SummaryIn
   };
 }
 
+/** A summary as the file's text (k6-<script>.json), and as one marked line for stdout. */
+export const summaryText = (summary: PetcertK6Summary, secrets: readonly string[]): string => redactText(JSON.stringify(summary, null, 2) + '\n', secrets);
+export const markedLine = (summary: PetcertK6Summary, secrets: readonly string[]): string => SUMMARY_MARKER + redactText(JSON.stringify(summary), secrets);
+
 /** The summary file's text (k6-<script>.json). */
 export function summarize(script: string, target: string, data: K6SummaryInput, secrets: readonly string[]): string {
-  return redactText(JSON.stringify(petcertSummary(script, target, data), null, 2) + '\n', secrets);
+  return summaryText(petcertSummary(script, target, data), secrets);
 }
 
 /** The summary as one marked line for stdout. */
 export function summaryLine(script: string, target: string, data: K6SummaryInput, secrets: readonly string[]): string {
-  return SUMMARY_MARKER + redactText(JSON.stringify(petcertSummary(script, target, data)), secrets);
+  return markedLine(petcertSummary(script, target, data), secrets);
 }
 
 /** Every petcert summary in k6's output (a prefix, e.g. the stamp of `kubectl logs --timestamps`, may precede the marker). */

@@ -8,7 +8,7 @@ import type { CheckResult } from '../../../report/model.ts';
 import type { ProbeName } from '../../probes/checks.ts';
 import { createContext } from '../../probes/context.ts';
 import { runProbes } from '../../probes/run.ts';
-import { petcertSummary, summarize, summaryLine, type K6SummaryInput } from '../../shared/summary.ts';
+import { markedLine, petcertSummary, summaryText, type K6SummaryInput } from '../../shared/summary.ts';
 import type { ScriptConfig } from './config.ts';
 import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './guards.ts';
 import { k6Clock, k6Send } from './send.ts';
@@ -43,12 +43,14 @@ export async function runProbeScript(config: ScriptConfig, only: ProbeName[], fi
  * a failed write does not change its exit code, so nothing here claims a file it has not checked).
  */
 export function summaryFiles(script: string, config: ScriptConfig, data: K6SummaryInput): Record<string, string> {
-  const verdict = petcertSummary(script, config.baseUrl, data).passed;
+  // Read once: each reading copies all of k6's summary data.
+  const summary = petcertSummary(script, config.baseUrl, data);
+  const verdict = summary.passed;
   const word = verdict === true ? 'passed' : verdict === false ? 'FAILED' : 'checks passed (thresholds: see the exit code)';
   const file = config.reportDir === undefined ? undefined : `${config.reportDir}/k6-${script}.json`;
   const where = file === undefined ? 'set REPORT_DIR=/absolute/folder to also write a file' : `also written to ${file}`;
-  const stdout = `${script}: ${word}; summary on the next line (${where})\n${summaryLine(script, config.baseUrl, data, config.secrets)}\n`;
-  return file === undefined ? { stdout } : { stdout, [file]: summarize(script, config.baseUrl, data, config.secrets) };
+  const stdout = `${script}: ${word}; summary on the next line (${where})\n${markedLine(summary, config.secrets)}\n`;
+  return file === undefined ? { stdout } : { stdout, [file]: summaryText(summary, config.secrets) };
 }
 
 export interface ProbeScriptModule {
