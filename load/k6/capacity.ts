@@ -18,7 +18,6 @@ import type { Options, Scenario } from 'k6/options';
 import { lowerCaseHeaders } from '../../core/exchange.ts';
 import { parseHeaderInt, parseRetryAfter } from '../../spec/ratelimit.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { parsePlansFile, specPlanTable } from '../../spec/plans.ts';
 import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
 import { parseKeysFile, type PlanKey } from '../capacity/keys-file.ts';
 import { operationPicker } from '../capacity/mix.ts';
@@ -31,12 +30,11 @@ import { listQuery, newPetBody } from '../capacity/requests.ts';
 import { parseKeysEnv } from '../shared/keys.ts';
 import { keysForSegment, parseSegment } from '../shared/segment.ts';
 import { readK6Summary, type K6SummaryInput, type MetricValues } from '../shared/summary.ts';
-import { checkedReportDir, guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
+import { readTarget } from './lib/config.ts';
+import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
-const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080/v1').replace(/\/+$/, '');
-/** Checked at init: k6 cannot create folders, and a summary it cannot write still exits 0. */
-const REPORT_DIR = checkedReportDir(__ENV.REPORT_DIR);
-const plans = __ENV.PLANS_FILE ? parsePlansFile(JSON.parse(open(__ENV.PLANS_FILE)), __ENV.PLANS_FILE) : specPlanTable();
+// REPORT_DIR is checked at init: k6 cannot create folders, and a summary it cannot write still exits 0.
+const { baseUrl: BASE_URL, plans, reportDir: REPORT_DIR } = readTarget();
 const keys: PlanKey[] = __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
 const settings = readSettings(__ENV, plans);
 // The spread is checked for one runner here; `petcert capacity --emit-testrun N` checks it for N.
