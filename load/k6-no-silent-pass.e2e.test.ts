@@ -3,11 +3,13 @@
 // release changes that, this says so). petcert's scripts exit non-zero in each case (load/k6/lib/guards.ts),
 // never claim a summary file they have not checked, and refuse a command line that replaced their
 // scenarios (k6 v2.1+: `--vus N` alone does).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlansFile } from '../spec/plans.ts';
+import { k6Scripts } from '../scripts/build-k6.ts';
 import { buildBundles } from '../testkit/k6/bundles.ts';
 import { countingServer, type CountingServer } from '../testkit/k6/counting-server.ts';
 import { K6_UNDER_TEST, k6Output, runK6, type K6UnderTest } from '../testkit/k6/k6.ts';
@@ -66,6 +68,17 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
   });
 
   describe.skipIf(k6.skip)('with the guards', () => {
+    it('every shipped bundle carries the http_reqs count>0 threshold, as k6 itself reads its options', () => {
+      const scripts = k6Scripts().map((f) => f.replace(/\.ts$/, '.js'));
+      expect(scripts.length).toBeGreaterThanOrEqual(6);
+      for (const script of scripts) {
+        const run = spawnSync(k6.path!, ['inspect', '-e', `KEYS=${KEYS}`, join(dist, script)], { encoding: 'utf8', timeout: 30_000 });
+        expect(run.status, `${script}: ${run.stderr}`).toBe(0);
+        const options = JSON.parse(run.stdout) as { thresholds?: Record<string, string[]> };
+        expect(options.thresholds?.['http_reqs'] ?? [], `${script} sends nothing and still passes without it`).toContain('count>0');
+      }
+    });
+
     it('a script that sends no request fails its http_reqs threshold: exit code 99', async () => {
       const run = await fixture(k6, { MODE: 'nothing', GUARD: '1' });
       expect(run.code, k6Output(run)).toBe(99);
