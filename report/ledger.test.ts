@@ -38,6 +38,26 @@ test('a reached check is never reported skipped; an unreached one keeps the firs
   expect(resultOf(seen, ledger.entry(seen), { secrets: [] })).toMatchObject({ outcome: 'pass', observed: { seen: { 'refused (400)': 2 } } });
 });
 
+test('a skip is "could not judge" unless it says the rule does not apply; the fix travels with it', () => {
+  const ledger = createLedger();
+  const other = defineCheck('t.other', 'MUST', '§8.3', 'another rule');
+  ledger.skip(must, 'the budget leaves no run', { fix: 'raise --budget to 212' });
+  ledger.skip(other, 'a fixed-window rule, and this limiter is a token bucket', { kind: 'not-applicable' });
+  expect(resultOf(must, ledger.entry(must), { secrets: [] })).toMatchObject({
+    outcome: 'skip',
+    skipKind: 'unjudged',
+    fix: 'raise --budget to 212',
+  });
+  const na = resultOf(other, ledger.entry(other), { secrets: [] });
+  expect(na).toMatchObject({ outcome: 'skip', skipKind: 'not-applicable' });
+  expect(na).not.toHaveProperty('fix');
+  ledger.fail(must, { message: 'broke' });
+  const judged = resultOf(must, ledger.entry(must), { secrets: [] });
+  expect(judged.outcome).toBe('fail');
+  expect(judged).not.toHaveProperty('skipKind');
+  expect(judged).not.toHaveProperty('fix');
+});
+
 test('OBSERVE tallies are fed by the check itself: a string id does not compile', () => {
   const tallied: string[] = [];
   const ctx = { observe: (check, label) => void tallied.push(`${check.id}: ${label}`) } as Pick<RunContext, 'observe'>;

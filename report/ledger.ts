@@ -3,7 +3,7 @@
 // exchange redacted and clipped by one policy.
 import { redactText } from '../core/redact.ts';
 import type { CheckMeta, Finding } from './check.ts';
-import type { CheckResult, Failure } from './model.ts';
+import type { CheckResult, Failure, SkipKind } from './model.ts';
 import { recordedExchange } from './recorded.ts';
 
 /**
@@ -17,6 +17,9 @@ export interface Entry {
   /** Exchanges or runs the check judged (a check that never applied is not a pass). */
   applied: number;
   skipReason?: string;
+  /** With skipReason: could not judge (the default) or does not apply; and what would let it run. */
+  skipKind?: SkipKind;
+  fix?: string;
   /** A value recorded as-is (OBSERVE checks), or facts about the run (seed, runs, requests). */
   observed?: unknown;
   info: Record<string, unknown>;
@@ -29,8 +32,11 @@ export interface Ledger<C extends CheckMeta = CheckMeta> {
   fail(check: C, finding: Finding): void;
   /** The check applied and held (clears an earlier skip: it was reached after all). */
   pass(check: C): void;
-  /** Recorded only while the check has no other outcome: a reached check is never reported skipped. */
-  skip(check: C, reason: string): void;
+  /**
+   * Recorded only while the check has no other outcome: a reached check is never reported skipped.
+   * The default kind is 'unjudged' (could not judge): a skip is never silently a pass.
+   */
+  skip(check: C, reason: string, how?: SkipHow): void;
   observe(check: C, observed: unknown): void;
   count(check: C, label: string): void;
   failed(check: C): boolean;
@@ -38,8 +44,19 @@ export interface Ledger<C extends CheckMeta = CheckMeta> {
   entries(): Array<[C, Entry]>;
 }
 
+export interface SkipHow {
+  kind?: SkipKind;
+  /** What would let the check run, e.g. "raise --budget to 212". */
+  fix?: string;
+}
+
 export function createLedger<C extends CheckMeta>(): Ledger<C> {
   const entries = new Map<string, [C, Entry]>();
+  const clearSkip = (e: Entry) => {
+    delete e.skipReason;
+    delete e.skipKind;
+    delete e.fix;
+  };
   const entry = (check: C): Entry => {
     let e = entries.get(check.id)?.[1];
     if (!e) entries.set(check.id, [check, (e = { findings: [], applied: 0, info: {} })]);
@@ -50,22 +67,25 @@ export function createLedger<C extends CheckMeta>(): Ledger<C> {
     entry,
     fail(check, finding) {
       const e = entry(check);
-      delete e.skipReason;
+      clearSkip(e);
       if (e.findings.length >= FAILURE_POLICY.maxPerCheck || e.findings.some((f) => f.message === finding.message)) return;
       e.findings.push(finding);
     },
     pass(check) {
       const e = entry(check);
-      delete e.skipReason;
+      clearSkip(e);
       e.applied += 1;
     },
-    skip(check, reason) {
+    skip(check, reason, how = {}) {
       const e = entry(check);
-      if (!reached(e)) e.skipReason ??= reason;
+      if (reached(e) || e.skipReason !== undefined) return;
+      e.skipReason = reason;
+      e.skipKind = how.kind ?? 'unjudged';
+      if (how.fix !== undefined) e.fix = how.fix;
     },
     observe(check, observed) {
       const e = entry(check);
-      delete e.skipReason;
+      clearSkip(e);
       e.observed = observed;
     },
     count(check, label) {
@@ -107,7 +127,8 @@ export function resultOf(check: CheckMeta, e: Entry, o: ResultOptions): CheckRes
     outcome,
     ...(observed !== undefined ? { observed } : {}),
     failures: e.findings.map((f) => failureOf(f, o.secrets)),
-    ...(outcome === 'skip' ? { skipReason: e.skipReason } : {}),
+    ...(outcome === 'skip' ? { skipReason: e.skipReason, skipKind: e.skipKind ?? 'unjudged' } : {}),
+    ...(outcome === 'skip' && e.fix !== undefined ? { fix: e.fix } : {}),
   };
   return JSON.parse(redactText(JSON.stringify(result), o.secrets)) as CheckResult;
 }

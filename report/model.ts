@@ -8,6 +8,15 @@ import type { CapacityVerdict } from './capacity.ts';
 export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 export type Outcome = 'pass' | 'fail' | 'skip';
 
+/**
+ * Why a check has no pass or fail. `unjudged` ("could not judge"): the rule applies to this run but
+ * petcert could not decide it (budget, an undecidable window, a cut-short wait): an unjudged MUST
+ * check makes the run INCOMPLETE, never a pass. `not-applicable`: the rule does not bind this run (a
+ * rule of another limiter model, a condition this command never provokes); it never hides a rule the
+ * command owns.
+ */
+export type SkipKind = 'unjudged' | 'not-applicable';
+
 export interface RecordedRequest {
   method: string;
   url: string;
@@ -45,6 +54,10 @@ export interface CheckResult {
   failures: Failure[];
   /** Why a check was skipped (budget, no k6, not applicable). */
   skipReason?: string;
+  /** With outcome 'skip': could not judge, or does not apply (absent on older reports: unjudged). */
+  skipKind?: SkipKind;
+  /** With an unjudged skip: what would let the check run, e.g. "raise --budget to 212". */
+  fix?: string;
 }
 
 /** One point of a quota probe's time series (for plots). Times are server ms where known. */
