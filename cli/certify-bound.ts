@@ -5,10 +5,10 @@ import { type Bound } from '../load/probes/bounds.ts';
 import { formatBound } from '../core/duration.ts';
 import { quotaBoundOf } from '../load/quota.ts';
 import type { PlanTable } from '../spec/plans.ts';
-import type { KeyedPlan } from './config-file.ts';
+import type { ConformKey, KeyedPlan } from './config-file.ts';
 
 export interface CertifyBoundInput {
-  conformKeys: readonly KeyedPlan[];
+  conformKeys: readonly ConformKey[];
   quotaKeys: KeyedPlan[];
   plans: PlanTable;
   maxWaitMs?: number;

@@ -70,6 +70,13 @@ describe('certify', () => {
     expect(report.plans).toEqual(options.plans);
   });
 
+  test('a conform key of no known plan (conformKeyEnv): conform runs without a plan, named by its label', async () => {
+    const { runners, calls } = fakeRunners();
+    const report = await certify({ ...options, allowProduction: true, conformKeys: [{ key: 'k-conform', label: 'PETCERT_CONFORM_KEY' }] }, runners);
+    expect(calls.conform.map((c) => [c.apiKey, c.plan])).toEqual([['k-conform', undefined]]);
+    expect(report.checks.map((c) => c.id)).toContain('conform[PETCERT_CONFORM_KEY]/auth.missing');
+  });
+
   test('a production target without --allow-production: conform runs, quota is refused, the verdict is incomplete', async () => {
     const { runners, calls } = fakeRunners();
     const report = await certify(options, runners);

@@ -6,7 +6,7 @@ import { isProductionTarget } from '../spec/production.ts';
 import type { ProgressSink } from '../core/progress.ts';
 import type { FailOn, Report } from '../report/model.ts';
 import type { PlanTable } from '../spec/plans.ts';
-import type { KeyedPlan } from './config-file.ts';
+import type { ConformKey, KeyedPlan } from './config-file.ts';
 
 export interface ConformRun {
   baseUrl: string;
@@ -44,7 +44,7 @@ export interface CertifyOptions {
   baseUrl: string;
   production: boolean;
   allowProduction?: boolean;
-  conformKeys: KeyedPlan[];
+  conformKeys: ConformKey[];
   quotaKeys: KeyedPlan[];
   plans: PlanTable;
   seed?: number;
@@ -130,7 +130,7 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
   const parts: Part[] = [];
   const common = { baseUrl: options.baseUrl, ...(options.progress ? { progress: options.progress } : {}), ...(options.send ? { send: options.send } : {}) };
   for (const k of options.conformKeys) {
-    const label = `conform[${k.plan}]`;
+    const label = `conform[${k.label ?? k.plan}]`;
     const report = await runners.conform({
       ...common,
       ...(options.progress ? { progress: labelled(options.progress, label) } : {}),
@@ -139,7 +139,7 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
       ...(options.budget !== undefined ? { budget: options.budget } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
       maxWindowSeconds: options.plans.windows.daySeconds,
-      plan: k.plan,
+      ...(k.plan !== undefined ? { plan: k.plan } : {}),
       plans: options.plans,
     });
     parts.push({ label, report });

@@ -38,6 +38,17 @@ export interface KeyedPlan {
   key: string;
 }
 
+/**
+ * A key conform runs with. Its plan is known for a quota key; a `conformKeyEnv` key has one only when it
+ * is also one of the target's keys (same variable): otherwise X-RateLimit-Limit is not judged, saying so.
+ */
+export interface ConformKey {
+  key: string;
+  plan?: string;
+  /** How the run's check ids name it, conform[LABEL]/… (default: its plan). */
+  label?: string;
+}
+
 export interface ResolvedTarget {
   name: string;
   baseUrl: string;
@@ -46,7 +57,7 @@ export interface ResolvedTarget {
   /** Keys whose quotas are probed, one per plan. */
   quotaKeys: KeyedPlan[];
   /** Keys conform runs with: the conform key, or every quota key. */
-  conformKeys: KeyedPlan[];
+  conformKeys: ConformKey[];
   budget?: number;
   seed?: number;
   /** Every key, for redaction. */
@@ -65,7 +76,7 @@ export function resolveTarget(target: TargetConfig, configPath: string, env: Rec
     }
     return { plan: k.plan, key: readKey(env, k.env, `${field}.keys[${i}].env`) };
   });
-  const conformKeys = target.conformKeyEnv === undefined ? quotaKeys : [{ plan: 'conform', key: readKey(env, target.conformKeyEnv, `${field}.conformKeyEnv`) }];
+  const conformKeys = conformKeysOf(target, quotaKeys, env);
   const resolved: ResolvedTarget = {
     name: target.name,
     baseUrl: target.baseUrl,
@@ -78,6 +89,15 @@ export function resolveTarget(target: TargetConfig, configPath: string, env: Rec
   if (target.budget !== undefined) resolved.budget = target.budget;
   if (target.seed !== undefined) resolved.seed = target.seed;
   return resolved;
+}
+
+/** Every quota key, or the one `conformKeyEnv` names (with the plan of the same variable in `keys`, if any). */
+function conformKeysOf(target: TargetConfig, quotaKeys: KeyedPlan[], env: Record<string, string | undefined>): ConformKey[] {
+  const name = target.conformKeyEnv;
+  if (name === undefined) return quotaKeys;
+  const key = readKey(env, name, `targets.${target.name}.conformKeyEnv`);
+  const plan = target.keys.find((k) => k.env === name)?.plan;
+  return [plan === undefined ? { key, label: name } : { key, plan }];
 }
 
 /** The target `petcert certify --config/--target` names, or null when there is no configuration at all. */

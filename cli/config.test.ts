@@ -101,7 +101,14 @@ describe('resolveTarget and the config file', () => {
   test('a conform key, when configured, is the only one conform uses', () => {
     const target = targetFromFlags({ target: 'production' }, env, dir)!;
     expect(target.production).toBe(true);
-    expect(target.conformKeys).toEqual([{ plan: 'conform', key: 'conform-key' }]);
+    // Not one of the target's keys: its plan is unknown (Limit not judged), never a made-up plan "conform".
+    expect(target.conformKeys).toEqual([{ key: 'conform-key', label: 'PETCERT_CONFORM_KEY' }]);
+  });
+
+  test('a conform key that is also one of the keys carries that key\'s plan', () => {
+    const loaded = loadConfig(path)!;
+    const staging = { ...loaded.config.targets.staging!, conformKeyEnv: 'PETCERT_PRO_KEY' };
+    expect(resolveTarget(staging, path, env).conformKeys).toEqual([{ plan: 'pro', key: 'pro-key-456' }]);
   });
 
   test('a missing environment variable is named, with the field that wants it', () => {
