@@ -4,6 +4,7 @@
 // worst-case duration derived from the plans and flags (`quotaBound`), printed at start and enforced:
 // past it no probe sends or sleeps.
 import { formatBound } from '../../core/duration.ts';
+import { DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES } from '../../core/guard.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import type { ProbeName } from './checks.ts';
@@ -17,8 +18,11 @@ export const windowsCapMs = (windows: Windows): number => windows.daySeconds * 1
 /** The per-wait cap: the windows' cap, or --max-wait when lower. */
 export const waitCapMs = (windows: Windows, maxWaitMs?: number): number => Math.min(windowsCapMs(windows), maxWaitMs ?? Number.POSITIVE_INFINITY);
 
-/** Transport tries per probe request (observe.ts): a request that times out costs this many timeouts. */
-export const REQUEST_TRIES = 5;
+/**
+ * Transport tries per probe request (observe.ts): a request that times out costs this many timeouts.
+ * The guard (core/guard.ts) ends the run after this many failures in a row, so more tries are never made.
+ */
+export const REQUEST_TRIES = DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES;
 
 /**
  * Window-long waits each probe can make, counted from its code: the minute probe finds a fresh window up
