@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServerClock, parseHeaderInt, parseHttpDate, parseRetryAfter, readRateLimit } from './ratelimit.ts';
+import { createServerClock, DATE_CACHE_MS, isWholeSeconds, parseHeaderInt, parseHttpDate, parseRetryAfter, parseUnixTime, readRateLimit } from './ratelimit.ts';
 
 describe('rate-limit header parsing', () => {
   it.for([
@@ -22,6 +22,24 @@ describe('rate-limit header parsing', () => {
     const bad = readRateLimit({ 'x-ratelimit-limit': '60', 'x-ratelimit-reset': 'soon' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.problem).toMatch(/remaining is missing.*reset is not/);
+  });
+
+  // §8.2 says "Unix timestamp", not integer: slowapi sends microseconds. Parsed, and only its form is a SHOULD.
+  it.for([
+    ['1795501051.808396', 1795501051.808396, false],
+    ['1795501051', 1795501051, true],
+    ['1795501051.', undefined, false],
+    ['1.7e9', undefined, false],
+    ['-1795501051', undefined, false],
+  ] as const)('parseUnixTime(%j) = %j (whole seconds: %j)', ([raw, expected, whole]) => {
+    expect(parseUnixTime(raw)).toBe(expected);
+    expect(isWholeSeconds(raw)).toBe(whole);
+  });
+
+  it('reads a fractional Reset as a timestamp; Limit and Remaining stay integers', () => {
+    const h = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795501051.808396' };
+    expect(readRateLimit(h)).toEqual({ ok: true, value: { limit: 60, remaining: 59, reset: 1795501051.808396 } });
+    expect(readRateLimit({ ...h, 'x-ratelimit-remaining': '59.5' }).ok).toBe(false);
   });
 });
 
@@ -58,5 +76,22 @@ describe('server clock', () => {
     }
     expect(Math.abs(clock.toServer(20_000)! - (20_000 + offset))).toBeLessThan(500);
     expect(clock.toLocalNotBefore(30_000 + offset)!).toBeGreaterThanOrEqual(30_000);
+  });
+
+  // uvicorn refreshes its formatted Date once a second: an answer's Date may be up to a second stale. A
+  // stale Date read as fresh made the clock "jump" back and Reset look a window too far ("1795501277 is
+  // not within the 3 s minute window from the server's Date (1795501272)").
+  it('a Date cached for up to a second never throws the estimate off by more than the slack', () => {
+    const clock = createServerClock();
+    const offset = 40_000_321;
+    let worst = 0;
+    for (let i = 0; i < 400; i++) {
+      const local = 10_000 + i * 37;
+      const lag = (i * 613) % DATE_CACHE_MS;
+      clock.observe(local, local + 5, { date: new Date(Math.floor((local + offset - lag) / 1000) * 1000).toUTCString() });
+      worst = Math.max(worst, Math.abs(clock.toServer(local + 5)! - (local + 5 + offset)));
+      expect(clock.toLocalNotBefore(local + offset)).toBeGreaterThanOrEqual(local);
+    }
+    expect(worst).toBeLessThanOrEqual(DATE_CACHE_MS / 2 + 50);
   });
 });

@@ -13,7 +13,7 @@ export const DATE_SLACK_MS = 1500;
 export interface RateLimitState {
   limit: number;
   remaining: number;
-  /** Unix seconds. */
+  /** Unix seconds (may carry a fraction: parseUnixTime). */
   reset: number;
 }
 
@@ -25,19 +25,32 @@ export function parseHeaderInt(value: string | undefined): number | undefined {
   return Number(value.trim());
 }
 
+/**
+ * §8.2's Reset is a "Unix timestamp": whole seconds by custom, but the spec does not say integer, and
+ * libraries send fractions (slowapi: `1795501051.808396`). A non-negative decimal number is a timestamp
+ * (its form is a SHOULD finding, `isWholeSeconds`); anything else is not.
+ */
+export function parseUnixTime(value: string | undefined): number | undefined {
+  if (value === undefined || !/^[0-9]{1,16}(\.[0-9]{1,9})?$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+/** Reset in whole seconds, the form clients and the IETF draft read (SHOULD; a fraction still parses). */
+export const isWholeSeconds = (value: string | undefined): boolean => parseHeaderInt(value) !== undefined;
+
 export function readRateLimit(headers: Headers): Parsed<RateLimitState> {
   const problems: string[] = [];
-  const read = (name: string): number => {
+  const read = (name: string, parse: (v: string | undefined) => number | undefined, what: string): number => {
     const raw = headers[name];
-    const n = parseHeaderInt(raw);
+    const n = parse(raw);
     if (raw === undefined) problems.push(`${name} is missing`);
-    else if (n === undefined) problems.push(`${name} is not a non-negative integer: ${JSON.stringify(raw)}`);
+    else if (n === undefined) problems.push(`${name} is not ${what}: ${JSON.stringify(raw)}`);
     return n ?? NaN;
   };
   const value = {
-    limit: read(RATE_LIMIT_HEADERS.limit),
-    remaining: read(RATE_LIMIT_HEADERS.remaining),
-    reset: read(RATE_LIMIT_HEADERS.reset),
+    limit: read(RATE_LIMIT_HEADERS.limit, parseHeaderInt, 'a non-negative integer'),
+    remaining: read(RATE_LIMIT_HEADERS.remaining, parseHeaderInt, 'a non-negative integer'),
+    reset: read(RATE_LIMIT_HEADERS.reset, parseUnixTime, 'a Unix timestamp (non-negative seconds)'),
   };
   return problems.length ? { ok: false, problem: problems.join('; ') } : { ok: true, value };
 }
@@ -105,29 +118,42 @@ export interface ServerClock {
   toLocalNotBefore(serverMs: number): number | undefined;
 }
 
+/**
+ * How stale a Date may be when the server stamps it: frameworks cache the formatted Date and refresh it
+ * once a second (uvicorn, nginx), so it can lag the server's clock by up to a second beyond its
+ * one-second resolution. A lower bound on the server's clock is never wrong for a stale Date; the upper
+ * bound must allow for it.
+ */
+export const DATE_CACHE_MS = 1000;
+
 export function createServerClock(): ServerClock {
-  // offset = server - local lies in [low, high]; Date floors to the second, and the server stamped
-  // it somewhere between our send and receive.
+  // offset = server - local lies in [low, high]: the server stamped Date somewhere between our send and
+  // receive, floored to the second, and (cached) up to DATE_CACHE_MS before that. `fresh` is the upper
+  // bound were every Date fresh: while it agrees with `low` it is the tighter estimate (most servers).
   let low = -Infinity;
   let high = Infinity;
+  let fresh = Infinity;
   return {
     observe(sentAtLocal, receivedAtLocal, headers) {
       const date = serverDateMs(headers);
       if (date === undefined) return;
       const sampleLow = date - receivedAtLocal;
-      const sampleHigh = date + 1000 - sentAtLocal;
+      const sampleHigh = date + 1000 + DATE_CACHE_MS - sentAtLocal;
+      const sampleFresh = date + 1000 - sentAtLocal;
       if (sampleLow > high || sampleHigh < low) {
         // The server's clock jumped (or it is several servers): start over from this sample.
         low = sampleLow;
         high = sampleHigh;
+        fresh = sampleFresh;
         return;
       }
       low = Math.max(low, sampleLow);
       high = Math.min(high, sampleHigh);
+      fresh = Math.min(fresh, sampleFresh);
     },
     toServer(localMs) {
       if (!Number.isFinite(low)) return undefined;
-      return localMs + (low + high) / 2;
+      return localMs + (low + (fresh >= low ? fresh : high)) / 2;
     },
     toLocalNotBefore(serverMs) {
       if (!Number.isFinite(low)) return undefined;

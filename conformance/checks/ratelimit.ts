@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { DATE_SLACK_MS, parseHeaderInt, parseRetryAfter, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS, isWholeSeconds, parseHeaderInt, parseRetryAfter, parseUnixTime, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
 import { listRequest } from '../context.ts';
 import { fail, type Check, type ResponseCheck } from './types.ts';
 
@@ -31,10 +31,24 @@ export const ratelimitChecks: Check[] = [
     const missing = NAMES.filter((n) => ex.response.headers[n] === undefined);
     return missing.length ? fail(`missing ${missing.join(', ')} on a ${ex.response.status} response`, ex) : undefined;
   }),
-  headerCheck('ratelimit.integers', 'The rate-limit headers are non-negative integers', allPresent, (ex) => {
-    const bad = NAMES.filter((n) => parseHeaderInt(ex.response.headers[n]) === undefined);
-    return bad.length ? fail(`not a non-negative integer: ${bad.map((n) => `${n}: ${JSON.stringify(ex.response.headers[n])}`).join(', ')}`, ex) : undefined;
+  headerCheck('ratelimit.integers', 'X-RateLimit-Limit and -Remaining are non-negative integers, -Reset a Unix timestamp', allPresent, (ex) => {
+    const h = ex.response.headers;
+    const counts = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining].filter((n) => parseHeaderInt(h[n]) === undefined);
+    const bad = counts.map((n) => `${n} is not a non-negative integer: ${JSON.stringify(h[n])}`);
+    if (parseUnixTime(h[RATE_LIMIT_HEADERS.reset]) === undefined) bad.push(`${RATE_LIMIT_HEADERS.reset} is not a Unix timestamp: ${JSON.stringify(h[RATE_LIMIT_HEADERS.reset])}`);
+    return bad.length ? fail(bad.join('; '), ex) : undefined;
   }),
+  {
+    // §8.2 says "Unix timestamp", not integer: a fraction (slowapi: 1795501051.808396) is read as one, and
+    // reported because clients and the IETF draft read whole seconds.
+    kind: 'response',
+    id: 'ratelimit.reset-integer',
+    title: 'X-RateLimit-Reset is in whole seconds (a fraction is still a Unix timestamp)',
+    level: 'SHOULD',
+    specRef: '§8.2',
+    applies: (ex) => parseUnixTime(ex.response.headers[RATE_LIMIT_HEADERS.reset]) !== undefined,
+    judge: (ex) => (isWholeSeconds(ex.response.headers[RATE_LIMIT_HEADERS.reset]) ? undefined : fail(`X-RateLimit-Reset ${JSON.stringify(ex.response.headers[RATE_LIMIT_HEADERS.reset])} is not in whole seconds`, ex)),
+  },
   headerCheck('ratelimit.remaining-le-limit', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', judgesValues, (ex) => {
     const r = readRateLimit(ex.response.headers);
     return r.ok && r.value.remaining > r.value.limit ? fail(`Remaining ${r.value.remaining} > Limit ${r.value.limit}`, ex) : undefined;

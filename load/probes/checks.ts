@@ -4,7 +4,8 @@ import { defineCheck as def } from '../../report/check.ts';
 
 export const CHECKS = {
   status: def('quota.status', 'MUST', '§4.1', 'GET /pets?limit=1 answers 200, or 429 over the limit'),
-  headersValid: def('quota.headers.valid', 'MUST', '§8.2', 'X-RateLimit-Limit, -Remaining and -Reset are on every response, as non-negative integers'),
+  headersValid: def('quota.headers.valid', 'MUST', '§8.2', 'X-RateLimit-Limit, -Remaining and -Reset are on every response: Limit and Remaining non-negative integers, Reset a Unix timestamp'),
+  resetInteger: def('quota.headers.reset-integer', 'SHOULD', '§8.2', 'X-RateLimit-Reset is in whole seconds (a fraction is still a Unix timestamp)'),
   limit: def('quota.headers.limit', 'MUST', '§8.2', "X-RateLimit-Limit is the plan's figure for the quota it reports"),
   remaining: def('quota.headers.remaining', 'MUST', '§8.2', 'X-RateLimit-Remaining counts down by one per admitted request, from Limit-1 to 0'),
   reset: def('quota.headers.reset', 'MUST', '§8.2', 'X-RateLimit-Reset is the Unix time (seconds) at which the window ends, constant within the window'),
@@ -27,7 +28,7 @@ export type CheckKey = keyof typeof CHECKS;
 
 /** Checks each probe reports, so a probe that could not reach a check reports it skipped, never silently absent. */
 export const PROBE_CHECKS = {
-  minute: ['status', 'headersValid', 'limit', 'remaining', 'reset', 'minuteExact', 'retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow', 'model'],
+  minute: ['status', 'headersValid', 'resetInteger', 'limit', 'remaining', 'reset', 'minuteExact', 'retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow', 'model'],
   day: ['dayExact', 'dayRetryAfter', 'dayHeaders', 'rejectedConsume'],
   burst: ['burstExact', 'burstRemaining'],
   isolation: ['isolation'],

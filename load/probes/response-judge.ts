@@ -1,6 +1,7 @@
 // Verdicts on every probe response, apart from sending it: §8.2's headers (present, valid, the plan's
 // figure, a plausible Reset) and a status the probes can interpret (200, or 429 over the limit).
-import { readRateLimit } from '../../spec/ratelimit.ts';
+import { isWholeSeconds, readRateLimit } from '../../spec/ratelimit.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { ProbeRun } from './context.ts';
 import { ProbeStop, resetEndMs, type Observation } from './observe.ts';
 
@@ -21,6 +22,9 @@ function judgeHeaders(run: ProbeRun, o: Observation): void {
     return;
   }
   f.pass('headersValid');
+  const reset = o.ex.response.headers[RATE_LIMIT_HEADERS.reset];
+  if (isWholeSeconds(reset)) f.pass('resetInteger');
+  else f.fail('resetInteger', `X-RateLimit-Reset ${JSON.stringify(reset)} is not in whole seconds (read as a Unix timestamp all the same)`, { exchange: o.ex });
   if (o.quota === 'unknown') {
     f.fail('limit', `X-RateLimit-Limit is ${parsed.value.limit}, neither the plan's ${k.plan.perMinute}/minute nor ${k.plan.perDay}/day`, {
       exchange: o.ex,

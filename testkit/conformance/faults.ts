@@ -148,7 +148,9 @@ export const FAULTS: Record<string, Fault> = {
     const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !k.startsWith('x-ratelimit-')));
     return { ...res, headers };
   },
+  /** A Unix timestamp with a fraction (§8.2 says "Unix timestamp": a SHOULD finding, not a MUST one). */
   fractionalReset: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => `${v}.000`),
+  remainingFractional: async (h, req) => mapHeader(await h(req), 'x-ratelimit-remaining', (v) => `${v}.5`),
   limitOfOtherQuota: async (h, req) => mapHeader(await h(req), 'x-ratelimit-limit', (v) => String(Math.floor(Number(v) / 1000))),
   resetInMillis: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => String(Number(v) * 1000)),
   resetAsDelta: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => String(Math.max(1, Number(v) - Math.floor(Date.now() / 1000)))),
