@@ -60,7 +60,10 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
         exchange: (admitted[admitted.length - 1] ?? all[0])!.ex, expected: perMinute, received: admitted.length,
       });
     }
-    if (refills(model)) run.f.skip('burstRemaining', `a ${model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`);
+    if (refills(model)) {
+      // A rule of fixed windows: a refilling model's simultaneous answers may share a Remaining value.
+      run.f.skip('burstRemaining', `a ${model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`, { kind: 'not-applicable' });
+    }
     else judgeRemainingSet(run, admitted);
     return;
   }

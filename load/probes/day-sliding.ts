@@ -7,7 +7,7 @@
 import { keySamples, waitFor, serverNow, type ProbeRun } from './context.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfterConsistent } from './judge.ts';
-import { allowance, notFixedReason, type ModelVerdict } from './model.ts';
+import { allowance, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 
@@ -49,7 +49,7 @@ function judge(run: ProbeRun, own: Observation[], final: Observation, model: Mod
   } else f.pass('dayExact');
   judgeRetryAfterConsistent(run, final, run.ctx.windows.daySeconds, DAY_RETRY_AFTER);
   f.observe('dayHeaders', { on429: final.quota });
-  f.skip('rejectedConsume', notFixedReason(model));
+  f.skip('rejectedConsume', notFixedReason(model), notFixedHow(model));
 }
 
 export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promise<void> {

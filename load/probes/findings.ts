@@ -2,7 +2,7 @@
 // does not compile), results labelled with the plan ("quota.minute.exact[free]") so plans never merge.
 // A check never reached is reported skipped with the reason, never silently absent.
 import type { Exchange } from '../../core/exchange.ts';
-import { createLedger, resultOf } from '../../report/ledger.ts';
+import { createLedger, resultOf, type SkipHow } from '../../report/ledger.ts';
 import type { CheckResult } from '../../report/model.ts';
 import { CHECKS, type CheckKey } from './checks.ts';
 
@@ -16,7 +16,8 @@ export interface Findings {
   pass(key: CheckKey): void;
   fail(key: CheckKey, message: string, detail?: FailureDetail): void;
   observe(key: CheckKey, observed: unknown): void;
-  skip(key: CheckKey, reason: string): void;
+  /** Could not judge (the default: the run is INCOMPLETE), or `{ kind: 'not-applicable' }` for a rule of another model. */
+  skip(key: CheckKey, reason: string, how?: SkipHow): void;
   failed(key: CheckKey): boolean;
   results(): CheckResult[];
 }
@@ -27,7 +28,7 @@ export function createFindings(plan: string, secrets: readonly string[]): Findin
     pass: (key) => ledger.pass(CHECKS[key]),
     fail: (key, message, detail = {}) => ledger.fail(CHECKS[key], { message, ...detail }),
     observe: (key, observed) => ledger.observe(CHECKS[key], observed),
-    skip: (key, reason) => ledger.skip(CHECKS[key], reason),
+    skip: (key, reason, how) => ledger.skip(CHECKS[key], reason, how),
     failed: (key) => ledger.failed(CHECKS[key]),
     results: () => ledger.entries().map(([check, entry]) => resultOf(check, entry, { secrets, label: plan })),
   };

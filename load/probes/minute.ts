@@ -7,7 +7,7 @@ import { retryUntilAdmitted, type Retried } from './backoff.ts';
 import { judgeRemaining, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
 import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
-import { allowance, inferModel, isFixed, notFixedReason, type ModelVerdict } from './model.ts';
+import { allowance, inferModel, isFixed, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 
 /** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
@@ -68,7 +68,7 @@ function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried, mode
   if (rej.quota === 'minute' && rej.rate && admitted.quota === 'minute' && admitted.rate && admitted.rate.reset <= rej.rate.reset) {
     f.fail('reset', `after the reset at ${rej.rate.reset} the next request still reports Reset ${admitted.rate.reset}`, { exchange: admitted.ex });
   }
-  if (!isFixed(model)) return f.skip('nextWindow', notFixedReason(model));
+  if (!isFixed(model)) return f.skip('nextWindow', notFixedReason(model), notFixedHow(model));
   if (admitted.quota !== 'minute' || !admitted.rate) return f.skip('nextWindow', 'the headers of the next window report the day quota');
   if (admitted.rate.remaining !== admitted.rate.limit - 1) {
     f.fail('nextWindow', `the first request of the window after a 429 reports Remaining ${admitted.rate.remaining}, expected ${admitted.rate.limit - 1}: the 429 was charged to the next window`, {

@@ -70,7 +70,7 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
 }
 
-/** Fixed-window-only rules apply only here; elsewhere they are skipped with `skipReason`. */
+/** Fixed-window-only rules apply only here; elsewhere they are skipped with `notFixedReason`. */
 export const isFixed = (v: ModelVerdict | undefined): boolean => v?.model === 'fixed';
 
 export const notFixedReason = (v: ModelVerdict | undefined): string =>
@@ -89,3 +89,10 @@ export function allowance(model: LimiterModelName, limit: number, windowMs: numb
   if (model === 'fixed') return 0;
   return Math.floor((limit * Math.max(0, spanMs)) / windowMs);
 }
+
+/**
+ * How a fixed-window rule is skipped: a rule of another model does not bind a limiter shown to be another
+ * model (not-applicable); when the model is unknown it could not be judged (the run is INCOMPLETE).
+ */
+export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged' } =>
+  ({ kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged' });
