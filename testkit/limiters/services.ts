@@ -1,0 +1,23 @@
+// Every limiter service by name, for the e2e proofs, the repeat bench and `npx tsx testkit/limiters/serve.ts`.
+import { erlService } from './express-rate-limit.ts';
+import type { LimiterFault } from './faults.ts';
+import { gcraService } from './gcra.ts';
+import { rlfService } from './rate-limiter-flexible.ts';
+import type { RunningService, ServiceOptions } from './store-app.ts';
+import { tokenBucketService } from './token-bucket.ts';
+
+export const NODE_SERVICES = {
+  /** express-rate-limit, minute then day limiter (the issue's setup: a 200 reports the day). */
+  'erl': (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'minute-day', fault }),
+  /** express-rate-limit, day then minute limiter (the last middleware, the minute, writes a 200's headers). */
+  'erl-minute-last': (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'day-minute', fault }),
+  /** rate-limiter-flexible RateLimiterMemory, headers as its README shows. */
+  'rlf': (o: ServiceOptions, fault?: LimiterFault) => rlfService({ ...o, fault }),
+  /** the `limiter` package's TokenBucket. */
+  'token-bucket': (o: ServiceOptions, fault?: LimiterFault) => tokenBucketService({ ...o, fault }),
+  /** GCRA written here (no in-memory Node library exists). */
+  'gcra': (o: ServiceOptions, fault?: LimiterFault) => gcraService({ ...o, fault }),
+} as const satisfies Record<string, (o: ServiceOptions, fault?: LimiterFault) => Promise<RunningService>>;
+
+export type NodeServiceName = keyof typeof NODE_SERVICES;
+export const isNodeService = (name: string): name is NodeServiceName => Object.hasOwn(NODE_SERVICES, name);

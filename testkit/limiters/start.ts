@@ -1,0 +1,31 @@
+// One way to start any limiter service by name, behind the wrappers when asked: what the e2e proofs,
+// the repeat bench and serve.ts share.
+import type { LimiterFault } from './faults.ts';
+import { isNodeService, NODE_SERVICES } from './services.ts';
+import type { RunningService, ServiceOptions } from './store-app.ts';
+import { wrapServer, type WrapOptions } from './wrappers.ts';
+
+export const SERVICE_NAMES: string[] = Object.keys(NODE_SERVICES);
+
+export interface StartOptions extends ServiceOptions {
+  fault?: LimiterFault;
+  wrap?: WrapOptions;
+}
+
+const wraps = (w: WrapOptions | undefined): boolean =>
+  w !== undefined && ((w.latencyMs ?? 0) > 0 || (w.jitterMs ?? 0) > 0 || (w.skewSeconds ?? 0) !== 0);
+
+export async function startService(name: string, options: StartOptions): Promise<RunningService> {
+  if (!isNodeService(name)) throw new Error(`no limiter service named ${JSON.stringify(name)} (${SERVICE_NAMES.join(', ')})`);
+  const service = await NODE_SERVICES[name]({ plans: options.plans, keys: options.keys }, options.fault);
+  if (!wraps(options.wrap)) return service;
+  const wrapped = await wrapServer(service.baseUrl, options.wrap!);
+  return {
+    baseUrl: wrapped.baseUrl,
+    keys: service.keys,
+    close: async () => {
+      await wrapped.close();
+      await service.close();
+    },
+  };
+}
