@@ -5,6 +5,7 @@ import type { Agent, Dispatcher } from 'undici';
 import { ConfigError, TransportError, type TransportCode } from '../core/errors.ts';
 import { lowerCaseHeaders, type Exchange, type HttpRequest, type Send } from '../core/exchange.ts';
 import { redactText } from '../core/redact.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/request-timeout.ts';
 
 export interface NodeSendOptions {
   /** Whole-request deadline (connect, headers and body, retry included), ms. */
@@ -15,7 +16,7 @@ export interface NodeSendOptions {
   connections?: number;
 }
 
-export const DEFAULT_SEND_OPTIONS = { timeoutMs: 10_000, maxBodyBytes: 1024 * 1024, connections: 32 } as const;
+export const DEFAULT_SEND_OPTIONS = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, maxBodyBytes: 1024 * 1024, connections: 32 } as const;
 
 export interface NodeTransport {
   send: Send;

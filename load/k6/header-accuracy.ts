@@ -7,7 +7,7 @@ import { readConfig } from './lib/config.ts';
 import { probeScriptModule } from './lib/probe-script.ts';
 
 const config = readConfig();
-const probe = probeScriptModule('header-accuracy', config, ['burst'], 6 * config.plans.windows.minuteSeconds + 30);
+const probe = probeScriptModule('header-accuracy', config, ['burst']);
 
 export const options = probe.options;
 export const setup = probe.setup;

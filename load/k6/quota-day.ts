@@ -4,8 +4,7 @@ import { readConfig } from './lib/config.ts';
 import { probeScriptModule } from './lib/probe-script.ts';
 
 const config = readConfig();
-const { minuteSeconds, daySeconds } = config.plans.windows;
-const probe = probeScriptModule('quota-day', config, ['day'], 3 * daySeconds + 4 * minuteSeconds + 60);
+const probe = probeScriptModule('quota-day', config, ['day']);
 
 export const options = probe.options;
 export const setup = probe.setup;

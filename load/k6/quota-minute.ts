@@ -4,8 +4,7 @@ import { readConfig } from './lib/config.ts';
 import { probeScriptModule } from './lib/probe-script.ts';
 
 const config = readConfig();
-const windowS = config.plans.windows.minuteSeconds;
-const probe = probeScriptModule('quota-minute', config, config.keys.length > 1 ? ['minute', 'isolation'] : ['minute'], (config.keys.length * 4 + 2) * windowS + 30);
+const probe = probeScriptModule('quota-minute', config, config.keys.length > 1 ? ['minute', 'isolation'] : ['minute']);
 
 export const options = probe.options;
 export const setup = probe.setup;

@@ -5,8 +5,7 @@ import { probeScriptModule } from './lib/probe-script.ts';
 
 const config = readConfig();
 const RECOVERY_CHECKS = /^quota\.(retry-after|recovery|rejected)/;
-const windowS = config.plans.windows.minuteSeconds;
-const probe = probeScriptModule('retry-after', config, ['minute'], (config.keys.length * 4 + 2) * windowS + 30, (r) => RECOVERY_CHECKS.test(r.id));
+const probe = probeScriptModule('retry-after', config, ['minute'], (r) => RECOVERY_CHECKS.test(r.id));
 
 export const options = probe.options;
 export const setup = probe.setup;

@@ -5,6 +5,8 @@ import { check } from 'k6';
 import type { Options } from 'k6/options';
 import { silentProgress } from '../../../core/progress.ts';
 import type { CheckResult } from '../../../report/model.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../../core/request-timeout.ts';
+import { quotaBound, type Bound } from '../../probes/bounds.ts';
 import type { ProbeName } from '../../probes/checks.ts';
 import { createContext } from '../../probes/context.ts';
 import { runProbes } from '../../probes/run.ts';
@@ -26,8 +28,22 @@ function reportCheck(result: CheckResult): void {
   if (result.outcome === 'skip') console.log(`${result.id} skipped: ${result.skipReason ?? ''}`);
 }
 
+/** The core's worst case for these probes on these keys (load/probes/bounds.ts), with k6's request timeout. */
+export function probeBound(config: ScriptConfig, only: ProbeName[]): Bound {
+  return quotaBound({ windows: config.plans.windows, plans: config.keys.map((k) => k.plan), only, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS });
+}
+
+/**
+ * k6 stops the scenario at maxDuration whatever the probe is doing: it is the core's bound plus a margin
+ * for k6's own start, so the core's deadline (below) ends the probes, with their reasons, first.
+ */
+const K6_MARGIN_S = 30;
+export const maxDurationS = (bound: Bound): number => Math.ceil(bound.totalMs / 1000) + K6_MARGIN_S;
+
 export async function runProbeScript(config: ScriptConfig, only: ProbeName[], filter: (r: CheckResult) => boolean = () => true): Promise<void> {
-  const ctx = createContext({ send: k6Send(), clock: k6Clock, baseUrl: config.baseUrl, windows: config.plans.windows, progress: silentProgress });
+  // As under Node (load/quota.ts): past the bound nothing is sent, and the last request ends within its timeout.
+  const deadline = k6Clock.now() + probeBound(config, only).totalMs - DEFAULT_REQUEST_TIMEOUT_MS;
+  const ctx = createContext({ send: k6Send(), clock: k6Clock, baseUrl: config.baseUrl, windows: config.plans.windows, progress: silentProgress, deadline });
   try {
     const results = await runProbes(ctx, config.keys, only, config.secrets);
     for (const r of results.checks.filter(filter)) reportCheck(r);
@@ -61,15 +77,16 @@ export interface ProbeScriptModule {
 }
 
 /**
- * Everything a probe script exports, from its name, the probes it runs and its longest possible run:
+ * Everything a probe script exports, from its name and the probes it runs (its longest run is theirs):
  * one scenario of one iteration, the thresholds that fail a run with a failed MUST check or no request,
  * setup() refusing scenarios replaced on the command line, iterations aborting on a throw, the summary.
  */
-export function probeScriptModule(script: string, config: ScriptConfig, only: ProbeName[], maxDurationS: number, filter?: (r: CheckResult) => boolean): ProbeScriptModule {
+export function probeScriptModule(script: string, config: ScriptConfig, only: ProbeName[], filter?: (r: CheckResult) => boolean): ProbeScriptModule {
   const scenario = script.replace(/-/g, '_');
+  const maxDuration = `${maxDurationS(probeBound(config, only))}s`;
   return {
     options: {
-      scenarios: { [scenario]: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${maxDurationS}s` } },
+      scenarios: { [scenario]: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration } },
       thresholds: { checks: ['rate==1'], ...NO_SILENT_PASS },
     },
     setup: () => refuseReplacedScenarios([scenario]),

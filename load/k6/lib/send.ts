@@ -4,9 +4,10 @@ import http from 'k6/http';
 import { setTimeout } from 'k6/timers';
 import type { Clock } from '../../../core/clock.ts';
 import { TransportError } from '../../../core/errors.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../../core/request-timeout.ts';
 import { lowerCaseHeaders, type Send } from '../../../core/exchange.ts';
 
-export function k6Send(timeout = '10s'): Send {
+export function k6Send(timeout = `${DEFAULT_REQUEST_TIMEOUT_MS}ms`): Send {
   return async (request) => {
     const sentAt = Date.now();
     const res = await http.asyncRequest(request.method, request.url, request.body ?? null, {
