@@ -24,6 +24,8 @@ describe('petcert capacity before any load', () => {
     [['--mix', 'free=1', '--utilisation', '2'], '--utilisation'],
     [[], '--mix: is required'],
     [['--mix', 'free=2'], 'add 2 more free keys (5 needed, 3 given)'],
+    // 6 req/s planned: a free canary needs 9 req/s to cross its quota, beyond 20 % of that step.
+    [['--mix', 'free=1'], 'no canary can cross its quota during step 4 (6 req/s, 60 s)'],
   ] as const)('%j → exit 2 naming %s', async ([args, text]) => {
     const r = await run([...args]);
     expect(r.code, r.stderr).toBe(2);
@@ -31,14 +33,14 @@ describe('petcert capacity before any load', () => {
   });
 
   it('without k6: exit 2 naming npm run k6:build and K6', async () => {
-    const r = await run(['--mix', 'free=1'], { K6: join(dir, 'no-such-k6') });
+    const r = await run(['--mix', 'free=1', '--no-canaries'], { K6: join(dir, 'no-such-k6') });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/npm run k6:build/);
     expect(r.stderr).toMatch(/K6=/);
   });
 
   it('an unreachable target: exit 3, no report of a "breaking rate"', async () => {
-    const r = await run(['--mix', 'free=1']);
+    const r = await run(['--mix', 'free=1', '--no-canaries']);
     expect(r.code, r.stdout + r.stderr).toBe(3);
     expect(r.stderr).toMatch(/unreachable/);
   });

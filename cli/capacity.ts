@@ -14,7 +14,8 @@ import { isProductionTarget } from '../spec/production.ts';
 import type { PlanTable } from '../spec/plans.ts';
 import { parseKeysFile, type PlanKey } from '../load/capacity/keys-file.ts';
 import { mergeResults } from '../load/capacity/merge.ts';
-import { buildPlan, type CapacityPlan } from '../load/capacity/plan.ts';
+import { buildPlan, canaryStepOf, type CapacityPlan } from '../load/capacity/plan.ts';
+import { noCanaryMessage } from '../load/capacity/canary-plan.ts';
 import { capacityReport } from '../load/capacity/report.ts';
 import type { RunnerResult } from '../load/capacity/result.ts';
 import { runInfo } from '../load/capacity/run-info.ts';
@@ -105,6 +106,7 @@ export function prepare(flags: CapacityFlags, env: Env, parallelism = 1): Prepar
   const settingsRecord = settingsEnv(flags);
   const settings = readSettings(settingsRecord as SettingsEnv, plans);
   const plan = buildPlan(settings, plans, keys, parallelism);
+  if (plan.canaryNeed !== null) throw new ConfigError(noCanaryMessage(canaryStepOf(plan, settings), plan.canaryNeed), '--keys-file');
   return { baseUrl, keysFile, keys, plans, ...(flags.plans ? { plansFile: resolve(flags.plans) } : {}), env: settingsRecord, settings, plan };
 }
 

@@ -116,7 +116,7 @@ export function durationSeconds(report: Pick<Report, 'startedAt' | 'finishedAt'>
 }
 
 /** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
-export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND';
+export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND' | 'UNJUDGED';
 
 /**
  * The CLI's exit code for a finished report: 1 when a check at the fail-on level failed; 3 when the run

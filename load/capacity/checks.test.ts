@@ -16,26 +16,26 @@ describe('capacity checks', () => {
     for (const c of Object.values(CAPACITY_CHECKS)) expect(c).toMatchObject({ id: expect.stringMatching(/^capacity\./), level: 'MUST', specRef: expect.stringMatching(/§8/) });
   });
   it('a 429 on a key below quota fails; none passes', () => {
-    const bad = capacityChecks(verdict([step(100, { below429: 3 })]), null, 'none');
+    const bad = capacityChecks(verdict([step(100, { below429: 3 })]), null, { reason: 'none' });
     expect(bad.find((c) => c.id === CAPACITY_CHECKS.below429.id)!.outcome).toBe('fail');
-    expect(capacityChecks(verdict([step(100)]), null, 'none').find((c) => c.id === CAPACITY_CHECKS.below429.id)!.outcome).toBe('pass');
+    expect(capacityChecks(verdict([step(100)]), null, { reason: 'none' }).find((c) => c.id === CAPACITY_CHECKS.below429.id)!.outcome).toBe('pass');
   });
   it('canaries: exact passes, over-admission fails, nothing judged is skipped with the reason', () => {
-    const outcome = (findings: ReturnType<typeof judgeCanaries> | null) => capacityChecks(verdict([step(100)]), findings, 'no spare key').find((c) => c.id === CAPACITY_CHECKS.canaryExact.id)!;
+    const outcome = (findings: ReturnType<typeof judgeCanaries> | null) => capacityChecks(verdict([step(100)]), findings, { reason: 'no spare key' }).find((c) => c.id === CAPACITY_CHECKS.canaryExact.id)!;
     expect(outcome(judgeCanaries([canary(40, 3)])).outcome).toBe('pass');
     expect(outcome(judgeCanaries([canary(41, 3)])).outcome).toBe('fail');
     expect(outcome(judgeCanaries([canary(20, 0)])).outcome).toBe('skip');
     expect(outcome(null)).toMatchObject({ outcome: 'skip', skipReason: 'no spare key' });
   });
   it('Retry-After is judged only when a canary received a 429', () => {
-    const ra = (c: ReturnType<typeof canary>) => capacityChecks(verdict([step(100)]), judgeCanaries([c]), '').find((x) => x.id === CAPACITY_CHECKS.canaryRetryAfter.id)!.outcome;
+    const ra = (c: ReturnType<typeof canary>) => capacityChecks(verdict([step(100)]), judgeCanaries([c]), undefined).find((x) => x.id === CAPACITY_CHECKS.canaryRetryAfter.id)!.outcome;
     expect(ra(canary(20, 0))).toBe('skip');
     expect(ra(canary(40, 3))).toBe('pass');
     expect(ra({ ...canary(40, 3), missingRetryAfter: 3 })).toBe('fail');
   });
   it('headroom below the minimum fails; a generator-bound run is skipped (no verdict), never failed', () => {
     const slow = { percentilesMs: { '95': 900, '99': 900 } };
-    const head = (steps: MergedStep[]) => capacityChecks(verdict(steps), null, '').find((c) => c.id === CAPACITY_CHECKS.headroom.id)!.outcome;
+    const head = (steps: MergedStep[]) => capacityChecks(verdict(steps), null, { reason: '' }).find((c) => c.id === CAPACITY_CHECKS.headroom.id)!.outcome;
     expect(head([step(50), step(100), step(150)])).toBe('pass');
     expect(head([step(50), step(100, slow)])).toBe('fail');
     expect(head([step(50), step(100, { requests: 500, dropped: 500 })])).toBe('skip');

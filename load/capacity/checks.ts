@@ -25,9 +25,15 @@ function judged(check: CheckMeta, messages: readonly string[], observed?: unknow
   return ledger;
 }
 
-function skipped(check: CheckMeta, reason: string, observed?: unknown): Ledger {
+/** Why a check could not be judged, and what would let it (ledger.skip's fix). */
+export interface Unjudged {
+  reason: string;
+  fix?: string;
+}
+
+function skipped(check: CheckMeta, why: Unjudged, observed?: unknown): Ledger {
   const ledger = createLedger();
-  ledger.skip(check, reason);
+  ledger.skip(check, why.reason, why.fix === undefined ? {} : { fix: why.fix });
   if (observed !== undefined) ledger.entry(check).observed = observed;
   return ledger;
 }
@@ -39,7 +45,7 @@ function headroomCheck(v: CapacityVerdict): CheckResult {
   const observed = { plannedRate: v.plannedRate, sustainedRate: v.sustainedRate, breakingRate: v.breakingRate, headroom: v.headroom };
   const check = CAPACITY_CHECKS.headroom;
   // Generator- or keys-bound: no verdict on the target (skipped with why), never a failure.
-  if (outcome !== 'pass' && outcome !== 'fail') return resultOfOne(check, skipped(check, v.summary, observed));
+  if (outcome !== 'pass' && outcome !== 'fail') return resultOfOne(check, skipped(check, { reason: v.summary }, observed));
   return resultOfOne(check, judged(check, outcome === 'fail' ? [v.summary] : [], observed));
 }
 
@@ -48,18 +54,23 @@ function below429Check(v: CapacityVerdict): CheckResult {
   return resultOfOne(CAPACITY_CHECKS.below429, judged(CAPACITY_CHECKS.below429, bad.map((s) => `${s.below_quota_429} × 429 at ${s.offeredRate} req/s offered, every key at ≤ ${KEY_SHARE * 100} % of its quota`)));
 }
 
-export function capacityChecks(v: CapacityVerdict, canaries: CanaryFindings | null, canarySkip: string | undefined): CheckResult[] {
+export function capacityChecks(v: CapacityVerdict, canaries: CanaryFindings | null, canarySkip: Unjudged | undefined): CheckResult[] {
   const { canaryExact, canaryRetryAfter } = CAPACITY_CHECKS;
   const checks = [headroomCheck(v), below429Check(v)];
   if (canaries === null) {
-    const reason = canarySkip ?? 'no canary ran';
-    return [...checks, resultOfOne(canaryExact, skipped(canaryExact, reason)), resultOfOne(canaryRetryAfter, skipped(canaryRetryAfter, reason))];
+    const why = canarySkip ?? { reason: 'no canary ran' };
+    return [...checks, resultOfOne(canaryExact, skipped(canaryExact, why)), resultOfOne(canaryRetryAfter, skipped(canaryRetryAfter, why))];
   }
   const exact = [...canaries.overAdmitted, ...canaries.underAdmitted];
   const unjudged = canaries.unjudged.length ? { unjudged: canaries.unjudged } : undefined;
+  const noneJudged = { reason: canaries.unjudged.join('; '), fix: CANARY_UNJUDGED_FIX };
+  const no429 = { reason: 'no canary received a 429', fix: CANARY_UNJUDGED_FIX };
   return [
     ...checks,
-    resultOfOne(canaryExact, canaries.judged === 0 ? skipped(canaryExact, canaries.unjudged.join('; ')) : judged(canaryExact, exact, unjudged)),
-    resultOfOne(canaryRetryAfter, canaries.rejected === 0 ? skipped(canaryRetryAfter, 'no canary received a 429') : judged(canaryRetryAfter, canaries.missingRetryAfter)),
+    resultOfOne(canaryExact, canaries.judged === 0 ? skipped(canaryExact, noneJudged) : judged(canaryExact, exact, unjudged)),
+    resultOfOne(canaryRetryAfter, canaries.rejected === 0 ? skipped(canaryRetryAfter, no429) : judged(canaryRetryAfter, canaries.missingRetryAfter)),
   ];
 }
+
+/** A planned canary sends 1.5 × its quota in a window: one that met no 429 was cut short or throttled. */
+const CANARY_UNJUDGED_FIX = 'see the k6 log for the canary\'s transport errors; a longer --step-seconds gives it more time';

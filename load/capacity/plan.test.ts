@@ -31,11 +31,13 @@ describe('steps', () => {
 
 describe('buildPlan', () => {
   it('plans the mix and spreads it so that no key exceeds 90 % of its quota', () => {
-    const plan = buildPlan(settings({ MIX: 'free=10,pro=2' }), table, [...keys('free', 30), ...keys('pro', 10)]);
+    const plan = buildPlan(settings({ MIX: 'free=10,pro=2', STEP_SECONDS: '20' }), table, [...keys('free', 30), ...keys('pro', 10)]);
     expect(plan.plannedRate).toBeCloseTo(10 * 6 + 2 * 30, 9);
     expect(plan.steps.at(-1)!.offeredRate).toBeCloseTo(2 * plan.plannedRate, 9);
     expect(worstShare(plan)).toBeLessThanOrEqual(KEY_SHARE + 1e-9);
-    expect(plan.canaries.map((c) => c.plan)).toEqual(['free', 'pro']);
+    // 120 req/s at the planned step allow the canaries 24: free's 1.5 × 60 in 9 s takes 10, pro's 50.
+    expect(plan.canaries.map((c) => [c.plan, c.rate])).toEqual([['free', 10]]);
+    expect(plan.notes.join()).toMatch(/no pro canary: it would send 50 req\/s/);
     expect(plan.canaryStep).toBe(3); // the first step at the planned rate
   });
 
@@ -52,7 +54,7 @@ describe('buildPlan', () => {
     expect(plan.scale).toBeCloseTo((11 * 5.4) / 120, 9);
     expect(worstShare(plan)).toBeLessThanOrEqual(KEY_SHARE + 1e-9);
     expect(plan.canaries).toEqual([]);
-    expect(plan.notes.join()).toMatch(/no canary for free/);
+    expect(plan.canaryNeed).toMatch(/spare free key/);
   });
 
   it('without a mix, every key is a customer and the load is scaled to 90 % of them', () => {

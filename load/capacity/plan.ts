@@ -3,20 +3,14 @@
 // ever exceeds KEY_SHARE of its plan's per-minute quota (nor of its day quota over the run): a 429
 // below quota must mean the service throttled, never that petcert overdrove a key.
 import { ConfigError } from '../../core/errors.ts';
-import { resolvePlan, type Plan, type PlanTable } from '../../spec/plans.ts';
+import { concretePlans, resolvePlan, type Plan, type PlanTable } from '../../spec/plans.ts';
+import { chooseCanaries, type Canary, type CanaryStep, type SpareKeys } from './canary-plan.ts';
 import type { PlanKey } from './keys-file.ts';
 import { plannedRateOf, type MixEntry } from './mix.ts';
 import type { CapacitySettings } from './settings.ts';
 
 /** The most of its quota any key carries (the rest is the margin for send jitter). */
 export const KEY_SHARE = 0.9;
-/**
- * A canary sends at CANARY_PACE × its plan's per-key rate (exhausting a window within a third of it),
- * from CANARY_START into its step. At realistic key counts that is noise; with few keys it is not,
- * and the plan says so.
- */
-export const CANARY_PACE = 3;
-export const CANARY_START = 0.1;
 /** The first step, as a share of the planned rate. */
 export const FIRST_FACTOR = 0.25;
 
@@ -30,11 +24,7 @@ export interface StepPlan {
   perPlan: Record<string, number>;
 }
 
-export interface Canary {
-  plan: string;
-  key: string;
-  perMinute: number;
-}
+export type { Canary } from './canary-plan.ts';
 
 export interface CapacityPlan {
   plannedRate: number;
@@ -47,8 +37,10 @@ export interface CapacityPlan {
   canaries: Canary[];
   /** Step during which the canaries are driven to exhaustion. */
   canaryStep: number;
-  /** Why a plan has no canary (no spare key). */
+  /** Why a plan has no canary (no spare key, too fast for its step). */
   notes: string[];
+  /** Set when canaries were asked for and none can judge: what would let one (canary-plan.ts). */
+  canaryNeed: string | null;
   minuteSeconds: number;
 }
 
@@ -121,32 +113,48 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
     for (const [name, planned] of Object.entries(perPlanPlanned)) perPlan[name] = scale * f * planned;
     return { index, factor: scale * f, offeredRate: scale * f * plannedRate, perPlan };
   });
-  const { load, canaries, notes } = chooseCanaries(settings, mix, byPlan, steps[steps.length - 1]!, limits, parallelism);
   const firstAtPlan = steps.findIndex((s) => s.factor >= 1 - 1e-9);
   const canaryStep = firstAtPlan === -1 ? steps.length - 1 : firstAtPlan;
-  const canaryRate = canaries.reduce((sum, c) => sum + (CANARY_PACE * c.perMinute) / minuteSeconds, 0);
-  if (canaryRate > 0.05 * steps[canaryStep]!.offeredRate) {
-    notes.push(`the canaries add ${Math.round((100 * canaryRate) / steps[canaryStep]!.offeredRate)} % to step ${canaryStep + 1}'s load (few keys): --no-canaries if that step's latency matters more than quota under load`);
+  const spare = spareKeys(mix, byPlan, table, steps[steps.length - 1]!, limits, parallelism);
+  const at = steps[canaryStep]!;
+  const step = canaryStepOf({ steps, canaryStep, minuteSeconds }, settings);
+  const choice = settings.canaries ? chooseCanaries(spare, concretePlans(table), step) : { canaries: [], notes: [] };
+  const notes = choice.notes;
+  const canaryRate = choice.canaries.reduce((sum, c) => sum + c.rate, 0);
+  if (canaryRate > 0.05 * at.offeredRate) {
+    const share = Math.round((100 * canaryRate) / at.offeredRate);
+    notes.push(`the canaries add ${share} % to step ${canaryStep + 1}'s load while they send (until their first 429s)`);
   }
-  return { plannedRate, perPlanPlanned, scale, steps, load, canaries, canaryStep, notes, minuteSeconds };
+  const canaries = choice.canaries;
+  const load = loadKeys(mix, byPlan, canaries);
+  const canaryNeed = choice.need ?? null;
+  return { plannedRate, perPlanPlanned, scale, steps, load, canaries, canaryStep, notes, minuteSeconds, canaryNeed };
 }
 
-/** One canary per plan, the plan's last key, when the others still carry the top step. */
-function chooseCanaries(settings: CapacitySettings, mix: MixEntry[], byPlan: Map<string, string[]>, topStep: StepPlan, limits: Map<string, number>, parallelism: number) {
-  const load: Record<string, string[]> = {};
-  const canaries: Canary[] = [];
-  const notes: string[] = [];
+/**
+ * Spare keys: a mix plan's last key when the others carry its top step; every key of a plan outside
+ * the mix. A canary may come from any of them (canary-plan.ts); spare keys no canary takes carry load.
+ */
+function spareKeys(mix: MixEntry[], byPlan: Map<string, string[]>, table: PlanTable, top: StepPlan, limits: Map<string, number>, parallelism: number): SpareKeys[] {
+  const spare: SpareKeys[] = [];
   for (const entry of mix) {
-    const name = entry.plan.name;
-    const all = byPlan.get(name) ?? [];
-    const spare = all.length - keysNeeded(topStep.perPlan[name]!, limits.get(name)!, parallelism);
-    if (settings.canaries && spare >= 1) {
-      canaries.push({ plan: name, key: all[all.length - 1]!, perMinute: entry.plan.perMinute });
-      load[name] = all.slice(0, -1);
-    } else {
-      load[name] = all;
-      if (settings.canaries) notes.push(`no canary for ${name}: every ${name} key carries load (add one more ${name} key)`);
-    }
+    const all = byPlan.get(entry.plan.name) ?? [];
+    const needed = keysNeeded(top.perPlan[entry.plan.name]!, limits.get(entry.plan.name)!, parallelism);
+    spare.push({ plan: entry.plan, spare: needed < all.length ? all.slice(-1) : [] });
   }
-  return { load, canaries, notes };
+  const inMix = new Set(mix.map((e) => e.plan.name));
+  for (const [name, keys] of byPlan) if (!inMix.has(name)) spare.push({ plan: resolvePlan(table, name), spare: keys });
+  return spare;
+}
+
+/** Every key of the mix's plans carries load, but the canaries. */
+function loadKeys(mix: MixEntry[], byPlan: Map<string, string[]>, canaries: readonly Canary[]): Record<string, string[]> {
+  const taken = new Set(canaries.map((c) => c.key));
+  return Object.fromEntries(mix.map((e) => [e.plan.name, (byPlan.get(e.plan.name) ?? []).filter((k) => !taken.has(k))]));
+}
+
+/** The step the canaries run in, as canary-plan.ts sizes them. */
+export function canaryStepOf(plan: Pick<CapacityPlan, 'steps' | 'canaryStep' | 'minuteSeconds'>, settings: CapacitySettings): CanaryStep {
+  const rate = plan.steps[plan.canaryStep]!.offeredRate;
+  return { rate, number: plan.canaryStep + 1, seconds: settings.stepSeconds, windowSeconds: plan.minuteSeconds };
 }

@@ -1,10 +1,10 @@
 // A capacity run's report: the `capacity` object, the checks, and the run's facts, in the one report
 // model every command writes (report.json, junit.xml, report.html).
 import type { CapacityVerdict } from '../../report/capacity.ts';
-import type { Report } from '../../report/model.ts';
+import type { CheckResult, Report } from '../../report/model.ts';
 import type { PlanTable } from '../../spec/plans.ts';
 import { judgeCanaries } from './canary.ts';
-import { capacityChecks } from './checks.ts';
+import { capacityChecks, type Unjudged } from './checks.ts';
 import type { Merged } from './merge.ts';
 import type { RunInfo } from './result.ts';
 import { parseSlo } from './slo.ts';
@@ -22,11 +22,22 @@ export interface CapacityReportInput {
   extra?: Record<string, unknown>;
 }
 
-function canarySkipReason(input: CapacityReportInput): string | undefined {
-  if (!input.run.canariesRequested) return 'canaries off (--no-canaries)';
-  if (input.run.canaries === 0) return 'no canary key: every key carries load (add one spare key per plan)';
-  if (!input.merged.steps.some((s) => s.index === input.run.canaryStep)) return `the run stopped before step ${input.run.canaryStep + 1}, where the canaries run`;
+function canarySkip(input: CapacityReportInput): Unjudged | undefined {
+  if (!input.run.canariesRequested) return { reason: 'canaries off (--no-canaries)', fix: 'run without --no-canaries' };
+  if (input.run.canaries === 0) {
+    const reason = 'no canary can cross its quota within its step (every key carries load, or none is slow enough)';
+    return { reason, fix: input.run.canaryNeed ?? 'one spare key of the smallest plan in the key file' };
+  }
+  if (!input.merged.steps.some((s) => s.index === input.run.canaryStep)) {
+    return { reason: `the run stopped before step ${input.run.canaryStep + 1}, where the canaries run` };
+  }
+  if (input.merged.canaries.length === 0) return { reason: 'no canary reported a result (see the k6 log)' };
   return undefined;
+}
+
+/** A check the run owns and could not judge: never a PASS (the INCOMPLETE verdict builds on this). */
+function unjudgedOf(checks: readonly CheckResult[]): CheckResult[] {
+  return checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable');
 }
 
 export function capacityOf(input: CapacityReportInput): CapacityVerdict {
@@ -38,9 +49,9 @@ export function capacityOf(input: CapacityReportInput): CapacityVerdict {
 
 export function capacityReport(input: CapacityReportInput): Report {
   const capacity = Object.assign(capacityOf(input), { canaries: input.merged.canaries }, input.extra ?? {});
-  const skip = canarySkipReason(input);
-  const canaries = skip === undefined && input.merged.canaries.length > 0 ? judgeCanaries(input.merged.canaries) : null;
-  const checks = capacityChecks(capacity, canaries, skip ?? (input.merged.canaries.length === 0 ? 'no canary reported a result (see the k6 log)' : undefined));
+  const skip = canarySkip(input);
+  const canaries = skip === undefined ? judgeCanaries(input.merged.canaries) : null;
+  const checks = capacityChecks(capacity, canaries, skip);
   const outcome = outcomeOf(capacity);
   const report: Report = {
     tool: 'petcert', version: input.version, kind: 'capacity', target: input.run.target, startedAt: input.startedAt, finishedAt: input.finishedAt, seed: null,
@@ -50,5 +61,10 @@ export function capacityReport(input: CapacityReportInput): Report {
   if (input.plans) report.plans = input.plans;
   if (outcome === 'generator-bound') report.aborted = { code: 'GENERATOR_BOUND', message: capacity.summary };
   if (outcome === 'keys-bound') report.aborted = { code: 'KEYS_BOUND', message: capacity.summary };
+  const unjudged = unjudgedOf(checks);
+  if (report.aborted === undefined && unjudged.length > 0) {
+    const message = unjudged.map((c) => `${c.id} could not be judged: ${c.skipReason}`).join('; ');
+    report.aborted = { code: 'UNJUDGED', message };
+  }
   return report;
 }

@@ -46,6 +46,8 @@ export interface RunInfo {
   canaries: number;
   /** false: --no-canaries (CANARIES=0) */
   canariesRequested: boolean;
+  /** When no canary can judge: what would let one (canary-plan.ts); absent in older logs. */
+  canaryNeed?: string | null;
 }
 
 export interface RunnerResult {

@@ -15,6 +15,7 @@ export function runInfo(target: string, settings: CapacitySettings, plan: Capaci
     canaryStep: plan.canaryStep,
     canaries: plan.canaries.length,
     canariesRequested: settings.canaries,
+    canaryNeed: plan.canaryNeed,
   };
 }
 

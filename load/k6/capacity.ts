@@ -21,7 +21,8 @@ import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
 import { parseKeysFile, type PlanKey } from '../capacity/keys-file.ts';
 import { operationPicker } from '../capacity/mix.ts';
-import { buildPlan, CANARY_PACE, CANARY_START, type Canary } from '../capacity/plan.ts';
+import { CANARY_START, type Canary } from '../capacity/canary-plan.ts';
+import { buildPlan } from '../capacity/plan.ts';
 import { canaryLine, resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '../capacity/result.ts';
 import { runInfo } from '../capacity/run-info.ts';
 import { readSettings } from '../capacity/settings.ts';
@@ -205,18 +206,16 @@ async function canaryRequest(key: string): Promise<CanaryResponse> {
 }
 
 /**
- * One canary key past its quota, paced at CANARY_PACE × its plan's per-key rate in small concurrent
- * batches: it exhausts a window within a third of it, yet adds only a few keys' worth of load to the
- * step it judges (a burst of a Business quota would be petcert's own load spike). Bounded by
- * canaryBudget and by the step's end.
+ * One canary key past its quota, at the rate its plan chose (canary-plan.ts: ≥ 1.5 × its quota within
+ * one window, whatever the window's phase), in small concurrent batches, until a few requests after
+ * its first 429, its budget, or the end of its time in the step.
  */
 async function canaryIteration(): Promise<void> {
   const c: Canary | undefined = keysForSegment(plan.canaries, segment())[exec.scenario.iterationInInstance];
   if (c === undefined) return;
-  const rate = (CANARY_PACE * c.perMinute) / plans.windows.minuteSeconds;
-  const batch = Math.max(1, Math.min(10, Math.ceil(rate / 20)));
-  const gapMs = (1000 * batch) / rate;
-  const deadline = Date.now() + stepMs * (1 - CANARY_START);
+  const batch = Math.max(1, Math.min(20, Math.ceil(c.rate / 20)));
+  const gapMs = (1000 * batch) / c.rate;
+  const deadline = Date.now() + c.seconds * 1000;
   const responses: CanaryResponse[] = [];
   while (shouldSendMore(responses, c.perMinute) && Date.now() < deadline) {
     const started = Date.now();
