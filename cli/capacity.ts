@@ -28,6 +28,7 @@ import { calibrate } from './capacity-calibrate.ts';
 import { preflight } from './capacity-preflight.ts';
 import { bundleOrError, DEFAULT_BUNDLE, runK6 } from './capacity-k6.ts';
 import { registerCapacityMerge } from './capacity-merge.ts';
+import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 import { writeTestRun } from './capacity-testrun.ts';
 import { failOnFlag, integerFlag, type Env } from './flags.ts';
 import { consoleOut, publishRun, sayer, type Out } from './publish.ts';
@@ -156,9 +157,13 @@ export async function capacityAction(flags: CapacityFlags, out: Out = consoleOut
   for (const line of describePlan(p)) say(line);
   const bound = capacityBound({ steps: p.plan.steps.length, stepSeconds: p.settings.stepSeconds, calibrate: flags.calibrate });
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
-  await preflight(p.baseUrl, Object.values(p.plan.load).flat()[0]!);
-  const startedAt = new Date().toISOString();
+  const firstKey = Object.values(p.plan.load).flat()[0]!;
   const secrets = p.keys.map((k) => k.key);
+  const identified = await identifyTarget({ baseUrl: p.baseUrl, key: firstKey, field: '--base-url' });
+  say(identityLine(p.baseUrl, identified));
+  if (identified.refusal) return finish(refusedReport('capacity', p.baseUrl, identified), flags, failOn, secrets, out);
+  await preflight(p.baseUrl, firstKey);
+  const startedAt = new Date().toISOString();
   let report: Report;
   try {
     const top = p.plan.steps[p.plan.steps.length - 1]!;

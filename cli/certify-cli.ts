@@ -15,6 +15,7 @@ import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 import { consoleOut, publishRun, sayer } from './publish.ts';
 import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
 import { formatBound } from '../core/duration.ts';
+import { identifyTarget, identityLine, refusedReport, type Identified } from './identify.ts';
 
 export interface CertifyFlags {
   config?: string;
@@ -30,13 +31,17 @@ export interface CertifyFlags {
 }
 
 /** Where the run goes: the configured target, or the embedded server (closed by `stop`). */
-async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): Promise<{ target: ResolvedTarget; stop: () => Promise<void> }> {
+async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): Promise<{ target: ResolvedTarget; stop: () => Promise<void>; identified?: Identified }> {
   const configured = targetFromFlags(flags);
   if (configured) {
     if (flags.plans !== undefined) configured.plans = loadPlansFile(flags.plans);
     say(`Certifying target "${configured.name}": ${configured.baseUrl} (${configured.quotaKeys.map((k) => k.plan).join(', ')})`);
     if (quotaRefused({ ...configured, allowProduction: flags.allowProduction })) say('  production target: quota probes are refused (they spend real quota); pass --allow-production to run them');
-    return { target: configured, stop: async () => {} };
+    // Is this the Animal Store at all? (The embedded server below is.)
+    const key = (configured.conformKeys[0] ?? configured.quotaKeys[0])!.key;
+    const identified = await identifyTarget({ baseUrl: configured.baseUrl, key, field: `targets.${configured.name}.baseUrl` });
+    say(`  ${identityLine(configured.baseUrl, identified)}`);
+    return { target: configured, stop: async () => {}, identified };
   }
   const plans = embeddedPlans(flags.plans);
   const { server, target } = await startEmbedded(plans);
@@ -52,7 +57,9 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const budget = integerFlag(flags.budget, '--budget', 1);
   const say = sayer(consoleOut, flags.json);
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
-  const { target, stop } = await chooseTarget(flags, say);
+  const { target, stop, identified } = await chooseTarget(flags, say);
+  const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut };
+  if (identified?.refusal) return publishRun(refusedReport('certify', target.baseUrl, identified), publish);
   const bound = certifyBound({ ...target, quotaRefused: quotaRefused({ ...target, allowProduction: flags.allowProduction }), ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
   say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
@@ -79,7 +86,8 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
     progress.done();
     await stop();
   }
-  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut });
+  report.requests += identified?.requests ?? 0; // the identification's requests were sent too
+  return publishRun(report, publish);
 }
 
 const EXAMPLES = `

@@ -9,7 +9,7 @@ import { createConsoleProgress } from '../report/console.ts';
 import { exitCodeOf, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
-import { consoleOut, sayer, type Out } from './publish.ts';
+import { consoleOut, publishRun, sayer, type Out } from './publish.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { parseKeyFlag } from './quota.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
@@ -18,6 +18,8 @@ import type { Report } from '../report/model.ts';
 import { DEFAULT_BUDGET, minBudget } from '../conformance/runner/budget.ts';
 import { CONFORM_DEFAULTS, conformBoundMs, runConform } from '../conformance/run.ts';
 import { formatBound } from '../core/duration.ts';
+import { parseBaseUrl } from '../core/base-url.ts';
+import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 
 export interface ConformFlags {
   baseUrl?: string;
@@ -89,7 +91,13 @@ export async function conformAction(
   const categoryId = integerFlag(flags.categoryId, '--category-id', Number.MIN_SAFE_INTEGER);
   const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
   const runTimeoutMs = integerFlag(flags.runTimeout, '--run-timeout', 1);
+  const baseUrl = parseBaseUrl(flags.baseUrl, '--base-url');
   // On stderr, with the progress: stdout opens with the verdict (and carries only JSON with --json).
+  const identified = await identifyTarget({ baseUrl, key: apiKey, field: '--base-url', ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  out.err(identityLine(baseUrl, identified));
+  const secrets = [apiKey];
+  const reportDir = flags.reportDir ?? DEFAULT_REPORT_ROOT;
+  if (identified.refusal) return publishRun(refusedReport('conform', baseUrl, identified), { reportDir, json: flags.json, failOn, secrets, out });
   out.err(`Worst case: this run ends within ${formatBound(conformBoundMs({ runTimeoutMs, timeoutMs }))} (--run-timeout, then a request's --timeout in flight)`);
   const progress = createConsoleProgress({ stream: process.stderr });
   const report = await runConform({
@@ -107,8 +115,8 @@ export async function conformAction(
     ...(flags.case?.length ? { cases: flags.case } : {}),
   });
   progress.done();
-  const secrets = [apiKey];
-  const written = writeRunDirs(flags.reportDir ?? DEFAULT_REPORT_ROOT, report, secrets, failOn);
+  report.requests += identified.requests; // they were sent too (one or two with the key)
+  const written = writeRunDirs(reportDir, report, secrets, failOn);
   if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
   const say = sayer(out, flags.json);
   for (const line of [...conformSummary(report, failOn), ...coverageLines(report)]) say(redactText(line, secrets));

@@ -13,6 +13,9 @@ import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
 import { quotaBoundOf, runQuota } from '../load/quota.ts';
 import { BOUND_FORMULA } from '../load/probes/bounds.ts';
 import { formatBound } from '../core/duration.ts';
+import { parseBaseUrl } from '../core/base-url.ts';
+import { quotaRefused } from './certify.ts';
+import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 
 export interface QuotaFlags {
   baseUrl?: string;
@@ -61,6 +64,14 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   const secrets = keys.map((k) => k.key);
   const say = sayer(out, flags.json);
   const bound = quotaBoundOf({ keys, plans, ...(only ? { only } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const baseUrl = parseBaseUrl(flags.baseUrl, '--base-url');
+  // A refused production target gets no request at all (runQuota says why).
+  const refused = quotaRefused({ baseUrl, allowProduction: flags.allowProduction === true });
+  const identified = refused ? undefined : await identifyTarget({ baseUrl, key: keys[0]!.key, field: '--base-url', ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  if (identified) say(identityLine(baseUrl, identified));
+  if (identified?.refusal) {
+    return publishRun(refusedReport('quota', baseUrl, identified), { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out });
+  }
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
   let report;
@@ -72,6 +83,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   } finally {
     progress.done();
   }
+  report.requests += identified?.requests ?? 0; // they were sent too (one or two with a key)
   const after = report.aborted?.code === 'UNREACHABLE' ? ['The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.'] : [];
   return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, after });
 }

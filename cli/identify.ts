@@ -1,0 +1,137 @@
+// Before any judged request, every command asks whether the base URL serves the Animal Store at all
+// (spec/identity.ts decides from the answers; this file sends them). Not the API → a report that says
+// so (aborted UNREACHABLE: exit 3) with what was sent, what came back and the likely fix, instead of a
+// run of failures blamed on the service.
+import { TransportError, UnreachableError, type TransportCode } from '../core/errors.ts';
+import type { Send } from '../core/exchange.ts';
+import { guardTransport } from '../core/guard.ts';
+import { redactText } from '../core/redact.ts';
+import { VERSION } from '../core/version.ts';
+import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
+import type { Report } from '../report/model.ts';
+import {
+  candidateBases, classify, describeObservation, judgeIdentity, nextProbe, probeRequest,
+  type Candidate, type Observation, type ProbeName, type Verdict,
+} from '../spec/identity.ts';
+
+export interface IdentifyOptions {
+  /** Already parsed (core/base-url.ts). */
+  baseUrl: string;
+  key: string;
+  /** Where the user wrote the base URL (`--base-url`, `targets.staging.baseUrl`): the fix names it. */
+  field: string;
+  timeoutMs?: number;
+  /** Tests inject one; otherwise a transport of its own, closed before returning. */
+  send?: Send;
+}
+
+export interface Identified {
+  verdict: Verdict;
+  /** Every request sent, the ones with the key (they cost quota) among them. */
+  requests: number;
+  withKey: number;
+  /** Set when the base URL does not serve the API: what to print and put in the report. */
+  refusal?: string;
+}
+
+/**
+ * One probe. A request with no HTTP answer is tried again until the one guard (core/guard.ts) calls the
+ * target unreachable, except for a nearby candidate (`once`): one try is enough to tell it answers.
+ */
+async function observe(send: Send, probe: ProbeName, baseUrl: string, key: string, spent: Observation[], once = false): Promise<Observation> {
+  const request = probeRequest(probe, baseUrl, key);
+  let transport: TransportCode | undefined;
+  for (;;) {
+    try {
+      const observation = { probe, request, response: (await send(request)).response };
+      spent.push(observation);
+      return observation;
+    } catch (error) {
+      if (!(error instanceof TransportError || error instanceof UnreachableError)) throw error;
+      if (error instanceof TransportError) transport = error.transport;
+      const failed = { probe, request, error: error.message, ...(transport ? { transport } : {}) };
+      spent.push(failed);
+      if (once || error instanceof UnreachableError) return failed;
+    }
+  }
+}
+
+interface Nearby {
+  base: string;
+  /** The answer that showed it, or why it was not tried. */
+  evidence: string;
+}
+
+/**
+ * A nearby base URL that answers like the API: listPets without the key first; with the key only when
+ * that answer cannot tell (401 + Error comes from any path of a server that authenticates first). Only
+ * the given host is asked: another origin (where a redirect points) is suggested, never sent a request.
+ */
+async function findNearby(send: Send, o: IdentifyOptions, given: readonly Observation[], spent: Observation[]): Promise<Nearby | undefined> {
+  const first = given[0]!;
+  const givenSaidNothing = first.error !== undefined || (first.response !== undefined && classify(first.probe, first.response).kind === 'alien');
+  for (const c of candidateBases(o.baseUrl, given)) {
+    if (!c.probe) return { base: c.base, evidence: `${c.why} (not asked: another host)` };
+    const found = await tryCandidate(send, o, c, givenSaidNothing, spent);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+async function tryCandidate(send: Send, o: IdentifyOptions, c: Candidate, contrast: boolean, spent: Observation[]): Promise<Nearby | undefined> {
+  const bare = await observe(send, 'list-without-key', c.base, o.key, spent, true);
+  const kind = bare.response && classify(bare.probe, bare.response).kind;
+  // 401 + Error where the given URL had no route (or no HTTP) at all is contrast enough for a suggestion.
+  if (kind === 'api' || (kind === 'plausible' && contrast)) return { base: c.base, evidence: describeObservation(bare) };
+  if (kind !== 'plausible' || c.why === 'the other scheme on the same port') return undefined;
+  const withKey = await observe(send, 'list', c.base, o.key, spent, true);
+  return withKey.response && classify(withKey.probe, withKey.response).kind === 'api' ? { base: c.base, evidence: describeObservation(withKey) } : undefined;
+}
+
+const keyed = (o: Observation): boolean => o.request.headers.authorization !== undefined;
+const counted = (spent: readonly Observation[]) => ({ requests: spent.length, withKey: spent.filter(keyed).length });
+
+function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observation[], nearby: Nearby | undefined): string {
+  const lines = [
+    `${o.baseUrl} ${observed.some((x) => x.error) ? 'gives' : 'does not answer like the Animal Store API v1:'} ${verdict.why}; nothing was judged.`,
+    ...observed.map((x) => `  sent ${describeObservation(x)}`),
+  ];
+  if (nearby) lines.push(`Did you mean ${o.field} ${nearby.base}? There: ${nearby.evidence}.`);
+  lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1), e.g. https://staging.example.com/v1.`);
+  return redactText(lines.join('\n'), [o.key]);
+}
+
+/** Asks the base URL; `refusal` is set when it does not serve the API (the run must not start). */
+export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
+  const transport = o.send ? undefined : createNodeTransport({ timeoutMs: o.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs });
+  const send = guardTransport(o.send ?? transport!.send);
+  const spent: Observation[] = [];
+  try {
+    const observed: Observation[] = [];
+    // At most the four probes: nextProbe never asks one twice.
+    for (let p = nextProbe(observed); p !== undefined; p = nextProbe(observed)) observed.push(await observe(send, p, o.baseUrl, o.key, spent));
+    const verdict = judgeIdentity(observed);
+    if (verdict.identity !== 'not-animal-store') return { verdict, ...counted(spent) };
+    const nearby = await findNearby(o.send ?? transport!.send, o, observed, spent);
+    return { verdict, ...counted(spent), refusal: refusal(o, verdict, observed, nearby) };
+  } finally {
+    await transport?.close();
+  }
+}
+
+/** What the run says at start: identified or not, by which answer, at what cost. */
+export function identityLine(baseUrl: string, i: Identified): string {
+  const cost = `${i.requests} request${i.requests === 1 ? '' : 's'}, ${i.withKey} with the key`;
+  if (i.verdict.identity === 'animal-store') return `Animal Store API v1 at ${baseUrl}: ${i.verdict.why} (${cost})`;
+  if (i.verdict.identity === 'undecided') return `Could not tell yet whether ${baseUrl} serves the Animal Store API v1: ${i.verdict.why} (${cost})`;
+  return `Not the Animal Store API v1 at ${baseUrl} (${cost})`;
+}
+
+/** The report of a run refused before any judged request: no checks, aborted UNREACHABLE (exit 3), the requests it cost. */
+export function refusedReport(kind: Report['kind'], target: string, i: Identified, at = new Date()): Report {
+  const when = at.toISOString();
+  return {
+    tool: 'petcert', version: VERSION, kind, target, startedAt: when, finishedAt: when, seed: null, requests: i.requests, checks: [],
+    aborted: { code: 'UNREACHABLE', message: i.refusal ?? i.verdict.why },
+  };
+}
