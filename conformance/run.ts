@@ -18,6 +18,7 @@ import { checkResults } from './report.ts';
 import { DEFAULT_BUDGET, minBudget } from './runner/budget.ts';
 import { newRunSeed } from './runner/seed.ts';
 import { runSuite } from './runner/suite.ts';
+import { CONFORM_TRIES } from './runner/transport.ts';
 
 export interface ConformOptions {
   /** May carry a path prefix; must end in /v1. */
@@ -56,9 +57,12 @@ export interface ConformOptions {
 
 export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs, runTimeoutMs: 30 * 60_000 } as const;
 
-/** A conform run's worst case: nothing is sent past its run timeout, and a request in flight then ends within its own. */
+/**
+ * A conform run's worst case, from its Send stack (runner/transport.ts): nothing is sent past its run
+ * timeout, and a request in flight then ends within its own tries' timeouts.
+ */
 export const conformBoundMs = (o: { runTimeoutMs?: number; timeoutMs?: number } = {}): number =>
-  (o.runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs) + (o.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs);
+  (o.runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs) + CONFORM_TRIES * (o.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs);
 
 function positiveInt(value: number | undefined, field: string, min = 1): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new ConfigError(`must be an integer ≥ ${min}, got ${value}`, field);

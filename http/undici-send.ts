@@ -5,6 +5,7 @@ import type { Agent, Dispatcher } from 'undici';
 import { ConfigError, TransportError, type TransportCode } from '../core/errors.ts';
 import { lowerCaseHeaders, type Exchange, type HttpRequest, type Send } from '../core/exchange.ts';
 import { redactText } from '../core/redact.ts';
+import { retry } from '../core/retry.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/request-timeout.ts';
 
 export interface NodeSendOptions {
@@ -162,14 +163,8 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
     const { agent, fresh, request } = await loadAgents();
     const dispatch = (dispatcher: Agent): Promise<Dispatcher.ResponseData> =>
       request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
-    const retry = idempotent(req) ? agent : fresh;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await dispatch(attempt === 1 ? agent : retry);
-      } catch (error) {
-        if (attempt > MAX_RETRIES || !retryable(error, signal)) throw error;
-      }
-    }
+    const again = idempotent(req) ? agent : fresh;
+    return retry(1 + MAX_RETRIES, (n) => dispatch(n === 1 ? agent : again), (error) => retryable(error, signal));
   };
 
   /** Requests in flight, so that close() can abort them. */

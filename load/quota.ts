@@ -1,11 +1,10 @@
-// `runQuota`: the probe core under Node, over the one undici transport, guarded against dead targets,
+// `runQuota`: the probe core under Node, over the one undici transport (its layers: probes/send.ts),
 // refusing quota-exhausting probes on production unless allowed. Returns a Report (kind "quota").
 import { parseBaseUrl } from '../core/base-url.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { checkApiKey } from '../core/api-key.ts';
 import { ConfigError, UnreachableError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
-import { countRequests, guardTransport } from '../core/guard.ts';
 import { isProductionTarget } from '../spec/production.ts';
 import { silentProgress, type ProgressSink } from '../core/progress.ts';
 import { VERSION } from '../core/version.ts';
@@ -63,13 +62,12 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 1000)) throw new ConfigError(`must be at least 1 s, got ${options.maxWaitMs} ms`, '--max-wait');
   const keys = options.keys.map((k) => ({ key: k.key, plan: resolvePlan(options.plans, k.plan) }));
   const transport = options.send ? undefined : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
-  const counted = countRequests(guardTransport(options.send ?? transport!.send));
   const clock = options.clock ?? systemClock;
   const startedAt = new Date(clock.now()).toISOString();
   // The bound covers a request timeout past the deadline: the last request may be in flight when it passes.
   const bound = quotaBoundOf({ ...options, only });
   const ctx = createContext({
-    send: counted.send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
+    send: options.send ?? transport!.send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
@@ -85,7 +83,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   } finally {
     await transport?.close();
   }
-  report.requests = counted.count();
+  report.requests = ctx.requests();
   report.finishedAt = new Date(clock.now()).toISOString();
   return report;
 }

@@ -3,7 +3,8 @@
 // Only answers to the valid key steer pacing: a 401 may report some other (anonymous) bucket. A Reset
 // that makes no sense (too far, already past) is ignored: the 429 path with Retry-After takes over.
 import type { Clock } from '../../core/clock.ts';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange, HttpRequest } from '../../core/exchange.ts';
+import type { Layer } from '../../core/layer.ts';
 import { createServerClock, readRateLimit, type RateLimitState } from '../../spec/ratelimit.ts';
 
 export interface Pacer {
@@ -16,9 +17,11 @@ export interface PacerOptions {
   /** Longest pause pacing may take; longer ones are left to 429 + Retry-After. */
   maxPauseMs: number;
   marginMs?: number;
+  /** The pause itself (default the clock's): the run's deadline refuses one that would pass it. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
-export function createPacer({ clock, maxPauseMs, marginMs = 50 }: PacerOptions): Pacer {
+export function createPacer({ clock, maxPauseMs, marginMs = 50, sleep = clock.sleep }: PacerOptions): Pacer {
   const serverClock = createServerClock();
   let state: RateLimitState | undefined;
   let inFlight = 0;
@@ -34,7 +37,7 @@ export function createPacer({ clock, maxPauseMs, marginMs = 50 }: PacerOptions):
     async before() {
       const wait = pauseMs();
       if (wait > 0) {
-        await clock.sleep(wait);
+        await sleep(wait);
         state = undefined; // the next answer tells us about the new window
       }
       inFlight += 1;
@@ -46,5 +49,22 @@ export function createPacer({ clock, maxPauseMs, marginMs = 50 }: PacerOptions):
       const read = readRateLimit(exchange.response.headers);
       if (read.ok) state = read.value;
     },
+  };
+}
+
+/** The pacer as a Send layer: only answers to requests that `steers` accepts steer it. */
+export function pacing(o: PacerOptions & { steers: (request: HttpRequest) => boolean }): Layer {
+  const pacer = createPacer(o);
+  return (next) => async (request) => {
+    await pacer.before();
+    let exchange: Exchange | undefined;
+    try {
+      exchange = await next(request);
+      return exchange;
+    } finally {
+      // A request with no answer frees its place in flight and steers nothing.
+      if (exchange) pacer.after(exchange, o.steers(request));
+      else pacer.after({ request, response: { status: 0, headers: {}, body: '' }, sentAt: 0, durationMs: 0 }, false);
+    }
   };
 }

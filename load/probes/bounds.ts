@@ -4,10 +4,10 @@
 // worst-case duration derived from the plans and flags (`quotaBound`), printed at start and enforced:
 // past it no probe sends or sleeps.
 import { formatBound } from '../../core/duration.ts';
-import { DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES } from '../../core/guard.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import type { ProbeName } from './checks.ts';
+import { PROBE_TRIES, requestWorstMs } from './send.ts';
 
 /** A wait longer than the cap, or past the run's bound: the probe ends and its open checks are skipped. */
 export class WaitCapped extends Error {}
@@ -18,11 +18,6 @@ export const windowsCapMs = (windows: Windows): number => windows.daySeconds * 1
 /** The per-wait cap: the windows' cap, or --max-wait when lower. */
 export const waitCapMs = (windows: Windows, maxWaitMs?: number): number => Math.min(windowsCapMs(windows), maxWaitMs ?? Number.POSITIVE_INFINITY);
 
-/**
- * Transport tries per probe request (observe.ts): a request that times out costs this many timeouts.
- * The guard (core/guard.ts) ends the run after this many failures in a row, so more tries are never made.
- */
-export const REQUEST_TRIES = DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES;
 
 /**
  * Window-long waits each probe can make, counted from its code: the minute probe finds a fresh window up
@@ -63,7 +58,7 @@ export function quotaBound(input: BoundInput): Bound {
   const cap = waitCapMs(input.windows, input.maxWaitMs);
   const M = input.windows.minuteSeconds * 1000;
   const oneWait = Math.min(cap, M + DATE_SLACK_MS);
-  const requestMs = REQUEST_TRIES * input.timeoutMs;
+  const requestMs = requestWorstMs(input.timeoutMs);
   const wants = (p: ProbeName): boolean => input.only.includes(p);
   // A window's requests plus a request timeout's worth of stragglers, per wait.
   const minuteMs = wants('minute') || wants('isolation') ? PROBE_WAITS.minute * (oneWait + M) + requestMs : 0;
@@ -85,6 +80,6 @@ export function quotaBound(input: BoundInput): Bound {
 /** The formula, for --help. */
 const SLACK = `${DATE_SLACK_MS / 1000} s`;
 export const BOUND_FORMULA =
-  `worst case = keys × minute + burst + day, with M = minute window, D = day window, W = min(--max-wait, D + ${SLACK}), T = ${REQUEST_TRIES} × --timeout:\n` +
+  `worst case = keys × minute + burst + day, with M = minute window, D = day window, W = min(--max-wait, D + ${SLACK}), T = ${PROBE_TRIES} × --timeout (a request's tries):\n` +
   `  minute = ${PROBE_WAITS.minute} × (min(W, M + ${SLACK}) + M) + T;  burst = ${PROBE_WAITS.burst} × (min(W, M + ${SLACK}) + M) + T;\n` +
   `  day = min(W, D) + (2D + 2M) + min(W, D + ${SLACK}) + (D + 2M) + T.  Past it no probe sends or waits.`;

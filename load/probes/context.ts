@@ -1,4 +1,4 @@
-// What every probe gets: the one `send`, a clock, the server's clock estimate and where samples go.
+// What every probe gets: the one `send` (the probes' stack of layers), a clock, the server's clock estimate and where samples go.
 // Pure: the same probes run under Node (undici) and inside k6 (k6/http).
 import type { Clock } from '../../core/clock.ts';
 import type { Send } from '../../core/exchange.ts';
@@ -9,6 +9,9 @@ import { createServerClock, type ServerClock } from '../../spec/ratelimit.ts';
 import type { Findings } from './findings.ts';
 import { waitCapMs, WaitCapped } from './bounds.ts';
 import { formatBound } from '../../core/duration.ts';
+import { counter } from '../../core/count.ts';
+import { deadline } from '../../core/deadline.ts';
+import { probeSend } from './send.ts';
 import type { ModelVerdict } from './model.ts';
 
 export interface ProbeContext {
@@ -27,6 +30,8 @@ export interface ProbeContext {
   deadline?: number;
   /** The limiter's model per key label, as the minute probe found it (burst, isolation and day judge by it). */
   models: Record<string, ModelVerdict>;
+  /** Requests handed to the transport so far, tries included. */
+  requests(): number;
 }
 
 export interface KeyUnderTest {
@@ -42,17 +47,25 @@ export interface ProbeRun {
   seriesName: string;
 }
 
-type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'maxWaitMs' | 'models'> & { serverClock?: ServerClock; maxWaitMs?: number };
+type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'maxWaitMs' | 'models' | 'requests'> & { serverClock?: ServerClock; maxWaitMs?: number };
 
+/** `options.send` is the bare transport: the probes' stack of layers (send.ts) is built here, around it. */
 export function createContext(options: ContextOptions): ProbeContext {
-  const { deadline, clock } = options;
-  // Past the run's bound nothing more is sent: the probe ends and its open checks are skipped.
-  const send: Send = deadline === undefined ? options.send : (request) => {
-    if (clock.now() > deadline) return Promise.reject(new WaitCapped(`the run reached its worst-case bound (${formatBound(deadline - startedAt)}) before this probe finished`));
-    return options.send(request);
-  };
+  const { clock } = options;
   const startedAt = clock.now();
-  return { ...options, send, serverClock: options.serverClock ?? createServerClock(), series: {}, models: {}, maxWaitMs: waitCapMs(options.windows, options.maxWaitMs) };
+  // Past the run's bound nothing more is sent: the probe ends and its open checks are skipped.
+  const bound = formatBound((options.deadline ?? startedAt) - startedAt);
+  const limit = deadline(clock, options.deadline, () => new WaitCapped(`the run reached its worst-case bound (${bound}) before this probe finished`));
+  const count = counter();
+  return {
+    ...options,
+    send: probeSend(options.send, { deadline: limit, count }),
+    requests: count.count,
+    serverClock: options.serverClock ?? createServerClock(),
+    series: {},
+    models: {},
+    maxWaitMs: waitCapMs(options.windows, options.maxWaitMs),
+  };
 }
 
 /**

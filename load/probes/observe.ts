@@ -1,9 +1,8 @@
 // One probe request: GET /pets?limit=1 (cheap, no writes) with the key; its headers are parsed and
 // recorded as a sample. Judging what came back is response-judge.ts's; request.ts's `observe` does both.
-import { ConfigError, TransportError } from '../../core/errors.ts';
-import { joinUrl, type Exchange } from '../../core/exchange.ts';
+import { ConfigError } from '../../core/errors.ts';
+import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
 import { DATE_SLACK_MS as SLACK_MS, parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
-import { REQUEST_TRIES } from './bounds.ts';
 import type { ProbeRun } from './context.ts';
 
 export type QuotaKind = 'minute' | 'day' | 'unknown';
@@ -52,24 +51,15 @@ export function resetEndMs(run: ProbeRun, o: Observation): number | undefined {
   return end - o.serverMs > -SLACK_MS && end - o.serverMs <= length + SLACK_MS ? end : undefined;
 }
 
-/** Transport failures are retried; the transport guard turns a run of them into UnreachableError. */
-async function sendRetrying(run: ProbeRun): Promise<Exchange> {
-  const request = { method: 'GET', url: joinUrl(run.ctx.baseUrl, '/pets?limit=1'), headers: { authorization: `Bearer ${run.k.key}`, accept: 'application/json' } };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run.ctx.send(request);
-    } catch (error) {
-      if (!(error instanceof TransportError) || attempt >= REQUEST_TRIES) throw error;
-    }
-  }
-}
-
+/** GET /pets?limit=1 with the key: cheap, and no writes. Transport failures are the stack's (send.ts). */
+const probeRequest = (run: ProbeRun): HttpRequest =>
+  ({ method: 'GET', url: joinUrl(run.ctx.baseUrl, '/pets?limit=1'), headers: { authorization: `Bearer ${run.k.key}`, accept: 'application/json' } });
 
 /** Sends one probe request and records it; stops only when the answer cannot be interpreted at all. */
 export async function sendProbe(run: ProbeRun): Promise<Observation> {
   const { ctx, k } = run;
   const sentLocal = ctx.clock.now();
-  const ex = await sendRetrying(run);
+  const ex = await ctx.send(probeRequest(run));
   const receivedLocal = ctx.clock.now();
   const headers = ex.response.headers;
   ctx.serverClock.observe(sentLocal, receivedLocal, headers);

@@ -1,0 +1,55 @@
+// The pacing layer alone (virtual time): it waits for the window the server's own headers report as
+// spent, only when an answer to the key said so, and never longer than its cap.
+import { describe, expect, it } from 'vitest';
+import type { HttpRequest, Send } from '../../core/exchange.ts';
+import { createFakeClock } from '../../testkit/load/fake-clock.ts';
+import { pacing } from './pacing.ts';
+
+const T0 = Date.UTC(2030, 0, 1);
+const request = (key: string): HttpRequest => ({ method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: `Bearer ${key}` } });
+
+/** Answers with Remaining 0 and a Reset `resetS` seconds after the server's Date. */
+function spentWindow(clock: ReturnType<typeof createFakeClock>, resetS: number): Send {
+  return async (req) => {
+    const now = clock.now();
+    const headers = { date: new Date(now).toUTCString(), 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(now / 1000) + resetS) };
+    return { request: req, response: { status: 200, headers, body: '' }, sentAt: now, durationMs: 0 };
+  };
+}
+
+describe('pacing', () => {
+  const steers = (req: HttpRequest) => req.headers.authorization === 'Bearer good';
+
+  it('after an answer to the key that says nothing remains, waits for its Reset before the next send', async () => {
+    const clock = createFakeClock(T0);
+    const send = pacing({ clock, maxPauseMs: 60_000, steers })(spentWindow(clock, 2));
+    await send(request('good'));
+    expect(clock.now()).toBe(T0);
+    await send(request('good'));
+    expect(clock.now() - T0).toBeGreaterThanOrEqual(2000);
+    expect(clock.now() - T0).toBeLessThan(2100);
+  });
+
+  it('an answer to another key steers nothing', async () => {
+    const clock = createFakeClock(T0);
+    const send = pacing({ clock, maxPauseMs: 60_000, steers })(spentWindow(clock, 2));
+    await send(request('bad'));
+    await send(request('bad'));
+    expect(clock.now()).toBe(T0);
+  });
+
+  it('a pause longer than its cap is not taken (the 429 path takes over)', async () => {
+    const clock = createFakeClock(T0);
+    const send = pacing({ clock, maxPauseMs: 1000, steers })(spentWindow(clock, 30));
+    await send(request('good'));
+    await send(request('good'));
+    expect(clock.now()).toBe(T0);
+  });
+
+  it('pauses through `sleep`, so the run deadline can refuse the pause', async () => {
+    const clock = createFakeClock(T0);
+    const send = pacing({ clock, maxPauseMs: 60_000, steers, sleep: () => Promise.reject(new Error('past the run timeout')) })(spentWindow(clock, 2));
+    await send(request('good'));
+    await expect(send(request('good'))).rejects.toThrow('past the run timeout');
+  });
+});

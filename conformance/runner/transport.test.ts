@@ -1,0 +1,47 @@
+// The conformance runner's stack (virtual time): nothing is sent past the run timeout, and no wait —
+// a pacing pause, a slot, a 429's backoff — reaches past it, so the run ends within conformBoundMs.
+import { describe, expect, it } from 'vitest';
+import { AbortRunError } from '../../core/errors.ts';
+import type { HttpRequest, Send } from '../../core/exchange.ts';
+import { createFakeClock } from '../../testkit/load/fake-clock.ts';
+import { createRunnerSend, DEFAULT_RUNNER } from './transport.ts';
+
+const T0 = Date.UTC(2030, 0, 1);
+const request: HttpRequest = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: 'Bearer good' } };
+
+function target(clock: ReturnType<typeof createFakeClock>, o: { status?: number; resetS?: number; retryAfterS?: number }) {
+  let sent = 0;
+  const send: Send = async (req) => {
+    sent += 1;
+    const now = clock.now();
+    const headers: Record<string, string> = { date: new Date(now).toUTCString(), 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(now / 1000) + (o.resetS ?? 60)) };
+    if (o.retryAfterS !== undefined) headers['retry-after'] = String(o.retryAfterS);
+    return { request: req, response: { status: o.status ?? 200, headers, body: '' }, sentAt: now, durationMs: 0 };
+  };
+  return { send, sent: () => sent };
+}
+
+const runner = (clock: ReturnType<typeof createFakeClock>, base: Send, deadlineMs: number) =>
+  createRunnerSend(base, { ...DEFAULT_RUNNER, clock, deadline: T0 + deadlineMs, budget: 100, steers: () => true, observe: () => undefined });
+
+describe('the run timeout bounds every wait of the stack', () => {
+  it('a pacing pause that would pass it is not taken: RUN_TIMEOUT at once, nothing sent after', async () => {
+    const clock = createFakeClock(T0);
+    const t = target(clock, { resetS: 240 });
+    const { send } = runner(clock, t.send, 60_000);
+    await send(request);
+    await expect(send(request)).rejects.toMatchObject({ reason: 'RUN_TIMEOUT' });
+    expect(t.sent()).toBe(1);
+    expect(clock.now() - T0).toBeLessThanOrEqual(60_000);
+  });
+
+  it("a 429's wait that would pass it is not taken either", async () => {
+    const clock = createFakeClock(T0);
+    const t = target(clock, { status: 429, retryAfterS: 120, resetS: 1 });
+    const { send } = runner(clock, t.send, 60_000);
+    const error = await send(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortRunError);
+    expect(error).toMatchObject({ reason: 'RUN_TIMEOUT' });
+    expect(clock.now() - T0).toBeLessThanOrEqual(60_000);
+  });
+});
