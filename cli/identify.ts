@@ -4,7 +4,7 @@
 // run of failures blamed on the service.
 import { TransportError, UnreachableError, type TransportCode } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
-import { guardTransport } from '../core/guard.ts';
+import { guard } from '../core/guard.ts';
 import { redactText } from '../core/redact.ts';
 import { VERSION } from '../core/version.ts';
 import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
@@ -104,7 +104,7 @@ function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observ
 /** Asks the base URL; `refusal` is set when it does not serve the API (the run must not start). */
 export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
   const transport = o.send ? undefined : createNodeTransport({ timeoutMs: o.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs });
-  const send = guardTransport(o.send ?? transport!.send);
+  const send = guard()(o.send ?? transport!.send);
   const spent: Observation[] = [];
   try {
     const observed: Observation[] = [];
