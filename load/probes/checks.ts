@@ -6,6 +6,7 @@ export const CHECKS = {
   status: def('quota.status', 'MUST', '§4.1', 'GET /pets?limit=1 answers 200, or 429 over the limit'),
   headersValid: def('quota.headers.valid', 'MUST', '§8.2', 'X-RateLimit-Limit, -Remaining and -Reset are on every response: Limit and Remaining non-negative integers, Reset a Unix timestamp'),
   resetInteger: def('quota.headers.reset-integer', 'SHOULD', '§8.2', 'X-RateLimit-Reset is in whole seconds (a fraction is still a Unix timestamp)'),
+  applicable: def('quota.headers.applicable', 'SHOULD', '§8.2', 'An admitted answer reporting Remaining > 0 is not followed by a 429 of another quota: its headers describe "the request limit currently applicable"'),
   limit: def('quota.headers.limit', 'MUST', '§8.2', "X-RateLimit-Limit is the plan's figure for the quota it reports"),
   remaining: def('quota.headers.remaining', 'MUST', '§8.2', 'X-RateLimit-Remaining counts down by one per admitted request, from Limit-1 to 0'),
   reset: def('quota.headers.reset', 'MUST', '§8.2', 'X-RateLimit-Reset is the Unix time (seconds) at which the window ends, constant within the window'),

@@ -10,7 +10,8 @@ import type { Plan, Windows } from '../../spec/plans.ts';
 import { keySamples, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
 import { quotaOf, resetEndMs, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, isWholeSeconds } from '../../spec/ratelimit.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 
 export interface DayTally {
   admitted: number;
@@ -42,16 +43,33 @@ export function place([lo, hi]: [number, number], startMs: number, endMs: number
   return 'ambiguous';
 }
 
-/** `uncertainMs`: 0 when the day's end came from a day-quota Reset (exact), else the Retry-After slack. */
+/**
+ * A sample reporting the day quota says which day window counted it: the final 429's (in), or one that
+ * ended by the time that one began (out: a fixed day, aligned or opened by a first request, never
+ * overlaps the next). Undefined when it does not report the day quota, or the day's end is not a Reset.
+ */
+function placedByOwnReset(s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>, daySeconds: number, finalReset: number | undefined): Placement | undefined {
+  if (finalReset === undefined || s.reset === undefined || quotaOf(s.limit, plan) !== 'day' || plan.perMinute === plan.perDay) return undefined;
+  if (s.reset === finalReset) return 'in';
+  return s.reset <= finalReset - daySeconds ? 'out' : undefined;
+}
+
+/**
+ * `uncertainMs`: how far the day's bounds may be from `startMs`/`endMs`: 0 when they are a day-quota Reset
+ * of aligned windows (exact), a second for a whole-second Reset of a window opened at any instant (it is
+ * rounded up), else the Retry-After slack.
+ */
 export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
   const own = run.ctx.series[run.seriesName] ?? [];
   const finalSample = own[own.length - 1];
   const samples = keySamples(run);
   const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false };
+  const finalReset = final.quota === 'day' ? final.rate?.reset : undefined;
   for (const s of samples) {
     if (s === finalSample) continue;
     if (s.t > final.serverMs + SLACK_MS) tally.ambiguous = true; // sent after the final 429: cannot be
-    const where = place(countedWithin(s, run.k.plan, run.ctx.windows), startMs, endMs, uncertainMs);
+    const where = placedByOwnReset(s, run.k.plan, run.ctx.windows.daySeconds, finalReset)
+      ?? place(countedWithin(s, run.k.plan, run.ctx.windows), startMs, endMs, uncertainMs);
     if (where === 'ambiguous') tally.ambiguous = true;
     if (where !== 'in') continue;
     if (s.status === 429) tally.rejected++;
@@ -60,13 +78,27 @@ export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: O
   return tally;
 }
 
+/** A second: a whole-second Reset of a window that opened at any instant was rounded up by up to that. */
+export const RESET_ROUNDING_MS = 1000;
+
+/**
+ * A day Reset on the windows' origin (the epoch unless the plan table says) is the exact end of an aligned
+ * day; any other whole-second Reset may be a window opened at any instant and rounded up (express-rate-limit).
+ */
+function roundedReset(run: ProbeRun, final: Observation, endMs: number): boolean {
+  const dayMs = run.ctx.windows.daySeconds * 1000;
+  const onOrigin = (endMs - (run.ctx.windows.originMs ?? 0)) % dayMs === 0;
+  return !onOrigin && isWholeSeconds(final.ex.response.headers[RATE_LIMIT_HEADERS.reset]);
+}
+
 /** Judges the day quota from the tally; false when the tally cannot decide (take the slow path). */
 export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation): boolean {
   const { f, k, ctx } = run;
   const { perDay } = k.plan;
   const dayMs = ctx.windows.daySeconds * 1000;
   const exact = final.quota === 'day' && resetEndMs(run, final) === endMs;
-  const t = tallyDay(run, endMs - dayMs, endMs, final, exact ? 0 : SLACK_MS);
+  const rounded = exact && roundedReset(run, final, endMs);
+  const t = tallyDay(run, endMs - dayMs, endMs, final, exact ? (rounded ? RESET_ROUNDING_MS : 0) : SLACK_MS);
   if (t.ambiguous || t.admitted + Math.max(0, t.rejected) < perDay) {
     if (t.admitted > perDay) {
       f.fail('dayExact', `${t.admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });

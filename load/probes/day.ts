@@ -2,9 +2,10 @@
 // day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
 import type { ProgressEvent } from '../../core/progress.ts';
+import type { Sample } from '../../report/model.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { keySamples, labelOf, serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
-import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
+import { DAY_RETRY_AFTER, judgeApplicable, judgeRetryAfter } from './judge.ts';
 import { resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -16,7 +17,10 @@ import { judgeFromTally } from './day-tally.ts';
 
 /**
  * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
- * the day's 429: a fixed day reports one Reset (the 429's) or an earlier day's, a whole number of days before.
+ * the day's 429. A fixed day — aligned to a clock, or opened by the key's first request after the last one
+ * ended (express-rate-limit, rate-limiter-flexible) — reports one Reset (the 429's), or an earlier day's
+ * that ended by the time this one began. Read from the answers' own values, never from the order our
+ * concurrent requests happened to arrive in (issue 15 §3).
  */
 function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | undefined {
   if (!final) return undefined;
@@ -26,18 +30,23 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
   // The latest answer of the same day (its Reset not yet passed when the 429 came).
   const latest = admittedDay.filter((s) => s.reset! * 1000 >= final.serverMs - SLACK_MS).reduce<(typeof admittedDay)[number] | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
   if (final.rate && final.quota === 'day') {
-    const odd = admittedDay.find((s) => (final.rate!.reset - s.reset!) % daySeconds !== 0);
-    if (odd) return `an admitted answer reported Reset ${odd.reset}, the day's 429 ${final.rate.reset} (not a whole number of ${daySeconds} s days apart)`;
-  }
-  // A fixed day starts whole: its first answer reports perDay - 1, less only what this key spent in it before.
-  if (final.rate && final.quota === 'day') {
-    const startMs = (final.rate.reset - daySeconds) * 1000;
-    const inDay = admittedDay.filter((s) => s.reset === final.rate!.reset).sort((a, b) => a.t - b.t);
-    const first = inDay[0];
-    // Refusals too: some servers count them (quota.rejected.consume).
-    const before = first ? samples.filter((s) => (s.status < 300 || s.status === 429) && s.t >= startMs - SLACK_MS && s.t < first.t).length : 0;
-    if (first && first.remaining! < run.k.plan.perDay - 1 - before) {
-      return `the day window ending ${final.rate.reset} did not start whole: its first answer reports Remaining ${first.remaining} after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
+    const finalReset = final.rate.reset;
+    const odd = admittedDay.find((s) => s.reset !== finalReset && s.reset! > finalReset - daySeconds);
+    if (odd) return `an admitted answer reported Reset ${odd.reset}, the day's 429 ${finalReset}: a day window ending less than ${daySeconds} s before it`;
+    // A fixed day starts whole. The answer reporting the most Remaining is the first the server counted
+    // (whatever order our concurrent requests arrived in): only this key's requests counted before it
+    // explain less than perDay - 1. Admitted ones without the day's Reset may have raced it (a burst);
+    // refusals (some servers count them: quota.rejected.consume) only when answered before it.
+    const inDay = admittedDay.filter((s) => s.reset === finalReset);
+    const first = inDay.reduce<Sample | undefined>((a, b) => (a === undefined || b.remaining! > a.remaining! ? b : a), undefined);
+    if (first) {
+      const startMs = (finalReset - daySeconds) * 1000;
+      const own = run.ctx.series[run.seriesName] ?? [];
+      const before = samples.filter((s) => s !== own[own.length - 1] && !inDay.includes(s) && s.t >= startMs - SLACK_MS
+        && (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t)).length;
+      if (first.remaining! < run.k.plan.perDay - 1 - before) {
+        return `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
+      }
     }
   }
   const end = retryAfterEndMs(final);
@@ -105,8 +114,11 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
   let inWindow = 0;
   let winEnd: number | undefined;
   let deliberate = false;
+  let prev: Observation | undefined;
   for (let i = 0; i < 3 * k.plan.perDay + 10; i++) {
     const o = await observe(run);
+    judgeApplicable(run, prev, o);
+    prev = o;
     winEnd ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
     if (o.status === 429 && isDay429(run, o, winEnd)) {
       const endMs = dayEndOf(run, o);
@@ -170,7 +182,8 @@ interface DayCount {
   admitted: number;
   /** The day window ended before the count did. */
   late?: boolean;
-  deliberate429: number;
+  /** 429s in the day window before the final one: the deliberate one, and any a minute window gave. */
+  rejected: number;
   final?: Observation;
   /** The count's first admitted answer. */
   first?: Observation;
@@ -182,7 +195,7 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
   const { ctx, k, f } = run;
   const { perMinute, perDay } = k.plan;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
-  const c: DayCount = { admitted: 0, deliberate429: 0, reported: { dayNotBinding: new Set(), dayBinding: new Set() } };
+  const c: DayCount = { admitted: 0, rejected: 0, reported: { dayNotBinding: new Set(), dayBinding: new Set() } };
   const windows = Math.ceil(perDay / perMinute) + 2;
   const giveUpAt = start + ctx.windows.daySeconds * 1000 + 2 * minuteMs; // bounds.ts counts on it
   for (let w = 0; w < windows; w++) {
@@ -191,13 +204,18 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
     ctx.progress({ phase: `quota ${k.plan.name}: day`, done: c.admitted, total: perDay, etaMs: (windows - 2 - w) * minuteMs });
     let inWindow = 0;
     while (inWindow < perMinute) {
+      if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
       const o = await observe(run);
       if (o.admitted) c.first ??= o;
       if (o.quota === 'minute') winEnd = resetEndMs(run, o) ?? winEnd;
       if (o.status === 429) {
         if (isDay429(run, o, winEnd)) return { ...c, final: o };
-        f.fail('dayExact', `429 after ${inWindow} of ${perMinute} requests in minute window ${w + 1} of the day (Retry-After points at the minute's end)`, { exchange: o.ex, expected: perMinute, received: inWindow });
-        break;
+        c.rejected++;
+        // The minute window had not rolled over where we thought (it opened at a first request, or its end
+        // is rounded): the minute quota is quota.minute.exact's to judge. Wait for the end this 429 names.
+        await sleepUntilServer(ctx, minuteEnd(run, o) ?? winEnd, 'the wait for the minute window a 429 names');
+        winEnd = Math.max(winEnd, serverNow(ctx) + minuteMs);
+        continue;
       }
       c.admitted++;
       inWindow++;
@@ -208,7 +226,7 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
     if (w === 0 && perDay > perMinute) {
       // One deliberate 429 per day window: tells whether 429s count against the day quota (OBSERVE).
       const o = await observe(run);
-      if (o.status === 429) c.deliberate429 = 1;
+      if (o.status === 429) c.rejected++;
       else c.admitted++;
     }
     await sleepUntilServer(ctx, winEnd);
@@ -255,11 +273,11 @@ export async function probeDay(run: ProbeRun): Promise<void> {
     return;
   }
   judgeRetryAfter(run, c.final, start + ctx.windows.daySeconds * 1000, DAY_RETRY_AFTER);
-  const consumes = c.deliberate429 > 0 && c.admitted === perDay - c.deliberate429;
+  const consumes = c.rejected > 0 && c.admitted === perDay - c.rejected;
   if (c.admitted === perDay || consumes) f.pass('dayExact');
   else if (!f.failed('dayExact')) {
     f.fail('dayExact', `${c.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: c.final.ex, expected: perDay, received: c.admitted });
   }
-  if (c.deliberate429 === 0) f.skip('rejectedConsume', 'no deliberate 429 was made in this day window');
-  else f.observe('rejectedConsume', { consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.deliberate429 });
+  if (c.rejected === 0) f.skip('rejectedConsume', 'no deliberate 429 was made in this day window');
+  else f.observe('rejectedConsume', { consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.rejected });
 }

@@ -102,3 +102,18 @@ export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, ke
   }
   f.pass(keys.accurate);
 }
+
+/**
+ * §8.2: X-RateLimit-* describe "the request limit currently applicable". Two independent limiters each
+ * writing their own (the day's on a 200, the minute's on its 429) tell a client Remaining 110 and refuse
+ * its next request: clients pacing by the headers get that wrong. `prev` and `o` were sent one after the
+ * other (the server's order). SHOULD: §8.2 does not say which quota a pair of quotas reports.
+ */
+export function judgeApplicable(run: ProbeRun, prev: Observation | undefined, o: Observation): void {
+  if (!prev?.admitted || !prev.rate || o.status !== 429 || prev.quota === 'unknown' || o.quota === 'unknown') return;
+  if (prev.quota !== o.quota && prev.rate.remaining > 0) {
+    run.f.fail('applicable', `an admitted answer reported the ${prev.quota} quota with Remaining ${prev.rate.remaining}, and the next request got a 429 of the ${o.quota} quota`, {
+      exchange: o.ex, expected: `the ${o.quota} quota's headers (Remaining 0) before its 429`, received: `${prev.quota} quota, Remaining ${prev.rate.remaining}`,
+    });
+  } else run.f.pass('applicable');
+}

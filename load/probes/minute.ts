@@ -2,12 +2,13 @@
 // counts down, the 429 carries a consistent Retry-After, and after waiting it requests are admitted again.
 // The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
-import { labelOf, MARGIN_MS, type ProbeRun } from './context.ts';
+import { labelOf, MARGIN_MS, waitFor, type ProbeRun } from './context.ts';
+import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
-import { judgeRemaining, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
+import { judgeApplicable, judgeRemaining, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
 import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
-import { allowance, inferModel, isFixed, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
+import { allowance, inferModel, isFixed, laterNeeded, LATER_MS, notFixedHow, notFixedReason, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 
 /** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
@@ -50,43 +51,91 @@ async function recover(run: ProbeRun, count: WindowCount): Promise<Retried> {
   return retryUntilAdmitted(run, Math.min(Math.max(told, whole), minuteMs + SLACK_MS), minuteMs + SLACK_MS);
 }
 
-function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried, model: ModelVerdict): void {
+/** Whether nextWindow is left to a count of the window after the 429 (its headers do not show the minute allowance). */
+type NextWindowBy = 'judged' | 'count';
+
+function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried, model: ModelVerdict): NextWindowBy {
   const { f } = run;
   const rej = count.rejected!;
   const admitted = retried.admitted;
   if (!admitted) {
     f.fail('recovery', `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`, { exchange: retried.refusals[retried.refusals.length - 1]?.ex });
     f.skip('nextWindow', 'no recovery');
-    return;
+    return 'judged';
   }
   if (retried.refusals.length > 0) {
     f.fail('recovery', `429 again after waiting Retry-After (${rej.retryAfter?.raw ?? 'absent'}); admitted only after ${retried.refusals.length} backoff tries`, { exchange: retried.refusals[0]!.ex });
     f.skip('nextWindow', 'the first request after the wait was refused');
-    return;
+    return 'judged';
   }
   f.pass('recovery');
   if (rej.quota === 'minute' && rej.rate && admitted.quota === 'minute' && admitted.rate && admitted.rate.reset <= rej.rate.reset) {
     f.fail('reset', `after the reset at ${rej.rate.reset} the next request still reports Reset ${admitted.rate.reset}`, { exchange: admitted.ex });
   }
-  if (!isFixed(model)) return f.skip('nextWindow', notFixedReason(model), notFixedHow(model));
-  if (admitted.quota !== 'minute' || !admitted.rate) return f.skip('nextWindow', 'the headers of the next window report the day quota');
+  if (model.model !== 'unknown' && !isFixed(model)) {
+    f.skip('nextWindow', notFixedReason(model), notFixedHow(model));
+    return 'judged';
+  }
+  if (admitted.quota !== 'minute' || !admitted.rate) return 'count';
   if (admitted.rate.remaining !== admitted.rate.limit - 1) {
     f.fail('nextWindow', `the first request of the window after a 429 reports Remaining ${admitted.rate.remaining}, expected ${admitted.rate.limit - 1}: the 429 was charged to the next window`, {
       exchange: admitted.ex, expected: admitted.rate.limit - 1, received: admitted.rate.remaining,
     });
   } else f.pass('nextWindow');
+  return 'judged';
 }
 
-function modelOf(run: ProbeRun, count: WindowCount, retried?: Retried): ModelVerdict {
-  const minute = (o: Observation | undefined) => (o?.quota === 'minute' && o.rate ? o : undefined);
-  const rej = minute(count.rejected);
-  const rec = minute(retried?.admitted);
-  return inferModel({
+/**
+ * The headers of the window after the 429 do not show the minute allowance (two limiters, each writing
+ * its own X-RateLimit-*: the day's on a 200): count it instead, from the recovery on, until a 429 or the
+ * window's end. The whole allowance admitted proves the 429 did not shrink it; fewer, with the model
+ * unknown, cannot tell a 429 charged to it from a counter's carried weight (unjudged).
+ */
+async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: ModelVerdict): Promise<void> {
+  const { perMinute } = run.k.plan;
+  const untilMs = first.serverMs + run.ctx.windows.minuteSeconds * 1000;
+  let admitted = 1;
+  let last: Observation = first;
+  while (admitted < perMinute && last.serverMs < untilMs) {
+    last = await observe(run);
+    if (!last.admitted) break;
+    admitted++;
+  }
+  if (admitted >= perMinute) return run.f.pass('nextWindow');
+  if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
+    return run.f.fail('nextWindow', `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
+  }
+  const why = last.admitted ? 'the window ended first (a slow target)' : `then a ${last.status}`;
+  run.f.skip('nextWindow', `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`);
+}
+
+const minuteOnly = (o: Observation | undefined) => (o?.quota === 'minute' && o.rate ? o : undefined);
+
+function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): ModelEvidence {
+  const e: ModelEvidence = {
     windowSeconds: run.ctx.windows.minuteSeconds,
-    admitted: count.admitted.filter((o) => minute(o)).map((o) => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal, reset: o.rate!.reset })),
-    ...(rej ? { refused: { reset: rej.rate!.reset } } : {}),
-    ...(rec ? { recovery: { reset: rec.rate!.reset } } : {}),
-  });
+    admitted: count.admitted.filter((o) => minuteOnly(o)).map((o) => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal, reset: o.rate!.reset })),
+  };
+  const rej = minuteOnly(count.rejected);
+  const rec = minuteOnly(retried?.admitted);
+  if (rej) e.refused = { reset: rej.rate!.reset };
+  if (rec) e.recovery = { reset: rec.rate!.reset };
+  return e;
+}
+
+/**
+ * When the evidence fits a first-request window and a sliding log alike (model.ts laterNeeded), one more
+ * request LATER_MS after the recovery tells them apart, where the window leaves room for it.
+ */
+async function modelOf(run: ProbeRun, count: WindowCount, retried?: Retried): Promise<ModelVerdict> {
+  const e = evidenceOf(run, count, retried);
+  const rec = retried?.admitted;
+  if (rec && laterNeeded(e) && run.ctx.windows.minuteSeconds * 1000 > 2 * LATER_MS) {
+    await waitFor(run.ctx, LATER_MS - (run.ctx.clock.now() - rec.receivedLocal), 'one more request to tell the window model');
+    const later = minuteOnly(await observe(run));
+    if (later?.admitted) e.later = { reset: later.rate!.reset, afterMs: later.sentLocal - rec.receivedLocal };
+  }
+  return inferModel(e);
 }
 
 /**
@@ -114,20 +163,21 @@ export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCo
   }
   await afterExhaust?.(count);
   if (!count.rejected) {
-    const model = modelOf(run, count);
+    const model = await modelOf(run, count);
     record(run, model);
     judgeExact(run, count, model);
     judgeRemaining(run, count, model);
     for (const key of ['retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow'] as const) run.f.skip(key, 'no 429 was obtained (the minute quota over-admitted)');
     return count;
   }
+  judgeApplicable(run, count.admitted[count.admitted.length - 1], count.rejected);
   const retried = await recover(run, count);
-  const model = modelOf(run, count, retried);
+  const model = await modelOf(run, count, retried);
   record(run, model);
   judgeExact(run, await recountIfShort(run, count, model), model);
   judgeRemaining(run, count, model);
   if (isFixed(model)) judgeRetryAfter(run, count.rejected, count.endMs);
   else judgeRetryAfterConsistent(run, count.rejected, run.ctx.windows.minuteSeconds);
-  judgeRecovery(run, count, retried, model);
+  if (judgeRecovery(run, count, retried, model) === 'count') await judgeNextWindowByCount(run, retried.admitted!, model);
   return count;
 }

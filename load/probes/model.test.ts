@@ -1,7 +1,7 @@
 // The limiter's model from one count's evidence: each model's own evidence, and the ambiguous cases
 // never called "fixed" (fixed-window rules would then fail a correct sliding limiter).
 import { describe, expect, it } from 'vitest';
-import { allowance, inferModel, type ModelEvidence } from './model.ts';
+import { allowance, inferModel, laterNeeded, LATER_MS, type ModelEvidence } from './model.ts';
 
 const R = 1_900_000_000;
 /** n admitted requests `step` s apart (10 ms by default) starting at `t0` (s), each reporting reset(t). */
@@ -34,6 +34,19 @@ describe('inferModel', () => {
     // capacity 4, 2 tokens/s: after k requests the bucket is full again k/2 s later.
     const e = { windowSeconds: 2, admitted: count(4, R + 0.3, (t) => Math.ceil(t + (0.5 * (1 + Math.round((t - R - 0.3) / 0.01))))), refused: { reset: R + 1 } };
     expect(inferModel(e).model).toBe('token-bucket');
+  });
+
+  // express-rate-limit's memory store, rate-limiter-flexible: the recovery opened the next window, more
+  // than a window after the count's Reset, as a sliding log's would. One more request tells them apart.
+  it('windows opened by a first request: told from a sliding log by one request LATER_MS after the recovery', () => {
+    const base = { windowSeconds: 3, admitted: count(4, R - 2.5, () => R), refused: { reset: R }, recovery: { reset: R + 4 } };
+    expect(laterNeeded(base)).toBe(true);
+    expect(inferModel(base).model).toBe('sliding-log');
+    expect(inferModel({ ...base, later: { reset: R + 4, afterMs: LATER_MS } })).toMatchObject({ model: 'fixed', start: 'first-request' });
+    expect(inferModel({ ...base, later: { reset: R + 5, afterMs: LATER_MS } }).model).toBe('sliding-log');
+    expect(inferModel({ ...base, later: { reset: R + 4, afterMs: 300 } }).model).toBe('sliding-log'); // too soon to tell
+    expect(laterNeeded({ ...base, recovery: { reset: R + 3 } })).toBe(false);
+    expect(inferModel({ ...base, recovery: { reset: R + 3 } })).toMatchObject({ model: 'fixed', start: 'aligned' });
   });
 
   it('no 429 or no minute headers: unknown, never fixed', () => {

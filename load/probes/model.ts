@@ -24,10 +24,14 @@ export interface ModelEvidence {
   refused?: { reset: number };
   /** The first admitted response after waiting the 429 out, when it reports the minute quota. */
   recovery?: { reset: number };
+  /** One more admitted response, at least `afterMs` (server time) after the recovery (`laterNeeded`). */
+  later?: { reset: number; afterMs: number };
 }
 
 export interface ModelVerdict {
   model: LimiterModelName;
+  /** Fixed windows: aligned to a clock (the epoch, the server's start), or opened by the key's first request after the last ended. */
+  start?: 'aligned' | 'first-request';
   /** The evidence in one sentence, for the report (OBSERVE quota.model) and skip reasons. */
   why: string;
 }
@@ -58,7 +62,10 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   const L = e.windowSeconds;
   if (rise === 0 && e.refused.reset === r1) {
     if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
-    if (e.recovery.reset === r1 + L) return { model: 'fixed', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
+    if (e.recovery.reset === r1 + L) return { model: 'fixed', start: 'aligned', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
+    if (e.later && e.later.afterMs >= LATER_MS && e.later.reset === e.recovery.reset) {
+      return { model: 'fixed', start: 'first-request', why: `one Reset (${r1}) for the whole count and its 429; the request after it opened a window ending ${e.recovery.reset}, still reported ${(e.later.afterMs / 1000).toFixed(1)} s later: windows open at a key's first request after the last one ended (express-rate-limit, rate-limiter-flexible)` };
+    }
   }
   // The recovery came after the last admitted Reset: a sliding log then reports that time + a whole window.
   if (e.recovery && e.recovery.reset - rMax <= L) {
@@ -68,6 +75,20 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
     return { model: 'sliding-log', why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}` };
   }
   return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
+}
+
+/**
+ * A fast count (one Reset) and a recovery more than a window after it: a window opened by the recovery
+ * (first-request windows) or a sliding log (Reset = now + window) alike. One more request this long after
+ * the recovery tells them apart: a fixed window still reports the same Reset, a log's has moved by a second.
+ */
+export const LATER_MS = 1100;
+
+export function laterNeeded(e: ModelEvidence): boolean {
+  const resets = e.admitted.map((a) => a.reset);
+  if (!e.refused || !e.recovery || resets.length === 0) return false;
+  const r1 = resets[0]!;
+  return Math.max(...resets) === r1 && e.refused.reset === r1 && e.recovery.reset > r1 + e.windowSeconds;
 }
 
 /** Fixed-window-only rules apply only here; elsewhere they are skipped with `notFixedReason`. */

@@ -32,7 +32,7 @@ describe('probe core on the correct reference server', () => {
     const r = await probe();
     expect(failed(r.checks)).toEqual([]);
     expect(r.checks.filter((c) => c.outcome === 'skip').map((c) => `${c.id}: ${c.skipReason}`)).toEqual([]);
-    expect(r.checks.length).toBe(2 * 19 - 1); // isolation is reported once, on the spent key
+    expect(r.checks.length).toBe(2 * 20 - 1); // isolation is reported once, on the spent key
     expect(Object.keys(r.series)).toEqual(expect.arrayContaining(['minute:free', 'burst:pro', 'day:free']));
     const observed = r.checks.find((c) => c.id === 'quota.rejected.consume[pro]')?.observed as { consumesDayQuota: boolean };
     expect(observed.consumesDayQuota).toBe(false);
@@ -46,7 +46,9 @@ describe('probe core on the correct reference server', () => {
     ['429s consume the quota', { rejectedConsume: true }],
   ] as const)('passes the variant %s', async ([, variants]) => {
     const r = await probe({ variants });
-    expect(failed(r.checks)).toEqual([]);
+    // The day's headers on a 200, the minute's on its 429: a SHOULD finding (§8.2 "currently applicable").
+    const should = 'headerQuota' in variants && variants.headerQuota === 'day' ? ['quota.headers.applicable[free]', 'quota.headers.applicable[pro]'] : [];
+    expect(failed(r.checks)).toEqual(should);
   });
 
   it('observes that 429s count against the day quota when they do', async () => {

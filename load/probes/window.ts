@@ -84,7 +84,7 @@ export type CountOutcome = WindowCount | 'rolled-over' | 'not-full';
  * refills could have admitted by then (model.ts allowance), plus one. 'rolled-over': a fixed window ended
  * before the count did (slow target); 'not-full': the count did not start with the whole allowance.
  */
-export async function countWindow(run: ProbeRun, fresh: FreshWindow): Promise<CountOutcome> {
+export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle = false): Promise<CountOutcome> {
   const { perMinute } = run.k.plan;
   const minuteMs = run.ctx.windows.minuteSeconds * 1000;
   const admitted = fresh.first ? [fresh.first] : [];
@@ -95,7 +95,8 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow): Promise<Co
     const o = await observe(run);
     const oEnd = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
     // Remaining above Limit-1 is a fault judgeRemaining reports; below it, the allowance was not whole.
-    if (admitted.length === 0 && o.admitted && o.quota === 'minute' && o.rate!.remaining < o.rate!.limit - 1) return 'not-full';
+    // After an idle window every model has its whole allowance back: less is counted, and judgeRemaining says so.
+    if (!afterIdle && admitted.length === 0 && o.admitted && o.quota === 'minute' && o.rate!.remaining < o.rate!.limit - 1) return 'not-full';
     if (rolledOver(run, prev, o)) return 'rolled-over';
     if (oEnd !== undefined && firstEnd === undefined) endMs = firstEnd = oEnd;
     else if (oEnd === undefined && o.serverMs > endMs + SLACK_MS) return 'rolled-over';
@@ -113,7 +114,7 @@ export async function exhaustWindow(run: ProbeRun, allowFirst = true, idleFirst 
   let idle = idleFirst;
   for (let attempt = 0; attempt < 3; attempt++) {
     const fresh = await findFreshWindow(run, allowFirst && attempt === 0, idle);
-    const count = await countWindow(run, fresh);
+    const count = await countWindow(run, fresh, idle > 0);
     if (typeof count === 'object') return count;
     if (count === 'not-full') idle = 1;
   }

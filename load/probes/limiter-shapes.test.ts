@@ -1,0 +1,80 @@
+// Rate limiters as real services build them (issue 15 §2, §3), in virtual time: each correct shape has every
+// MUST rule of §8 judged (none skipped as could-not-judge) and none failed, also when its answers come back
+// out of order, its clock is 40 s off with a Date cached for up to a second; each fault is still caught.
+// The same limiters on the real libraries over real sockets: testkit/limiters/ (limiter-kit).
+import { describe, expect, it } from 'vitest';
+import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { runShape, type RunShape } from '../../testkit/load/shape-run.ts';
+
+// 3 s / 45 s windows as in issue 15; day figures a whole-second Reset rounded up still leaves room to reach.
+const windows = { minuteSeconds: 3, daySeconds: 45 };
+const plans = { free: { perMinute: 6, perDay: 48 }, pro: { perMinute: 10, perDay: 60 } };
+
+type Shape = Omit<ShapeOptions, 'windows'>;
+const SHAPES: Array<[string, Shape]> = [
+  ['fixed windows aligned to the epoch, one limiter', { meter: 'aligned', headers: 'binding' }],
+  ['windows opened by a first request, one limiter (rate-limiter-flexible)', { meter: 'first-use', headers: 'binding' }],
+  ['express-rate-limit: minute then day middleware, the day\'s headers on a 200, the minute\'s on its 429', { meter: 'first-use', headers: { chain: ['minute', 'day'] } }],
+  ['express-rate-limit: day then minute middleware (the last one\'s headers win)', { meter: 'first-use', headers: { chain: ['day', 'minute'] } }],
+  ['token bucket of the minute figure, continuous refill', { meter: 'token-bucket', headers: 'binding' }],
+  ['GCRA (redis-cell, throttled)', { meter: 'gcra', headers: 'binding' }],
+  ['slowapi: first-request windows, Reset with microseconds, Date cached up to a second', { meter: 'first-use', headers: 'binding', fractionalReset: true, dateLagMs: (n) => (n * 397) % 1000 }],
+];
+
+const CONDITIONS: Array<[string, Partial<RunShape>]> = [
+  ['at once', {}],
+  ['answers out of order (0–60 ms each way, random)', { latencyMs: [0, 60] }],
+  ['server clock 40 s ahead', { skewMs: 40_321 }],
+];
+
+const must = (r: Awaited<ReturnType<typeof runShape>>) => r.failed.filter((f) => r.checks.find((c) => f.startsWith(`${c.id}:`))?.level === 'MUST');
+
+describe('a correct limiter of every shape is judged whole and passes', () => {
+  it.for(SHAPES.flatMap(([name, shape]) => CONDITIONS.map(([cond, extra]) => [`${name}, ${cond}`, shape, extra] as const)))('%s', async ([, shape, extra]) => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows, plans, shape, ...extra, seed });
+      expect({ seed, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
+    }
+  });
+
+  it('first-request windows are named as such, not "sliding-log"', async () => {
+    const r = await runShape({ windows, plans, shape: { meter: 'first-use', headers: 'binding' } });
+    const told = r.checks.filter((c) => c.id.startsWith('quota.model[')).map((c) => c.observed);
+    expect(told).toEqual([expect.objectContaining({ model: 'fixed', start: 'first-request' }), expect.objectContaining({ model: 'fixed', start: 'first-request' })]);
+  });
+
+  // §8.2 "the request limit currently applicable": two middlewares each writing their own headers tell a
+  // client Remaining > 0 and refuse its next request. Correct, and what clients get wrong: SHOULD.
+  it.for(SHAPES.map(([name, shape]) => [name, shape] as const))('%s: a SHOULD finding exactly where a 429 follows another quota\'s Remaining > 0', async ([, shape]) => {
+    const r = await runShape({ windows, plans, shape });
+    const applicable = r.failed.filter((f) => f.startsWith('quota.headers.applicable['));
+    expect(applicable.length > 0).toBe(shape.headers !== 'binding');
+    expect(r.checks.find((c) => c.id === 'quota.headers.applicable[free]')?.level).toBe('SHOULD');
+  });
+
+  it('a fractional Reset is a SHOULD finding only, and every other rule is still judged', async () => {
+    const r = await runShape({ windows, plans, shape: { meter: 'first-use', headers: 'binding', fractionalReset: true } });
+    expect(r.failed.map((f) => f.split(':')[0])).toEqual(['quota.headers.reset-integer[free]', 'quota.headers.reset-integer[pro]']);
+    expect(r.checks.find((c) => c.id === 'quota.headers.reset-integer[free]')?.level).toBe('SHOULD');
+    expect(r.unjudged).toEqual([]);
+  });
+});
+
+describe('faults in real-world shapes are still caught', () => {
+  const FAULTS: Array<[string, Shape, string]> = [
+    ['over-admission, first-request windows', { meter: 'first-use', headers: 'binding', faults: { overAdmit: 1 } }, 'quota.minute.exact[free]'],
+    ['over-admission, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { overAdmit: 1 } }, 'quota.minute.exact[free]'],
+    ['over-admission, token bucket', { meter: 'token-bucket', headers: 'binding', faults: { overAdmit: 2 } }, 'quota.minute.exact[free]'],
+    ['Remaining off by one, first-request windows', { meter: 'first-use', headers: 'binding', faults: { remainingOffByOne: true } }, 'quota.headers.remaining[free]'],
+    ['Remaining off by one, GCRA', { meter: 'gcra', headers: 'binding', faults: { remainingOffByOne: true } }, 'quota.headers.remaining[free]'],
+    ['no Retry-After, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { noRetryAfter: true } }, 'quota.retry-after.present[free]'],
+    ['no Retry-After, slowapi', { meter: 'first-use', headers: 'binding', fractionalReset: true, faults: { noRetryAfter: true } }, 'quota.retry-after.present[free]'],
+    ['day not enforced, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { noDay: true } }, 'quota.day.exact[free]'],
+    ['day not enforced, first-request windows', { meter: 'first-use', headers: 'binding', faults: { noDay: true } }, 'quota.day.exact[free]'],
+    ['day not enforced, GCRA', { meter: 'gcra', headers: 'binding', faults: { noDay: true } }, 'quota.day.exact[free]'],
+  ];
+  it.for(FAULTS)('%s → %s', async ([, shape, check]) => {
+    const r = await runShape({ windows, plans, shape, latencyMs: [0, 30] });
+    expect(must(r).map((f) => f.split(':')[0])).toContain(check);
+  });
+});

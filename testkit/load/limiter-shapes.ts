@@ -1,0 +1,206 @@
+// Small rate limiters as real services build them (issue 15 §2), for the probes' virtual-time tests:
+// the counting rules and header forms of express-rate-limit's memory store and rate-limiter-flexible
+// (a key's window starts at its first request after the last one ended), token buckets and GCRA, two
+// independent middlewares each writing its own X-RateLimit-* (the last one to run wins), slowapi's
+// fractional Reset and a Date cached for up to a second. Each is a *correct* server unless a fault is
+// named. Not the libraries themselves (testkit/limiters/ runs those): the same behaviour, in virtual time.
+
+export interface Take {
+  admitted: boolean;
+  remaining: number;
+  /** Server ms at which the window the headers describe resets. */
+  resetMs: number;
+  /** Server ms at which one more request fits (refusals). */
+  retryMs: number;
+}
+
+/** One quota of one key. */
+export interface Meter {
+  take(nowMs: number): Take;
+}
+
+export type MeterKind = 'first-use' | 'aligned' | 'token-bucket' | 'gcra';
+
+/** express-rate-limit's memory store, rate-limiter-flexible, slowapi's fixed window: the window opens at the key's first request. */
+export function firstUse(limit: number, windowMs: number): Meter {
+  let start = Number.NEGATIVE_INFINITY;
+  let count = 0;
+  return {
+    take(now) {
+      if (now >= start + windowMs) {
+        start = now;
+        count = 0;
+      }
+      const admitted = count < limit;
+      if (admitted) count++;
+      return { admitted, remaining: Math.max(0, limit - count), resetMs: start + windowMs, retryMs: start + windowMs };
+    },
+  };
+}
+
+/** Fixed windows aligned to `originMs` (the epoch unless told). */
+export function aligned(limit: number, windowMs: number, originMs = 0): Meter {
+  let win = Number.NaN;
+  let count = 0;
+  return {
+    take(now) {
+      const w = Math.floor((now - originMs) / windowMs);
+      if (w !== win) {
+        win = w;
+        count = 0;
+      }
+      const admitted = count < limit;
+      if (admitted) count++;
+      const end = originMs + (w + 1) * windowMs;
+      return { admitted, remaining: Math.max(0, limit - count), resetMs: end, retryMs: end };
+    },
+  };
+}
+
+/** A bucket of `limit` tokens refilled continuously at `limit` per window; Reset = when full again. */
+export function tokenBucket(limit: number, windowMs: number): Meter {
+  const rate = limit / windowMs;
+  let tokens = limit;
+  let last: number | undefined;
+  return {
+    take(now) {
+      if (last !== undefined && now > last) tokens = Math.min(limit, tokens + (now - last) * rate);
+      last = Math.max(last ?? now, now);
+      const admitted = tokens >= 1;
+      if (admitted) tokens -= 1;
+      return { admitted, remaining: Math.floor(tokens), resetMs: now + (limit - tokens) / rate, retryMs: now + Math.max(0, 1 - tokens) / rate };
+    },
+  };
+}
+
+/** GCRA (redis-cell, throttled): emission interval window/limit, burst `limit`; Reset = the theoretical arrival time. */
+export function gcra(limit: number, windowMs: number): Meter {
+  const emission = windowMs / limit;
+  const tau = windowMs; // a full burst of `limit` from idle
+  let tat = Number.NEGATIVE_INFINITY;
+  return {
+    take(now) {
+      const newTat = Math.max(tat, now) + emission;
+      const allowAt = newTat - tau;
+      const admitted = now >= allowAt;
+      if (admitted) tat = newTat;
+      const base = Math.max(tat, now);
+      const remaining = Math.max(0, Math.floor((tau - (base - now)) / emission + 1e-9));
+      return { admitted, remaining, resetMs: base, retryMs: admitted ? now : allowAt };
+    },
+  };
+}
+
+export const meterOf = (kind: MeterKind, limit: number, windowMs: number, originMs = 0): Meter =>
+  kind === 'first-use' ? firstUse(limit, windowMs)
+    : kind === 'aligned' ? aligned(limit, windowMs, originMs)
+      : kind === 'token-bucket' ? tokenBucket(limit, windowMs)
+        : gcra(limit, windowMs);
+
+/**
+ * How the two quotas share X-RateLimit-*: 'binding' (one limiter checks both and reports the one closer to
+ * exhaustion; on a 429 the refusing one), or two independent middlewares in `chain` order, each counting
+ * the request that reaches it and writing its own headers, the last to run winning (the first refusal
+ * ends the chain: its headers stay).
+ */
+export type HeaderMode = 'binding' | { chain: ['minute', 'day'] | ['day', 'minute'] };
+
+export interface ShapeFaults {
+  /** Admits this many more than the minute figure. */
+  overAdmit?: number;
+  /** The day quota is not enforced. */
+  noDay?: boolean;
+  /** Remaining is off by one on admitted answers. */
+  remainingOffByOne?: boolean;
+  /** No Retry-After on 429. */
+  noRetryAfter?: boolean;
+}
+
+export interface ShapeOptions {
+  meter: MeterKind;
+  /** The day quota's model when it differs from the minute's. */
+  dayMeter?: MeterKind;
+  headers: HeaderMode;
+  windows: { minuteMs: number; dayMs: number };
+  /** Server ms at which aligned windows start. */
+  originMs?: number;
+  /** slowapi: X-RateLimit-Reset as a float with microseconds (else rounded up, as express-rate-limit's Math.ceil). */
+  fractionalReset?: boolean;
+  /** uvicorn: Date refreshed once a second, so up to a second stale; `lagMs(n)` is the staleness of answer n. */
+  dateLagMs?: (n: number) => number;
+  faults?: ShapeFaults;
+}
+
+export interface ShapeAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface KeyState {
+  minute: Meter;
+  day: Meter;
+}
+
+function resetText(ms: number, fractional: boolean | undefined): string {
+  return fractional ? (ms / 1000).toFixed(6) : String(Math.ceil(ms / 1000));
+}
+
+/** A GET /pets handler limited by `options`, answering at server time `nowMs`. */
+export function createShape(options: ShapeOptions, plans: Record<string, { perMinute: number; perDay: number }>) {
+  const keys = new Map<string, KeyState>();
+  const f = options.faults ?? {};
+  let n = 0;
+  const stateOf = (key: string, plan: { perMinute: number; perDay: number }): KeyState => {
+    let s = keys.get(key);
+    if (!s) {
+      const { minuteMs, dayMs } = options.windows;
+      s = {
+        minute: meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs),
+        day: meterOf(options.dayMeter ?? options.meter, f.noDay ? 1e12 : plan.perDay, dayMs, options.originMs),
+      };
+      keys.set(key, s);
+    }
+    return s;
+  };
+
+  return function handle(key: string, plan: { perMinute: number; perDay: number }, nowMs: number): ShapeAnswer {
+    const s = stateOf(key, plan);
+    const figures = { minute: plan.perMinute, day: plan.perDay };
+    const steps: Array<{ quota: 'minute' | 'day'; t: Take }> = [];
+    if (options.headers === 'binding') {
+      // One limiter: refuses when either quota is spent, counts an admitted request in both. A peek is a
+      // take that is rolled back: meters here cannot peek, so the day is asked only when the minute admits.
+      const m = s.minute.take(nowMs);
+      const d = m.admitted ? s.day.take(nowMs) : undefined;
+      steps.push({ quota: 'minute', t: m });
+      if (d) steps.push({ quota: 'day', t: d });
+    } else {
+      for (const quota of options.headers.chain) {
+        const t = s[quota].take(nowMs);
+        steps.push({ quota, t });
+        if (!t.admitted) break;
+      }
+    }
+    const refused = steps.find((x) => !x.t.admitted);
+    let shown: { quota: 'minute' | 'day'; t: Take };
+    if (refused) shown = refused;
+    else if (options.headers === 'binding') {
+      shown = steps.reduce((a, b) => (b.t.remaining < a.t.remaining || (b.t.remaining === a.t.remaining && b.t.resetMs < a.t.resetMs) ? b : a));
+    } else shown = steps[steps.length - 1]!;
+    const remaining = shown.t.remaining - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0);
+    const lag = options.dateLagMs?.(n++) ?? 0;
+    const headers: Record<string, string> = {
+      date: new Date(Math.floor((nowMs - lag) / 1000) * 1000).toUTCString(),
+      'x-ratelimit-limit': String(figures[shown.quota]),
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': resetText(shown.t.resetMs, options.fractionalReset),
+      'content-type': 'application/json',
+    };
+    if (refused) {
+      if (!f.noRetryAfter) headers['retry-after'] = String(Math.max(1, Math.ceil((refused.t.retryMs - nowMs) / 1000)));
+      return { status: 429, headers, body: '{"code":"RATE_LIMITED","message":"Too many requests","status":429}' };
+    }
+    return { status: 200, headers, body: '[]' };
+  };
+}

@@ -1,0 +1,82 @@
+// Runs the quota probes in virtual time against a limiter shape (limiter-shapes.ts): per-request latency
+// drawn from a seeded generator (so concurrent answers come back out of order), a skewed server clock.
+import { lowerCaseHeaders, type Send } from '../../core/exchange.ts';
+import { silentProgress } from '../../core/progress.ts';
+import { PROBE_NAMES, type ProbeName } from '../../load/probes/checks.ts';
+import { createContext } from '../../load/probes/context.ts';
+import { runProbes } from '../../load/probes/run.ts';
+import type { CheckResult, Sample } from '../../report/model.ts';
+import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { createFakeClock } from './fake-clock.ts';
+import { FAKE_START_MS } from './in-process.ts';
+import { createShape, type ShapeOptions } from './limiter-shapes.ts';
+
+export interface RunShape {
+  windows: { minuteSeconds: number; daySeconds: number };
+  plans: Record<string, { perMinute: number; perDay: number }>;
+  shape: Omit<ShapeOptions, 'windows'>;
+  /** Each way (there and back), ms: the server decides between them. Drawn per request. */
+  latencyMs?: [number, number];
+  skewMs?: number;
+  seed?: number;
+  startMs?: number;
+  only?: readonly ProbeName[];
+}
+
+/** mulberry32: a small seeded generator, so a failing seed can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface ShapeResult {
+  checks: CheckResult[];
+  series: Record<string, Sample[]>;
+  /** "id: message" of every failed check (any level). */
+  failed: string[];
+  /** "id: reason" of every MUST check skipped as could-not-judge. */
+  unjudged: string[];
+  requests: number;
+}
+
+export async function runShape(o: RunShape): Promise<ShapeResult> {
+  const table = parsePlansFile({ windows: o.windows, plans: o.plans });
+  const clock = createFakeClock(o.startMs ?? FAKE_START_MS);
+  const skew = o.skewMs ?? 0;
+  const random = seeded(o.seed ?? 1);
+  const handle = createShape({ ...o.shape, windows: { minuteMs: o.windows.minuteSeconds * 1000, dayMs: o.windows.daySeconds * 1000 } }, o.plans);
+  const keyPlan = Object.fromEntries(Object.keys(o.plans).map((plan) => [`pc_${plan}_shape_key_aaaaaaaa`, plan]));
+  const [lo, hi] = o.latencyMs ?? [0, 0];
+  const leg = (): number => lo + random() * (hi - lo);
+  let n = 0;
+  const send: Send = async (request) => {
+    n++;
+    const there = leg();
+    const back = leg();
+    const sentAt = clock.now();
+    if (there) await clock.sleep(there);
+    const key = (request.headers['authorization'] ?? '').replace(/^Bearer /, '');
+    const plan = keyPlan[key];
+    const answer = plan === undefined
+      ? { status: 401, headers: { date: new Date(clock.now() + skew).toUTCString() }, body: '{}' }
+      : await clock.busy(async () => handle(key, o.plans[plan]!, clock.now() + skew));
+    if (back) await clock.sleep(back);
+    return { request, response: { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body }, sentAt, durationMs: clock.now() - sentAt };
+  };
+  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress });
+  const keys = Object.entries(keyPlan).map(([key, plan]) => ({ key, plan: resolvePlan(table, plan) }));
+  const r = await runProbes(ctx, keys, o.only ?? PROBE_NAMES, Object.keys(keyPlan));
+  return {
+    checks: r.checks,
+    series: r.series,
+    failed: r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`),
+    unjudged: r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable').map((c) => `${c.id}: ${c.skipReason}`),
+    requests: n,
+  };
+}
