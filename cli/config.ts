@@ -40,6 +40,11 @@ export interface PetcertConfig {
   targets: Record<string, TargetConfig>;
 }
 
+/** Every field the file may hold, per level (the e2e test of the documented options runs each one). */
+export const CONFIG_FIELDS = ['defaultTarget', 'targets'] as const;
+export const TARGET_FIELDS = ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'plansFile', 'budget', 'seed'] as const;
+export const KEY_FIELDS = ['plan', 'env'] as const;
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 // "$comment"/"$schema" style fields are notes for people, allowed anywhere.
@@ -80,7 +85,7 @@ function parseKeys(value: unknown, field: string): KeyRef[] {
   const plans = new Set<string>();
   return value.map((entry, i) => {
     const where = `${field}[${i}]`;
-    const r = record(entry, where, ['plan', 'env'], 'like { "plan": "free", "env": "PETCERT_FREE_KEY" }');
+    const r = record(entry, where, KEY_FIELDS, 'like { "plan": "free", "env": "PETCERT_FREE_KEY" }');
     const plan = string(r.plan, `${where}.plan`).trim().toLowerCase();
     if (plans.has(plan)) throw new ConfigError(`plan "${plan}" is listed twice; one key per plan`, `${where}.plan`);
     plans.add(plan);
@@ -91,7 +96,7 @@ function parseKeys(value: unknown, field: string): KeyRef[] {
 function parseTarget(name: string, value: unknown): TargetConfig {
   const field = `targets.${name}`;
   if (!TARGET_NAME.test(name)) throw new ConfigError('target names use letters, digits, ., - and _', field);
-  const r = record(value, field, ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'plansFile', 'budget', 'seed'], 'with baseUrl, production and keys');
+  const r = record(value, field, TARGET_FIELDS, 'with baseUrl, production and keys');
   if (r.production !== undefined && typeof r.production !== 'boolean') throw new ConfigError(`must be true or false, got ${JSON.stringify(r.production)}`, `${field}.production`);
   const target: TargetConfig = { name, baseUrl: parseBaseUrl(string(r.baseUrl, `${field}.baseUrl`), `${field}.baseUrl`), production: r.production === true, keys: parseKeys(r.keys, `${field}.keys`) };
   if (r.conformKeyEnv !== undefined) target.conformKeyEnv = envName(r.conformKeyEnv, `${field}.conformKeyEnv`);
@@ -103,7 +108,7 @@ function parseTarget(name: string, value: unknown): TargetConfig {
 
 export function parseConfig(value: unknown, source = 'petcert.config.json'): PetcertConfig {
   try {
-    const r = record(value, 'config', ['defaultTarget', 'targets'], 'with "targets"');
+    const r = record(value, 'config', CONFIG_FIELDS, 'with "targets"');
     if (!isRecord(r.targets) || Object.keys(r.targets).length === 0) throw new ConfigError('must be an object of target name → { baseUrl, production, keys }', 'targets');
     const targets: Record<string, TargetConfig> = {};
     for (const [name, t] of Object.entries(r.targets)) if (!isNote(name)) targets[name] = parseTarget(name, t);

@@ -1,0 +1,211 @@
+// Issue 16 §2: every documented option and example runs. Each command line the documentation shows
+// (--help examples, README/docs shell blocks, the GitHub Actions workflow, read by testkit/cli/
+// documented.ts) runs through bash, as a user pastes it, against the reference server; the example
+// config's every target is certified, and it must use every field petcert.config.json has. Keys come
+// from environment variables as documented. Only what a user cannot paste on one machine is changed:
+// host names become the loopback server, and a compressed plans file keeps every quota window short.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { listen, type RunningServer } from '../reference/index.ts';
+import { keyPool, parseKeyPool } from '../reference/key-pool.ts';
+import { keysFileText } from '../load/capacity/keys-file.ts';
+import { parsePlansFile, specPlanTable } from '../spec/plans.ts';
+import { documentedExamples, ROOT, type Example } from '../testkit/cli/documented.ts';
+import { CONFIG_FIELDS, KEY_FIELDS, TARGET_FIELDS } from './config.ts';
+
+const BIN = join(ROOT, 'bin/petcert.js');
+const EXAMPLE_CONFIG = join(ROOT, 'examples/petcert.config.example.json');
+/** One-second minutes; figures high enough for conform's budgets, low enough for a day probe in seconds. */
+const PLANS = {
+  windows: { minuteSeconds: 1, daySeconds: 2 },
+  plans: { free: { perMinute: 500, perDay: 1000 }, pro: { perMinute: 600, perDay: 1200 }, business: { perMinute: 800, perDay: 1600 }, enterprise: { perMinute: 1000, perDay: 2000 } },
+};
+/** What is not run here, and where it is proven instead. Exact lines: a new example is run, or added here on purpose. */
+const NOT_RUN: Record<string, string> = {
+  'petcert capacity merge runner-*.log': 'needs the logs of k6-operator runners: cli/capacity-merge.e2e.test.ts merges real runners\' logs',
+  'petcert capacity --base-url http://127.0.0.1:8080/v1 --keys-file keys.txt --mix free=200,pro=25,business=2':
+    'needs k6 and a built bundle, and minutes of load: cli/capacity.e2e.test.ts runs capacity under both pinned k6 versions',
+  'petcert capacity --base-url http://127.0.0.1:8080/v1 --keys-file keys.txt --mix free=2000 --utilisation 0.5 --step-seconds 3 --scale-to-keys':
+    'needs k6 and a built bundle: cli/capacity.e2e.test.ts runs --utilisation, --step-seconds and --scale-to-keys under the real k6',
+};
+
+const work = mkdtempSync(join(tmpdir(), 'petcert-documented-'));
+const configured = join(work, 'configured');
+const bare = join(work, 'bare');
+const examples = documentedExamples();
+let server: RunningServer;
+
+const planOf = (name: string, shell: string): string => {
+  const inLine = new RegExp(`(\\w+)=env:${name}\\b`).exec(shell)?.[1];
+  const inConfig = (JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as { targets: Record<string, { keys: Array<{ plan: string; env: string }> }> })
+    .targets;
+  const configPlan = Object.values(inConfig).flatMap((t) => t.keys).find((k) => k.env === name)?.plan;
+  const byName = ['free', 'pro', 'business', 'enterprise'].find((p) => name.toLowerCase().includes(p));
+  return inLine ?? configPlan ?? byName ?? 'business';
+};
+
+/** Environment variables an example reads: `$NAME`, `env:NAME`, the workflow's env, and the config's keys. */
+function variablesOf(e: Example): string[] {
+  const config = [...readFileSync(EXAMPLE_CONFIG, 'utf8').matchAll(/"(?:env|conformKeyEnv)": "(\w+)"/g)].map((m) => m[1]!);
+  const named = [...e.shell.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)|env:([A-Za-z_]\w*)/g)].map((m) => m[1] ?? m[2]!);
+  return [...new Set([...named, ...(e.env ?? []), ...config])].filter((n) => n !== 'PETCERT_STAGING_URL');
+}
+
+/** A key per (example, variable): runs at once never share a key's quota. */
+const keyFor = (i: number, name: string) => `pc-doc-${i}-${name.toLowerCase()}`;
+
+function envOf(i: number, e: Example): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: '1', PETCERT_STAGING_URL: server.baseUrl };
+  for (const name of variablesOf(e)) env[name] = keyFor(i, name);
+  return env;
+}
+
+function keysOfAll(): Record<string, string> {
+  const keys: Record<string, string> = {};
+  examples.forEach((e, i) => {
+    for (const name of variablesOf(e)) keys[keyFor(i, name)] = planOf(name, e.shell);
+    // PLAN=KEY given literally (serve's --key is KEY=PLAN: it registers its own keys).
+    if (!serveLine(e)) for (const m of e.shell.matchAll(/--key (\w+)=(?!env:)([^\s"']+)/g)) keys[m[2]!] = m[1]!;
+  });
+  return keys;
+}
+
+const COMMAND = /(^|\s)(petcert|node bin\/petcert\.js|npx petcert) (\w+)/gm;
+
+/** The shell text to run: petcert is this checkout, host names the loopback server, plans the compressed file. */
+function runnable(e: Example): string {
+  return e.shell
+    .replace(/https?:\/\/[^\s"']+\/v1\b/g, server.baseUrl)
+    .replace(COMMAND, (_all, lead: string, _petcert: string, command: string) => {
+      const plans = ['conform', 'quota', 'certify'].includes(command) && !/--plans /.test(e.shell) ? ` --plans ${join(work, 'plans.json')}` : '';
+      return `${lead}node ${BIN} ${command}${plans}`;
+    });
+}
+
+/** certify with neither --config nor --target is the embedded server's ("Without a config file"). */
+const cwdOf = (e: Example): string => (/petcert(\.js)? certify/.test(e.shell) && !/--config|--target/.test(e.shell) ? bare : configured);
+
+interface Ran {
+  code: number | null;
+  out: string;
+  cwd: string;
+}
+
+function run(i: number, e: Example): Promise<Ran> {
+  const cwd = cwdOf(e);
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', runnable(e)], { cwd, env: { ...process.env, ...envOf(i, e) } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, out, cwd });
+    });
+  });
+}
+
+/** The example config as a user copies it, its hosts pointed at the loopback server. */
+function writeConfig(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const text = readFileSync(EXAMPLE_CONFIG, 'utf8').replace(/https?:\/\/[^\s"']+\/v1\b/g, server.baseUrl);
+  writeFileSync(join(dir, 'petcert.config.json'), text);
+  copyFileSync(join(ROOT, 'examples/plans.acme.json'), join(dir, 'plans.acme.json'));
+}
+
+/** The key files `petcert serve --key-pool … --key-pool-file F` examples write, for the capacity examples that read them. */
+function writeKeyPoolFiles(dir: string): void {
+  for (const e of examples) {
+    const m = /--key-pool (\S+) --key-pool-file (\S+)/.exec(e.shell);
+    if (m) writeFileSync(join(dir, m[2]!), keysFileText(Object.entries(keyPool(parseKeyPool(m[1]!, specPlanTable()))).map(([key, plan]) => ({ plan, key }))));
+  }
+}
+
+const serveLine = (e: Example) => /^petcert serve /.test(e.shell);
+const normal = (shell: string) => shell.replace(/\s+/g, ' ').trim();
+const runnableHere = (e: Example) => !(normal(e.shell) in NOT_RUN) && !serveLine(e);
+const results = new Map<Example, Ran>();
+
+beforeAll(async () => {
+  server = await listen({ plans: parsePlansFile(PLANS, 'documented plans'), keys: keysOfAll(), log: () => undefined });
+  for (const dir of [work, configured, bare]) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'plans.json'), JSON.stringify(PLANS));
+  }
+  writeConfig(configured);
+  writeConfig(join(configured, 'ci'));
+  copyFileSync(join(configured, 'petcert.config.json'), join(configured, 'ci', 'petcert.json'));
+  writeKeyPoolFiles(configured);
+  // Two at a time: each certify runs conform and every quota probe of several keys.
+  const queue = examples.map((e, i) => [e, i] as const).filter(([e]) => runnableHere(e));
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) results.set(next[0], await run(next[1], next[0]));
+  };
+  await Promise.all([worker(), worker()]);
+}, 300_000);
+
+afterAll(() => server?.close());
+
+describe('the documentation is read, not copied', () => {
+  test('examples are found in every place they are written', () => {
+    const sources = new Set(examples.map((e) => e.source.split(' (')[0]!.split(':')[0]!));
+    for (const where of ['petcert certify --help', 'petcert conform --help', 'petcert quota --help', 'examples/github-actions/petcert.yml']) {
+      expect(sources).toContain(where);
+    }
+    for (const shell of Object.keys(NOT_RUN)) expect(examples.map((e) => normal(e.shell)), `stale NOT_RUN entry: ${shell}`).toContain(shell);
+  });
+
+  test('the example config uses every field petcert.config.json has, and the docs name each one', () => {
+    const text = readFileSync(EXAMPLE_CONFIG, 'utf8');
+    const docs = readFileSync(join(ROOT, 'docs/certify-your-implementation.md'), 'utf8');
+    for (const field of [...CONFIG_FIELDS, ...TARGET_FIELDS, ...KEY_FIELDS]) {
+      expect(text, `examples/petcert.config.example.json lacks "${field}"`).toContain(`"${field}"`);
+      expect(docs, `docs/certify-your-implementation.md does not document "${field}"`).toContain(field);
+    }
+  });
+
+  test('every target of the example config is certified by some example', () => {
+    const targets = Object.keys((JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as { targets: object }).targets).filter((t) => !t.startsWith('$'));
+    const ran = examples.filter((e) => runnableHere(e) && /certify/.test(e.shell));
+    for (const t of targets) expect(ran.some((e) => e.shell.includes(`--target ${t}`)), `no example certifies target "${t}"`).toBe(true);
+  });
+});
+
+describe.each(examples.filter(runnableHere).map((e) => ({ e, name: `${e.source}: ${e.shell.split('\n').find((l) => /petcert/.test(l))!.trim()}` })))('$name', ({ e }) => {
+  test('runs as documented against the reference server: exit 0, no usage or internal error', () => {
+    const ran = results.get(e)!;
+    expect(ran.out).not.toMatch(/unknown option|internal error|error: /);
+    expect(ran.code, ran.out.slice(-3000)).toBe(0);
+    const redirect = /> (\S+)\s*$/m.exec(e.shell)?.[1];
+    if (redirect) expect(JSON.parse(readFileSync(join(ran.cwd, redirect), 'utf8')).tool).toBe('petcert');
+  });
+});
+
+describe('petcert serve examples', () => {
+  test.for(examples.filter(serveLine).map((e) => e.shell))('%s starts and serves the API', async (shell) => {
+    const port = shell.match(/--port (\d+)/)?.[1];
+    const text = (port ? shell.replace(`--port ${port}`, '--port 0') : shell).replace(/^petcert /, `node ${BIN} `);
+    const child = spawn('bash', ['-c', `exec ${text}`], { cwd: configured });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no "listening" line within 10 s:\n${out}`)), 10_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\/\/\S+\/v1)/.exec(out);
+          if (m) (clearTimeout(timer), resolve(m[1]!));
+        });
+        child.on('close', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+      });
+      expect((await fetch(`${url}/pets`)).status).toBe(401);
+      const poolFile = /--key-pool-file (\S+)/.exec(shell)?.[1];
+      if (poolFile) expect(existsSync(join(configured, poolFile))).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
