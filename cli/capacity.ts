@@ -31,7 +31,7 @@ import { registerCapacityMerge } from './capacity-merge.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 import { writeTestRun } from './capacity-testrun.ts';
 import { failOnFlag, integerFlag, type Env } from './flags.ts';
-import { consoleOut, publishRun, sayer, type Out } from './publish.ts';
+import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer, type Out } from './publish.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 
 export interface CapacityFlags {
@@ -53,6 +53,7 @@ export interface CapacityFlags {
   failOn: string;
   json?: boolean;
   allowProduction?: boolean;
+  allowIncomplete?: boolean;
   script?: string;
   maxVus?: string;
   emitTestrun?: string;
@@ -184,8 +185,9 @@ export async function capacityAction(flags: CapacityFlags, out: Out = consoleOut
 }
 
 /** Capacity's verdict sentence, then what every command prints (publish.ts). */
-export function finish(report: Report, flags: { reportDir: string; json?: boolean }, failOn: FailOn, secrets: readonly string[], out: Out): number {
-  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, before: report.capacity ? [report.capacity.summary] : [] });
+export function finish(report: Report, flags: { reportDir: string; json?: boolean; allowIncomplete?: boolean }, failOn: FailOn, secrets: readonly string[], out: Out): number {
+  const before = report.capacity ? [report.capacity.summary] : [];
+  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, before, allowIncomplete: flags.allowIncomplete });
 }
 
 const EXAMPLES = `
@@ -208,7 +210,8 @@ Steps go from 25 % to --max-factor × planned; every key carries at most 90 % of
 below quota is the service's. SLO default: ${SETTINGS.slo.default}. PASS when sustained / planned ≥ --min-headroom.
 Needs k6: \`npm run k6:build\` (pinned versions), or K6=/path/to/k6, or k6 on PATH; and \`npm run build\`.
 Exit codes: 0 pass · 1 a MUST check failed (headroom, quota under load) · 2 usage/config (e.g. not enough
-keys: the message says how many more of which plan) · 3 unreachable, k6 failed, or generator/keys-bound.`;
+keys: the message says how many more of which plan) · 3 unreachable, k6 failed, or generator/keys-bound
+· 4 INCOMPLETE: a MUST check (e.g. a canary's) could not be judged (--allow-incomplete makes this 0).`;
 
 export function registerCapacity(program: Command): void {
   const cmd = program
@@ -232,6 +235,7 @@ export function registerCapacity(program: Command): void {
     .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'allow a capacity run against a production URL')
+    .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--script <file>', 'the capacity k6 bundle (default load/dist/capacity.js)')
     .option('--max-vus <n>', 'k6 VUs per scenario at most (default 1000): bounds the generator\'s memory')
     .option('--emit-testrun <n>', 'write a k6-operator TestRun with n runners instead of running')

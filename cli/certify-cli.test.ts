@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { main } from './main.ts';
+import { EXIT_CODES_TEXT } from '../report/model.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-certify-cli-'));
 const config = join(dir, 'petcert.config.json');
@@ -54,6 +55,8 @@ describe('petcert certify: usage and config errors → exit 2', () => {
     const help = out.join('');
     expect(help).toContain('Examples:');
     expect(help).toContain('petcert certify --target staging');
-    expect(help).toMatch(/Exit codes: 0 certified · 1 a check failed · 2 usage or config error · 3/);
+    expect(help).toContain(EXIT_CODES_TEXT);
+    expect(help).toMatch(/4 INCOMPLETE: .* --allow-incomplete makes this 0/s);
+    expect(help).toContain('--allow-incomplete');
   });
 });

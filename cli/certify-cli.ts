@@ -12,7 +12,8 @@ import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
 import { embeddedPlans, startEmbedded } from './embedded.ts';
 import { failOnFlag, integerFlag } from './flags.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
-import { consoleOut, publishRun, sayer } from './publish.ts';
+import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer } from './publish.ts';
+import { EXIT_CODES_TEXT } from '../report/model.ts';
 import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
 import { formatBound } from '../core/duration.ts';
 import { identifyTarget, identityLine, refusedReport, type Identified } from './identify.ts';
@@ -25,6 +26,7 @@ export interface CertifyFlags {
   failOn: string;
   json?: boolean;
   allowProduction?: boolean;
+  allowIncomplete?: boolean;
   seed?: string;
   budget?: string;
   maxWait?: string;
@@ -58,7 +60,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const say = sayer(consoleOut, flags.json);
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
   const { target, stop, identified } = await chooseTarget(flags, say);
-  const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut };
+  const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut, allowIncomplete: flags.allowIncomplete };
   if (identified?.refusal) return publishRun(refusedReport('certify', target.baseUrl, identified), publish);
   const bound = certifyBound({ ...target, quotaRefused: quotaRefused({ ...target, allowProduction: flags.allowProduction }), ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
   say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
@@ -106,7 +108,7 @@ A target marked "production": true runs its quota probes only when you mean it:
 
 ${CERTIFY_BOUND_HELP}
 
-Exit codes: 0 certified · 1 a check failed · 2 usage or config error · 3 target unreachable or run incomplete.
+${EXIT_CODES_TEXT}
 Reports: DIR/<timestamp>/ and DIR/latest/ (report.json, junit.xml, report.html).
 Config format: docs/certify-your-implementation.md`;
 
@@ -121,6 +123,7 @@ export function registerCertify(program: Command): void {
     .option('--fail-on <level>', 'must | should: the level at which a failed check fails the run', 'must')
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'run quota probes against a target marked production (spends real quota)')
+    .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--seed <n>', 'conformance seed (replays a run)')
     .option('--budget <n>', 'conformance request budget per conform key')
     .option('--max-wait <seconds>', 'longest single wait of the quota probes (default: the longest window + 1.5 s)')

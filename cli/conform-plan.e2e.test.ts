@@ -7,9 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
 import { listen, type RunningServer } from '../reference/index.ts';
-import type { Report } from '../report/model.ts';
+import { unjudgedMust, type Report } from '../report/model.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { coverageCases } from '../conformance/coverage/cases.ts';
+import { scenarioChecks } from '../conformance/registry.ts';
+import { CONFORM_DEFAULTS } from '../conformance/run.ts';
+import { budgetCovering } from '../conformance/runner/budget.ts';
 import { faultRouter, VALID } from '../testkit/conformance/faults.ts';
 import { conformAction, type ConformFlags } from './conform.ts';
 
@@ -17,6 +20,8 @@ import { conformAction, type ConformFlags } from './conform.ts';
 // key's 60 per window paces a run in seconds.
 const PLANS_JSON = { windows: { minuteSeconds: 1, daySeconds: 40 }, plans: { enterprise: { perMinute: 5000, perDay: 2_000_000 } } };
 const KEYS = { free: 'petcert-plan-free-0123456789', pro: 'petcert-plan-pro-0123456789', business: 'petcert-plan-business-012345', enterprise: 'petcert-plan-enterprise-0123' } as const;
+// More Free keys, one per concurrent test: runs sharing one key's 60 per window would wait on each other.
+const FREE = { limit100: 'petcert-plan-free-limit100-01', noPlan: 'petcert-plan-free-no-plan-01', allowed: 'petcert-plan-free-allowed-01' } as const;
 const dir = mkdtempSync(join(tmpdir(), 'petcert-conform-plan-'));
 const plansFile = join(dir, 'plans.json');
 writeFileSync(plansFile, JSON.stringify(PLANS_JSON));
@@ -24,7 +29,7 @@ writeFileSync(plansFile, JSON.stringify(PLANS_JSON));
 let server: RunningServer;
 beforeAll(async () => {
   VALID.key = KEYS.free;
-  const keys = Object.fromEntries(Object.entries(KEYS).map(([plan, key]) => [key, plan]));
+  const keys = { ...Object.fromEntries(Object.entries(KEYS).map(([plan, key]) => [key, plan])), ...Object.fromEntries(Object.values(FREE).map((key) => [key, 'free'])) };
   server = await listen({ keys, plans: parsePlansFile(PLANS_JSON), wrap: faultRouter, log: () => undefined });
 });
 afterAll(() => server.close());
@@ -39,7 +44,9 @@ const at = (route: string) => server.baseUrl.replace(/\/v1$/, `/${route}/v1`);
 async function conform(flags: Partial<ConformFlags>): Promise<{ code: number; report: Report; lines: string[] }> {
   const reportDir = mkdtempSync(join(dir, 'run-'));
   const c = capture();
-  const code = await conformAction({ baseUrl: server.baseUrl, failOn: 'must', reportDir, budget: '200', seed: '3', plans: plansFile, ...flags }, c.out);
+  // The least budget at which every check gets a run: a smaller one leaves MUST checks unjudged (exit 4).
+  const budget = String(budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns));
+  const code = await conformAction({ baseUrl: server.baseUrl, failOn: 'must', reportDir, budget, seed: '3', plans: plansFile, ...flags }, c.out);
   return { code, report: JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report, lines: c.lines };
 }
 
@@ -47,7 +54,7 @@ const check = (r: Report, id: string) => r.checks.find((c) => c.id === id)!;
 
 describe.concurrent('X-RateLimit-Limit judged against the plan', () => {
   test('the Limit=100 server fails conform --plan free (MUST, exit 1)', async () => {
-    const { code, report } = await conform({ baseUrl: at('limitSays100'), apiKey: KEYS.free, plan: 'free' });
+    const { code, report } = await conform({ baseUrl: at('limitSays100'), apiKey: FREE.limit100, plan: 'free' });
     expect(code).toBe(1);
     expect(check(report, 'ratelimit.limit-of-plan').outcome).toBe('fail');
     expect(check(report, 'ratelimit.limit-of-plan').failures[0]!.message).toMatch(/X-RateLimit-Limit 100 is neither the free plan's 60 per minute nor its 1000 per day/);
@@ -61,12 +68,27 @@ describe.concurrent('X-RateLimit-Limit judged against the plan', () => {
     expect(check(report, 'ratelimit.limit-of-plan').outcome).toBe('pass');
   });
 
-  test('without a plan the Limit=100 server is not failed for it, and the report and summary say Limit was not judged', async () => {
-    const { code, report, lines } = await conform({ baseUrl: at('limitSays100'), apiKey: KEYS.free });
-    expect(code).toBe(0);
-    expect(check(report, 'ratelimit.limit-of-plan').outcome).toBe('skip');
+  // Issue 15 §1: a MUST rule not judged is not a pass. Without the plan the Limit rule still binds the
+  // key, so the run is INCOMPLETE (exit 4, was 0), naming the check and the flag that lets it run.
+  test('without a plan the Limit=100 server is not failed for it: INCOMPLETE (exit 4), the summary names the check and its fix', async () => {
+    const { code, report, lines } = await conform({ baseUrl: at('limitSays100'), apiKey: FREE.noPlan });
+    expect(code).toBe(4);
+    expect(report.verdict).toBe('incomplete');
+    expect(check(report, 'ratelimit.limit-of-plan')).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: "give the key's plan: --key PLAN=KEY (or --plan NAME)" });
     expect(check(report, 'ratelimit.limit-of-plan').skipReason).toMatch(/no plan given .*not judged/);
-    expect(lines.join('\n')).toMatch(/ratelimit\.limit-of-plan: no plan given \(--plan NAME or --key PLAN=KEY\): X-RateLimit-Limit values were not judged/);
+    expect(lines).toContain('INCOMPLETE  petcert conform ' + at('limitSays100'));
+    expect(lines.join('\n')).toMatch(/\? ratelimit\.limit-of-plan: no plan given \(--plan NAME or --key PLAN=KEY\): X-RateLimit-Limit values were not judged.*\n {6}fix: give the key's plan: --key PLAN=KEY \(or --plan NAME\)/);
+    expect(unjudgedMust(report).map((c) => c.id)).toEqual(['ratelimit.limit-of-plan']);
+    // conform never exhausts the quota: Retry-After on 429 is quota's to judge, listed apart as not applicable.
+    expect(check(report, 'ratelimit.retry-after')).toMatchObject({ outcome: 'skip', skipKind: 'not-applicable' });
+    expect(lines.join('\n')).toMatch(/Not applicable to this run \(\d+, not counted against it\):\n(.*\n)*  · no 429 was answered: .*`petcert quota`.*:\n {6}ratelimit\.retry-after/);
+  });
+
+  test('--allow-incomplete: the same run exits 0, and the report and the console say it was allowed', async () => {
+    const { code, report, lines } = await conform({ baseUrl: at('limitSays100'), apiKey: FREE.allowed, allowIncomplete: true });
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ verdict: 'incomplete', allowIncomplete: true });
+    expect(lines).toContain(`INCOMPLETE, allowed by --allow-incomplete  petcert conform ${at('limitSays100')}`);
   });
 });
 

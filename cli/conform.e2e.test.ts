@@ -1,15 +1,23 @@
 // The CLI: exit codes, report files, the key never printed, --json on stdout.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
 import { listen, type RunningServer } from '../reference/index.ts';
 import { conformAction } from './conform.ts';
+import { scenarioChecks } from '../conformance/registry.ts';
+import { CONFORM_DEFAULTS } from '../conformance/run.ts';
+import { budgetCovering } from '../conformance/runner/budget.ts';
 import { faultRouter, VALID } from '../testkit/conformance/faults.ts';
 
 const KEY = 'petcert-cli-key-0123456789';
 const plans = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+// The key's plan and a budget that gives every check a run: a PASS needs every MUST check judged
+// (issue 15 §1), the Limit rule included, which needs the plan.
+const plansFile = join(mkdtempSync(join(tmpdir(), 'petcert-conform-plans-')), 'plans.json');
+writeFileSync(plansFile, JSON.stringify(plans));
+const JUDGED = { plan: 'big', plans: plansFile, budget: String(budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns)) };
 let server: RunningServer;
 beforeAll(async () => {
   VALID.key = KEY;
@@ -26,7 +34,7 @@ function capture() {
 test('a correct server: exit 0, report.json and junit.xml written, the key nowhere', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'petcert-conform-'));
   const c = capture();
-  const code = await conformAction({ baseUrl: server.baseUrl, apiKey: KEY, failOn: 'must', reportDir: dir, budget: '200', seed: '5' }, c.out);
+  const code = await conformAction({ baseUrl: server.baseUrl, apiKey: KEY, failOn: 'must', reportDir: dir, seed: '5', ...JUDGED }, c.out);
   expect(code).toBe(0);
   const json = readFileSync(join(dir, 'latest', 'report.json'), 'utf8');
   expect(JSON.parse(json).seed).toBe(5);
@@ -38,7 +46,7 @@ test('a correct server: exit 0, report.json and junit.xml written, the key nowhe
 test('--api-key env:NAME reads the key from the environment; the key is still nowhere in the output', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'petcert-conform-'));
   const c = capture();
-  const flags = { baseUrl: server.baseUrl, apiKey: 'env:PETCERT_TEST_KEY', failOn: 'must', reportDir: dir, budget: '200', seed: '5', runTimeout: '60000' };
+  const flags = { baseUrl: server.baseUrl, apiKey: 'env:PETCERT_TEST_KEY', failOn: 'must', reportDir: dir, seed: '5', runTimeout: '60000', ...JUDGED };
   expect(await conformAction(flags, c.out, { PETCERT_TEST_KEY: KEY })).toBe(0);
   expect(readFileSync(join(dir, 'latest', 'report.json'), 'utf8') + c.lines.join('\n')).not.toContain(KEY);
   await expect(conformAction(flags, c.out, {})).rejects.toThrow(/--api-key: environment variable PETCERT_TEST_KEY .* export PETCERT_TEST_KEY=/);

@@ -1,21 +1,21 @@
 // `petcert conform --base-url URL (--api-key KEY [--plan NAME] | --key PLAN=KEY) [--plans FILE] [--seed N]
 //                  [--budget N] [--case NAME ...] [--list-cases] [--report-dir DIR] [--fail-on must|should]
 //                  [--category-id N] [--timeout MS] [--json]`
-// Exit 0 no MUST failure · 1 a failure at the --fail-on level · 2 usage error · 3 unreachable or stopped early.
+// Exit codes: report/model.ts EXIT (0 pass · 1 fail · 2 usage · 3 stopped before a verdict · 4 INCOMPLETE).
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.ts';
-import { redactText } from '../core/redact.ts';
 import { createConsoleProgress } from '../report/console.ts';
-import { exitCodeOf, type FailOn } from '../report/model.ts';
+import { EXIT_CODES_TEXT, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
-import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP, writeRunDirs } from './report-dirs.ts';
-import { consoleOut, publishRun, sayer, type Out } from './publish.ts';
+import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
+import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, type Out } from './publish.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { parseKeyFlag } from './quota.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { coverageCases, coverageCost } from '../conformance/coverage/cases.ts';
 import type { Report } from '../report/model.ts';
-import { DEFAULT_BUDGET, minBudget } from '../conformance/runner/budget.ts';
+import { budgetCovering, DEFAULT_BUDGET, minBudget } from '../conformance/runner/budget.ts';
+import { scenarioChecks } from '../conformance/registry.ts';
 import { CONFORM_DEFAULTS, conformBoundMs, runConform } from '../conformance/run.ts';
 import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
@@ -32,6 +32,7 @@ export interface ConformFlags {
   timeout?: string;
   runTimeout?: string;
   json?: boolean;
+  allowIncomplete?: boolean;
   /** The key's plan: X-RateLimit-Limit is then judged against its figures. */
   plan?: string;
   /** PLAN=KEY (as `petcert quota`): the key and its plan in one flag, instead of --api-key and --plan. */
@@ -97,7 +98,8 @@ export async function conformAction(
   out.err(identityLine(baseUrl, identified));
   const secrets = [apiKey];
   const reportDir = flags.reportDir ?? DEFAULT_REPORT_ROOT;
-  if (identified.refusal) return publishRun(refusedReport('conform', baseUrl, identified), { reportDir, json: flags.json, failOn, secrets, out });
+  const publish = { reportDir, json: flags.json, failOn, secrets, out, allowIncomplete: flags.allowIncomplete };
+  if (identified.refusal) return publishRun(refusedReport('conform', baseUrl, identified), publish);
   out.err(`Worst case: this run ends within ${formatBound(conformBoundMs({ runTimeoutMs, timeoutMs }))} (--run-timeout, then a request's --timeout in flight)`);
   const progress = createConsoleProgress({ stream: process.stderr });
   const report = await runConform({
@@ -116,12 +118,10 @@ export async function conformAction(
   });
   progress.done();
   report.requests += identified.requests; // they were sent too (one or two with the key)
-  const written = writeRunDirs(reportDir, report, secrets, failOn);
-  if (flags.json) out.log(redactText(JSON.stringify(report, null, 2), secrets));
-  const say = sayer(out, flags.json);
-  for (const line of [...conformSummary(report, failOn), ...coverageLines(report)]) say(redactText(line, secrets));
-  say(`Report: ${written.htmlPath} (also ${written.runDir}: report.json, junit.xml, report.html)`);
-  return exitCodeOf(report, failOn);
+  return publishRun(report, {
+    ...publish,
+    summary: (settled, options) => [...conformSummary(settled, options), ...coverageLines(settled)],
+  });
 }
 
 export function registerConform(program: Command): void {
@@ -143,28 +143,29 @@ export function registerConform(program: Command): void {
     .option('--timeout <ms>', `per-request timeout in ms (default ${CONFORM_DEFAULTS.timeoutMs})`)
     .option('--run-timeout <ms>', `deadline of the whole run in ms (default ${CONFORM_DEFAULTS.runTimeoutMs}); past it the run stops with exit 3`)
     .option('--json', 'print report.json to stdout (the summary goes to stderr)')
+    .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     // A function: the coverage figures come from deriving the cases, which only conform --help needs.
     .addHelpText(
       'after',
       () => `
 Examples:
-  petcert conform --base-url https://staging.example.com/v1 --api-key env:PETCERT_API_KEY
+  petcert conform --base-url https://staging.example.com/v1 --key free=env:PETCERT_FREE_KEY           # every MUST check judged
+  petcert conform --base-url https://staging.example.com/v1 --api-key env:PETCERT_API_KEY    # plan unknown: Limit not judged (exit 4)
   petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --budget 5000 --report-dir out/
   petcert conform --base-url https://staging.example.com/v1 --api-key "$API_KEY" --seed 12345   # replay
   petcert conform --base-url https://api.example.com/shop/v1 --api-key "$API_KEY" --category-id 7 --fail-on should
-  petcert conform --base-url https://staging.example.com/v1 --key free=env:PETCERT_FREE_KEY            # Limit judged for Free
   petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --case 'NewPet.name:type=null'  # replay one case
 
 Coverage: every run first sends ${coverageCases().length} cases derived from the contract (at most ${coverageCost()} requests, part of --budget;
-the least --budget is ${minBudget()}):
+the least --budget is ${minBudget()}; every check gets a run from --budget ${budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns)}, below that some are not judged: exit 4):
 each NewPet field × each JSON type it refuses, required fields missing, enum outsiders, int64 edges, limit bounds,
 status filters, petIds, and every refused credential on every operation; then random exploration (--seed).
 
 Every wait ends: the run's worst case is --run-timeout plus one request's --timeout (default ${formatBound(conformBoundMs())}),
 printed at start; a Retry-After is honoured up to a bounded wait, and endless 429s stop the run (exit 3).
 
-Exit codes: 0 no MUST failure · 1 a failure at the --fail-on level · 2 usage error · 3 unreachable, or the run
-stopped early (endless 429s, run timeout). Pets created by the run are named "petcert-…" and listed in report.json.`,
+${EXIT_CODES_TEXT}
+Pets created by the run are named "petcert-…" and listed in report.json.`,
     )
     .action(async (flags: ConformFlags) => {
       process.exitCode = await conformAction(flags);

@@ -7,30 +7,31 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Handle } from '../reference/index.ts';
 import { listen } from '../reference/index.ts';
-import type { Report } from '../report/model.ts';
+import { unjudgedMust, type Report } from '../report/model.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { RATE_LIMIT_LIES, type LieName, type RateLimitLie } from '../testkit/http/hostile.ts';
 import { quotaAction } from './quota.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-quota-bounds-'));
-const plansJson = { windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 8 } } };
+const plansJson = { windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 8 }, pro: { perMinute: 4, perDay: 14 } } };
 const plansFile = join(dir, 'plans.json');
 writeFileSync(plansFile, JSON.stringify(plansJson));
 const key = 'pc_free_bounds_zzzzzz';
+const proKey = 'pc_pro_bounds_zzzzzzz';
 
 vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 afterAll(() => vi.restoreAllMocks());
 
 const lying = (lie: RateLimitLie) => (handle: Handle): Handle => async (req) => lie(await handle(req), Date.now());
 
-async function quota(name: string, lie: RateLimitLie | undefined, extra: string[] = []) {
-  const server = await listen({ plans: parsePlansFile(plansJson), keys: { [key]: 'free' }, ...(lie ? { wrap: lying(lie) } : {}) });
+async function quota(name: string, lie: RateLimitLie | undefined, extra: string[] = [], keys = [`free=${key}`]) {
+  const server = await listen({ plans: parsePlansFile(plansJson), keys: { [key]: 'free', [proKey]: 'pro' }, ...(lie ? { wrap: lying(lie) } : {}) });
   const lines: string[] = [];
   const reportDir = join(dir, name.replace(/\W+/g, '-'));
   const started = Date.now();
   try {
     const code = await quotaAction(
-      { baseUrl: server.baseUrl, key: [`free=${key}`], plans: plansFile, only: [], reportDir, failOn: 'must', timeout: '1000', ...(extra.length ? { maxWait: extra[0]! } : {}) },
+      { baseUrl: server.baseUrl, key: keys, plans: plansFile, only: [], reportDir, failOn: 'must', timeout: '1000', ...(extra.length ? { maxWait: extra[0]! } : {}) },
       { log: (l) => lines.push(l), err: (l) => lines.push(l) },
     );
     const wallMs = Date.now() - started;
@@ -45,9 +46,11 @@ async function quota(name: string, lie: RateLimitLie | undefined, extra: string[
 const failedIds = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
 
 describe.concurrent('petcert quota: every wait ends', () => {
-  it('a correct server passes within the printed bound', async () => {
-    const r = await quota('correct', undefined);
+  // Two plans: isolation needs a second key, and a PASS needs every MUST check judged (issue 15 §1).
+  it('a correct server passes within the printed bound, every MUST check judged', async () => {
+    const r = await quota('correct', undefined, [], [`free=${key}`, `pro=${proKey}`]);
     expect(failedIds(r.report)).toEqual([]);
+    expect(unjudgedMust(r.report).map((c) => `${c.id}: ${c.skipReason}`)).toEqual([]);
     expect(r.code).toBe(0);
     expect(r.wallMs).toBeLessThan(r.boundMs);
   });

@@ -1,11 +1,12 @@
 // `petcert quota`: per-plan quotas, Retry-After and rate-limit headers, with progress and an ETA.
-// Exit codes as conform: 0 pass · 1 a failure at the --fail-on level · 2 usage/config · 3 unreachable or incomplete.
+// Exit codes: report/model.ts EXIT (0 pass · 1 fail · 2 usage · 3 stopped before a verdict · 4 INCOMPLETE).
 import type { Command } from 'commander';
 import { ConfigError } from '../core/errors.ts';
 import { DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
 import { createConsoleProgress } from '../report/console.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
-import { consoleOut, publishRun, sayer, type Out } from './publish.ts';
+import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer, type Out } from './publish.ts';
+import { EXIT_CODES_TEXT } from '../report/model.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { specPlanTable } from '../spec/plans.ts';
@@ -26,6 +27,7 @@ export interface QuotaFlags {
   failOn: string;
   json?: boolean;
   allowProduction?: boolean;
+  allowIncomplete?: boolean;
   timeout?: string;
   maxWait?: string;
 }
@@ -85,7 +87,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   }
   report.requests += identified?.requests ?? 0; // they were sent too (one or two with a key)
   const after = report.aborted?.code === 'UNREACHABLE' ? ['The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.'] : [];
-  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, after });
+  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, after, allowIncomplete: flags.allowIncomplete });
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -111,8 +113,8 @@ wait; --max-wait lowers that cap (a probe it cuts short has its checks skipped, 
 ${BOUND_FORMULA}
 It is printed at start; with the specification's windows and one Free key: ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}.
 
-Exit codes: 0 pass · 1 a failure at the --fail-on level · 2 usage or config error · 3 target unreachable
-or run incomplete. Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html.`;
+${EXIT_CODES_TEXT}
+Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html.`;
 
 export function registerQuota(program: Command): void {
   program
@@ -126,6 +128,7 @@ export function registerQuota(program: Command): void {
     .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')
     .option('--json', 'print report.json to stdout (human output goes to stderr)')
     .option('--allow-production', 'allow quota-exhausting probes against a production URL')
+    .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--timeout <ms>', `per-request timeout in ms (default ${DEFAULT_SEND_OPTIONS.timeoutMs})`)
     .option('--max-wait <seconds>', 'longest single wait (default: the longest window the plans allow + 1.5 s)')
     .addHelpText('after', EXAMPLES)

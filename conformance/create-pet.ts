@@ -73,3 +73,6 @@ export const freshToken = (): string => `${Date.now().toString(36)}${(tokens++).
 export function someCategory(ctx: RunContext): number {
   return ctx.categories.fixed ?? Number(ctx.categories.known[0] ?? 1);
 }
+
+/** What lets the checks that need pets run when every valid pet was refused (a category table, GAPS.md). */
+export const CATEGORY_FIX = 'pass --category-id N (an id the server knows), so that valid pets are created';

@@ -131,9 +131,43 @@ describe('verdict lines', () => {
 
   test('pass, incomplete, and colour only when asked', () => {
     const passing = fixtureReport();
-    passing.checks = passing.checks.filter((c) => c.outcome !== 'fail');
+    // A skipped MUST check is not a pass (issue 15 §1): the passing report is the fixture without it.
+    passing.checks = passing.checks.filter((c) => c.outcome !== 'fail' && !(c.level === 'MUST' && c.outcome === 'skip'));
     expect(verdictLines(passing)[0]).toMatch(/^PASS /);
     expect(verdictLines({ ...passing, aborted: { code: 'RUN_TIMEOUT', message: 'slow' } })).toContain('  Run stopped early (RUN_TIMEOUT): slow');
     expect(verdictLines(passing, { colour: true })[0]).toMatch(/^\x1b\[32mPASS\x1b\[0m/);
+  });
+
+  test('a MUST check not judged makes the run INCOMPLETE: each named with its reason and fix', () => {
+    const report = fixtureReport();
+    report.checks = report.checks.filter((c) => c.outcome !== 'fail');
+    report.checks.push(
+      { id: 'create.valid', title: 't', level: 'MUST', specRef: '§4.2', outcome: 'skip', failures: [], skipReason: 'every pet refused', skipKind: 'unjudged', fix: 'pass --category-id N' },
+      { id: 'a.one', title: 't', level: 'MUST', specRef: '§1', outcome: 'skip', failures: [], skipReason: 'budget', fix: 'raise --budget to 600' },
+      { id: 'a.two', title: 't', level: 'MUST', specRef: '§1', outcome: 'skip', failures: [], skipReason: 'budget', fix: 'raise --budget to 600' },
+      { id: 'ratelimit.retry-after', title: 't', level: 'MUST', specRef: '§8.3', outcome: 'skip', failures: [], skipReason: 'judged by `petcert quota`', skipKind: 'not-applicable' },
+    );
+    const lines = verdictLines(report);
+    expect(lines[0]).toMatch(/^INCOMPLETE /);
+    expect(lines).toContain('  4 MUST checks not judged (INCOMPLETE, exit 4):');
+    expect(lines).toContain('  ? quota.day.exact[pro]: production target');
+    expect(lines).toContain('  ? create.valid: every pet refused');
+    expect(lines).toContain('      fix: pass --category-id N');
+    expect(lines).toContain('  ? 2 checks: budget');
+    expect(lines).toContain('      a.one, a.two');
+    expect(lines).toContain('      fix: raise --budget to 600');
+    // Not applicable: listed apart, briefly, and never counted as not judged.
+    expect(lines).toContain('  Not applicable to this run (1, not counted against it):');
+    expect(lines).toContain('  · judged by `petcert quota`:');
+    expect(lines.join('\n')).not.toMatch(/\? ratelimit\.retry-after/);
+    expect(verdictLines({ ...report, allowIncomplete: true })[0]).toMatch(/^INCOMPLETE, allowed by --allow-incomplete /);
+  });
+
+  test('a run whose only skips do not apply passes', () => {
+    const report = fixtureReport();
+    report.checks = report.checks
+      .filter((c) => c.outcome !== 'fail')
+      .map((c) => (c.outcome === 'skip' ? { ...c, skipKind: 'not-applicable' as const } : c));
+    expect(verdictLines(report)[0]).toMatch(/^PASS /);
   });
 });

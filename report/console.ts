@@ -2,7 +2,7 @@
 // plain, rate-limited lines in CI logs, where redraws would be noise) and the verdict at the end.
 import { formatDuration } from '../core/duration.ts';
 import type { ProgressEvent, ProgressSink } from '../core/progress.ts';
-import { durationSeconds, failingChecks, verdictOf, type FailOn, type Report } from './model.ts';
+import { durationSeconds, failingChecks, isNotApplicable, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
 
 export interface ConsoleStream {
   write(text: string): unknown;
@@ -138,26 +138,87 @@ export interface VerdictOptions {
   maxListed?: number;
 }
 
-/** The closing lines every command prints: the verdict, what failed, and where to read more. */
+/** The verdict word as the console says it: an allowed INCOMPLETE says it was allowed, never PASS. */
+export function verdictWord(report: Report, failOn: FailOn = 'must'): string {
+  const word = verdictOf(report, failOn).toUpperCase();
+  return report.allowIncomplete && word === 'INCOMPLETE' ? 'INCOMPLETE, allowed by --allow-incomplete' : word;
+}
+
+/** Checks that share a reason and a fix, in the order first seen: one reason, every id under it. */
+function byReason(checks: readonly CheckResult[]): Array<{ reason: string; fix?: string; ids: string[] }> {
+  const groups = new Map<string, { reason: string; fix?: string; ids: string[] }>();
+  for (const c of checks) {
+    const reason = c.skipReason ?? 'not run';
+    const key = `${reason}\u0000${c.fix ?? ''}`;
+    const group = groups.get(key) ?? { reason, ...(c.fix !== undefined ? { fix: c.fix } : {}), ids: [] };
+    group.ids.push(c.id);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** Ids joined, wrapped so that a long list (a run stopped early) stays readable. */
+function idLines(ids: readonly string[], indent: string, width = 110): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const id of ids) {
+    const next = line ? `${line}, ${id}` : id;
+    if (line && indent.length + next.length > width) {
+      lines.push(`${indent}${line},`);
+      line = id;
+    } else line = next;
+  }
+  return line ? [...lines, `${indent}${line}`] : lines;
+}
+
+/**
+ * Every MUST check the run could not judge, with its reason and its fix (issue 15 §1): the reader
+ * learns what kept the run from a verdict and what to change. Checks sharing a reason share a line.
+ */
+export function unjudgedLines(report: Report): string[] {
+  const unjudged = unjudgedMust(report);
+  if (unjudged.length === 0) return [];
+  const what = report.aborted ? 'not a pass' : report.allowIncomplete ? 'accepted by --allow-incomplete' : 'INCOMPLETE, exit 4';
+  const lines = [`  ${unjudged.length} MUST check${unjudged.length === 1 ? '' : 's'} not judged (${what}):`];
+  for (const g of byReason(unjudged)) {
+    if (g.ids.length === 1) lines.push(`  ? ${g.ids[0]}: ${g.reason}`);
+    else lines.push(`  ? ${g.ids.length} checks: ${g.reason}`, ...idLines(g.ids, '      '));
+    if (g.fix) lines.push(`      fix: ${g.fix}`);
+  }
+  return lines;
+}
+
+/** Checks that do not bind this run, apart and brief: the reason (often the command that judges them), then the ids. */
+export function notApplicableLines(report: Report): string[] {
+  const na = report.checks.filter(isNotApplicable);
+  if (na.length === 0) return [];
+  const lines = [`  Not applicable to this run (${na.length}, not counted against it):`];
+  for (const g of byReason(na)) lines.push(`  · ${g.reason}:`, ...idLines(g.ids, '      '));
+  return lines;
+}
+
+/** The closing lines every command prints: the verdict, what failed, what was not judged, and where to read more. */
 export function verdictLines(report: Report, options: VerdictOptions = {}): string[] {
   const failOn = options.failOn ?? 'must';
   const verdict = verdictOf(report, failOn);
   const failing = failingChecks(report, failOn);
   const count = (pred: (c: Report['checks'][number]) => boolean) => report.checks.filter(pred).length;
   const seconds = durationSeconds(report);
-  const word = verdict.toUpperCase();
+  const word = verdictWord(report, failOn);
   const head = options.colour ? `${COLOURS[verdict]}${word}${COLOURS.reset}` : word;
   const lines = [
     `${head}  petcert ${report.kind} ${report.target}`,
     `  ${report.checks.length} checks: ${count((c) => c.outcome === 'pass')} passed, ${failing.length} failing (${failOn.toUpperCase()}), ` +
       `${count((c) => c.level === 'SHOULD' && c.outcome === 'fail')} SHOULD findings, ${count((c) => c.level === 'OBSERVE')} OBSERVE records, ` +
-      `${count((c) => c.outcome === 'skip')} skipped · ${report.requests} requests in ${seconds !== undefined ? seconds.toFixed(1) : '?'} s` +
+      `${unjudgedMust(report).length} MUST not judged, ${count(isNotApplicable)} not applicable, ` +
+      `${count((c) => c.outcome === 'skip')} skipped in all · ${report.requests} requests in ${seconds !== undefined ? seconds.toFixed(1) : '?'} s` +
       (report.seed !== null ? ` · seed ${report.seed}` : ''),
   ];
   const max = options.maxListed ?? 20;
   for (const c of failing.slice(0, max)) lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`);
   if (failing.length > max) lines.push(`  … and ${failing.length - max} more`);
   if (report.aborted) lines.push(`  Run stopped early (${report.aborted.code}): ${report.aborted.message}`);
+  lines.push(...unjudgedLines(report), ...notApplicableLines(report));
   if (options.htmlPath) lines.push(`  Report: ${options.htmlPath}`);
   return lines;
 }

@@ -30,9 +30,15 @@ describe('toHtml content', () => {
     const failing = toHtml(fixtureReport());
     expect(failing.indexOf('data-verdict="fail"')).toBeLessThan(failing.indexOf('id="checks"'));
     const passing = fixtureReport();
-    passing.checks = passing.checks.filter((c) => c.level !== 'MUST' || c.outcome !== 'fail');
+    // A skipped MUST check is not a pass (issue 15 §1): the fixture's one is left out of the passing report.
+    passing.checks = passing.checks.filter((c) => c.level !== 'MUST' || c.outcome === 'pass');
     expect(toHtml(passing)).toContain('data-verdict="pass"');
     expect(toHtml({ ...passing, aborted: { code: 'UNREACHABLE', message: 'gone' } })).toContain('data-verdict="incomplete"');
+    const unjudged = toHtml({ ...fixtureReport(), checks: fixtureReport().checks.filter((c) => c.outcome !== 'fail') });
+    expect(unjudged).toContain('data-verdict="incomplete"');
+    expect(unjudged).toMatch(/MUST checks not judged \(1\)<\/h2><ul><li><a href="#row-check-quota_day_exact_pro_"><code>quota.day.exact\[pro\]<\/code><\/a>: production target/);
+    expect(toHtml({ ...passing, checks: [...passing.checks, { ...fixtureReport().checks[4]!, fix: 'raise --budget to 9' }], allowIncomplete: true }))
+      .toContain('INCOMPLETE — MUST checks not judged (allowed by --allow-incomplete)');
   });
 
   test('--fail-on should turns a SHOULD finding into a failure', () => {

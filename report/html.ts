@@ -6,7 +6,7 @@ import { cumulativePlot, remainingPlot, type DayFrame } from './html-plot.ts';
 import { k6Section } from './html-k6.ts';
 import { capacitySection } from './html-capacity.ts';
 import { HTML_STYLE } from './html-style.ts';
-import { durationSeconds, failingChecks, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
+import { durationSeconds, failingChecks, isNotApplicable, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -18,14 +18,33 @@ function verdictBlock(report: Report, failOn: FailOn): string {
   const verdict = verdictOf(report, failOn);
   const count = (level: string, outcome: string) => report.checks.filter((c) => c.level === level && c.outcome === outcome).length;
   const failing = failingChecks(report, failOn).length;
-  const words = { pass: 'PASS — conforms', fail: 'FAIL — does not conform', incomplete: 'INCOMPLETE — no verdict reached' };
+  const incomplete = report.aborted ? 'INCOMPLETE — stopped before a verdict' : 'INCOMPLETE — MUST checks not judged';
+  const words = { pass: 'PASS — conforms', fail: 'FAIL — does not conform', incomplete: report.allowIncomplete ? `${incomplete} (allowed by --allow-incomplete)` : incomplete };
+  const unjudged = unjudgedMust(report).length;
   return `<section id="verdict" class="verdict ${verdict}" data-verdict="${verdict}">
 <h1>${words[verdict]}</h1>
 <p>${esc(report.target)} · ${report.checks.length} checks · ${failing} failing at the <b>${failOn.toUpperCase()}</b> level
- · MUST ${count('MUST', 'pass')} passed, ${count('MUST', 'fail')} failed, ${count('MUST', 'skip')} skipped
+ · MUST ${count('MUST', 'pass')} passed, ${count('MUST', 'fail')} failed, ${unjudged} not judged
+ · ${report.checks.filter(isNotApplicable).length} not applicable
  · SHOULD findings ${count('SHOULD', 'fail')} · OBSERVE records ${report.checks.filter((c) => c.level === 'OBSERVE').length}</p>
 ${report.aborted ? `<p class="aborted">Run stopped early (${esc(report.aborted.code)}): ${esc(report.aborted.message)}</p>` : ''}
+${unjudgedList(report)}
 </section>`;
+}
+
+/** Every MUST check not judged, with its reason and fix: what kept the run from a PASS (issue 15 §1). */
+function unjudgedList(report: Report): string {
+  const unjudged = unjudgedMust(report);
+  if (unjudged.length === 0) return '';
+  const items = unjudged.map((c) => `<li><a href="#row-${anchor(c)}"><code>${esc(c.id)}</code></a>: ${esc(c.skipReason ?? 'not run')}${c.fix ? ` — <b>fix:</b> ${esc(c.fix)}` : ''}</li>`);
+  return `<div class="unjudged"><h2>MUST checks not judged (${unjudged.length})</h2><ul>${items.join('\n')}</ul></div>`;
+}
+
+/** The note under a skipped check: which kind of skip, why, and the fix. */
+function skipNote(c: CheckResult): string {
+  if (c.outcome !== 'skip') return '';
+  const kind = c.skipKind === 'not-applicable' ? 'not applicable' : 'not judged';
+  return `<div class="note">${kind}: ${esc(c.skipReason ?? 'not run')}${c.fix ? ` — fix: ${esc(c.fix)}` : ''}</div>`;
 }
 
 function runFacts(report: Report): string {
@@ -51,8 +70,8 @@ function checksTable(report: Report, failing: Set<CheckResult>): string {
   const rows = report.checks.map((c) => {
     const shown = c.outcome === 'fail' && !failing.has(c) ? 'finding' : c.outcome;
     const title = c.outcome === 'fail' ? `<a href="#${anchor(c)}">${esc(c.title)}</a>` : esc(c.title);
-    const note = c.outcome === 'skip' && c.skipReason ? `<div class="note">${esc(c.skipReason)}</div>` : '';
-    return `<tr class="${esc(shown)}"><td><code>${esc(c.id)}</code></td><td>${title}${note}</td><td class="level ${esc(c.level)}">${esc(c.level)}</td><td>${esc(c.specRef)}</td><td class="outcome ${esc(shown)}">${esc(shown)}</td></tr>`;
+    const note = skipNote(c);
+    return `<tr class="${esc(shown)}" id="row-${anchor(c)}"><td><code>${esc(c.id)}</code></td><td>${title}${note}</td><td class="level ${esc(c.level)}">${esc(c.level)}</td><td>${esc(c.specRef)}</td><td class="outcome ${esc(shown)}">${esc(shown)}</td></tr>`;
   });
   return `<section id="checks"><h2>Checks</h2>
 <p class="legend">MUST: the specification states it; a failure fails the run. SHOULD: RFC or best practice; a failure is a finding. OBSERVE: a gap in the specification; what the server does is recorded, never judged.</p>

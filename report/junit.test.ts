@@ -90,6 +90,32 @@ describe('toJUnit', () => {
     expect(Number(suite.attrs.tests)).toBe(all(aborted, 'testcase').length);
   });
 
+  test('INCOMPLETE: the unjudged MUST check is skipped saying NOT JUDGED with its fix, and one <error> testcase names it', () => {
+    const checks = fixtureReport().checks.filter((c) => c.outcome !== 'fail');
+    checks.push({ id: 'n.a', title: 't', level: 'MUST', specRef: '§8.3', outcome: 'skip', failures: [], skipReason: 'judged by petcert quota', skipKind: 'not-applicable' });
+    const at = checks.findIndex((c) => c.outcome === 'skip');
+    checks[at] = { ...checks[at]!, fix: 'raise --budget to 9' };
+    const incomplete = parseXml(toJUnit(fixtureReport({ checks })));
+    const suite = all(incomplete, 'testsuite')[0]!;
+    const skipped = all(incomplete, 'skipped').map((e) => e.attrs.message);
+    expect(skipped).toContain('NOT JUDGED (the run is INCOMPLETE, not a pass): production target — fix: raise --budget to 9');
+    expect(skipped).toContain('not applicable: judged by petcert quota');
+    const errors = all(incomplete, 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.attrs.type).toBe('INCOMPLETE');
+    expect(errors[0]!.attrs.message).toBe('1 MUST check(s) not judged: quota.day.exact[pro]');
+    expect(suite.attrs.errors).toBe('1');
+    expect(Number(suite.attrs.tests)).toBe(all(incomplete, 'testcase').length);
+    expect(all(incomplete, 'property').find((p) => p.attrs.name === 'verdict')!.attrs.value).toBe('INCOMPLETE');
+    // Allowed: no error, the run testcase is skipped saying so, and the counts still agree.
+    const allowed = parseXml(toJUnit(fixtureReport({ checks, allowIncomplete: true })));
+    expect(all(allowed, 'error')).toHaveLength(0);
+    expect(all(allowed, 'skipped').map((e) => e.attrs.message)).toContain('INCOMPLETE, allowed by --allow-incomplete: 1 MUST check(s) not judged: quota.day.exact[pro]');
+    expect(Number(all(allowed, 'testsuite')[0]!.attrs.skipped)).toBe(all(allowed, 'skipped').length);
+    // A failing run is FAIL, not INCOMPLETE: no extra testcase.
+    expect(all(parseXml(toJUnit(fixtureReport())), 'error')).toHaveLength(0);
+  });
+
   test('the checker itself rejects malformed XML', () => {
     expect(() => parseXml('<a><b></a></b>')).toThrow(/closes/);
     expect(() => parseXml('<a>x & y</a>')).toThrow(/bare &/);

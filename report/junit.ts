@@ -1,7 +1,12 @@
 // JUnit XML from a report: one testcase per check. MUST failures are <failure>s; SHOULD findings and
 // OBSERVE records go to <properties> and <system-out>, so they are visible without failing the suite
-// and never pose as skips. Only checks that genuinely did not run are <skipped>.
-import { durationSeconds, failingChecks, type CheckResult, type FailOn, type Report } from './model.ts';
+// and never pose as skips. Only checks that genuinely did not run are <skipped>, their message saying
+// which kind: "NOT JUDGED" (an unjudged MUST makes the run INCOMPLETE, exit 4) with its fix, or "not
+// applicable". CI test views (GitLab, Jenkins, the GitHub Actions JUnit reporters) show a <skipped>'s
+// message beside the test but count skips as green and ignore suite properties; so an INCOMPLETE run
+// also carries one <error> testcase naming every MUST check not judged: the suite is red exactly when
+// the exit code is not 0, and the reason is where the reader looks first.
+import { durationSeconds, failingChecks, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
 
 export function xmlEscape(text: string): string {
   return text
@@ -19,6 +24,14 @@ function failureText(check: CheckResult): string {
     .join('\n\n');
 }
 
+/** What a CI reader sees beside a skipped test: whether it was judged, why not, and the fix. */
+export function skipMessage(check: CheckResult): string {
+  const reason = check.skipReason ?? 'not run';
+  if (check.skipKind === 'not-applicable') return `not applicable: ${reason}`;
+  const head = check.level === 'MUST' ? 'NOT JUDGED (the run is INCOMPLETE, not a pass)' : 'not judged';
+  return `${head}: ${reason}${check.fix ? ` — fix: ${check.fix}` : ''}`;
+}
+
 function testcase(check: CheckResult, failing: Set<CheckResult>, suite: string): string {
   const open = `    <testcase classname="${xmlEscape(`${suite}.${check.level}`)}" name="${xmlEscape(`${check.id}: ${check.title}`)}">`;
   const props = [
@@ -33,7 +46,7 @@ function testcase(check: CheckResult, failing: Set<CheckResult>, suite: string):
   if (failing.has(check)) {
     body.push(`      <failure message="${xmlEscape(check.failures[0]?.message ?? 'failed')}" type="${xmlEscape(check.level)}">${xmlEscape(failureText(check))}</failure>`);
   } else if (check.outcome === 'skip') {
-    body.push(`      <skipped message="${xmlEscape(check.skipReason ?? 'not run')}"/>`);
+    body.push(`      <skipped message="${xmlEscape(skipMessage(check))}"/>`);
   }
   const out: string[] = [];
   if (check.outcome === 'fail' && !failing.has(check)) out.push(`${check.level} finding (does not fail the run):\n${failureText(check)}`);
@@ -55,13 +68,30 @@ function abortedCase(report: Report, suite: string): string[] {
   ];
 }
 
+/**
+ * A finished run with MUST checks not judged: one testcase "every MUST check judged", an <error> (the
+ * run is INCOMPLETE, exit 4), or a <skipped> saying --allow-incomplete accepted it (exit 0).
+ */
+function incompleteCase(report: Report, suite: string, failOn: FailOn): string[] {
+  const unjudged = unjudgedMust(report);
+  if (report.aborted || verdictOf(report, failOn) !== 'incomplete') return [];
+  const list = unjudged.map((c) => `${c.id}: ${c.skipReason ?? 'not run'}${c.fix ? ` (fix: ${c.fix})` : ''}`).join('\n');
+  const message = `${unjudged.length} MUST check(s) not judged: ${unjudged.map((c) => c.id).join(', ')}`;
+  const verdict = report.allowIncomplete
+    ? `      <skipped message="${xmlEscape(`INCOMPLETE, allowed by --allow-incomplete: ${message}`)}"/>`
+    : `      <error message="${xmlEscape(message)}" type="INCOMPLETE">${xmlEscape(`The run finished but is INCOMPLETE (exit 4): a PASS needs every MUST check judged.\n${list}`)}</error>`;
+  return [`    <testcase classname="${xmlEscape(`${suite}.run`)}" name="every MUST check judged">`, verdict, `    </testcase>`];
+}
+
 export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
   const failing = new Set(failingChecks(report, failOn));
   const suite = `petcert.${report.kind}`;
-  const skipped = report.checks.filter((c) => c.outcome === 'skip').length;
+  const incomplete = incompleteCase(report, suite, failOn);
+  const allowed = incomplete.length > 0 && report.allowIncomplete === true;
+  const skipped = report.checks.filter((c) => c.outcome === 'skip').length + (allowed ? 1 : 0);
   const seconds = Math.max(0, durationSeconds(report) ?? 0);
-  const errors = report.aborted ? 1 : 0;
-  const tests = report.checks.length + errors;
+  const errors = report.aborted || (incomplete.length > 0 && !allowed) ? 1 : 0;
+  const tests = report.checks.length + (report.aborted || incomplete.length > 0 ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="petcert" tests="${tests}" failures="${failing.size}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}">`,
@@ -70,9 +100,12 @@ export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
     `      <property name="target" value="${xmlEscape(report.target)}"/>`,
     `      <property name="seed" value="${report.seed ?? ''}"/>`,
     `      <property name="requests" value="${report.requests}"/>`,
+    `      <property name="verdict" value="${xmlEscape(verdictOf(report, failOn).toUpperCase())}${report.allowIncomplete ? ' (allowed by --allow-incomplete)' : ''}"/>`,
+    `      <property name="unjudged-must" value="${unjudgedMust(report).length}"/>`,
     ...(report.aborted ? [`      <property name="aborted" value="${xmlEscape(report.aborted.message)}"/>`] : []),
     `    </properties>`,
     ...abortedCase(report, suite),
+    ...incomplete,
     ...report.checks.map((c) => testcase(c, failing, suite)),
     `  </testsuite>`,
     `</testsuites>`,

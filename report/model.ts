@@ -92,10 +92,19 @@ export interface Report {
   plans?: PlanTable;
   /** `petcert capacity`: planned, sustained and breaking rates, headroom, per-step figures. */
   capacity?: CapacityVerdict;
+  /** The verdict at the run's --fail-on level, set when the run is published (older reports: absent). */
+  verdict?: Verdict;
+  /** Set (true) when --allow-incomplete turned an INCOMPLETE verdict into exit 0: the report says so. */
+  allowIncomplete?: boolean;
 }
 
 export type FailOn = 'must' | 'should';
 
+/**
+ * pass: every MUST check the run owns was judged and none failed (at the fail-on level). fail: one
+ * failed. incomplete: the run stopped before a verdict (`aborted`), or finished with a MUST check it
+ * could not judge (issue 15 §1): never a pass.
+ */
 export type Verdict = 'pass' | 'fail' | 'incomplete';
 
 export function failingChecks(report: Pick<Report, 'checks'>, failOn: FailOn = 'must'): CheckResult[] {
@@ -104,9 +113,18 @@ export function failingChecks(report: Pick<Report, 'checks'>, failOn: FailOn = '
   );
 }
 
+/** A skipped check without a kind is unjudged: older reports, and any skip that did not say otherwise. */
+export const isUnjudged = (c: CheckResult): boolean => c.outcome === 'skip' && c.skipKind !== 'not-applicable';
+export const isNotApplicable = (c: CheckResult): boolean => c.outcome === 'skip' && c.skipKind === 'not-applicable';
+
+/** MUST checks that bind this run but were not judged: each makes the run INCOMPLETE. */
+export function unjudgedMust(report: Pick<Report, 'checks'>): CheckResult[] {
+  return report.checks.filter((c) => c.level === 'MUST' && isUnjudged(c));
+}
+
 export function verdictOf(report: Pick<Report, 'checks' | 'aborted'>, failOn: FailOn = 'must'): Verdict {
   if (failingChecks(report, failOn).length > 0) return 'fail';
-  return report.aborted ? 'incomplete' : 'pass';
+  return report.aborted || unjudgedMust(report).length > 0 ? 'incomplete' : 'pass';
 }
 
 /** Seconds from startedAt to finishedAt, or undefined when either does not parse. */
@@ -118,12 +136,35 @@ export function durationSeconds(report: Pick<Report, 'startedAt' | 'finishedAt'>
 /** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
 export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND' | 'UNJUDGED';
 
+/** The exit codes of every command, named once (README, every --help and the CI example print EXIT_CODES_TEXT). */
+export const EXIT = { pass: 0, fail: 1, usage: 2, stopped: 3, incomplete: 4 } as const;
+
+export const EXIT_CODES_TEXT = [
+  'Exit codes: 0 pass (every MUST check judged, none failed) · 1 a check failed at the --fail-on level',
+  '· 2 usage or configuration error · 3 stopped before a verdict (target unreachable or not this API, endless',
+  '429s, run timeout, production refused) · 4 INCOMPLETE: the run finished and nothing failed, but a MUST check',
+  'could not be judged (each is listed with its reason and fix; --allow-incomplete makes this 0).',
+].join('\n');
+
 /**
  * The CLI's exit code for a finished report: 1 when a check at the fail-on level failed; 3 when the run
- * could not reach a verdict (unreachable target, endless 429s, run timeout), so that CI never reads an
- * incomplete run as a pass; otherwise 0. (2, usage errors, never gets this far.)
+ * stopped before a verdict (unreachable target, endless 429s, run timeout, production refused); 4 when
+ * it finished with a MUST check it could not judge (0 with --allow-incomplete, recorded in the report
+ * as allowIncomplete); otherwise 0. (2, usage errors, never gets this far.) CI never reads an
+ * incomplete run as a pass unless told to.
  */
-export function exitCodeOf(report: Pick<Report, 'checks' | 'aborted'>, failOn: FailOn = 'must'): 0 | 1 | 3 {
-  if (failingChecks(report, failOn).length > 0) return 1;
-  return report.aborted ? 3 : 0;
+export function exitCodeOf(report: Pick<Report, 'checks' | 'aborted' | 'allowIncomplete'>, failOn: FailOn = 'must'): 0 | 1 | 3 | 4 {
+  if (failingChecks(report, failOn).length > 0) return EXIT.fail;
+  if (report.aborted) return EXIT.stopped;
+  if (unjudgedMust(report).length > 0 && !report.allowIncomplete) return EXIT.incomplete;
+  return EXIT.pass;
+}
+
+/** The report as published: its verdict at the fail-on level, and whether INCOMPLETE was allowed. */
+export function settled(report: Report, failOn: FailOn, allowIncomplete = false): Report {
+  const verdict = verdictOf(report, failOn);
+  const out: Report = { ...report, verdict };
+  delete out.allowIncomplete;
+  if (allowIncomplete && verdict === 'incomplete' && !report.aborted) out.allowIncomplete = true;
+  return out;
 }

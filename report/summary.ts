@@ -1,13 +1,15 @@
 // The conformance console summary: the shared verdict lines, then for each failing check its shrunk
-// counterexample and a curl repro, SHOULD findings, what was observed in the gaps, skipped MUST checks
-// (a skip is not a pass) and the pets created. Pure: returns lines; the CLI prints them.
-import { verdictLines } from './console.ts';
-import { failingChecks, type FailOn, type Report } from './model.ts';
+// counterexample and a curl repro, SHOULD findings, what was observed in the gaps and the pets created.
+// The MUST checks not judged (a skip is not a pass) are listed by the verdict lines, as for every
+// command. Pure: returns lines; the CLI prints them.
+import { verdictLines, type VerdictOptions } from './console.ts';
+import { failingChecks, type Report } from './model.ts';
 
 const clip = (text: string, n = 160): string => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
-export function conformSummary(report: Report, failOn: FailOn = 'must', replay = 'petcert conform'): string[] {
-  const lines = verdictLines(report, { failOn });
+export function conformSummary(report: Report, options: VerdictOptions = {}, replay = 'petcert conform'): string[] {
+  const failOn = options.failOn ?? 'must';
+  const lines = verdictLines(report, options);
   const failing = failingChecks(report, failOn);
   for (const check of failing) {
     const f = check.failures[0];
@@ -27,9 +29,6 @@ export function conformSummary(report: Report, failOn: FailOn = 'must', replay =
       if (seen) lines.push(`  · ${c.id}: ${clip(Object.entries(seen).map(([k, n]) => `${k} ×${n}`).join('; '))}`);
     }
   }
-  const skipped = report.checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip');
-  if (skipped.length && report.aborted) lines.push('', `${skipped.length} MUST checks not run: the run stopped early (not a pass)`);
-  else if (skipped.length) lines.push('', 'MUST checks not run (not a pass):', ...skipped.map((c) => `  - ${c.id}: ${c.skipReason ?? 'not run'}`));
   if (report.createdIds?.length) lines.push('', `Created ${report.createdIds.length} pets (names start with "petcert-"); their ids are in report.json.`);
   if (failing.length && report.seed !== null) lines.push(`Replay the same inputs: ${replay} --seed ${report.seed}`);
   return lines;

@@ -99,6 +99,11 @@ export const ratelimitChecks: Check[] = [
     level: 'MUST',
     specRef: '§7, §8.3 rule 2',
     applies: (ex) => ex.response.status === 429,
+    // conform paces itself under the quota and never exhausts it: without a 429 the rule is quota's.
+    unseen: {
+      skip: 'no 429 was answered: conform paces itself under the quota and never exhausts it; `petcert quota` (and certify) judge 429 + Retry-After (quota.retry-after.present, quota.retry-after.accurate)',
+      kind: 'not-applicable',
+    },
     judge(ex) {
       const r = parseRetryAfter(ex.response.headers);
       return r.ok ? undefined : fail(r.problem, ex);

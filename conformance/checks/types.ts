@@ -7,16 +7,26 @@
 import type fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import type { CheckMeta, Finding } from '../../report/check.ts';
+import type { SkipKind } from '../../report/model.ts';
 import type { RunContext } from '../context.ts';
 
 export { fail } from '../../report/check.ts';
 export type { CheckMeta, Finding } from '../../report/check.ts';
+
+/** Why a check did not run: could not judge (the default) or does not apply, and what would let it run. */
+export interface Skip {
+  skip: string;
+  kind?: SkipKind;
+  fix?: string;
+}
 
 export interface ResponseCheck extends CheckMeta {
   kind: 'response';
   /** The guard: which exchanges the rule speaks about. */
   applies: (exchange: Exchange, ctx: RunContext) => boolean;
   judge: (exchange: Exchange, ctx: RunContext) => Finding | undefined;
+  /** What it means when no exchange of the run met the guard (default: could not judge, no fix). */
+  unseen?: Skip;
 }
 
 export interface ScenarioCheck<T = unknown> extends CheckMeta {
@@ -26,7 +36,7 @@ export interface ScenarioCheck<T = unknown> extends CheckMeta {
   /** Requests one run takes (for planning numRuns from the share). */
   cost: number;
   /** Why the check cannot run on this target now (e.g. nothing created yet), or undefined. */
-  skipIf?: (ctx: RunContext) => string | undefined;
+  skipIf?: (ctx: RunContext) => Skip | undefined;
   arbitrary: (ctx: RunContext) => fc.Arbitrary<T>;
   /**
    * Inputs tried first, every run (they take the first of the planned runs): the mistakes real
@@ -40,7 +50,7 @@ export interface ScenarioCheck<T = unknown> extends CheckMeta {
 /** An OBSERVE (or aggregate) check judged once at the end from what the run recorded. */
 export interface SummaryCheck extends CheckMeta {
   kind: 'summary';
-  judge: (ctx: RunContext) => Finding[] | { skip: string } | undefined;
+  judge: (ctx: RunContext) => Finding[] | Skip | undefined;
 }
 
 export type Check = ResponseCheck | ScenarioCheck<any> | SummaryCheck;

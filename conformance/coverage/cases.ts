@@ -27,7 +27,7 @@ export interface CoverageCase {
    */
   decided?: (statuses: readonly number[]) => boolean;
   /** The judging check's own reason not to run here (e.g. categoryId fixed by --category-id). */
-  skipIf?: (ctx: RunContext) => string | undefined;
+  skipIf?: ScenarioCheck['skipIf'];
 }
 
 const created = (statuses: readonly number[]): boolean => statuses.includes(201);

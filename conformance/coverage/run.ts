@@ -62,7 +62,7 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
   for (const c of cases) listed(c)[c.spec.name] = 'not run';
   await o.pool(cases, o.concurrency, async (c) => {
     const skip = c.skipIf?.(ctx);
-    let outcome: CaseOutcome = `skipped: ${skip}`;
+    let outcome: CaseOutcome = `skipped: ${skip?.skip}`;
     if (skip === undefined) outcome = await runOne(c);
     listed(c)[c.spec.name] = outcome;
     done += 1;

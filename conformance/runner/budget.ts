@@ -37,3 +37,22 @@ export function planBudget(budget: number, checks: readonly Plannable[], maxRuns
   }
   return { coverage, population, checks: out };
 }
+
+/**
+ * The least budget whose plan gives every check at least one run: what certify plans each key with
+ * (issue 15 §1: every MUST check runs), and the figure a budget skip names ("raise --budget to N").
+ * The plan only grows with the budget, so a bisection finds it.
+ */
+export function budgetCovering(checks: readonly Plannable[], maxRuns: number, coverage = coverageCost()): number {
+  const covers = (budget: number) => Object.values(planBudget(budget, checks, maxRuns, coverage).checks).every((c) => c.runs >= 1);
+  let low = minBudget();
+  if (covers(low)) return low;
+  let high = low * 2;
+  for (let i = 0; i < 40 && !covers(high); i += 1) high *= 2;
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (covers(mid)) high = mid;
+    else low = mid;
+  }
+  return high;
+}

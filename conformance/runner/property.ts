@@ -9,6 +9,8 @@ import type { RunContext } from '../context.ts';
 
 export interface ScenarioOutcome {
   runs: number;
+  /** Runs whose input was sent and judged: runs after the share was spent pass without judging anything. */
+  judged: number;
   requests: number;
   seed: number;
   transportErrors: number;
@@ -24,6 +26,7 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
   let spent = false;
   let stop: PetcertError | undefined;
   let transportErrors = 0;
+  let judged = 0;
   let last: { input: unknown; finding: Finding } | undefined;
   const scoped: RunContext = {
     ...ctx,
@@ -37,6 +40,7 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
     if (spent || stop) return true;
     try {
       const finding = await check.run(input, scoped);
+      judged += 1;
       if (!finding) return true;
       last = { input, finding };
       return false;
@@ -54,7 +58,7 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
   const examples = (check.examples?.(ctx) ?? []).map((e) => [e] as [unknown]);
   const details = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples });
   if (details.failed && !last) throw details.errorInstance ?? new Error(`check ${check.id} failed without a finding`);
-  const outcome: ScenarioOutcome = { runs: details.numRuns, requests: used, seed: o.seed, transportErrors, ...(stop ? { stop } : {}) };
+  const outcome: ScenarioOutcome = { runs: details.numRuns, judged, requests: used, seed: o.seed, transportErrors, ...(stop ? { stop } : {}) };
   if (details.failed && last) {
     outcome.failure = { finding: last.finding, counterexample: details.counterexample?.[0], path: details.counterexamplePath, shrinks: details.numShrinks };
   }

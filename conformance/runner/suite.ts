@@ -12,19 +12,19 @@ import type { AbortCode } from '../../report/model.ts';
 import { PET_STATUSES, type PetStatus } from '../../spec/contract.ts';
 import type { Plan } from '../../spec/plans.ts';
 import { isPets } from '../../spec/validators.ts';
-import { int64Undecided, int64Field } from '../checks/create-edges.ts';
+import { INT64_FIX, int64Undecided, int64Field } from '../checks/create-edges.ts';
 import { draftAgrees } from '../checks/ratelimit-draft.ts';
 import { limitOfPlan, NO_PLAN } from '../checks/ratelimit-plan.ts';
 import type { ScenarioCheck } from '../checks/types.ts';
 import { coverageCases, NEEDS_PETS, type CoverageCase } from '../coverage/cases.ts';
 import { createAttributions, runCoverage } from '../coverage/run.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
-import { createValidPet, rememberCategory } from '../create-pet.ts';
+import { CATEGORY_FIX, createValidPet, rememberCategory } from '../create-pet.ts';
 import { idTextOf, jsonOf } from '../json.ts';
 import { CHECKS, responseChecks, scenarioChecks, summaryChecks } from '../registry.ts';
 import { createLedger, type Ledger } from '../../report/ledger.ts';
 import { judgeExchange } from './book.ts';
-import { planBudget, POPULATION_TARGET } from './budget.ts';
+import { budgetCovering, planBudget, POPULATION_TARGET } from './budget.ts';
 import { runScenario } from './property.ts';
 import { checkSeed } from './seed.ts';
 import { createRunnerSend, DEFAULT_RUNNER } from './transport.ts';
@@ -137,12 +137,14 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     ...(o.plan ? { plan: o.plan } : {}),
     observe: (check, label) => ledger.count(check, label),
   };
-  if (!o.plan) ledger.skip(limitOfPlan, NO_PLAN);
-  ledger.skip(draftAgrees, 'the target sent neither RateLimit nor RateLimit-Policy (kept only while no response carried them)');
+  // The rule binds every key (its Limit is one of its plan's figures): without the plan it is not judged.
+  if (!o.plan) ledger.skip(limitOfPlan, NO_PLAN, { fix: "give the key's plan: --key PLAN=KEY (or --plan NAME)" });
+  ledger.skip(draftAgrees, 'the target sent neither RateLimit nor RateLimit-Policy (kept only while no response carried them)', { kind: 'not-applicable' });
   const concurrency = o.concurrency ?? DEFAULT_RUNNER.concurrency;
   const attributions = createAttributions();
   const scenarios = scenarioChecks();
   const plan = planBudget(o.budget, scenarios, o.maxRuns);
+  const budgetFix = () => `raise --budget to ${Math.max(o.budget + 1, budgetCovering(scenarios, o.maxRuns))}`;
   // What runs before the coverage phase may not eat its reserve: shares count requests as checks send
   // them, but a 429 waited out and retried costs the budget too; the runner counts every attempt.
   let reserved = 0;
@@ -168,13 +170,15 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const runOne = async (check: ScenarioCheck): Promise<void> => {
     const entry = ledger.entry(check);
     const { runs, share } = plan.checks[check.id]!;
-    const skip = check.skipIf?.(ctx) ?? (runs < 1 ? `the budget leaves no run for this check (raise --budget)` : undefined);
-    if (skip) ledger.skip(check, skip);
+    const skip = check.skipIf?.(ctx) ?? (runs < 1 ? { skip: 'the budget leaves no run for this check', fix: budgetFix() } : undefined);
+    if (skip) ledger.skip(check, skip.skip, skip);
     else {
       const seed = checkSeed(o.seed, check.id);
       const outcome = await runScenario(check, ctx, { seed, numRuns: runs, share: Math.ceil(share) });
       Object.assign(entry.info, { seed, runs: outcome.runs, requests: outcome.requests, ...(outcome.transportErrors ? { transportErrors: outcome.transportErrors } : {}) });
-      entry.applied += outcome.runs;
+      entry.applied += outcome.judged;
+      // Runs after its share was spent pass without sending: a check that judged no input is not a pass.
+      if (outcome.judged === 0 && !outcome.failure) ledger.skip(check, 'its share of the budget was spent before its first input was judged (429s waited out and retries cost requests too)', { fix: budgetFix() });
       if (outcome.failure) {
         const f = outcome.failure;
         ledger.fail(check, {
@@ -194,19 +198,20 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   try {
     const refused = await preflight(ctx);
     if (refused) {
-      for (const c of scenarios) ledger.skip(c, refused);
+      for (const c of scenarios) ledger.skip(c, refused, { fix: 'give a key the server accepts (--api-key or --key PLAN=KEY)' });
     } else if (o.only) {
       if (o.only.some((c) => NEEDS_PETS.includes(c.spec.family))) await populate(ctx, plan.population, concurrency);
       await runCoverage(o.only, ctx, ledger, coverage);
       const reason = `not run: only the coverage case(s) ${o.only.map((c) => c.spec.name).join(', ')} were replayed (--case)`;
-      for (const c of CHECKS) ledger.skip(c, reason); // kept only by checks the cases did not reach
+      // Kept only by checks the cases did not reach: a replay judges its cases, not the service.
+      for (const c of CHECKS) ledger.skip(c, reason, { fix: 'run without --case to judge every check' });
     } else {
       reserved = plan.coverage;
       const first = scenarios.filter((c) => c.id === 'create.valid');
       for (const c of first) await runOne(c);
       const created = ledger.entry(first[0]!);
       if (ctx.created.length === 0 && created.findings.length === 0 && !created.skipReason) {
-        created.skipReason = 'every valid pet was refused and no category id is known to be accepted: pass --category-id N (an id the server knows)';
+        Object.assign(created, { skipReason: 'every valid pet was refused and no category id is known to be accepted', skipKind: 'unjudged', fix: CATEGORY_FIX });
       }
       o.progress({ phase: 'conform: population', done: 0, message: 'creating pets for the list checks' });
       await populate(ctx, plan.population, concurrency);
@@ -221,10 +226,10 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   // A MUST check whose every input was refused for a reason a gap allows decided nothing: a skip, not a pass.
   const int64 = ledger.entry(int64Field);
   const undecided = int64Undecided(int64);
-  if (undecided) int64.skipReason = undecided;
+  if (undecided) Object.assign(int64, { skipReason: undecided, skipKind: 'unjudged', fix: INT64_FIX });
   for (const check of summaryChecks()) {
     const verdict = check.judge(ctx);
-    if (verdict && 'skip' in verdict) ledger.skip(check, verdict.skip);
+    if (verdict && 'skip' in verdict) ledger.skip(check, verdict.skip, verdict);
     else for (const finding of verdict ?? []) ledger.fail(check, finding);
   }
   return { ledger, ctx, requests: runner.requests(), ...(aborted ? { aborted } : {}) };

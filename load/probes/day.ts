@@ -238,7 +238,7 @@ export async function probeDay(run: ProbeRun): Promise<void> {
   const { ctx, k, f } = run;
   const { perMinute, perDay } = k.plan;
   if (perMinute * (ctx.windows.daySeconds / ctx.windows.minuteSeconds) <= perDay) {
-    for (const key of PROBE_CHECKS.day) f.skip(key, 'the day quota cannot bind when paced at the minute limit');
+    for (const key of PROBE_CHECKS.day) f.skip(key, 'the day quota cannot bind when paced at the minute limit', { kind: 'not-applicable' });
     return;
   }
   const model = ctx.models[labelOf(run)];

@@ -59,7 +59,7 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
       probeMinute(run, isolate ? (count) => probeIsolation({ ...run, f: findings[i]! }, count, others) : undefined),
     );
   };
-  if (wants('isolation') && keys.length < 2) findings[0]!.skip('isolation', 'isolation needs keys of at least two plans (--key PLAN=KEY twice)');
+  if (wants('isolation') && keys.length < 2) findings[0]!.skip('isolation', 'isolation needs keys of at least two plans', { fix: 'give a key of a second plan: --key PLAN=KEY again (or --only minute,burst,day to leave isolation out)' });
 
   // Minute probes go one key at a time, the spender first (its isolation request reaches keys still idle);
   // each key's burst and day probes start as soon as its own minute probe is done, beside the others'
