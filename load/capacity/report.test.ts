@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../report/model.ts';
+import { exitCodeOf, verdictOf } from '../../report/model.ts';
 import type { Merged } from './merge.ts';
 import { capacityReport } from './report.ts';
 import type { RunInfo } from './result.ts';
@@ -22,12 +22,14 @@ describe('capacityReport: a canary that could not judge is never a PASS', () => 
     { why: '--no-canaries', r: { canariesRequested: false }, canaries: [], fix: /without --no-canaries/ },
     { why: 'no canary could be planned', r: { canaries: 0, canaryNeed: 'one spare free key' }, canaries: [], fix: /^one spare free key$/ },
     { why: 'no canary reported', r: {}, canaries: [], fix: undefined },
-  ])('$why: unjudged with its fix, the run UNJUDGED (exit 3)', ({ r, canaries, fix }) => {
+  ])('$why: unjudged with its fix, the run INCOMPLETE (exit 4)', ({ r, canaries, fix }) => {
     const out = report(r, canaries);
     expect(skipOf(out)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
     if (fix) expect(skipOf(out).fix).toMatch(fix);
-    expect(out.aborted?.code).toBe('UNJUDGED');
-    expect(exitCodeOf(out)).toBe(3);
+    // The INCOMPLETE verdict (issue 15 §1) replaces the interim UNJUDGED stop (exit 3): it finished, a MUST check was not judged.
+    expect(out.aborted).toBeUndefined();
+    expect(verdictOf(out)).toBe('incomplete');
+    expect(exitCodeOf(out)).toBe(4);
   });
   it('a failure still fails (exit 1) beside an unjudged check', () => {
     expect(exitCodeOf(report({}, [canary(25, 0)]))).toBe(1);

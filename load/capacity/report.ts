@@ -35,11 +35,6 @@ function canarySkip(input: CapacityReportInput): Unjudged | undefined {
   return undefined;
 }
 
-/** A check the run owns and could not judge: never a PASS (the INCOMPLETE verdict builds on this). */
-function unjudgedOf(checks: readonly CheckResult[]): CheckResult[] {
-  return checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable');
-}
-
 export function capacityOf(input: CapacityReportInput): CapacityVerdict {
   return capacityVerdict(input.merged.steps, {
     plannedRate: input.run.plannedRate, slo: parseSlo(input.run.slo), sloText: input.run.slo, minHeadroom: input.run.minHeadroom,
@@ -61,10 +56,6 @@ export function capacityReport(input: CapacityReportInput): Report {
   if (input.plans) report.plans = input.plans;
   if (outcome === 'generator-bound') report.aborted = { code: 'GENERATOR_BOUND', message: capacity.summary };
   if (outcome === 'keys-bound') report.aborted = { code: 'KEYS_BOUND', message: capacity.summary };
-  const unjudged = unjudgedOf(checks);
-  if (report.aborted === undefined && unjudged.length > 0) {
-    const message = unjudged.map((c) => `${c.id} could not be judged: ${c.skipReason}`).join('; ');
-    report.aborted = { code: 'UNJUDGED', message };
-  }
+  // A canary not judged is a MUST check not judged: the verdict is INCOMPLETE (exit 4, report/model.ts).
   return report;
 }
