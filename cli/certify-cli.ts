@@ -14,6 +14,7 @@ import { failOnFlag, integerFlag } from './flags.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer } from './publish.ts';
 import { EXIT_CODES_TEXT } from '../report/model.ts';
+import { DEFAULT_BUDGET } from '../conformance/runner/budget.ts';
 import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
 import { formatBound } from '../core/duration.ts';
 import { identifyTarget, identityLine, refusedReport, type Identified } from './identify.ts';
@@ -81,6 +82,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
         ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
         ...(seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {},
         ...(budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {},
+        budgetField: budget !== undefined ? '--budget' : `targets.${target.name}.budget`,
       },
       realRunners,
     );
@@ -125,7 +127,7 @@ export function registerCertify(program: Command): void {
     .option('--allow-production', 'run quota probes against a target marked production (spends real quota)')
     .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--seed <n>', 'conformance seed (replays a run)')
-    .option('--budget <n>', 'conformance request budget per conform key')
+    .option('--budget <n>', `conformance request budget per conform key (default: the least that runs every check, at least ${DEFAULT_BUDGET}; less is refused, exit 2)`)
     .option('--max-wait <seconds>', 'longest single wait of the quota probes (default: the longest window + 1.5 s)')
     .addHelpText('after', `\nExamples:${EXAMPLES}`)
     .action(async (flags: CertifyFlags) => {

@@ -1,7 +1,7 @@
 // `petcert certify --config` against a faulty server: a conformance fault (400 answered as 422) and a
 // quota fault (two requests over the minute limit admitted). The certificate fails (exit 1), names
 // both, and the HTML report shows them.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -9,6 +9,9 @@ import { listen, type RunningServer } from '../reference/index.ts';
 import type { Report } from '../report/model.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { runCli, SMALL_PLANS } from '../testkit/cli/run-cli.ts';
+import { scenarioChecks } from '../conformance/registry.ts';
+import { CONFORM_DEFAULTS } from '../conformance/run.ts';
+import { budgetCovering } from '../conformance/runner/budget.ts';
 
 const FREE_KEY = 'pc_faulty_free_0123456789abcdef';
 let server: RunningServer;
@@ -28,12 +31,28 @@ beforeAll(async () => {
 
 afterAll(async () => server?.close());
 
-test('certify against a faulty server: exit 1, failures named in the console, JUnit and HTML', async () => {
+function configDir(budget?: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'petcert-faulty-'));
   writeFileSync(join(dir, 'plans.json'), JSON.stringify(SMALL_PLANS));
   writeFileSync(join(dir, 'petcert.config.json'), JSON.stringify({
-    targets: { vendor: { baseUrl: server.baseUrl, production: false, keys: [{ plan: 'free', env: 'PETCERT_E2E_FREE_KEY' }], plansFile: 'plans.json', budget: 200 } },
+    targets: { vendor: { baseUrl: server.baseUrl, production: false, keys: [{ plan: 'free', env: 'PETCERT_E2E_FREE_KEY' }], plansFile: 'plans.json', ...(budget !== undefined ? { budget } : {}) } },
   }));
+  return dir;
+}
+
+// Issue 15 §1: with budget 200, auth.before-validation (and six more) got no run and the certificate
+// could have passed without them. certify now refuses such a budget before any request, naming the figure.
+test('a configured budget that cannot run every MUST check: exit 2 before any request, naming the budget needed', async () => {
+  const dir = configDir(200);
+  const needed = budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
+  const run = await runCli(['certify', '--target', 'vendor', '--report-dir', join(dir, 'reports')], { cwd: dir, env: { PETCERT_E2E_FREE_KEY: FREE_KEY }, timeoutMs: 30_000 });
+  expect(run.code, run.stdout + run.stderr).toBe(2);
+  expect(run.stderr).toContain(`targets.vendor.budget: 200 requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed}`);
+  expect(existsSync(join(dir, 'reports'))).toBe(false);
+}, 60_000);
+
+test('certify against a faulty server: exit 1, failures named in the console, JUnit and HTML', async () => {
+  const dir = configDir();
   const reports = join(dir, 'reports');
   const run = await runCli(['certify', '--target', 'vendor', '--report-dir', reports, '--json'], { cwd: dir, env: { PETCERT_E2E_FREE_KEY: FREE_KEY }, timeoutMs: 110_000 });
   expect(run.stderr).not.toMatch(/internal error/);

@@ -2,7 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { fixtureReport, minuteSeries } from '../testkit/report/fixtures.ts';
 import { exitCodeOf, verdictOf, type Report } from '../report/model.ts';
 import { specPlanTable } from '../spec/plans.ts';
-import { certify, combineReports, type ConformRun, type QuotaRun, type Runners } from './certify.ts';
+import { certify, combineReports, conformBudget, type ConformRun, type QuotaRun, type Runners } from './certify.ts';
+import { scenarioChecks } from '../conformance/registry.ts';
+import { CONFORM_DEFAULTS } from '../conformance/run.ts';
+import { budgetCovering, DEFAULT_BUDGET, planBudget } from '../conformance/runner/budget.ts';
 
 const pass = (id: string): Report['checks'][number] => ({ id, title: id, level: 'MUST', specRef: '§4.1', outcome: 'pass', failures: [] });
 const conformReport = (over: Partial<Report> = {}): Report =>
@@ -57,13 +60,29 @@ describe('certify', () => {
   }
   const options = {
     baseUrl: 'http://127.0.0.1:9/v1', production: true, conformKeys: [{ plan: 'free', key: 'k-conform-free' }, { plan: 'pro', key: 'k-conform-pro' }],
-    quotaKeys: [{ plan: 'free', key: 'k-free' }, { plan: 'pro', key: 'k-pro' }], plans: specPlanTable(), seed: 5, budget: 300, version: '1',
+    quotaKeys: [{ plan: 'free', key: 'k-free' }, { plan: 'pro', key: 'k-pro' }], plans: specPlanTable(), seed: 5, budget: 900, version: '1',
   };
+
+  // Issue 15 §1: a budget that leaves a scenario check without a run is refused before any request.
+  test('the conform budget: planned to run every check; one too small is a usage error naming the figure, before any run', async () => {
+    const needed = budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
+    expect(Object.values(planBudget(needed, scenarioChecks(), CONFORM_DEFAULTS.maxRuns).checks).every((c) => c.runs >= 1)).toBe(true);
+    expect(Object.values(planBudget(needed - 1, scenarioChecks(), CONFORM_DEFAULTS.maxRuns).checks).some((c) => c.runs < 1)).toBe(true);
+    expect(conformBudget(undefined)).toBe(Math.max(DEFAULT_BUDGET, needed));
+    expect(conformBudget(needed)).toBe(needed);
+    const { runners, calls } = fakeRunners();
+    await expect(certify({ ...options, budget: needed - 1, budgetField: 'targets.staging.budget' }, runners))
+      .rejects.toThrow(`targets.staging.budget: ${needed - 1} requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed}`);
+    expect(calls.conform).toEqual([]);
+    const planned = fakeRunners();
+    await certify({ ...options, budget: undefined, allowProduction: true }, planned.runners);
+    expect(planned.calls.conform.map((c) => c.budget)).toEqual([conformBudget(undefined), conformBudget(undefined)]);
+  });
 
   test('conform with every conform key, then quota once with every quota key', async () => {
     const { runners, calls } = fakeRunners();
     const report = await certify({ ...options, allowProduction: true }, runners);
-    expect(calls.conform.map((c) => [c.apiKey, c.seed, c.budget, c.maxWindowSeconds, c.plan])).toEqual([['k-conform-free', 5, 300, 86400, 'free'], ['k-conform-pro', 5, 300, 86400, 'pro']]);
+    expect(calls.conform.map((c) => [c.apiKey, c.seed, c.budget, c.maxWindowSeconds, c.plan])).toEqual([['k-conform-free', 5, 900, 86400, 'free'], ['k-conform-pro', 5, 900, 86400, 'pro']]);
     expect(calls.quota).toHaveLength(1);
     expect(calls.quota[0]).toMatchObject({ keys: options.quotaKeys, production: true, allowProduction: true });
     expect(report.checks).toHaveLength(6);

@@ -7,6 +7,10 @@ import type { ProgressSink } from '../core/progress.ts';
 import type { FailOn, Report } from '../report/model.ts';
 import type { PlanTable } from '../spec/plans.ts';
 import type { ConformKey, KeyedPlan } from './config-file.ts';
+import { ConfigError } from '../core/errors.ts';
+import { scenarioChecks } from '../conformance/registry.ts';
+import { CONFORM_DEFAULTS } from '../conformance/run.ts';
+import { budgetCovering, DEFAULT_BUDGET } from '../conformance/runner/budget.ts';
 
 export interface ConformRun {
   baseUrl: string;
@@ -49,6 +53,8 @@ export interface CertifyOptions {
   plans: PlanTable;
   seed?: number;
   budget?: number;
+  /** Where the budget was configured, for the usage error (default --budget; a config file's field otherwise). */
+  budgetField?: string;
   failOn?: FailOn;
   progress?: ProgressSink;
   send?: Send;
@@ -56,6 +62,21 @@ export interface CertifyOptions {
   now?: () => number;
   /** Longest single wait of the quota probes (--max-wait). */
   maxWaitMs?: number;
+}
+
+/**
+ * The conformance budget of each key (issue 15 §1: certify's PASS means every MUST check ran): the
+ * least budget whose plan gives every scenario check a run (conformance/runner/budget.ts, from the
+ * coverage phase's cost and the checks' weights), or the configured one when it covers them. A
+ * configured budget that cannot is a usage error naming the figure, raised before any request.
+ */
+export function conformBudget(configured: number | undefined, field = '--budget'): number {
+  const needed = budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
+  if (configured === undefined) return Math.max(DEFAULT_BUDGET, needed);
+  if (configured < needed) {
+    throw new ConfigError(`${configured} requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed} (give ${needed} or more, or leave it out)`, field);
+  }
+  return configured;
 }
 
 /** One part of a certification and the label its checks and series carry, e.g. "conform[free]". */
@@ -125,6 +146,7 @@ function labelled(sink: ProgressSink, label: string): ProgressSink {
 const unreachable = (part: Report): boolean => part.aborted?.code === 'UNREACHABLE';
 
 export async function certify(options: CertifyOptions, runners: Runners): Promise<Report> {
+  const budget = conformBudget(options.budget, options.budgetField);
   const now = options.now ?? Date.now;
   const startedAt = iso(now());
   const parts: Part[] = [];
@@ -136,7 +158,7 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
       ...(options.progress ? { progress: labelled(options.progress, label) } : {}),
       apiKey: k.key,
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      ...(options.budget !== undefined ? { budget: options.budget } : {}),
+      budget,
       ...(options.failOn ? { failOn: options.failOn } : {}),
       maxWindowSeconds: options.plans.windows.daySeconds,
       ...(k.plan !== undefined ? { plan: k.plan } : {}),
