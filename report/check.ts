@@ -20,6 +20,11 @@ export interface Finding {
   received?: unknown;
   /** The shrunk fast-check counterexample or the probe's parameters, when there is one. */
   counterexample?: unknown;
+  /**
+   * What makes two findings the same defect, when the check knows better than the default (operation
+   * × status × the message's shape, report/cause.ts): failures are kept one per cause first.
+   */
+  cause?: string;
 }
 
 export const fail = (message: string, exchange?: Exchange, extra: Omit<Finding, 'message' | 'exchange'> = {}): Finding => ({

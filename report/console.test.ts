@@ -163,6 +163,19 @@ describe('verdict lines', () => {
     expect(verdictLines({ ...report, allowIncomplete: true })[0]).toMatch(/^INCOMPLETE, allowed by --allow-incomplete /);
   });
 
+  test('a check failing for several causes names each under its first message (issue 15 §4)', () => {
+    const report = fixtureReport();
+    const failing = report.checks.find((c) => c.id === 'list.limit-max')!;
+    failing.causes = [{ cause: 'GET /v1/pets?limit → 200: N items', count: 12 }, { cause: 'GET /v1/pets?limit → 400: no Error body', count: 1 }];
+    const lines = verdictLines(report);
+    const at = lines.findIndex((l) => l.startsWith('  ✗ MUST list.limit-max'));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      2 distinct causes (one example of each in the report):',
+      '      · GET /v1/pets?limit → 200: N items ×12',
+      '      · GET /v1/pets?limit → 400: no Error body ×1',
+    ]);
+  });
+
   test('a run whose only skips do not apply passes', () => {
     const report = fixtureReport();
     report.checks = report.checks

@@ -197,6 +197,16 @@ export function notApplicableLines(report: Report): string[] {
   return lines;
 }
 
+/** Issue 15 §4: a check failing for more than one cause says so under its first message, one line each. */
+function otherCauses(check: CheckResult, shown = 4): string[] {
+  const causes = check.causes ?? [];
+  if (causes.length < 2) return [];
+  const lines = [`      ${causes.length} distinct causes (one example of each in the report):`];
+  for (const c of causes.slice(0, shown)) lines.push(`      · ${c.cause.length > 150 ? `${c.cause.slice(0, 149)}…` : c.cause} ×${c.count}`);
+  if (causes.length > shown) lines.push(`      · … and ${causes.length - shown} more`);
+  return lines;
+}
+
 /** The closing lines every command prints: the verdict, what failed, what was not judged, and where to read more. */
 export function verdictLines(report: Report, options: VerdictOptions = {}): string[] {
   const failOn = options.failOn ?? 'must';
@@ -215,7 +225,7 @@ export function verdictLines(report: Report, options: VerdictOptions = {}): stri
       (report.seed !== null ? ` · seed ${report.seed}` : ''),
   ];
   const max = options.maxListed ?? 20;
-  for (const c of failing.slice(0, max)) lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`);
+  for (const c of failing.slice(0, max)) lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`, ...otherCauses(c));
   if (failing.length > max) lines.push(`  … and ${failing.length - max} more`);
   if (report.aborted) lines.push(`  Run stopped early (${report.aborted.code}): ${report.aborted.message}`);
   lines.push(...unjudgedLines(report), ...notApplicableLines(report));

@@ -41,6 +41,12 @@ describe('toHtml content', () => {
       .toContain('INCOMPLETE — MUST checks not judged (allowed by --allow-incomplete)');
   });
 
+  test('a check failing for several causes lists them (issue 15 §4)', () => {
+    const report = fixtureReport();
+    report.checks.find((c) => c.id === 'list.limit-max')!.causes = [{ cause: 'GET /v1/pets → 200: <b>N</b>', count: 3 }, { cause: 'POST /v1/pets → 400: x', count: 1 }];
+    expect(toHtml(report)).toContain('<p class="note">2 distinct causes (one example of each below, up to five):</p><ul class="causes"><li><code>GET /v1/pets → 200: &#60;b&#62;N&#60;/b&#62;</code> ×3</li>');
+  });
+
   test('--fail-on should turns a SHOULD finding into a failure', () => {
     const passing = fixtureReport();
     passing.checks = passing.checks.filter((c) => c.level !== 'MUST' || c.outcome !== 'fail');

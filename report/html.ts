@@ -99,8 +99,9 @@ function failuresSection(report: Report, failing: Set<CheckResult>): string {
   const blocks = failed.map((c) => {
     const kind = failing.has(c) ? 'fails the run' : `${esc(c.level)} finding, does not fail the run`;
     const more = c.failures.length > 5 ? `<p class="note">… and ${c.failures.length - 5} more in report.json</p>` : '';
+    const causes = c.causes && c.causes.length > 1 ? `<p class="note">${c.causes.length} distinct causes (one example of each below, up to five):</p><ul class="causes">${c.causes.map((k) => `<li><code>${esc(k.cause)}</code> ×${k.count}</li>`).join('')}</ul>` : '';
     return `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level ${esc(c.level)}">${esc(c.level)}</span> <span class="spec">${esc(c.specRef)}</span></h3>
-<p class="note">${kind}</p>${c.failures.slice(0, 5).map(failureBlock).join('\n')}${more}</article>`;
+<p class="note">${kind}</p>${causes}${c.failures.slice(0, 5).map(failureBlock).join('\n')}${more}</article>`;
   });
   return `<section id="failures"><h2>Failures</h2>${blocks.join('\n')}</section>`;
 }

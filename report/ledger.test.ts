@@ -24,6 +24,34 @@ test('one cap and one clip for every engine: findings deduplicated by message, b
   expect([result.id, result.title, result.outcome]).toEqual(['t.must[free]', 'a rule (free)', 'fail']);
 });
 
+// Issue 15 §4: a second cause behind many findings of the first (400s from a body parser, after the
+// 200s) is shown in the same run, not after the team fixed the first.
+test('failures are kept by cause: one example of every cause before a second of any, within the cap', () => {
+  const ledger = createLedger();
+  const on = (method: string, url: string, status: number) => ({ ...exchange('x'), request: { method, url, headers: {} }, response: { status, headers: {}, body: 'x' } });
+  for (let i = 0; i < 40; i++) ledger.fail(must, { message: `Remaining went from ${300 - i} to ${300 - i}`, exchange: on('GET', `http://h/v1/pets/${i}`, 200) });
+  ledger.fail(must, { message: 'Remaining missing on a 400', exchange: on('POST', 'http://h/v1/pets', 400) });
+  for (let i = 0; i < 10; i++) ledger.fail(must, { message: `Remaining ${i} on a 404`, exchange: on('GET', `http://h/v1/pets/${i}`, 404) });
+  ledger.fail(must, { message: 'explicit', cause: 'the day window' });
+  const result = resultOf(must, ledger.entry(must), { secrets: [] });
+  expect(result.failures).toHaveLength(FAILURE_POLICY.maxPerCheck);
+  const messages = result.failures.map((f) => f.message);
+  expect(messages).toContain('Remaining missing on a 400');
+  expect(messages).toContain('Remaining 0 on a 404');
+  expect(messages).toContain('explicit');
+  expect(messages.filter((m) => m.startsWith('Remaining went from'))).toHaveLength(2); // the first cause keeps what is left
+  expect(result.causes).toEqual([
+    { cause: 'GET /v1/pets/{petId} → 200: Remaining went from N to N', count: 40 },
+    { cause: 'POST /v1/pets → 400: Remaining missing on a N', count: 1 },
+    { cause: 'GET /v1/pets/{petId} → 404: Remaining N on a N', count: 10 },
+    { cause: 'the day window', count: 1 },
+  ]);
+  // More causes than the cap: the first five causes, one example each.
+  const many = createLedger();
+  for (let c = 0; c < 8; c++) for (let i = 0; i < 3; i++) many.fail(must, { message: `fault ${'abcdefgh'[c]} #${i}` });
+  expect(resultOf(must, many.entry(must), { secrets: [] }).failures.map((f) => f.message).sort()).toEqual(['fault a #0', 'fault b #0', 'fault c #0', 'fault d #0', 'fault e #0']);
+});
+
 test('a reached check is never reported skipped; an unreached one keeps the first reason', () => {
   const ledger = createLedger();
   ledger.skip(must, 'first reason');

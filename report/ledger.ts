@@ -1,8 +1,10 @@
-// One ledger for every engine: per check, its findings (capped and deduplicated by message), how often
-// it applied, why it was skipped, what was observed. Its results are report.json's checks, every
+// One ledger for every engine: per check, its findings (capped, deduplicated by message, one example
+// of every distinct cause before a second of any: cause.ts), how often it applied, why it was skipped,
+// what was observed. Its results are report.json's checks, every
 // exchange redacted and clipped by one policy.
 import { redactText } from '../core/redact.ts';
 import type { CheckMeta, Finding } from './check.ts';
+import { causeOf } from './cause.ts';
 import type { CheckResult, Failure, SkipKind } from './model.ts';
 import { recordedExchange } from './recorded.ts';
 
@@ -14,6 +16,8 @@ export const FAILURE_POLICY = { maxPerCheck: 5, maxBodyChars: 2000 } as const;
 
 export interface Entry {
   findings: Finding[];
+  /** Every distinct cause of failure seen (cause.ts) and how many findings it had, kept or not. */
+  causes?: Record<string, number>;
   /** Exchanges or runs the check judged (a check that never applied is not a pass). */
   applied: number;
   skipReason?: string;
@@ -68,8 +72,7 @@ export function createLedger<C extends CheckMeta>(): Ledger<C> {
     fail(check, finding) {
       const e = entry(check);
       clearSkip(e);
-      if (e.findings.length >= FAILURE_POLICY.maxPerCheck || e.findings.some((f) => f.message === finding.message)) return;
-      e.findings.push(finding);
+      keepFinding(e, finding);
     },
     pass(check) {
       const e = entry(check);
@@ -96,6 +99,31 @@ export function createLedger<C extends CheckMeta>(): Ledger<C> {
     failed: (check) => (entries.get(check.id)?.[1].findings.length ?? 0) > 0,
     entries: () => [...entries.values()],
   };
+}
+
+/**
+ * The failure cap, kept by cause (issue 15 §4): a new cause always gets a place while the kept
+ * findings hold a second example of some cause (the newest such example gives way); a further example
+ * of a known cause only fills free places. So the report shows one example of every cause (up to the
+ * cap) before a second of any.
+ */
+function keepFinding(e: Entry, finding: Finding): void {
+  const cause = causeOf(finding);
+  e.causes ??= {};
+  const known = e.causes[cause] !== undefined;
+  e.causes[cause] = (e.causes[cause] ?? 0) + 1;
+  if (e.findings.some((f) => f.message === finding.message)) return;
+  if (e.findings.length < FAILURE_POLICY.maxPerCheck) {
+    e.findings.push(finding);
+    return;
+  }
+  if (known) return;
+  const kept = e.findings.map(causeOf);
+  for (let i = kept.length - 1; i >= 0; i -= 1) {
+    if (kept.indexOf(kept[i]!) === i) continue;
+    e.findings.splice(i, 1, finding);
+    return;
+  }
 }
 
 export interface ResultOptions {
@@ -127,6 +155,7 @@ export function resultOf(check: CheckMeta, e: Entry, o: ResultOptions): CheckRes
     outcome,
     ...(observed !== undefined ? { observed } : {}),
     failures: e.findings.map((f) => failureOf(f, o.secrets)),
+    ...(e.causes && Object.keys(e.causes).length > 1 ? { causes: Object.entries(e.causes).map(([cause, count]) => ({ cause, count })) } : {}),
     ...(outcome === 'skip' ? { skipReason: e.skipReason, skipKind: e.skipKind ?? 'unjudged' } : {}),
     ...(outcome === 'skip' && e.fix !== undefined ? { fix: e.fix } : {}),
   };

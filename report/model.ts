@@ -52,6 +52,11 @@ export interface CheckResult {
   /** What the server did (OBSERVE checks, and context for others). */
   observed?: unknown;
   failures: Failure[];
+  /**
+   * With failures of more than one distinct cause (operation × status × what was wrong): each cause and
+   * how many failures it had, kept in `failures` or not (one example of every cause is kept first).
+   */
+  causes?: Array<{ cause: string; count: number }>;
   /** Why a check was skipped (budget, no k6, not applicable). */
   skipReason?: string;
   /** With outcome 'skip': could not judge, or does not apply (absent on older reports: unjudged). */

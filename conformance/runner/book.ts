@@ -1,6 +1,7 @@
 // Response checks judge every exchange the transport sees, writing to the run's ledger (the one
 // verdict model's, report/ledger.ts): a finding when the rule broke, an application when it held.
 import type { Exchange } from '../../core/exchange.ts';
+import { causeOf } from '../../report/cause.ts';
 import type { Ledger } from '../../report/ledger.ts';
 import type { ResponseCheck } from '../checks/types.ts';
 import type { RunContext } from '../context.ts';
@@ -19,7 +20,9 @@ export function judgeExchange(ledger: Ledger, checks: readonly ResponseCheck[], 
     if (!finding) ledger.pass(check);
     else if (!by) ledger.fail(check, finding);
     else {
-      ledger.fail(check, { ...finding, message: `${by.name}: ${finding.message}`, counterexample: by.counterexample });
+      // The case's name leads the message; the cause is the defect's (operation × status × what was
+      // wrong), or every coverage case would count as a cause of its own.
+      ledger.fail(check, { ...finding, cause: causeOf(finding), message: `${by.name}: ${finding.message}`, counterexample: by.counterexample });
       by.failed(check);
     }
   }
