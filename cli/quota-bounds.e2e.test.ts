@@ -45,7 +45,9 @@ async function quota(name: string, lie: RateLimitLie | undefined, extra: string[
 
 const failedIds = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
 
-describe.concurrent('petcert quota: every wait ends', () => {
+// A liar whose Reset never arrives keeps the probes waiting to their caps: about 30 s of real windows, too
+// close to the default 30 s test timeout on a loaded machine.
+describe.concurrent('petcert quota: every wait ends', { timeout: 60_000 }, () => {
   // Two plans: isolation needs a second key, and a PASS needs every MUST check judged (issue 15 §1).
   it('a correct server passes within the printed bound, every MUST check judged', async () => {
     const r = await quota('correct', undefined, [], [`free=${key}`, `pro=${proKey}`]);

@@ -8,6 +8,7 @@ import type { Plan, Windows } from '../../spec/plans.ts';
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import type { ProbeName } from './checks.ts';
 import { PROBE_TRIES, requestWorstMs } from './send.ts';
+import { PROBE_WAITS, waitsFormula, waitsMs, type WaitingProbe } from './waits.ts';
 
 /** A wait longer than the cap, or past the run's bound: the probe ends and its open checks are skipped. */
 export class WaitCapped extends Error {}
@@ -18,14 +19,6 @@ export const windowsCapMs = (windows: Windows): number => windows.daySeconds * 1
 /** The per-wait cap: the windows' cap, or --max-wait when lower. */
 export const waitCapMs = (windows: Windows, maxWaitMs?: number): number => Math.min(windowsCapMs(windows), maxWaitMs ?? Number.POSITIVE_INFINITY);
 
-
-/**
- * Window-long waits each probe can make, counted from its code: the minute probe finds a fresh window up
- * to three times (the last after an idle window: two), waits out the 429 and backs off three times, and
- * may count once more after an idle window (three, two of them doubled); the burst probe finds a fresh
- * window twice, each after an idle window when the model needs one.
- */
-export const PROBE_WAITS = { minute: 13, burst: 4 } as const;
 
 export interface BoundInput {
   windows: Windows;
@@ -43,27 +36,15 @@ export interface Bound {
   parts: string[];
 }
 
-/**
- * The day probe's worst case: a wait for a day window long enough to count (≤ 1 day), finding the day's
- * end at the minute pace (it gives up after 2 days + 2 minutes), a wait for a fresh day (≤ 1 day + slack),
- * then the count (it gives up after 1 day + 2 minutes). Each wait is also capped.
- */
-export function dayBoundMs(windows: Windows, cap: number): number {
-  const M = windows.minuteSeconds * 1000;
-  const D = windows.daySeconds * 1000;
-  return Math.min(cap, D) + (2 * D + 2 * M) + Math.min(cap, D + DATE_SLACK_MS) + (D + 2 * M);
-}
-
 export function quotaBound(input: BoundInput): Bound {
   const cap = waitCapMs(input.windows, input.maxWaitMs);
-  const M = input.windows.minuteSeconds * 1000;
-  const oneWait = Math.min(cap, M + DATE_SLACK_MS);
   const requestMs = requestWorstMs(input.timeoutMs);
   const wants = (p: ProbeName): boolean => input.only.includes(p);
-  // A window's requests plus a request timeout's worth of stragglers, per wait.
-  const minuteMs = wants('minute') || wants('isolation') ? PROBE_WAITS.minute * (oneWait + M) + requestMs : 0;
-  const burstMs = wants('burst') ? PROBE_WAITS.burst * (oneWait + M) + requestMs : 0;
-  const dayMs = wants('day') ? dayBoundMs(input.windows, cap) + requestMs : 0;
+  // Each probe's declared waits (waits.ts), plus a request's worst case for the one in flight at its end.
+  const of = (p: WaitingProbe): number => waitsMs(PROBE_WAITS[p], input.windows, cap) + requestMs;
+  const minuteMs = wants('minute') || wants('isolation') ? of('minute') : 0;
+  const burstMs = wants('burst') ? of('burst') : 0;
+  const dayMs = wants('day') ? of('day') : 0;
   const n = input.plans.length;
   // Minute probes run one key after another; each key's burst and day probes run beside the other keys'.
   const totalMs = n * minuteMs + burstMs + dayMs;
@@ -77,9 +58,10 @@ export function quotaBound(input: BoundInput): Bound {
 }
 
 
-/** The formula, for --help. */
+/** The formula, for --help: the declarations of waits.ts written out. */
 const SLACK = `${DATE_SLACK_MS / 1000} s`;
 export const BOUND_FORMULA =
-  `worst case = keys × minute + burst + day, with M = minute window, D = day window, W = min(--max-wait, D + ${SLACK}), T = ${PROBE_TRIES} × --timeout (a request's tries):\n` +
-  `  minute = ${PROBE_WAITS.minute} × (min(W, M + ${SLACK}) + M) + T;  burst = ${PROBE_WAITS.burst} × (min(W, M + ${SLACK}) + M) + T;\n` +
-  `  day = min(W, D) + (2D + 2M) + min(W, D + ${SLACK}) + (D + 2M) + T.  Past it no probe sends or waits.`;
+  `worst case = keys × minute + burst + day, with M = minute window, D = day window, W = min(--max-wait, D + ${SLACK}), ` +
+  `T = ${PROBE_TRIES} × --timeout (a request's tries):\n` +
+  (['minute', 'burst', 'day'] as const).map((p) => `  ${p} = ${waitsFormula(PROBE_WAITS[p])} + T: it ${PROBE_WAITS[p].why};\n`).join('') +
+  '  past it no probe sends or waits.';

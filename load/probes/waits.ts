@@ -1,0 +1,71 @@
+// Each probe's waits, declared once, as data (counted from the probe's code: a change to a probe's waits
+// changes its line here). From these alone come the run's printed worst case (bounds.ts quotaBound), the
+// run's deadline (load/quota.ts, the k6 probe scripts: past it nothing is sent or waited) and every k6
+// probe script's maxDuration (load/k6/lib/probe-script.ts).
+import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
+import type { Windows } from '../../spec/plans.ts';
+import type { ProbeName } from './checks.ts';
+
+/** Whole windows, by length. */
+export interface Windowed {
+  minute?: number;
+  day?: number;
+}
+
+export interface ProbeWaits {
+  /** Waits for a window to end: each ≤ the window + the Date slack, and ≤ the per-wait cap (--max-wait). */
+  waits: Windowed;
+  /** Time the probe spends sending through windows, each bounded by the probe's own give-up. */
+  spans: Windowed;
+  /** What the figures count, for people (--help, README). */
+  why: string;
+}
+
+/** The probes that wait; isolation runs inside the minute probe, within its waits. */
+export type WaitingProbe = Exclude<ProbeName, 'isolation'>;
+
+export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
+  minute: {
+    waits: { minute: 13 },
+    spans: { minute: 13 },
+    why: 'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, and may count once more after an idle window (three, two of them doubled)',
+  },
+  burst: {
+    waits: { minute: 4 },
+    spans: { minute: 4 },
+    why: 'finds a fresh window twice, each after an idle window when the model needs one',
+  },
+  day: {
+    waits: { day: 2 },
+    spans: { day: 3, minute: 4 },
+    why: "waits for a day window long enough to count, finds the day's end at the minute pace (gives up after 2 days + 2 minutes), waits for a fresh day, then counts it (gives up after 1 day + 2 minutes)",
+  },
+};
+
+const lengthMs = (windows: Windows, w: keyof Windowed): number => (w === 'minute' ? windows.minuteSeconds : windows.daySeconds) * 1000;
+
+/** A probe's declared worst case, its requests' own time aside: capped waits plus its spans. */
+export function waitsMs(waits: ProbeWaits, windows: Windows, capMs: number): number {
+  let ms = 0;
+  for (const w of ['minute', 'day'] as const) {
+    ms += (waits.waits[w] ?? 0) * Math.min(capMs, lengthMs(windows, w) + DATE_SLACK_MS);
+    ms += (waits.spans[w] ?? 0) * lengthMs(windows, w);
+  }
+  return ms;
+}
+
+/** The declaration as a formula, for --help: "13 × min(W, M + 1.5 s) + 13M". */
+export function waitsFormula(waits: ProbeWaits): string {
+  const slack = `${DATE_SLACK_MS / 1000} s`;
+  const letter = { minute: 'M', day: 'D' } as const;
+  const terms: string[] = [];
+  for (const w of ['minute', 'day'] as const) {
+    const n = waits.waits[w];
+    if (n) terms.push(`${n} × min(W, ${letter[w]} + ${slack})`);
+  }
+  for (const w of ['day', 'minute'] as const) {
+    const n = waits.spans[w];
+    if (n) terms.push(`${n === 1 ? '' : n}${letter[w]}`);
+  }
+  return terms.join(' + ');
+}
