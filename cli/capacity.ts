@@ -10,7 +10,7 @@ import { ConfigError, PetcertError, errorMessage } from '../core/errors.ts';
 import { VERSION } from '../core/version.ts';
 import type { FailOn, Report } from '../report/model.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
-import { isProductionTarget } from '../spec/production.ts';
+import { refuseProduction } from '../spec/production.ts';
 import type { PlanTable } from '../spec/plans.ts';
 import { parseKeysFile, type PlanKey } from '../load/capacity/keys-file.ts';
 import { mergeResults } from '../load/capacity/merge.ts';
@@ -152,7 +152,7 @@ export async function capacityAction(flags: CapacityFlags, out: Out = consoleOut
     return 0;
   }
   const p = prepare(flags, env);
-  if (isProductionTarget(p.baseUrl) && !flags.allowProduction) throw new ConfigError(`${p.baseUrl} is a production target: a capacity run loads it and spends real quota; pass --allow-production to run anyway`, '--base-url');
+  refuseProduction(p.baseUrl, { allowProduction: flags.allowProduction }, 'a capacity run loads it and spends real quota');
   const k6 = findK6(env);
   const script = bundleOrError(flags.script ?? DEFAULT_BUNDLE);
   for (const line of describePlan(p)) say(line);

@@ -2,7 +2,7 @@
 // into ONE report. The runners are injected (tests give fixtures; the CLI gives runConform/runQuota).
 // Conform runs first: its requests are light, while the quota probes spend whole windows.
 import type { Send } from '../core/exchange.ts';
-import { isProductionTarget } from '../spec/production.ts';
+import { productionRefused, type ProductionConsent } from '../spec/production.ts';
 import type { ProgressSink } from '../core/progress.ts';
 import type { FailOn, Report } from '../report/model.ts';
 import type { PlanTable } from '../spec/plans.ts';
@@ -95,8 +95,8 @@ const latest = (dates: string[]): string => iso(Math.max(...dates.map(Date.parse
  * part that stopped early makes the whole run incomplete.
  */
 /** The quota probes spend real quota: on a production target (the contract's, or marked so) only when allowed. */
-export function quotaRefused(o: { baseUrl: string; production?: boolean; allowProduction?: boolean }): boolean {
-  return isProductionTarget(o.baseUrl, { production: o.production }) && !o.allowProduction;
+export function quotaRefused(o: { baseUrl: string } & ProductionConsent): boolean {
+  return productionRefused(o.baseUrl, o);
 }
 
 export function combineReports(parts: readonly Part[], meta: { target: string; version: string; startedAt: string; finishedAt: string; plans?: PlanTable }): Report {

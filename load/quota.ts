@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../core/clock.ts';
 import { checkApiKey } from '../core/api-key.ts';
 import { ConfigError, UnreachableError } from '../core/errors.ts';
 import type { Send } from '../core/exchange.ts';
-import { isProductionTarget } from '../spec/production.ts';
+import { refuseProduction } from '../spec/production.ts';
 import { silentProgress, type ProgressSink } from '../core/progress.ts';
 import { VERSION } from '../core/version.ts';
 import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
@@ -40,9 +40,7 @@ function validate(options: QuotaOptions): { only: ProbeName[]; baseUrl: string }
   const only = options.only ?? PROBE_NAMES;
   for (const p of only) if (!PROBE_NAMES.includes(p)) throw new ConfigError(`unknown probe "${p}" (known: ${PROBE_NAMES.join(', ')})`, 'only');
   if (only.length === 0) throw new ConfigError('no probe selected', 'only');
-  if (isProductionTarget(baseUrl, { production: options.production }) && !options.allowProduction) {
-    throw new ConfigError(`${baseUrl} is a production target: quota probes spend real quota; pass --allow-production to run them anyway`, '--base-url');
-  }
+  refuseProduction(baseUrl, options, 'quota probes spend real quota');
   return { only, baseUrl };
 }
 

@@ -1,8 +1,8 @@
 // int64 on the source text. JSON.parse maps 9223372036854775807 and 9223372036854775808 to the same
 // double (2^63), so the exact range check reads the number's digits. JSON Schema counts 1.0 and 1e2
 // as integers; 1.5 is not.
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+import { isInt64 } from '../spec/int64.ts';
+
 const JSON_NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** The integer a JSON number denotes, or undefined when it is not an integer (1.5) or absurdly large. */
@@ -25,7 +25,7 @@ export function jsonInteger(text: string): bigint | undefined {
   return sign === '-' ? -value : value;
 }
 
-export const isInt64 = (v: bigint): boolean => v >= INT64_MIN && v <= INT64_MAX;
+export { isInt64 };
 
 /** The canonical decimal text of an int64 given as a string (path or query), or undefined. */
 export function int64FromDecimal(text: string): bigint | undefined {

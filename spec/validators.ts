@@ -1,6 +1,7 @@
 // Ajv validators compiled once from the contract. Node only: Ajv generates code with `new Function`.
 // Ajv is loaded (synchronously: it is CommonJS) and compiled on first use: loading it costs a third of
 // petcert's start-up, and `--help`, `serve` or a usage error validate nothing.
+import { isInt64Double } from './int64.ts';
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contract, type SchemaName, type Pet, type NewPet, type Pets, type ApiError } from './contract.ts';
@@ -18,7 +19,7 @@ function compileAll(): Record<SchemaName, ValidateFunction> {
   // ajv-formats' int64 only checks Number.isInteger. A parsed JSON number cannot tell 2^63-1 from 2^63
   // (both become 2^63), so the closest honest check on parsed values is |v| <= 2^63; requests whose
   // exact int64 range matters are checked on their source text, not here.
-  ajv.addFormat('int64', { type: 'number', validate: (v: number) => Number.isInteger(v) && Math.abs(v) <= 2 ** 63 });
+  ajv.addFormat('int64', { type: 'number', validate: isInt64Double });
   ajv.addSchema({ $id: CONTRACT_ID, components: contract.components });
   const compile = (name: SchemaName) => ajv.getSchema(`${CONTRACT_ID}#/components/schemas/${name}`)!;
   return {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { isPet } from '../../spec/validators.ts';
 import { NAME_PREFIX } from '../arbitraries/names.ts';
 import { createRequest, getRequest } from '../context.ts';
-import { INT64 } from '../coverage/values.ts';
+import { INT64 } from '../../spec/int64.ts';
 import { freshToken } from '../create-pet.ts';
 import { idTextOf, integerTextOf } from '../json.ts';
 import { bodyOf, expectStatus } from './judge.ts';

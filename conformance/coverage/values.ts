@@ -1,9 +1,8 @@
 // The mutation values of the coverage phase, built from a valid value or an enum, never listed per
 // field: which of them a field refuses is the schema's call (coverage/schema.ts), not this file's.
+import { INT64, isInt64 } from '../../spec/int64.ts';
 import type { JsonType } from './schema.ts';
 
-/** OpenAPI's `format: int64`: a signed 64-bit integer. The edges are exported once, here. */
-export const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n } as const;
 /** The first integer a double cannot hold exactly is 2^53 + 1: where a parser that goes through doubles breaks. */
 const DOUBLE_EXACT = 2n ** 53n;
 
@@ -15,7 +14,7 @@ export interface Edge {
 
 /** ±2^63 around the int64 range and 2^53 ± 1 around the doubles' exact range, as decimal text. */
 export function int64Edges(): Edge[] {
-  const edge = (label: string, n: bigint): Edge => ({ label, text: String(n), inRange: n >= INT64.min && n <= INT64.max });
+  const edge = (label: string, n: bigint): Edge => ({ label, text: String(n), inRange: isInt64(n) });
   return [
     edge('int64-max', INT64.max),
     edge('int64-min', INT64.min),

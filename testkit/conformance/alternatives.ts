@@ -3,9 +3,9 @@
 // expects every one of them to pass.
 import type { AppResponse } from '../../reference/index.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
+import { INT64 } from '../../spec/int64.ts';
 import { bodyText, error, isCreate, isGet, isList, parse, mapBody, mapHeader, pathOf, query, withQuery, type Fault } from './wraps.ts';
 
-const INT64_MAX = 2n ** 63n - 1n;
 const SKEW_SECONDS = 3 * 3600;
 
 const mapIds = (res: AppResponse, f: (id: bigint) => string): AppResponse => ({ ...res, body: res.body.replace(/"id":(-?\d+)(?=[,}])/g, (_, d: string) => `"id":${f(BigInt(d))}`) });
@@ -80,8 +80,8 @@ export const ALTERNATIVES: Record<string, Fault> = {
   /** Ids beyond 2^53, counting down from the int64 maximum. */
   idsNearInt64Max: async (h, req) => {
     const id = isGet(req) ? pathOf(req).split('/').pop()! : '';
-    const inner = /^\d{1,19}$/.test(id) && BigInt(id) <= INT64_MAX ? String(INT64_MAX - BigInt(id)) : id;
-    return mapIds(await h(isGet(req) ? { ...req, path: `/v1/pets/${inner}` } : req), (n) => String(INT64_MAX - n));
+    const inner = /^\d{1,19}$/.test(id) && BigInt(id) <= INT64.max ? String(INT64.max - BigInt(id)) : id;
+    return mapIds(await h(isGet(req) ? { ...req, path: `/v1/pets/${inner}` } : req), (n) => String(INT64.max - n));
   },
   /** GAPS.md: the rate-limit values on a 401 are OBSERVE (an unknown key has no plan). */
   anonymous401Headers: async (h, req) => {
