@@ -3,6 +3,7 @@
 // whatever k6 or the target do. These figures are the deadlines themselves (cli/capacity*.ts use them).
 import { type Bound } from '../probes/bounds.ts';
 import { formatBound } from '../../core/duration.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/request-timeout.ts';
 
 /** A step's k6 process: its step seconds plus k6's start, setup, graceful stop and summary. */
 export const STEP_PROCESS_SLACK_MS = 60_000;
@@ -11,7 +12,7 @@ export const CALIBRATION_TIMEOUT_MS = 90_000;
 /** After SIGINT, k6 gets this long to write its summary before SIGKILL. */
 export const KILL_GRACE_MS = 5_000;
 /** The one preflight request before any load. */
-export const PREFLIGHT_TIMEOUT_MS = 10_000;
+export const PREFLIGHT_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 
 export const stepProcessTimeoutMs = (stepSeconds: number): number => stepSeconds * 1000 + STEP_PROCESS_SLACK_MS;
 

@@ -28,6 +28,7 @@ import { runInfo } from '../capacity/run-info.ts';
 import { readSettings } from '../capacity/settings.ts';
 import { reportedPercentiles, trendStat } from '../capacity/slo.ts';
 import { listQuery, newPetBody } from '../capacity/requests.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/request-timeout.ts';
 import { parseKeysEnv } from '../shared/keys.ts';
 import { keysForSegment, parseSegment } from '../shared/segment.ts';
 import { readK6Summary, type K6SummaryInput, type MetricValues } from '../shared/summary.ts';
@@ -47,7 +48,7 @@ const first = steps[0]!.index;
 const stepMs = Math.round(settings.stepSeconds * 1000);
 const MAX_VUS = Number(__ENV.MAX_VUS || '1000');
 /** Request timeout in ms (a number: k6 parses a duration string on every request). */
-const TIMEOUT = Number(__ENV.REQUEST_TIMEOUT_MS || '10000');
+const TIMEOUT = __ENV.REQUEST_TIMEOUT_MS ? Number(__ENV.REQUEST_TIMEOUT_MS) : DEFAULT_REQUEST_TIMEOUT_MS;
 const pickOperation = operationPicker(settings.ops);
 
 // Per-step counters of rare events, as metrics of their own: a sub-metric (a tag filter) costs every
