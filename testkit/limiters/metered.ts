@@ -44,7 +44,7 @@ export function meteredLimiters(options: MeteredOptions, meter: MeterFactory): R
   const quotasOf = (key: string, plan: Plan): Quota[] => {
     let quotas = keys.get(key);
     if (!quotas) {
-      const minute = minuteFigure(plan.perMinute, options.fault);
+      const minute = minuteFigure(plan.perMinute, options.fault, 'bucket');
       quotas = [{ figure: minute, meter: meter(minute, windowMs(options.plans, 'minute')) }];
       if (options.fault !== 'noDay') quotas.push({ figure: plan.perDay, meter: meter(plan.perDay, windowMs(options.plans, 'day')) });
       keys.set(key, quotas);
@@ -70,5 +70,5 @@ export function meteredLimiters(options: MeteredOptions, meter: MeterFactory): R
     res.setHeader(RATE_LIMIT_HEADERS.remaining, String(whole(binding, now)));
     next();
   };
-  return [...faultHook(options.fault), limiter];
+  return [...faultHook(options.fault, 'bucket'), limiter];
 }

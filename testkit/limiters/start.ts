@@ -1,11 +1,12 @@
 // One way to start any limiter service by name, behind the wrappers when asked: what the e2e proofs,
 // the repeat bench and serve.ts share.
 import type { LimiterFault } from './faults.ts';
+import { slowapiService, type SlowapiFault } from './python.ts';
 import { isNodeService, NODE_SERVICES } from './services.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 import { wrapServer, type WrapOptions } from './wrappers.ts';
 
-export const SERVICE_NAMES: string[] = Object.keys(NODE_SERVICES);
+export const SERVICE_NAMES: string[] = [...Object.keys(NODE_SERVICES), 'slowapi'];
 
 export interface StartOptions extends ServiceOptions {
   fault?: LimiterFault;
@@ -15,9 +16,18 @@ export interface StartOptions extends ServiceOptions {
 const wraps = (w: WrapOptions | undefined): boolean =>
   w !== undefined && ((w.latencyMs ?? 0) > 0 || (w.jitterMs ?? 0) > 0 || (w.skewSeconds ?? 0) !== 0);
 
-export async function startService(name: string, options: StartOptions): Promise<RunningService> {
+function startBare(name: string, base: ServiceOptions, fault: LimiterFault | undefined): Promise<RunningService> {
+  if (name === 'slowapi') {
+    if (fault !== undefined && fault !== 'overAdmit' && fault !== 'noDay') throw new Error(`slowapi has no fault ${fault}`);
+    return slowapiService(base, fault as SlowapiFault | undefined);
+  }
   if (!isNodeService(name)) throw new Error(`no limiter service named ${JSON.stringify(name)} (${SERVICE_NAMES.join(', ')})`);
-  const service = await NODE_SERVICES[name]({ plans: options.plans, keys: options.keys }, options.fault);
+  return NODE_SERVICES[name](base, fault);
+}
+
+export async function startService(name: string, options: StartOptions): Promise<RunningService> {
+  const base = { plans: options.plans, keys: options.keys };
+  const service = await startBare(name, base, options.fault);
   if (!wraps(options.wrap)) return service;
   const wrapped = await wrapServer(service.baseUrl, options.wrap!);
   return {

@@ -49,7 +49,8 @@ const later = (ms: number, fn: () => void): void => void (ms > 0 ? setTimeout(fn
 
 export async function wrapServer(baseUrl: string, options: WrapOptions): Promise<Wrapped> {
   const target = new URL(baseUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // No keep-alive upstream: a pooled socket the server closes at its idle timeout would turn into a 502.
+  const agent = new Agent({ keepAlive: false, maxSockets: 256 });
   const half = (options.latencyMs ?? 0) / 2;
   const random = options.random ?? Math.random;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -1,0 +1,87 @@
+// The proofs of issue 15 §2/§3 as data, shared by the e2e tests (one server per file) and the repeat
+// bench (bench/verdict-stability.ts, ten runs each): which service, which fault or wrapper, which probes,
+// and what petcert must say — PASS with every MUST judged, or FAIL on the one check the fault breaks.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parsePlansFile, type PlanTable } from '../../spec/plans.ts';
+import type { LimiterFault } from './faults.ts';
+import { startService } from './start.ts';
+import { runQuota, type RunVerdict } from './verdict.ts';
+import type { WrapOptions } from './wrappers.ts';
+
+/** Compressed windows: 2 s "minutes", 20 s "days"; a day is five free minutes, four pro ones. */
+export const PROOF_PLANS = {
+  windows: { minuteSeconds: 2, daySeconds: 20 },
+  plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } },
+} as const;
+
+/** For the far-away server: 150 ms is 5 % of a 3 s window (the issue's setup). */
+export const SLOW_PLANS = {
+  windows: { minuteSeconds: 3, daySeconds: 30 },
+  plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } },
+} as const;
+
+export const PROOF_KEYS = { pc_free_limiters: 'free', pc_pro_limiters: 'pro' } as const;
+
+export interface Proof {
+  /** Row of the repeat table and the test's title, e.g. "erl noDay". */
+  name: string;
+  service: string;
+  fault?: LimiterFault;
+  wrap?: WrapOptions;
+  /** --only probes (default: all). */
+  only?: string[];
+  /** Plans (default PROOF_PLANS); both keys unless `freeOnly`. */
+  plans?: typeof PROOF_PLANS | typeof SLOW_PLANS;
+  freeOnly?: boolean;
+  /** 'pass', or the check (without its [plan]) the faulty twin must fail. */
+  expect: 'pass' | string;
+}
+
+/** The four faulty twins of a service, each with the probe that catches it, on the free key alone. */
+export function twins(service: string, faults: readonly LimiterFault[] = ['overAdmit', 'wrongRemaining', 'noRetryAfter', 'noDay']): Proof[] {
+  const caught: Record<LimiterFault, [string, string]> = {
+    overAdmit: ['minute', 'quota.minute.exact'],
+    wrongRemaining: ['minute', 'quota.headers.remaining'],
+    noRetryAfter: ['minute', 'quota.retry-after.present'],
+    noDay: ['day', 'quota.day.exact'],
+  };
+  return faults.map((fault) => ({ name: `${service} ${fault}`, service, fault, only: [caught[fault][0]], freeOnly: true, expect: caught[fault][1] }));
+}
+
+export function plansFile(plans: Proof['plans'] = PROOF_PLANS): { file: string; table: PlanTable } {
+  const file = join(mkdtempSync(join(tmpdir(), 'petcert-limiters-plans-')), 'plans.json');
+  writeFileSync(file, JSON.stringify(plans));
+  return { file, table: parsePlansFile(plans) };
+}
+
+/** Bound of one proof run: the printed worst case is minutes; these runs take ≈ 2 days of windows. */
+export const PROOF_TIMEOUT_MS = 150_000;
+
+/** Starts the proof's server, runs petcert quota on it, stops the server. */
+export async function runProof(proof: Proof): Promise<RunVerdict> {
+  const { file, table } = plansFile(proof.plans);
+  const entries = Object.entries(PROOF_KEYS).filter(([, plan]) => !proof.freeOnly || plan === 'free');
+  const keys = Object.fromEntries(entries);
+  const service = await startService(proof.service, { plans: table, keys, fault: proof.fault, wrap: proof.wrap });
+  try {
+    const args = entries.flatMap(([key, plan]) => ['--key', `${plan}=${key}`]);
+    for (const only of proof.only ?? []) args.push('--only', only);
+    return await runQuota(service.baseUrl, args, { plansFile: file, timeoutMs: PROOF_TIMEOUT_MS });
+  } finally {
+    await service.close();
+  }
+}
+
+/** Whether the run said what the proof expects: the message for a failed assertion, or undefined. */
+export function judgeProof(proof: Proof, v: RunVerdict): string | undefined {
+  if (proof.expect === 'pass') {
+    if (v.code === 0 && v.failed.length === 0 && v.unjudged.length === 0) return undefined;
+    const failed = v.failed.map((f) => `  ✗ ${f.id}: ${f.message}`);
+    const unjudged = v.unjudged.map((u) => `  ? ${u.id}: ${u.reason}`);
+    return `expected PASS with every MUST judged, got exit ${v.code}\n${[...failed, ...unjudged].join('\n')}\n${v.tail}`;
+  }
+  if (v.code === 1 && v.failed.some((f) => f.id.startsWith(`${proof.expect}[`))) return undefined;
+  return `expected FAIL on ${proof.expect}, got exit ${v.code}, failed: ${v.failed.map((f) => f.id).join(', ') || 'none'}\n${v.tail}`;
+}
