@@ -25,18 +25,16 @@ function templated(path: string): string {
   return path.split('/').map((s) => (isIdSegment(s) ? '{id}' : s)).join('/');
 }
 
-/** "GET /v1/pets/{petId}?limit&status": the route, whatever concrete id or query value was sent. */
+/**
+ * "GET /v1/pets/{petId}?limit&status": the route, whatever concrete id or query value was sent. Split by
+ * hand, not with URL: the k6 runtime (sobek) has no URL, and this runs in the k6 probe scripts too.
+ */
 export function routeOf(exchange: Pick<Exchange, 'request'>): string {
   const { method, url } = exchange.request;
-  let path = url;
-  let query = '';
-  try {
-    const parsed = new URL(url);
-    path = parsed.pathname;
-    query = [...new Set([...parsed.searchParams.keys()])].join('&');
-  } catch {
-    // Not a URL (a hand-built request in a test): the text as it is, ids still templated below.
-  }
+  const [beforeQuery = '', search = ''] = url.split('#')[0]!.split('?', 2);
+  const path = beforeQuery.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/';
+  const names = search.split('&').filter(Boolean).map((pair) => pair.split('=')[0]!);
+  const query = [...new Set(names)].join('&');
   return `${method.toUpperCase()} ${templated(path)}${query ? `?${query}` : ''}`;
 }
 
