@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KILL_GRACE_MS } from '../load/capacity/bound.ts';
-import { ConfigError, PetcertError } from '../core/errors.ts';
+import { AbortRunError, ConfigError, PetcertError } from '../core/errors.ts';
 import { redactText } from '../core/redact.ts';
 import { parseCanaryLines, parseRunnerResults, type RunnerResult } from '../load/capacity/result.ts';
 
@@ -19,7 +19,12 @@ export interface K6Run {
   timeoutMs: number;
   /** scrubbed from anything quoted in an error */
   secrets: readonly string[];
+  /** SIGINT/SIGTERM of petcert: k6 is stopped at once (SIGTERM, SIGKILL a second later), the step not judged. */
+  signal?: AbortSignal;
 }
+
+/** How long an interrupted k6 gets to exit before it is killed: issue 16 §3 asks sending to stop within 1 s. */
+export const INTERRUPT_GRACE_MS = 1_000;
 
 export interface K6Outcome {
   result: RunnerResult;
@@ -46,12 +51,20 @@ export function runK6(run: K6Run): Promise<K6Outcome> {
       child.kill('SIGINT');
       setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
     }, run.timeoutMs);
+    const interrupt = () => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), INTERRUPT_GRACE_MS).unref();
+    };
+    if (run.signal?.aborted) interrupt();
+    else run.signal?.addEventListener('abort', interrupt, { once: true });
     child.on('error', (e) => {
       clearTimeout(stop);
       reject(new ConfigError(`cannot start k6 (${e.message}); build it with \`npm run k6:build\` or set K6=/path/to/k6`, 'K6'));
     });
     child.on('close', (code) => {
       clearTimeout(stop);
+      run.signal?.removeEventListener('abort', interrupt);
+      if (run.signal?.aborted) return reject(new AbortRunError('INTERRUPTED', 'k6 was stopped: the run was interrupted (SIGINT/SIGTERM)'));
       const results = parseRunnerResults(out, 'k6 stdout');
       const canaries = parseCanaryLines(`${out}\n${err}`, 'k6 output');
       if (results.length !== 1 || (code !== 0 && code !== THRESHOLDS_FAILED)) {

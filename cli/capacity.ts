@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseBaseUrl } from '../core/base-url.ts';
-import { ConfigError, PetcertError, errorMessage } from '../core/errors.ts';
+import { AbortRunError, ConfigError, PetcertError, errorMessage } from '../core/errors.ts';
 import { VERSION } from '../core/version.ts';
 import type { FailOn, Report } from '../report/model.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
@@ -29,6 +29,7 @@ import { preflight } from './capacity-preflight.ts';
 import { bundleOrError, DEFAULT_BUNDLE, runK6 } from './capacity-k6.ts';
 import { registerCapacityMerge } from './capacity-merge.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
+import { interruptible } from './interrupt.ts';
 import { writeTestRun } from './capacity-testrun.ts';
 import { failOnFlag, integerFlag, type Env } from './flags.ts';
 import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer, type Out } from './publish.ts';
@@ -120,13 +121,16 @@ function describePlan(p: Prepared): string[] {
   return [...lines, ...p.plan.notes];
 }
 
-async function runSteps(p: Prepared, k6: string, script: string, generator: Generator, say: (l: string) => void): Promise<RunnerResult[]> {
-  const base = { k6, script, secrets: p.keys.map((k) => k.key), timeoutMs: stepProcessTimeoutMs(p.settings.stepSeconds) };
+async function runSteps(p: Prepared, k6: string, script: string, generator: Generator, say: (l: string) => void, signal: AbortSignal): Promise<RunnerResult[]> {
+  const base = { k6, script, secrets: p.keys.map((k) => k.key), timeoutMs: stepProcessTimeoutMs(p.settings.stepSeconds), signal };
   const env = { ...p.env, BASE_URL: p.baseUrl, KEYS_FILE: p.keysFile, ...(p.plansFile ? { PLANS_FILE: p.plansFile } : {}) };
   const results: RunnerResult[] = [];
   const judged = [];
   for (const step of p.plan.steps) {
-    const { result } = await runK6({ ...base, env: { ...env, STEP: String(step.index) } });
+    if (signal.aborted) break;
+    const run = await runK6({ ...base, env: { ...env, STEP: String(step.index) } }).catch(interrupted);
+    if (!run) break; // interrupted: the step k6 was stopped in is not judged
+    const { result } = run;
     results.push(result);
     const j = judgeStep(mergeResults([result]).steps[0]!, p.settings.slo, generator);
     judged.push(j);
@@ -134,6 +138,19 @@ async function runSteps(p: Prepared, k6: string, script: string, generator: Gene
     if (shouldStop(judged)) break;
   }
   return results;
+}
+
+/** A k6 process stopped by petcert's own interrupt ends the steps; anything else is rethrown. */
+function interrupted(error: unknown): undefined {
+  if (error instanceof AbortRunError && error.reason === 'INTERRUPTED') return undefined;
+  throw error;
+}
+
+/** Run-level checks need every step: interrupted, a pass on the steps done is not proven (a failure seen stays). */
+function unprovenPasses(report: Report, done: number, total: number): Report {
+  const why = `not judged: the run was interrupted after ${done} of ${total} steps`;
+  const checks = report.checks.map((c) => (c.outcome === 'pass' ? { ...c, outcome: 'skip' as const, skipKind: 'unjudged' as const, skipReason: why } : c));
+  return { ...report, checks };
 }
 
 /** One runner's steps, one k6 process each, as if one runner had run them all. */
@@ -165,15 +182,25 @@ export async function capacityAction(flags: CapacityFlags, out: Out = consoleOut
   if (identified.refusal) return finish(refusedReport('capacity', p.baseUrl, identified), flags, failOn, secrets, out);
   await preflight(p.baseUrl, firstKey);
   const startedAt = new Date().toISOString();
-  let report: Report;
-  try {
+  const run = async (signal: AbortSignal): Promise<Report> => {
     const top = p.plan.steps[p.plan.steps.length - 1]!;
-    const base = { k6, script, secrets, timeoutMs: CALIBRATION_TIMEOUT_MS, env: { ...p.env, KEYS_FILE: p.keysFile, ...(p.plansFile ? { PLANS_FILE: p.plansFile } : {}) } };
-    const generator: Generator = flags.calibrate ? await calibrate(base, top.index, Math.min(p.settings.stepSeconds, 5)) : { limit: null, atLeast: false };
+    const base = { k6, script, secrets, timeoutMs: CALIBRATION_TIMEOUT_MS, signal, env: { ...p.env, KEYS_FILE: p.keysFile, ...(p.plansFile ? { PLANS_FILE: p.plansFile } : {}) } };
+    const calibrated = flags.calibrate ? await calibrate(base, top.index, Math.min(p.settings.stepSeconds, 5)).catch(interrupted) : undefined;
+    const generator: Generator = calibrated ?? { limit: null, atLeast: false };
     if (generator.limit !== null) say(`generator: ${Math.round(generator.limit)} req/s against a trivial local target at ${Math.round(top.offeredRate)} offered${generator.atLeast ? ' (kept up: the limit is higher)' : ' (saturated: steps above it are generator-bound)'}`);
-    const results = await runSteps(p, k6, script, generator, say);
+    const results = signal.aborted ? [] : await runSteps(p, k6, script, generator, say, signal);
+    const finishedAt = new Date().toISOString();
+    if (results.length === 0) {
+      // Interrupted before a step finished: nothing judged, the report says so (cli/interrupt.ts marks it).
+      return { tool: 'petcert', version: VERSION, kind: 'capacity', target: p.baseUrl, startedAt, finishedAt, seed: null, requests: 0, checks: [] };
+    }
     const merged = mergeResults([asOneRunner(results)]);
-    report = capacityReport({ version: VERSION, run: runInfo(p.baseUrl, p.settings, p.plan), merged, generator, startedAt, finishedAt: new Date().toISOString(), plans: p.plans, extra: { mix: p.plan.perPlanPlanned, keys: Object.fromEntries(Object.entries(p.plan.load).map(([n, ks]) => [n, ks.length])), notes: p.plan.notes } });
+    const extra = { mix: p.plan.perPlanPlanned, keys: Object.fromEntries(Object.entries(p.plan.load).map(([n, ks]) => [n, ks.length])), notes: p.plan.notes };
+    const report = capacityReport({ version: VERSION, run: runInfo(p.baseUrl, p.settings, p.plan), merged, generator, startedAt, finishedAt, plans: p.plans, extra });
+    return signal.aborted ? unprovenPasses(report, results.length, p.plan.steps.length) : report;
+  };
+  try {
+    return await interruptible(out.err, run, (report) => finish(report, flags, failOn, secrets, out));
   } catch (error) {
     if (error instanceof PetcertError && error.code === 'K6_FAILED') {
       out.err(`petcert: ${error.message}`);
@@ -181,7 +208,6 @@ export async function capacityAction(flags: CapacityFlags, out: Out = consoleOut
     }
     throw error;
   }
-  return finish(report, flags, failOn, secrets, out);
 }
 
 /** Capacity's verdict sentence, then what every command prints (publish.ts). */

@@ -18,6 +18,7 @@ import { DEFAULT_BUDGET } from '../conformance/runner/budget.ts';
 import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
 import { formatBound } from '../core/duration.ts';
 import { identifyTarget, identityLine, refusedReport, type Identified } from './identify.ts';
+import { interruptible } from './interrupt.ts';
 
 export interface CertifyFlags {
   config?: string;
@@ -66,32 +67,36 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const bound = certifyBound({ ...target, quotaRefused: quotaRefused({ ...target, allowProduction: flags.allowProduction }), ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
   say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
-  let report;
-  try {
-    report = await certify(
-      {
-        baseUrl: target.baseUrl,
-        production: target.production,
-        allowProduction: flags.allowProduction === true,
-        conformKeys: target.conformKeys,
-        quotaKeys: target.quotaKeys,
-        plans: target.plans,
-        failOn,
-        progress: progress.sink,
-        version: VERSION,
-        ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
-        ...(seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {},
-        ...(budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {},
-        budgetField: budget !== undefined ? '--budget' : `targets.${target.name}.budget`,
-      },
-      realRunners,
-    );
-  } finally {
-    progress.done();
-    await stop();
-  }
-  report.requests += identified?.requests ?? 0; // the identification's requests were sent too
-  return publishRun(report, publish);
+  const run = async (signal: AbortSignal) => {
+    let report;
+    try {
+      report = await certify(
+        {
+          baseUrl: target.baseUrl,
+          production: target.production,
+          allowProduction: flags.allowProduction === true,
+          conformKeys: target.conformKeys,
+          quotaKeys: target.quotaKeys,
+          plans: target.plans,
+          failOn,
+          progress: progress.sink,
+          version: VERSION,
+          signal,
+          ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
+          ...(seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {},
+          ...(budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {},
+          budgetField: budget !== undefined ? '--budget' : `targets.${target.name}.budget`,
+        },
+        realRunners,
+      );
+    } finally {
+      progress.done();
+      await stop();
+    }
+    report.requests += identified?.requests ?? 0; // the identification's requests were sent too
+    return report;
+  };
+  return interruptible(consoleOut.err, run, (report) => publishRun(report, publish));
 }
 
 const EXAMPLES = `

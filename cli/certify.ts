@@ -25,6 +25,7 @@ export interface ConformRun {
   /** The key's plan and the figures it is judged by (X-RateLimit-Limit ∈ the plan's two figures). */
   plan?: string;
   plans?: PlanTable;
+  signal?: AbortSignal;
 }
 
 export interface QuotaRun {
@@ -37,6 +38,7 @@ export interface QuotaRun {
   send?: Send;
   /** Longest single wait of the quota probes (--max-wait). */
   maxWaitMs?: number;
+  signal?: AbortSignal;
 }
 
 export interface Runners {
@@ -62,6 +64,8 @@ export interface CertifyOptions {
   now?: () => number;
   /** Longest single wait of the quota probes (--max-wait). */
   maxWaitMs?: number;
+  /** SIGINT/SIGTERM: the part running stops early, no later part starts. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -150,7 +154,12 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
   const now = options.now ?? Date.now;
   const startedAt = iso(now());
   const parts: Part[] = [];
-  const common = { baseUrl: options.baseUrl, ...(options.progress ? { progress: options.progress } : {}), ...(options.send ? { send: options.send } : {}) };
+  const common = {
+    baseUrl: options.baseUrl,
+    ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.send ? { send: options.send } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   for (const k of options.conformKeys) {
     const label = `conform[${k.label ?? k.plan}]`;
     const report = await runners.conform({
@@ -165,10 +174,10 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
       plans: options.plans,
     });
     parts.push({ label, report });
-    if (unreachable(report)) break;
+    if (unreachable(report) || options.signal?.aborted) break;
   }
-  if (parts.some((p) => unreachable(p.report))) {
-    // Nothing more to learn from a dead target.
+  if (parts.some((p) => unreachable(p.report)) || options.signal?.aborted) {
+    // Nothing more to learn from a dead target; nothing more to start once interrupted.
   } else if (quotaRefused(options)) {
     parts.push({ label: 'quota', report: refusedQuota(options.baseUrl, options.version, iso(now())) });
   } else {

@@ -8,7 +8,7 @@ import { createConsoleProgress } from '../report/console.ts';
 import { EXIT_CODES_TEXT, type FailOn } from '../report/model.ts';
 import { conformSummary } from '../report/summary.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
-import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, type Out } from './publish.ts';
+import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, type Out, type Publish } from './publish.ts';
 import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
 import { parseKeyFlag } from './quota.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
@@ -20,6 +20,7 @@ import { CONFORM_DEFAULTS, conformBoundMs, runConform } from '../conformance/run
 import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
+import { interruptible } from './interrupt.ts';
 
 export interface ConformFlags {
   baseUrl?: string;
@@ -102,26 +103,28 @@ export async function conformAction(
   if (identified.refusal) return publishRun(refusedReport('conform', baseUrl, identified), publish);
   out.err(`Worst case: this run ends within ${formatBound(conformBoundMs({ runTimeoutMs, timeoutMs }))} (--run-timeout, then a request's --timeout in flight)`);
   const progress = createConsoleProgress({ stream: process.stderr });
-  const report = await runConform({
-    baseUrl: flags.baseUrl,
-    apiKey,
-    failOn,
-    progress: progress.sink,
-    ...(seed !== undefined ? { seed } : {}),
-    ...(budget !== undefined ? { budget } : {}),
-    ...(categoryId !== undefined ? { categoryId } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
-    ...(plan !== undefined ? { plan } : {}),
-    ...(plans ? { plans } : {}),
-    ...(flags.case?.length ? { cases: flags.case } : {}),
-  });
-  progress.done();
-  report.requests += identified.requests; // they were sent too (one or two with the key)
-  return publishRun(report, {
-    ...publish,
-    summary: (settled, options) => [...conformSummary(settled, options), ...coverageLines(settled)],
-  });
+  const run = async (signal: AbortSignal) => {
+    const report = await runConform({
+      baseUrl: flags.baseUrl!,
+      apiKey,
+      failOn,
+      progress: progress.sink,
+      signal,
+      ...(seed !== undefined ? { seed } : {}),
+      ...(budget !== undefined ? { budget } : {}),
+      ...(categoryId !== undefined ? { categoryId } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
+      ...(plan !== undefined ? { plan } : {}),
+      ...(plans ? { plans } : {}),
+      ...(flags.case?.length ? { cases: flags.case } : {}),
+    });
+    progress.done();
+    report.requests += identified.requests; // they were sent too (one or two with the key)
+    return report;
+  };
+  const summary: Publish['summary'] = (settled, options) => [...conformSummary(settled, options), ...coverageLines(settled)];
+  return interruptible(out.err, run, (report) => publishRun(report, { ...publish, summary }));
 }
 
 export function registerConform(program: Command): void {

@@ -1,5 +1,6 @@
 // The petcert command line: one commander program; each folder registers its own command.
-// Exit codes are part of the interface: 0 pass · 1 MUST failure · 2 usage/config error · 3 unreachable.
+// Exit codes are part of the interface: 0 pass · 1 MUST failure · 2 usage/config error · 3 unreachable ·
+// 130/143 interrupted by SIGINT/SIGTERM (the report of what was judged is written).
 import { Command, CommanderError } from 'commander';
 import { ConfigError, PetcertError, UnreachableError, errorMessage } from '../core/errors.ts';
 import { VERSION } from '../core/version.ts';
@@ -8,6 +9,7 @@ import { registerQuota } from './quota.ts';
 import { registerServe } from './serve.ts';
 import { registerCertify } from './certify-cli.ts';
 import { registerCapacity } from './capacity.ts';
+import { SIGNAL_EXIT } from './interrupt.ts';
 
 export const EXIT = { pass: 0, fail: 1, usage: 2, unreachable: 3, internal: 4 } as const;
 
@@ -36,7 +38,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync([...argv]);
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.pass;
+    const code = typeof process.exitCode === 'number' ? process.exitCode : EXIT.pass;
+    // An interrupted run's report is written; a wait it cut short may still hold a timer: exit now.
+    if (Object.values(SIGNAL_EXIT).includes(code)) process.exit(code);
+    return code;
   } catch (error) {
     const code = exitCodeFor(error);
     if (error instanceof CommanderError) return code; // commander already printed the message

@@ -17,6 +17,7 @@ import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
 import { quotaRefused } from './certify.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
+import { interruptible } from './interrupt.ts';
 
 export interface QuotaFlags {
   baseUrl?: string;
@@ -76,18 +77,23 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   }
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
-  let report;
-  try {
-    report = await runQuota({
-      baseUrl: flags.baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink,
-      ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
-    });
-  } finally {
-    progress.done();
-  }
-  report.requests += identified?.requests ?? 0; // they were sent too (one or two with a key)
-  const after = report.aborted?.code === 'UNREACHABLE' ? ['The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.'] : [];
-  return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, after, allowIncomplete: flags.allowIncomplete });
+  const run = async (signal: AbortSignal) => {
+    let report;
+    try {
+      report = await runQuota({
+        baseUrl: baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
+        ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
+      });
+    } finally {
+      progress.done();
+    }
+    report.requests += identified?.requests ?? 0; // they were sent too (one or two with a key)
+    return report;
+  };
+  return interruptible(out.err, run, (report) => {
+    const after = report.aborted?.code === 'UNREACHABLE' ? ['The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.'] : [];
+    return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, after, allowIncomplete: flags.allowIncomplete });
+  });
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];

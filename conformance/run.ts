@@ -4,7 +4,8 @@
 import { parseBaseUrl } from '../core/base-url.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { checkApiKey } from '../core/api-key.ts';
-import { ConfigError } from '../core/errors.ts';
+import { AbortRunError, ConfigError } from '../core/errors.ts';
+import { stopLayer, stoppableClock } from '../core/stop.ts';
 import type { Send } from '../core/exchange.ts';
 import { silentProgress, type ProgressSink } from '../core/progress.ts';
 import { VERSION } from '../core/version.ts';
@@ -53,6 +54,8 @@ export interface ConformOptions {
   plans?: PlanTable;
   /** Replay only these coverage cases (--case: exact names, or a prefix ending in *). */
   cases?: readonly string[];
+  /** Fired on SIGINT/SIGTERM: nothing more is sent, no wait goes on; the report says INTERRUPTED. */
+  signal?: AbortSignal;
 }
 
 export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs, runTimeoutMs: 30 * 60_000 } as const;
@@ -105,7 +108,9 @@ export async function runConform(options: ConformOptions): Promise<Report> {
   validateOptions(options);
   const plan = planOf(options);
   const only = casesOf(options);
-  const clock = options.clock ?? systemClock;
+  // An interrupted run ends like a timed-out one (core/stop.ts): the same early stop, its own reason.
+  const stop = options.signal && { signal: options.signal, refuse: () => new AbortRunError('INTERRUPTED', 'the run was interrupted (SIGINT/SIGTERM) before the suite finished') };
+  const clock = stop ? stoppableClock(options.clock ?? systemClock, stop) : (options.clock ?? systemClock);
   const seed = options.seed ?? newRunSeed();
   const transport = options.send ? undefined : createNodeTransport({ timeoutMs: options.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs });
   const startedAt = new Date(clock.now()).toISOString();
@@ -113,7 +118,7 @@ export async function runConform(options: ConformOptions): Promise<Report> {
     const result = await runSuite({
       baseUrl,
       apiKey: options.apiKey,
-      send: options.send ?? transport!.send,
+      send: stop ? stopLayer(stop)(options.send ?? transport!.send) : (options.send ?? transport!.send),
       clock,
       seed,
       budget: options.budget ?? CONFORM_DEFAULTS.budget,

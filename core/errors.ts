@@ -49,7 +49,7 @@ export class UnreachableError extends PetcertError {
 /** The run stopped on purpose (too many 429s, budget, run timeout): the report says why. */
 export class AbortRunError extends PetcertError {
   constructor(
-    readonly reason: 'RATE_LIMITED' | 'BUDGET' | 'RUN_TIMEOUT' | 'TRANSPORT',
+    readonly reason: 'RATE_LIMITED' | 'BUDGET' | 'RUN_TIMEOUT' | 'TRANSPORT' | 'INTERRUPTED',
     message: string,
   ) {
     super(`ABORT_${reason}`, message);

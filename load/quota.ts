@@ -15,6 +15,8 @@ import { PROBE_NAMES, type ProbeName } from './probes/checks.ts';
 import { createContext } from './probes/context.ts';
 import { quotaBound, type Bound } from './probes/bounds.ts';
 import { runProbes } from './probes/run.ts';
+import { WaitCapped } from './probes/bounds.ts';
+import { stopLayer, stoppableClock } from '../core/stop.ts';
 
 export interface QuotaOptions {
   /** Ends in /v1. */
@@ -31,7 +33,11 @@ export interface QuotaOptions {
   timeoutMs?: number;
   /** Longest single wait (--max-wait); default and ceiling: the longest window plus slack. */
   maxWaitMs?: number;
+  /** Fired on SIGINT/SIGTERM: every probe is cut short (its open checks not judged), the report says INTERRUPTED. */
+  signal?: AbortSignal;
 }
+
+const INTERRUPTED = 'the run was interrupted (SIGINT/SIGTERM) before this probe finished';
 
 function validate(options: QuotaOptions): { only: ProbeName[]; baseUrl: string } {
   const baseUrl = parseBaseUrl(options.baseUrl, '--base-url');
@@ -60,12 +66,15 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 1000)) throw new ConfigError(`must be at least 1 s, got ${options.maxWaitMs} ms`, '--max-wait');
   const keys = options.keys.map((k) => ({ key: k.key, plan: resolvePlan(options.plans, k.plan) }));
   const transport = options.send ? undefined : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
-  const clock = options.clock ?? systemClock;
+  // An interrupt cuts every probe short as the run's bound does (core/stop.ts).
+  const stop = options.signal && { signal: options.signal, refuse: () => new WaitCapped(INTERRUPTED) };
+  const clock = stop ? stoppableClock(options.clock ?? systemClock, stop) : (options.clock ?? systemClock);
+  const send = options.send ?? transport!.send;
   const startedAt = new Date(clock.now()).toISOString();
   // The bound covers a request timeout past the deadline: the last request may be in flight when it passes.
   const bound = quotaBoundOf({ ...options, only });
   const ctx = createContext({
-    send: options.send ?? transport!.send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
+    send: stop ? stopLayer(stop)(send) : send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
@@ -81,6 +90,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   } finally {
     await transport?.close();
   }
+  if (options.signal?.aborted) report.aborted = { code: 'INTERRUPTED', message: `${INTERRUPTED}: checks not reached were not judged` };
   report.requests = ctx.requests();
   report.finishedAt = new Date(clock.now()).toISOString();
   return report;

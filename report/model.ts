@@ -139,7 +139,7 @@ export function durationSeconds(report: Pick<Report, 'startedAt' | 'finishedAt'>
 }
 
 /** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
-export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND';
+export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND' | 'INTERRUPTED';
 
 /** The exit codes of every command, named once (README, every --help and the CI example print EXIT_CODES_TEXT). */
 export const EXIT = { pass: 0, fail: 1, usage: 2, stopped: 3, incomplete: 4 } as const;

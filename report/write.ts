@@ -1,6 +1,8 @@
 // Writes a report's artifacts into a directory. Every artifact's final text is scrubbed of secrets
-// once more, whatever its renderer did: a key in a report is a leak we cannot take back.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// once more, whatever its renderer did: a key in a report is a leak we cannot take back. Each file is
+// written under a temporary name and renamed into place: a reader (or a run killed mid-write) never
+// sees half a file (issue 16 §3).
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../core/redact.ts';
 import type { FailOn, Report } from './model.ts';
@@ -29,7 +31,9 @@ export function writeReport(dir: string, report: Report, secrets: readonly strin
   const written: string[] = [];
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);
-    writeFileSync(path, redactText(text, secrets));
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, redactText(text, secrets));
+    renameSync(temporary, path);
     written.push(path);
   }
   return written;

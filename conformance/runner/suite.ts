@@ -67,7 +67,7 @@ function registerCreated(ctx: RunContext, ex: Exchange): void {
 
 function abortOf(error: unknown): SuiteResult['aborted'] {
   if (error instanceof UnreachableError || error instanceof TransportError) return { code: 'UNREACHABLE', message: error.message };
-  if (error instanceof AbortRunError && (error.reason === 'RATE_LIMITED' || error.reason === 'RUN_TIMEOUT')) return { code: error.reason, message: error.message };
+  if (error instanceof AbortRunError && (error.reason === 'RATE_LIMITED' || error.reason === 'RUN_TIMEOUT' || error.reason === 'INTERRUPTED')) return { code: error.reason, message: error.message };
   if (error instanceof AbortRunError) return { code: 'UNREACHABLE', message: error.message };
   return undefined;
 }
