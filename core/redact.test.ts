@@ -23,10 +23,18 @@ describe('redactText', () => {
     expect(redactText(`Bearer ${KEY}x`, [KEY])).toBe(`Bearer ${REDACTED}x`);
   });
 
-  it('leaves ordinary text and short secrets alone', () => {
+  it('leaves ordinary text alone', () => {
     expect(redactText('Bearer pk_live_other', [KEY])).toBe('Bearer pk_live_other');
-    expect(redactText('abc abc', ['abc'])).toBe('abc abc');
     expect(redactText('a.c abc', ['a.c.'])).toBe('a.c abc');
+  });
+
+  // Issue 16 §4: a short key was left in every artifact. Now it goes wherever it stands alone, and
+  // text that merely contains it is untouched.
+  it('redacts a short key as a whole token, never inside a longer word', () => {
+    expect(redactText('Bearer k1, "k1" k1', ['k1'])).toBe(`Bearer ${REDACTED}, "${REDACTED}" ${REDACTED}`);
+    expect(redactText('k1 k1', ['k1'])).toBe(`${REDACTED} ${REDACTED}`);
+    expect(redactText('talk1ng k10 xk1 k1x pc-k1 k6', ['k1'])).toBe('talk1ng k10 xk1 k1x pc-k1 k6');
+    expect(redactText('abc abc abcd', ['abc'])).toBe(`${REDACTED} ${REDACTED} abcd`);
   });
 
   it('takes keys with regex characters literally', () => {
@@ -37,5 +45,23 @@ describe('redactText', () => {
 
   it('redacts header values', () => {
     expect(redactHeaders({ authorization: `bearer ${KEY.toUpperCase()}` }, [KEY])).toEqual({ authorization: `bearer ${REDACTED}` });
+  });
+
+  it.for([
+    ['the key', 'Bearer k1'],
+    ['the key in another case', 'Bearer K1'],
+    ['the key inside a longer credential', 'Bearer xk1y'],
+    ['another scheme', 'Basic k1'],
+    ['no scheme at all', 'k1'],
+  ])('redacts the Authorization credential structurally, whatever the key\'s length: %s', ([, value]) => {
+    const out = redactHeaders({ authorization: value, 'x-note': 'k10' }, ['k1']);
+    expect(out.authorization).toMatch(new RegExp(`(^|\\s)\\*\\*\\*$`));
+    expect(out['x-note']).toBe('k10');
+  });
+
+  it('a one-character key: the credential structurally; unrelated credentials stay visible', () => {
+    expect(redactHeaders({ authorization: 'Bearer k' }, ['k'])).toEqual({ authorization: `Bearer ${REDACTED}` });
+    expect(redactHeaders({ authorization: 'Bearer other-key' }, ['k1'])).toEqual({ authorization: 'Bearer other-key' });
+    expect(redactHeaders({ authorization: 'Bearer ' }, ['k1'])).toEqual({ authorization: 'Bearer ' });
   });
 });
