@@ -37,7 +37,7 @@ async function quota(name: string, lie: RateLimitLie | undefined, extra: string[
     const wallMs = Date.now() - started;
     const printed = /Worst case: this run ends within (?:(\d+)m)?(\d+) ?s/.exec(lines.join('\n'));
     const report = JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report;
-    return { code, wallMs, boundMs: (Number(printed?.[1] ?? 0) * 60 + Number(printed?.[2])) * 1000, report };
+    return { code, wallMs, boundMs: (Number(printed?.[1] ?? 0) * 60 + Number(printed?.[2])) * 1000, report, lines };
   } finally {
     await server.close();
   }
@@ -71,11 +71,19 @@ describe.concurrent('petcert quota: every wait ends', { timeout: 60_000 }, () =>
     expect(failedIds(r.report)).toContain(expected[name]);
   });
 
-  it('--max-wait 1: the probes that must wait longer are cut short and say so', async () => {
+  // Issue 15 §1 (a cut-short wait): the MUST checks of a probe cut short were not judged, so the run is
+  // INCOMPLETE (exit 4; it exited 0 before), each named on the console with its reason and fix.
+  it('--max-wait 1: the probes that must wait longer are cut short and say so: INCOMPLETE, exit 4', async () => {
     const r = await quota('max-wait', undefined, ['1']);
     expect(failedIds(r.report)).toEqual([]);
-    const reasons = r.report.checks.filter((c) => c.outcome === 'skip').map((c) => c.skipReason).join('\n');
-    expect(reasons).toMatch(/probe cut short: not waited: .* beyond the 1s any wait may take/);
+    const cut = unjudgedMust(r.report).filter((c) => /^probe cut short: not waited: .* beyond the 1s any wait may take/.test(c.skipReason ?? ''));
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.every((c) => c.fix?.startsWith('raise --max-wait'))).toBe(true);
+    expect(r.code).toBe(4);
+    const out = r.lines.join('\n');
+    expect(out).toMatch(/^INCOMPLETE {2}petcert quota /m);
+    expect(out).toMatch(/MUST checks? not judged \(INCOMPLETE, exit 4\):\n(.*\n)* {2}\? \d+ checks: probe cut short: not waited/);
+    expect(out).toMatch(/ {6}fix: raise --max-wait/);
     expect(r.wallMs).toBeLessThan(r.boundMs);
   });
 });

@@ -190,7 +190,8 @@ export function unjudgedLines(report: Report): string[] {
 
 /** Checks that do not bind this run, apart and brief: the reason (often the command that judges them), then the ids. */
 export function notApplicableLines(report: Report): string[] {
-  const na = report.checks.filter(isNotApplicable);
+  // OBSERVE records are never verdicts: a gap with nothing to observe is not worth a line.
+  const na = report.checks.filter((c) => isNotApplicable(c) && c.level !== 'OBSERVE');
   if (na.length === 0) return [];
   const lines = [`  Not applicable to this run (${na.length}, not counted against it):`];
   for (const g of byReason(na)) lines.push(`  · ${g.reason}:`, ...idLines(g.ids, '      '));

@@ -49,7 +49,7 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
     const admitted = all.filter((o) => o.admitted);
     const dayOut = all.some((o) => (o.status === 429 && o.quota === 'day') || retryAfterBeyond(o, fresh.endMs));
     if (admitted.length < perMinute && dayOut) {
-      run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`);
+      run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`, { fix: 'run again in a fresh day window of this key (or with a key whose day quota is unspent)' });
       return;
     }
     const spanMs = Math.max(...all.map((o) => o.receivedLocal)) - Math.min(...all.map((o) => o.sentLocal));

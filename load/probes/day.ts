@@ -143,7 +143,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
       if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) {
-        f.skip('dayExact', `at the pace this target allows (${Math.round(perDayAtPace)} admitted per ${ctx.windows.daySeconds} s) the day quota of ${k.plan.perDay} cannot be reached within one day window`);
+        f.skip('dayExact', `at the pace this target allows (${Math.round(perDayAtPace)} admitted per ${ctx.windows.daySeconds} s) the day quota of ${k.plan.perDay} cannot be reached within one day window`, { fix: 'a longer day window (plans file: windows.daySeconds) or a target closer to petcert' });
         return undefined;
       }
       f.fail('dayExact', `paced at ${k.plan.perMinute} per minute window, ${total} requests were admitted over ${Math.round(span / 1000)} s without a day-quota 429 (plan: ${k.plan.perDay} per day)`, {
@@ -265,7 +265,7 @@ export async function probeDay(run: ProbeRun): Promise<void> {
     return;
   }
   if (!c.final && c.admitted <= perDay && c.late) {
-    f.skip('dayExact', `the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`);
+    f.skip('dayExact', `the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`, { fix: 'a longer day window (plans file: windows.daySeconds) or a target closer to petcert' });
     return;
   }
   if (!c.final) {

@@ -27,7 +27,7 @@ function judgeExact(run: ProbeRun, count: WindowCount, model: ModelVerdict): voi
   } else if (n >= perMinute) {
     run.f.pass('minuteExact');
   } else if (count.rejected && dayRefused(count.rejected, count.endMs)) {
-    run.f.skip('minuteExact', `429 after ${n} of ${perMinute} with a Retry-After beyond the minute window: the day quota ran out`);
+    run.f.skip('minuteExact', `429 after ${n} of ${perMinute} with a Retry-After beyond the minute window: the day quota ran out`, { fix: 'run again in a fresh day window of this key (or with a key whose day quota is unspent)' });
   } else {
     run.f.fail('minuteExact', `429 after only ${n} admitted from a full minute allowance; the plan allows ${perMinute}`, { exchange: count.rejected?.ex, expected: perMinute, received: n });
   }
@@ -158,7 +158,7 @@ function record(run: ProbeRun, model: ModelVerdict): void {
 export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCount) => Promise<void>): Promise<WindowCount | undefined> {
   const count = await exhaustWindow(run);
   if (!count) {
-    run.f.skip('minuteExact', 'the window ended twice before the count did: the target is too slow for this window length');
+    run.f.skip('minuteExact', 'the window ended twice before the count did: the target is too slow for this window length', { fix: 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert' });
     return undefined;
   }
   await afterExhaust?.(count);

@@ -35,7 +35,8 @@ async function guarded(run: ProbeRun, probe: ProbeName, body: () => Promise<unkn
   } catch (error) {
     if (!(error instanceof ProbeStop) && !(error instanceof WaitCapped)) throw error;
     const why = error instanceof WaitCapped ? 'probe cut short' : 'probe stopped';
-    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, `${why}: ${error.message}`);
+    const how = error instanceof WaitCapped ? { fix: 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time' } : {};
+    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, `${why}: ${error.message}`, how);
   }
 }
 
