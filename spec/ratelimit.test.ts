@@ -58,6 +58,8 @@ describe('HTTP dates and Retry-After', () => {
     expect(parseRetryAfter({ 'retry-after': '7' })).toEqual({ ok: true, value: { seconds: 7, form: 'delay-seconds', raw: '7' } });
     const later = 'Sun, 06 Nov 1994 08:49:47 GMT';
     expect(parseRetryAfter({ 'retry-after': later, date })).toMatchObject({ ok: true, value: { seconds: 10, form: 'http-date' } });
+    // rate-limiter-flexible's README form: readable as seconds, flagged as outside RFC 9110's syntax.
+    expect(parseRetryAfter({ 'retry-after': '1.916' })).toEqual({ ok: true, value: { seconds: 1.916, form: 'decimal-seconds', raw: '1.916' } });
     expect(parseRetryAfter({}).ok).toBe(false);
     expect(parseRetryAfter({ 'retry-after': '-3' }).ok).toBe(false);
     expect(parseRetryAfter({ 'retry-after': later }).ok).toBe(false);

@@ -85,12 +85,20 @@ export function serverDateMs(headers: Headers): number | undefined {
 export interface RetryAfter {
   /** Seconds to wait, from the server's point of view (may be fractional for HTTP-dates: never). */
   seconds: number;
-  form: 'delay-seconds' | 'http-date';
+  /**
+   * RFC 9110 §10.2.3's two forms, or a decimal number of seconds (rate-limiter-flexible's README sets
+   * `msBeforeNext / 1000`): not RFC syntax, but §7 and §8.3 only ask for "the time given in the Retry-After
+   * header", which it gives. Its form is a SHOULD finding (`isRfcRetryAfter`), never a missing header.
+   */
+  form: 'delay-seconds' | 'http-date' | 'decimal-seconds';
   raw: string;
 }
 
+/** The forms RFC 9110 §10.2.3 defines: delay-seconds (a whole number) and an HTTP-date. */
+export const isRfcRetryAfter = (r: RetryAfter): boolean => r.form !== 'decimal-seconds';
+
 /**
- * Retry-After as delay-seconds or an HTTP-date. An HTTP-date is converted to a delay against the
+ * Retry-After as delay-seconds or an HTTP-date (or a decimal number of seconds: see `RetryAfter.form`). An HTTP-date is converted to a delay against the
  * server's own Date header when there is one (RFC 9110 §10.2.3), so clock skew does not matter.
  */
 export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
@@ -98,6 +106,7 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
   if (raw === undefined) return { ok: false, problem: 'Retry-After is missing' };
   const seconds = parseHeaderInt(raw);
   if (seconds !== undefined) return { ok: true, value: { seconds, form: 'delay-seconds', raw } };
+  if (/^[0-9]{1,16}\.[0-9]{1,20}$/.test(raw.trim())) return { ok: true, value: { seconds: Number(raw.trim()), form: 'decimal-seconds', raw } };
   const at = parseHttpDate(raw);
   if (at === undefined) return { ok: false, problem: `Retry-After is neither delay-seconds nor an HTTP-date: ${JSON.stringify(raw)}` };
   const now = serverDateMs(headers);

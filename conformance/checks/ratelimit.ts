@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { DATE_SLACK_MS, isWholeSeconds, parseHeaderInt, parseRetryAfter, parseUnixTime, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS, isRfcRetryAfter, isWholeSeconds, parseHeaderInt, parseRetryAfter, parseUnixTime, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
 import { listRequest } from '../context.ts';
 import { fail, type Check, type ResponseCheck } from './types.ts';
 
@@ -107,6 +107,18 @@ export const ratelimitChecks: Check[] = [
     judge(ex) {
       const r = parseRetryAfter(ex.response.headers);
       return r.ok ? undefined : fail(r.problem, ex);
+    },
+  },
+  {
+    kind: 'response',
+    id: 'ratelimit.retry-after-form',
+    title: 'Retry-After is delay-seconds (a whole number) or an HTTP-date, not a decimal number of seconds',
+    level: 'SHOULD',
+    specRef: 'RFC 9110 §10.2.3',
+    applies: (ex) => ex.response.status === 429 && parseRetryAfter(ex.response.headers).ok,
+    judge(ex) {
+      const r = parseRetryAfter(ex.response.headers);
+      return r.ok && !isRfcRetryAfter(r.value) ? fail(`Retry-After ${JSON.stringify(r.value.raw)} is a decimal number of seconds`, ex) : undefined;
     },
   },
   {

@@ -12,6 +12,7 @@ export const CHECKS = {
   reset: def('quota.headers.reset', 'MUST', '§8.2', 'X-RateLimit-Reset is the Unix time (seconds) at which the window ends, constant within the window'),
   minuteExact: def('quota.minute.exact', 'MUST', '§8.1', 'A fresh minute window admits exactly the plan’s requests per minute, the next gets 429'),
   retryAfterPresent: def('quota.retry-after.present', 'MUST', '§8.3 rule 2', '429 carries Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3)'),
+  retryAfterForm: def('quota.retry-after.form', 'SHOULD', 'RFC 9110 §10.2.3', 'Retry-After is delay-seconds (a whole number) or an HTTP-date, not a decimal number of seconds'),
   retryAfterAccurate: def('quota.retry-after.accurate', 'MUST', '§8.3 rule 2', 'Retry-After points at the reset of the quota that refused (not zero, not too long) and agrees with X-RateLimit-Reset'),
   recovery: def('quota.recovery', 'MUST', '§7', 'After waiting Retry-After, requests are admitted again'),
   nextWindow: def('quota.rejected.next-window', 'MUST', '§8.1', "429 responses do not shrink the next window's quota"),

@@ -3,7 +3,7 @@ import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { CheckKey } from './checks.ts';
 import type { ProbeRun } from './context.ts';
 import { type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
 import { isFixed, type ModelVerdict } from './model.ts';
 
@@ -54,6 +54,8 @@ function judgeRetryAfterPresent(run: ProbeRun, o: Observation, key: CheckKey): o
     return false;
   }
   run.f.pass(key);
+  if (isRfcRetryAfter(o.retryAfter)) run.f.pass('retryAfterForm');
+  else run.f.fail('retryAfterForm', `Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read as ${o.retryAfter.seconds} s`, { exchange: o.ex });
   return true;
 }
 

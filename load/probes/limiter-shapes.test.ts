@@ -16,6 +16,7 @@ const SHAPES: Array<[string, Shape]> = [
   ['windows opened by a first request, one limiter (rate-limiter-flexible)', { meter: 'first-use', headers: 'binding' }],
   ['express-rate-limit: minute then day middleware, the day\'s headers on a 200, the minute\'s on its 429', { meter: 'first-use', headers: { chain: ['minute', 'day'] } }],
   ['express-rate-limit: day then minute middleware (the last one\'s headers win)', { meter: 'first-use', headers: { chain: ['day', 'minute'] } }],
+  ['rate-limiter-flexible: two limiters, Retry-After in decimal seconds (msBeforeNext / 1000)', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, decimalRetryAfter: true }],
   ['token bucket of the minute figure, continuous refill', { meter: 'token-bucket', headers: 'binding' }],
   ['GCRA (redis-cell, throttled)', { meter: 'gcra', headers: 'binding' }],
   ['slowapi: first-request windows, Reset with microseconds, Date cached up to a second', { meter: 'first-use', headers: 'binding', fractionalReset: true, dateLagMs: (n) => (n * 397) % 1000 }],
@@ -50,6 +51,13 @@ describe('a correct limiter of every shape is judged whole and passes', () => {
     const applicable = r.failed.filter((f) => f.startsWith('quota.headers.applicable['));
     expect(applicable.length > 0).toBe(shape.headers !== 'binding');
     expect(r.checks.find((c) => c.id === 'quota.headers.applicable[free]')?.level).toBe('SHOULD');
+  });
+
+  it('a decimal Retry-After is a SHOULD finding only, and read as the time to wait', async () => {
+    const r = await runShape({ windows, plans, shape: { meter: 'first-use', headers: 'binding', decimalRetryAfter: true }, latencyMs: [1, 30] });
+    expect(r.failed.map((f) => f.split(':')[0])).toEqual(['quota.retry-after.form[free]', 'quota.retry-after.form[pro]']);
+    expect(r.checks.find((c) => c.id === 'quota.retry-after.form[free]')?.level).toBe('SHOULD');
+    expect(r.unjudged).toEqual([]);
   });
 
   it('a fractional Reset is a SHOULD finding only, and every other rule is still judged', async () => {

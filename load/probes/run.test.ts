@@ -32,7 +32,7 @@ describe('probe core on the correct reference server', () => {
     const r = await probe();
     expect(failed(r.checks)).toEqual([]);
     expect(r.checks.filter((c) => c.outcome === 'skip').map((c) => `${c.id}: ${c.skipReason}`)).toEqual([]);
-    expect(r.checks.length).toBe(2 * 20 - 1); // isolation is reported once, on the spent key
+    expect(r.checks.length).toBe(2 * 21 - 1); // isolation is reported once, on the spent key
     expect(Object.keys(r.series)).toEqual(expect.arrayContaining(['minute:free', 'burst:pro', 'day:free']));
     const observed = r.checks.find((c) => c.id === 'quota.rejected.consume[pro]')?.observed as { consumesDayQuota: boolean };
     expect(observed.consumesDayQuota).toBe(false);

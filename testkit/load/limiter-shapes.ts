@@ -126,6 +126,8 @@ export interface ShapeOptions {
   originMs?: number;
   /** slowapi: X-RateLimit-Reset as a float with microseconds (else rounded up, as express-rate-limit's Math.ceil). */
   fractionalReset?: boolean;
+  /** rate-limiter-flexible's README: `Retry-After: msBeforeNext / 1000`, a decimal number of seconds. */
+  decimalRetryAfter?: boolean;
   /** uvicorn: Date refreshed once a second, so up to a second stale; `lagMs(n)` is the staleness of answer n. */
   dateLagMs?: (n: number) => number;
   faults?: ShapeFaults;
@@ -198,7 +200,9 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       'content-type': 'application/json',
     };
     if (refused) {
-      if (!f.noRetryAfter) headers['retry-after'] = String(Math.max(1, Math.ceil((refused.t.retryMs - nowMs) / 1000)));
+      const waitMs = refused.t.retryMs - nowMs;
+      const retryAfter = options.decimalRetryAfter ? String(waitMs / 1000) : String(Math.max(1, Math.ceil(waitMs / 1000)));
+      if (!f.noRetryAfter) headers['retry-after'] = retryAfter;
       return { status: 429, headers, body: '{"code":"RATE_LIMITED","message":"Too many requests","status":429}' };
     }
     return { status: 200, headers, body: '[]' };
