@@ -82,6 +82,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
     try {
       report = await runQuota({
         baseUrl: baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
+        spentBefore: { [keys[0]!.key]: identified?.withKey ?? 0 }, // the identification's keyed requests count too
         ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
       });
     } finally {

@@ -35,6 +35,8 @@ export interface QuotaOptions {
   maxWaitMs?: number;
   /** Fired on SIGINT/SIGTERM: every probe is cut short (its open checks not judged), the report says INTERRUPTED. */
   signal?: AbortSignal;
+  /** Requests already sent with a key (API key → count), e.g. by identifying the target: the day quota counts them. */
+  spentBefore?: Record<string, number>;
 }
 
 const INTERRUPTED = 'the run was interrupted (SIGINT/SIGTERM) before this probe finished';
@@ -76,6 +78,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   const ctx = createContext({
     send: stop ? stopLayer(stop)(send) : send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
   const report: Report = {

@@ -32,6 +32,8 @@ export interface ProbeContext {
   models: Record<string, ModelVerdict>;
   /** Requests handed to the transport so far, tries included. */
   requests(): number;
+  /** Requests sent with a key (API key → count) before the probes (identifying the target): they count against its day. */
+  spentBefore?: Record<string, number>;
 }
 
 export interface KeyUnderTest {
@@ -90,6 +92,9 @@ export async function sleepUntilServer(ctx: ProbeContext, serverMs: number, what
 
 /** The key's label in series names ("minute:free#2" → "free#2"). */
 export const labelOf = (run: ProbeRun): string => run.seriesName.slice(run.seriesName.indexOf(':') + 1);
+
+/** Requests this run's key spent outside the probes' series (`spentBefore`). */
+export const spentBefore = (run: ProbeRun): number => run.ctx.spentBefore?.[run.k.key] ?? 0;
 
 /** Every sample of this run's key, across all its probes (series are named `<probe>:<key label>`). */
 export function keySamples(run: ProbeRun): Sample[] {

@@ -4,7 +4,7 @@
 // spent the plan's perDay (all its requests in every probe), no more than perDay (plus what a refilling
 // model gives back) were admitted within one day of this probe's own requests, and the 429 carries a
 // consistent Retry-After.
-import { keySamples, waitFor, serverNow, type ProbeRun } from './context.ts';
+import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun } from './context.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfterConsistent } from './judge.ts';
 import { allowance, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
@@ -28,12 +28,16 @@ function overDay(run: ProbeRun, own: Observation[], model: ModelVerdict): { coun
   return undefined;
 }
 
-/** This key's requests the server answered, in every probe: admitted, and refused (some servers count those). */
-function spentByKey(run: ProbeRun): { admitted: number; refused: number } {
+/**
+ * This key's requests the server answered, in every probe: admitted, and refused (some servers count
+ * those), and those sent before the probes (identifying the target: `before`, answers unseen).
+ */
+function spentByKey(run: ProbeRun): { admitted: number; refused: number; before: number } {
   const samples = keySamples(run);
   return {
     admitted: samples.filter((s) => s.status >= 200 && s.status < 300).length,
     refused: samples.filter((s) => s.status === 429).length,
+    before: spentBefore(run),
   };
 }
 
@@ -44,8 +48,9 @@ function judge(run: ProbeRun, own: Observation[], final: Observation, model: Mod
   const spent = spentByKey(run);
   if (over) {
     f.fail('dayExact', `${over.count} requests admitted within one day window (${run.ctx.windows.daySeconds} s); the plan allows ${perDay}${over.most > perDay ? `, a ${model.model} limiter at most ${over.most}` : ''}`, { exchange: over.at.ex, expected: perDay, received: over.count });
-  } else if (spent.admitted + spent.refused - 1 < perDay) {
-    f.fail('dayExact', `the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused) in all; the plan allows ${perDay} per day`, { exchange: final.ex, expected: perDay, received: spent.admitted });
+  } else if (spent.admitted + spent.refused - 1 + spent.before < perDay) {
+    const before = spent.before ? `, ${spent.before} before the probes` : '';
+    f.fail('dayExact', `the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused${before}) in all; the plan allows ${perDay} per day`, { exchange: final.ex, expected: perDay, received: spent.admitted });
   } else f.pass('dayExact');
   judgeRetryAfterConsistent(run, final, run.ctx.windows.daySeconds, DAY_RETRY_AFTER);
   f.observe('dayHeaders', { on429: final.quota });

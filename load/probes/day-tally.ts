@@ -7,7 +7,7 @@
 // of the day's start, the slow path counts a whole fresh day: our ambiguity never becomes a verdict.
 import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
-import { keySamples, type ProbeRun } from './context.ts';
+import { keySamples, spentBefore, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
 import { quotaOf, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, isWholeSeconds } from '../../spec/ratelimit.ts';
@@ -18,6 +18,8 @@ export interface DayTally {
   /** 429s before the final one. */
   rejected: number;
   ambiguous: boolean;
+  /** Requests sent before the probes (identifying the target) that fell in this window: its first sample is in it. */
+  before: number;
 }
 
 /**
@@ -63,7 +65,8 @@ export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: O
   const own = run.ctx.series[run.seriesName] ?? [];
   const finalSample = own[own.length - 1];
   const samples = keySamples(run);
-  const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false };
+  const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, before: 0 };
+  let earliest: { t: number; where: Placement } | undefined;
   const finalReset = final.quota === 'day' ? final.rate?.reset : undefined;
   for (const s of samples) {
     if (s === finalSample) continue;
@@ -71,10 +74,12 @@ export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: O
     const where = placedByOwnReset(s, run.k.plan, run.ctx.windows.daySeconds, finalReset)
       ?? place(countedWithin(s, run.k.plan, run.ctx.windows), startMs, endMs, uncertainMs);
     if (where === 'ambiguous') tally.ambiguous = true;
+    if (earliest === undefined || s.t < earliest.t) earliest = { t: s.t, where };
     if (where !== 'in') continue;
     if (s.status === 429) tally.rejected++;
     else if (s.status >= 200 && s.status < 300) tally.admitted++;
   }
+  if (earliest?.where !== 'out') tally.before = spentBefore(run);
   return tally;
 }
 
@@ -99,15 +104,19 @@ export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation)
   const exact = final.quota === 'day' && resetEndMs(run, final) === endMs;
   const rounded = exact && roundedReset(run, final, endMs);
   const t = tallyDay(run, endMs - dayMs, endMs, final, exact ? (rounded ? RESET_ROUNDING_MS : 0) : SLACK_MS);
-  if (t.ambiguous || t.admitted + Math.max(0, t.rejected) < perDay) {
+  // Requests sent before the probes (answers unseen) may have been counted, or not: either count passes,
+  // one between them cannot be told from over-admission (the slow path counts a day without them).
+  const withBefore = t.admitted + t.before;
+  if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay) {
     if (t.admitted > perDay) {
       f.fail('dayExact', `${t.admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });
       return true;
     }
     return false;
   }
-  const consumes = t.admitted < perDay && t.admitted + t.rejected === perDay;
-  if (t.admitted === perDay || consumes) f.pass('dayExact');
+  const consumes = withBefore < perDay && withBefore + t.rejected === perDay;
+  if (t.admitted < perDay && withBefore > perDay) return false;
+  if (t.admitted === perDay || withBefore === perDay || consumes) f.pass('dayExact');
   else f.fail('dayExact', `${t.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });
   // The day's end came from this 429, so only the bounds are independent: past this minute, within a day.
   judgeRetryAfterBounds(run, final, endMs);

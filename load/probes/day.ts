@@ -4,7 +4,7 @@
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
 import { PROBE_CHECKS } from './checks.ts';
-import { keySamples, labelOf, serverNow, sleepUntilServer, type ProbeRun } from './context.ts';
+import { keySamples, labelOf, serverNow, sleepUntilServer, spentBefore, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeApplicable, judgeRetryAfter } from './judge.ts';
 import { resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
@@ -43,7 +43,7 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
       const startMs = (finalReset - daySeconds) * 1000;
       const own = run.ctx.series[run.seriesName] ?? [];
       const before = samples.filter((s) => s !== own[own.length - 1] && !inDay.includes(s) && s.t >= startMs - SLACK_MS
-        && (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t)).length;
+        && (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t)).length + spentBefore(run);
       if (first.remaining! < run.k.plan.perDay - 1 - before) {
         return `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
       }

@@ -60,6 +60,13 @@ describe('a correct limiter of every shape is judged whole and passes', () => {
     expect(r.unjudged).toEqual([]);
   });
 
+  // `petcert quota` identifies the target first, with the first key (cli/identify.ts): requests the probes
+  // never see, which the day counts. Told to the probes, a correct server is judged whole and passes.
+  it.for(SHAPES.map(([name, shape]) => [name, shape] as const))('%s: requests sent before the probes count against the day', async ([, shape]) => {
+    const r = await runShape({ windows, plans, shape, before: { requests: 2, told: true } });
+    expect({ failed: must(r), unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
+  });
+
   it('a fractional Reset is a SHOULD finding only, and every other rule is still judged', async () => {
     const r = await runShape({ windows, plans, shape: { meter: 'first-use', headers: 'binding', fractionalReset: true } });
     expect(r.failed.map((f) => f.split(':')[0])).toEqual(['quota.headers.reset-integer[free]', 'quota.headers.reset-integer[pro]']);

@@ -127,10 +127,13 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
  * When the evidence fits a first-request window and a sliding log alike (model.ts laterNeeded), one more
  * request LATER_MS after the recovery tells them apart, where the window leaves room for it.
  */
+/** Room left in a first-request window after the later request, for its answer to come back inside it. */
+const LATER_ROOM_MS = 500;
+
 async function modelOf(run: ProbeRun, count: WindowCount, retried?: Retried): Promise<ModelVerdict> {
   const e = evidenceOf(run, count, retried);
   const rec = retried?.admitted;
-  if (rec && laterNeeded(e) && run.ctx.windows.minuteSeconds * 1000 > 2 * LATER_MS) {
+  if (rec && laterNeeded(e) && run.ctx.windows.minuteSeconds * 1000 >= LATER_MS + LATER_ROOM_MS) {
     await waitFor(run.ctx, LATER_MS - (run.ctx.clock.now() - rec.receivedLocal), 'one more request to tell the window model');
     const later = minuteOnly(await observe(run));
     if (later?.admitted) e.later = { reset: later.rate!.reset, afterMs: later.sentLocal - rec.receivedLocal };

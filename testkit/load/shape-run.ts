@@ -21,6 +21,8 @@ export interface RunShape {
   seed?: number;
   startMs?: number;
   only?: readonly ProbeName[];
+  /** Requests the first key sends before the probes (as identifying the target does), told to them or not. */
+  before?: { requests: number; told: boolean };
 }
 
 /** mulberry32: a small seeded generator, so a failing seed can be replayed. */
@@ -69,8 +71,12 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
     if (back) await clock.sleep(back);
     return { request, response: { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body }, sentAt, durationMs: clock.now() - sentAt };
   };
-  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress });
   const keys = Object.entries(keyPlan).map(([key, plan]) => ({ key, plan: resolvePlan(table, plan) }));
+  const first = keys[0]!.key;
+  const url = 'http://127.0.0.1:1/v1/pets';
+  for (let i = 0; i < (o.before?.requests ?? 0); i++) await send({ method: 'GET', url, headers: { authorization: `Bearer ${first}` } });
+  const spentBefore = o.before?.told ? { spentBefore: { [first]: o.before.requests } } : {};
+  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, ...spentBefore });
   const r = await runProbes(ctx, keys, o.only ?? PROBE_NAMES, Object.keys(keyPlan));
   return {
     checks: r.checks,
