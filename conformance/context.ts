@@ -31,6 +31,8 @@ export interface RunContext {
   categories: CategoryState;
   /** Latest ceiling on Reset - Date, in seconds (the longest window: the day). */
   resetHorizonSeconds: number;
+  /** The minute window (the plans file's, else the specification's): how fast a refilling limiter gives Remaining back. */
+  minuteSeconds?: number;
   /** The key's plan, when the run was told it: X-RateLimit-Limit is then judged against its figures. */
   plan?: Plan;
   /** Count one occurrence of a behaviour for a check (the check itself is the handle: no string ids). */

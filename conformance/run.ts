@@ -130,6 +130,7 @@ export async function runConform(options: ConformOptions): Promise<Report> {
       deadline: clock.now() + (options.runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs),
       progress: options.progress ?? silentProgress,
       resetHorizonSeconds: options.maxWindowSeconds ?? options.plans?.windows.daySeconds ?? SPEC_WINDOWS.daySeconds,
+      minuteSeconds: options.plans?.windows.minuteSeconds ?? SPEC_WINDOWS.minuteSeconds,
       ...(plan ? { plan } : {}),
       ...(only ? { only } : {}),
     });

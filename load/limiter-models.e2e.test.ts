@@ -10,7 +10,6 @@ import { parsePlansFile } from '../spec/plans.ts';
 import { runQuota } from './quota.ts';
 import { certify } from '../cli/certify.ts';
 import { realRunners } from '../cli/certify-runners.ts';
-import { minBudget } from '../conformance/runner/budget.ts';
 
 // Small quotas keep the quota probes short; conform's key is on Business (the spec's figures) so its
 // requests are never paced.
@@ -65,7 +64,7 @@ describe.concurrent('certify: conform and quota pass 10 runs out of 10 on every 
     const server = await listen({ plans, keys: { ...keys, [conformKey.key]: conformKey.plan }, variants: { limiterModel } });
     try {
       const quotaKeys = Object.entries(keys).map(([key, plan]) => ({ key, plan }));
-      return await certify({ baseUrl: server.baseUrl, production: false, conformKeys: [conformKey], quotaKeys, plans, budget: minBudget(), version: 'test' }, realRunners);
+      return await certify({ baseUrl: server.baseUrl, production: false, conformKeys: [conformKey], quotaKeys, plans, version: 'test' }, realRunners);
     } finally {
       await server.close();
     }

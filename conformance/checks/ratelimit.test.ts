@@ -34,3 +34,28 @@ describe('ratelimit.reset-timestamp', () => {
     expect(verdict(exchange(0, {}, 401))).toBe('not applied');
   });
 });
+
+// A token bucket refilled faster than conform sends (Business on 2 s windows) reports Limit-1 on every
+// answer and a Reset a second away: a refill, not a stuck counter. A fixed window's Reset is its end.
+describe('ratelimit.countdown and refilling limiters', () => {
+  const countdown = ratelimitChecks.find((c) => c.id === 'ratelimit.countdown')!;
+  const bucketCtx = { resetHorizonSeconds: 40, minuteSeconds: 2 } as RunContext;
+  async function run(resetIn: number, limit: number): Promise<unknown> {
+    let t = NOW;
+    const send = async (request: Exchange['request']): Promise<Exchange> => {
+      t += 20;
+      const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - 1), 'x-ratelimit-reset': String(NOW / 1000 + resetIn), date: new Date(NOW).toUTCString() };
+      return { request, response: { status: 200, headers, body: '[]' }, sentAt: t, durationMs: 5 };
+    };
+    if (countdown.kind !== 'scenario') throw new Error('countdown is a scenario');
+    return countdown.run(4, { ...bucketCtx, baseUrl: 'http://127.0.0.1/v1', apiKey: 'k', send } as RunContext);
+  }
+  test('a full bucket that refills between requests passes', async () => {
+    expect(await run(1, 1000)).toBeUndefined();
+  });
+  test('a stuck Remaining in a fixed window still fails', async () => {
+    expect(await run(2, 1000)).toBeUndefined(); // Reset within what refilling takes: cannot tell
+    expect(await run(30, 1000)).toMatchObject({ message: expect.stringMatching(/did not decrease/) });
+    expect(await run(1, 6)).toMatchObject({ message: expect.stringMatching(/did not decrease/) }); // no refill in 20 ms
+  });
+});

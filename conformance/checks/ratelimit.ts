@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { DATE_SLACK_MS, isRfcRetryAfter, isWholeSeconds, parseHeaderInt, parseRetryAfter, parseUnixTime, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
-import { listRequest } from '../context.ts';
+import { listRequest, type RunContext } from '../context.ts';
+import { SPEC_WINDOWS } from '../../spec/plans.ts';
 import { fail, type Check, type ResponseCheck } from './types.ts';
 
 /** The three headers §8.2 puts on every response. */
@@ -25,6 +26,23 @@ const SLACK_SECONDS = DATE_SLACK_MS / 1000;
 const NO_DATE_SLACK_SECONDS = 86_400;
 /** GAPS.md: a 401 must carry the headers as integers, but their values (an unknown key has no plan) are OBSERVE. */
 export const judgesValues = (ex: Exchange): boolean => ex.response.status !== 401 && parsed(ex).ok;
+
+/**
+ * Whether a refilling limiter (token bucket, GCRA) could have given a request back between sending `a` and
+ * answering `b`: time enough for one request's refill at `limit` per window (the day's when Limit is the
+ * plan's day figure, else the minute's), and `b` reads like one: its Reset ("when full again") no further
+ * from its Date than refilling what is missing takes. A fixed window's Reset is its end, far off.
+ */
+function mayRefillOne(a: Exchange, b: Exchange, limit: number, ctx: Pick<RunContext, 'plan' | 'resetHorizonSeconds' | 'minuteSeconds'>): boolean {
+  const windowSeconds = ctx.plan && limit === ctx.plan.perDay ? ctx.resetHorizonSeconds : ctx.minuteSeconds ?? SPEC_WINDOWS.minuteSeconds;
+  const elapsedMs = b.sentAt + b.durationMs - a.sentAt;
+  if ((elapsedMs * limit) / (windowSeconds * 1000) < 1) return false;
+  const r = parsed(b);
+  const date = serverDateMs(b.response.headers);
+  if (!r.ok || date === undefined) return false;
+  const fullInSeconds = ((r.value.limit - r.value.remaining) * windowSeconds) / r.value.limit;
+  return r.value.reset - date / 1000 <= fullInSeconds + 1 + SLACK_SECONDS;
+}
 
 export const ratelimitChecks: Check[] = [
   headerCheck('ratelimit.headers-present', 'X-RateLimit-Limit, -Remaining and -Reset on every response', () => true, (ex) => {
@@ -79,12 +97,14 @@ export const ratelimitChecks: Check[] = [
       for (let i = 0; i < n; i += 1) seen.push(await ctx.send(listRequest(ctx, 'limit=1')));
       // Only pairs in the same window (same Limit and Reset) compare: a window boundary or a switch
       // from the minute to the day quota between two requests is not a fault. Other checks' requests
-      // running meanwhile only make Remaining drop faster.
+      // running meanwhile only make Remaining drop faster. A refilling limiter (token bucket, GCRA) may
+      // give a request back between two of them: only pairs closer than one request's refill compare.
       let comparable = 0;
       for (let i = 1; i < seen.length; i += 1) {
         const a = parsed(seen[i - 1]!);
         const b = parsed(seen[i]!);
         if (!a.ok || !b.ok || a.value.limit !== b.value.limit || a.value.reset !== b.value.reset) continue;
+        if (mayRefillOne(seen[i - 1]!, seen[i]!, a.value.limit, ctx)) continue;
         comparable += 1;
         if (b.value.remaining < a.value.remaining) return undefined;
       }

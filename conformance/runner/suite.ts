@@ -42,6 +42,7 @@ export interface SuiteOptions {
   deadline: number;
   progress: ProgressSink;
   resetHorizonSeconds: number;
+  minuteSeconds?: number;
   max429?: number;
   maxWaitMs?: number;
   backoffBaseMs?: number;
@@ -134,6 +135,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     created: [],
     categories: { known: o.categoryId === undefined ? [] : [String(o.categoryId)], rejected: [], ...(o.categoryId === undefined ? {} : { fixed: o.categoryId }) },
     resetHorizonSeconds: o.resetHorizonSeconds,
+    ...(o.minuteSeconds !== undefined ? { minuteSeconds: o.minuteSeconds } : {}),
     ...(o.plan ? { plan: o.plan } : {}),
     observe: (check, label) => ledger.count(check, label),
   };
