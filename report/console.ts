@@ -188,10 +188,12 @@ export function unjudgedLines(report: Report): string[] {
   return lines;
 }
 
+/** A rule that does not bind this run; OBSERVE records are never verdicts, a gap with nothing to observe is no line. */
+const notApplicableRule = (c: CheckResult): boolean => isNotApplicable(c) && c.level !== 'OBSERVE';
+
 /** Checks that do not bind this run, apart and brief: the reason (often the command that judges them), then the ids. */
 export function notApplicableLines(report: Report): string[] {
-  // OBSERVE records are never verdicts: a gap with nothing to observe is not worth a line.
-  const na = report.checks.filter((c) => isNotApplicable(c) && c.level !== 'OBSERVE');
+  const na = report.checks.filter(notApplicableRule);
   if (na.length === 0) return [];
   const lines = [`  Not applicable to this run (${na.length}, not counted against it):`];
   for (const g of byReason(na)) lines.push(`  · ${g.reason}:`, ...idLines(g.ids, '      '));
@@ -221,7 +223,7 @@ export function verdictLines(report: Report, options: VerdictOptions = {}): stri
     `${head}  petcert ${report.kind} ${report.target}`,
     `  ${report.checks.length} checks: ${count((c) => c.outcome === 'pass')} passed, ${failing.length} failing (${failOn.toUpperCase()}), ` +
       `${count((c) => c.level === 'SHOULD' && c.outcome === 'fail')} SHOULD findings, ${count((c) => c.level === 'OBSERVE')} OBSERVE records, ` +
-      `${unjudgedMust(report).length} MUST not judged, ${count(isNotApplicable)} not applicable, ` +
+      `${unjudgedMust(report).length} MUST not judged, ${count(notApplicableRule)} not applicable, ` +
       `${count((c) => c.outcome === 'skip')} skipped in all · ${report.requests} requests in ${seconds !== undefined ? seconds.toFixed(1) : '?'} s` +
       (report.seed !== null ? ` · seed ${report.seed}` : ''),
   ];
