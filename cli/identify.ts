@@ -25,6 +25,9 @@ export interface IdentifyOptions {
   send?: Send;
 }
 
+/** Per request to a nearby base URL (issue 16 §1: the verdict within 2 s of the answers). */
+export const CANDIDATE_TIMEOUT_MS = 1_000;
+
 export interface Identified {
   verdict: Verdict;
   /** Every request sent, the ones with the key (they cost quota) among them. */
@@ -112,8 +115,14 @@ export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
     for (let p = nextProbe(observed); p !== undefined; p = nextProbe(observed)) observed.push(await observe(send, p, o.baseUrl, o.key, spent));
     const verdict = judgeIdentity(observed);
     if (verdict.identity !== 'not-animal-store') return { verdict, ...counted(spent) };
-    const nearby = await findNearby(o.send ?? transport!.send, o, observed, spent);
-    return { verdict, ...counted(spent), refusal: refusal(o, verdict, observed, nearby) };
+    // A suggestion must not hold the verdict up: a candidate that does not answer quickly is not one.
+    const quick = o.send ? undefined : createNodeTransport({ timeoutMs: Math.min(o.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs, CANDIDATE_TIMEOUT_MS) });
+    try {
+      const nearby = await findNearby(o.send ?? quick!.send, o, observed, spent);
+      return { verdict, ...counted(spent), refusal: refusal(o, verdict, observed, nearby) };
+    } finally {
+      await quick?.close();
+    }
   } finally {
     await transport?.close();
   }
