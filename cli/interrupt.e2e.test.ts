@@ -101,6 +101,16 @@ describe('interrupted runs keep their evidence', () => {
     expect(s.exitedAt - s.signalledAt).toBeLessThan(5000);
   }, 90_000);
 
+  test('mid-certify (the embedded server), SIGINT during the first conform part: no later part starts, exit 130', async () => {
+    const s = await interrupt(['certify', '--plans', plansFile], /\[conform\[free\]/, ['SIGINT']);
+    expect(s.code, s.out).toBe(130);
+    const report = reportOf(s);
+    expect(report.kind).toBe('certify');
+    expect(report.aborted?.code).toBe('INTERRUPTED');
+    expect(report.checks.some((c) => c.id.startsWith('quota/'))).toBe(false);
+    expect(s.exitedAt - s.signalledAt).toBeLessThan(5000);
+  }, 90_000);
+
   test('a second signal exits at once, even with a request still in flight', async () => {
     // From the first signal on, every answer takes 8 s: the first signal waits for those in flight.
     const s = await interrupt(['conform', '--base-url', server.baseUrl, '--api-key', KEY, '--budget', '20000'], /\[conform(: coverage)?\] \d+\//, ['SIGINT', 'SIGINT'], 500, () => (hang = true));
