@@ -9,9 +9,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { trivialTarget } from '../cli/capacity-calibrate.ts';
-import { runK6 } from '../cli/capacity-k6.ts';
+import { trivialTarget } from '../load/capacity/calibrate.ts';
+import { documentFromEnv } from '../load/capacity/document.ts';
+import { parseKeysFile } from '../load/capacity/keys-file.ts';
+import { runCapacityK6 } from '../load/capacity/k6-run.ts';
 import { findK6 } from '../load/k6-binary.ts';
+import { runK6Process } from '../load/k6-process.ts';
+import { parsePlansFile } from '../spec/plans.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -52,17 +56,12 @@ export default async function () { await http.asyncRequest('GET', __ENV.BASE_URL
 export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ requests: d.metrics.http_reqs.values.count, dropped: (d.metrics.dropped_iterations || { values: { count: 0 } }).values.count }) + '\\n' }; }
 `;
 
-function bareK6(k6: string, script: string, baseUrl: string, rate: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(k6, ['run', '--quiet', '--log-format', 'raw', '-e', `BASE_URL=${baseUrl}`, '-e', `RATE=${rate}`, '-e', `SECONDS=${SECONDS}`, '-e', `VUS=${VUS}`, script], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', () => {
-      const line = /BARE (\{.*\})/.exec(out)?.[1];
-      if (!line) return reject(new Error(`bare k6 printed no result: ${out}`));
-      resolve((JSON.parse(line) as { requests: number }).requests / SECONDS);
-    });
-  });
+async function bareK6(k6: string, script: string, baseUrl: string, rate: number): Promise<number> {
+  const env = { BASE_URL: baseUrl, RATE: String(rate), SECONDS: String(SECONDS), VUS: String(VUS) };
+  const run = await runK6Process({ k6, args: ['run', '--quiet', '--log-format', 'raw', script], env, timeoutMs: (SECONDS + 60) * 1000 });
+  const line = /BARE (\{.*\})/.exec(run.stdout)?.[1];
+  if (!line) throw new Error(`bare k6 printed no result: ${run.stdout}`);
+  return (JSON.parse(line) as { requests: number }).requests / SECONDS;
 }
 
 const k6 = findK6();
@@ -71,12 +70,15 @@ const plansFile = join(dir, 'plans.json');
 const keysFile = join(dir, 'keys.txt');
 writeFileSync(plansFile, JSON.stringify({ plans: { bench: { perMinute: PER_MINUTE, perDay: 1_000_000_000 } } }));
 const server = await startServer(plansFile, keysFile);
-const base = { k6, script, secrets: readFileSync(keysFile, 'utf8').split('\n'), timeoutMs: (SECONDS + 60) * 1000 };
-const files = { KEYS_FILE: keysFile, PLANS_FILE: plansFile };
+const keys = parseKeysFile(readFileSync(keysFile, 'utf8'), keysFile);
+const table = parsePlansFile(JSON.parse(readFileSync(plansFile, 'utf8')));
+const base = { k6, script, secrets: keys.map((k) => k.key) };
+const timeoutMs = (SECONDS + 60) * 1000;
+const doc = (env: Record<string, string>, baseUrl: string) => documentFromEnv(env, baseUrl, table, keys);
 console.log(`k6: ${k6}; ${SECONDS} s per measurement`);
 try {
   for (const rate of RATES) {
-    const { result } = await runK6({ ...base, env: { ...files, ...stepEnv(rate), BASE_URL: server.baseUrl } });
+    const result = await runCapacityK6(base, doc(stepEnv(rate), server.baseUrl), timeoutMs);
     const s = result.steps[0]!;
     console.log(`reference server at ${rate} req/s offered: achieved ${(s.requests / s.seconds).toFixed(1)} req/s = ${(s.requests / s.seconds / s.offeredRate).toFixed(3)} × offered, dropped ${s.dropped}, p99 ${s.percentilesMs['99']?.toFixed(1)} ms`);
   }
@@ -89,7 +91,7 @@ try {
   const ours: number[] = [];
   const bare: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const { result } = await runK6({ ...base, env: { ...files, ...stepEnv(LIMIT_RATE, 'list=1'), BASE_URL: trivial.baseUrl, MAX_VUS: String(VUS) } });
+    const result = await runCapacityK6(base, doc({ ...stepEnv(LIMIT_RATE, 'list=1'), MAX_VUS: String(VUS) }, trivial.baseUrl), timeoutMs);
     ours.push(result.steps[0]!.requests / SECONDS);
     bare.push(await bareK6(k6, join(dir, 'bare.js'), trivial.baseUrl, LIMIT_RATE));
   }

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keysFileText } from '../load/capacity/keys-file.ts';
-import { calibrate } from './capacity-calibrate.ts';
+import { calibrate } from '../load/capacity/calibrate.ts';
+import { documentFromEnv } from '../load/capacity/document.ts';
 import type { Report } from '../report/model.ts';
 import { keyPool } from '../reference/key-pool.ts';
 import { listen, type RunningServer } from '../reference/index.ts';
@@ -128,14 +129,13 @@ eachK6('petcert capacity', (row) => {
   });
 
   it('calibration measures the generator against a trivial local target: kept up at 50 req/s, saturated with one VU at 5000', { timeout: 60_000 }, async () => {
-    const big = join(dir, 'plans-big.json');
-    writeFileSync(big, JSON.stringify({ plans: { bench: { perMinute: 1_000_000, perDay: 1_000_000_000 } } }));
-    const keys = join(dir, 'keys-big.txt');
-    writeFileSync(keys, 'bench=k1\n');
-    const base = (rate: number, vus: string) => ({ k6: k6()!, script: script(), secrets: ['k1'], timeoutMs: 60_000, env: { KEYS_FILE: keys, PLANS_FILE: big, MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus } });
-    const easy = await calibrate(base(50, '1000'), 1, 2);
+    const table = parsePlansFile({ plans: { bench: { perMinute: 1_000_000, perDay: 1_000_000_000 } } });
+    const env = (rate: number, vus: string) => ({ MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus, CANARIES: '0' });
+    const doc = (rate: number, vus: string) => documentFromEnv(env(rate, vus), 'http://127.0.0.1:9/v1', table, [{ plan: 'bench', key: 'k1' }]);
+    const k6run = { k6: k6()!, script: script(), secrets: ['k1'] };
+    const easy = await calibrate(k6run, doc(50, '1000'), 2);
     expect(easy).toMatchObject({ atLeast: true, offeredRate: 50 });
-    const hard = await calibrate(base(5000, '1'), 1, 2);
+    const hard = await calibrate(k6run, doc(5000, '1'), 2);
     console.log(`calibration: 50 req/s offered → ${easy.achievedRate} (kept up); 5000 offered with 1 VU → ${hard.achievedRate}`);
     expect(hard.atLeast).toBe(false);
     expect(hard.limit!).toBeLessThan(0.95 * 5000);

@@ -1,7 +1,8 @@
 // The `capacity` object of report.json (shape fixed by issue #10; more fields welcome): rates in
 // requests per second. load/capacity/ computes it; the HTML, JUnit and console render it.
 
-export type PercentileKind = 'exact' | 'upper-bound';
+/** exact: one runner's (k6's own); histogram: several runners' merged histograms, within 1 %; upper-bound: older logs. */
+export type PercentileKind = 'exact' | 'histogram' | 'upper-bound';
 
 export type StepVerdict = 'ok' | 'slo' | 'generator';
 

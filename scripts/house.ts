@@ -1,6 +1,7 @@
 // The house rule, checked on resolved import paths: product rooms import only product rooms, downward
 // (spec/core → http/report → reference | conformance | load → cli → bin); no product file imports the
-// test kit, the benchmarks, vitest or a dev-only package. Tests and benches may import anything.
+// test kit, the benchmarks, vitest or a dev-only package; no product files import each other in a
+// circle (cli/ included). Tests and benches may import anything.
 // `npx tsx scripts/house.ts` prints every offending edge; house.test.ts runs the same check.
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -96,11 +97,15 @@ export interface Packages {
 /** Offending edges, each as a sentence naming the file, what it imports and why that breaks the rule. */
 export function violations(edges: readonly Edge[], packages: Packages): string[] {
   const problems: string[] = [];
-  for (const { from, to, kind, typeOnly } of edges) {
+  /** Edges the rooms allow: a circle is looked for among these (a back-edge is reported as itself). */
+  const allowed: Edge[] = [];
+  for (const edge of edges) {
+    const { from, to, kind, typeOnly } = edge;
     const own = room(from);
     if (!(own in MAY_IMPORT) || isTest(from)) continue;
     if (kind === 'file') {
       const target = room(to);
+      if (target === own || MAY_IMPORT[own]!.includes(target)) allowed.push(edge);
       if (target === own) continue;
       if (!MAY_IMPORT[own]!.includes(target)) problems.push(`${from} imports ${to}: ${own}/ may import only ${MAY_IMPORT[own]!.join(', ') || 'itself'}${WORKSHOP.includes(target) ? ` (${target}/ is workshop, never product)` : ''}`);
       continue;
@@ -112,7 +117,50 @@ export function violations(edges: readonly Edge[], packages: Packages): string[]
     if (to === 'tsx' && from === 'bin/petcert.js') continue;
     if (!packages.dependencies.includes(to)) problems.push(`${from} imports the package ${to}, which is not a runtime dependency (package.json "dependencies")`);
   }
+  for (const group of importCycles(allowed)) problems.push(`an import circle: ${group.join(' ↔ ')} (files that import each other cannot be read or moved apart)`);
   return problems;
+}
+
+/**
+ * Import circles among product files (cli/ included): each strongly connected group of files, found
+ * with Tarjan's algorithm on run-time file edges (type-only imports are erased, so they never decide
+ * what loads first). Tests are left out: a test may import what it tests.
+ */
+export function importCycles(edges: readonly Edge[]): string[][] {
+  const product = (path: string) => room(path) in MAY_IMPORT && !isTest(path);
+  const next = new Map<string, string[]>();
+  for (const { from, to, kind, typeOnly } of edges) {
+    if (kind !== 'file' || typeOnly || !product(from) || !product(to)) continue;
+    next.set(from, [...(next.get(from) ?? []), to]);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1 || (next.get(v) ?? []).includes(v)) groups.push(group.sort());
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  return groups;
 }
 
 export function runtimeDependencies(root = ROOT): Packages {

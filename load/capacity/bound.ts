@@ -9,8 +9,9 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/request-timeout.ts';
 export const STEP_PROCESS_SLACK_MS = 60_000;
 /** The calibration's k6 process against the trivial local target. */
 export const CALIBRATION_TIMEOUT_MS = 90_000;
-/** After SIGINT, k6 gets this long to write its summary before SIGKILL. */
-export const KILL_GRACE_MS = 5_000;
+import { KILL_GRACE_MS } from '../k6-process.ts';
+
+export { KILL_GRACE_MS };
 /** The one preflight request before any load. */
 export const PREFLIGHT_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 

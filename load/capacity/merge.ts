@@ -1,10 +1,13 @@
-// N runners' results → one per step. Counts and rates add. A percentile of the union cannot be
-// computed from the runners' percentiles; it lies between the smallest and the largest of them, so a
-// merge of several runners reports the largest: an upper bound (the SLO is judged on it, which can
-// only be stricter than the truth). One runner's percentiles are exact.
+// N runners' results → one per step. Counts and rates add, and so do the runners' latency histograms
+// (load/shared/histogram.ts): a percentile of several runners is read from their merged histogram,
+// within 1 % of the percentile of all their samples, and the SLO and knee are judged on it. One
+// runner's percentiles are k6's own, exact. Logs without histograms (older runners) fall back to the
+// largest runner's percentile: an upper bound (a percentile of the union lies between their smallest
+// and largest).
 import { ConfigError } from '../../core/errors.ts';
 import { parseSegment } from '../shared/segment.ts';
 import type { PercentileKind } from '../../report/capacity.ts';
+import { mergeHistograms, percentile, type Histogram } from '../shared/histogram.ts';
 import type { CanaryResult, RunnerResult, RunnerStep } from './result.ts';
 
 /** A step of all runners: their counts added, percentiles exact or an upper bound (`percentiles`). */
@@ -21,11 +24,24 @@ export interface Merged {
   runners: number;
 }
 
+/** Percentiles of several runners: from their merged histogram, else the largest (an upper bound). */
+function mergedPercentiles(parts: readonly RunnerStep[]): { percentilesMs: Record<string, number>; percentiles: PercentileKind; histogram?: Histogram } {
+  if (parts.length === 1) return { percentilesMs: parts[0]!.percentilesMs, percentiles: 'exact', histogram: parts[0]!.histogram };
+  const percentilesMs: Record<string, number> = {};
+  const names = [...new Set(parts.flatMap((s) => Object.keys(s.percentilesMs)))];
+  if (parts.every((s) => s.histogram !== undefined)) {
+    const histogram = mergeHistograms(parts.map((s) => s.histogram!));
+    for (const p of names) percentilesMs[p] = percentile(histogram, Number(p))!;
+    return { percentilesMs, percentiles: 'histogram', histogram };
+  }
+  for (const s of parts) for (const [p, v] of Object.entries(s.percentilesMs)) percentilesMs[p] = Math.max(percentilesMs[p] ?? -Infinity, v);
+  return { percentilesMs, percentiles: 'upper-bound' };
+}
+
 function mergeStep(parts: RunnerStep[]): MergedStep {
   const sum = (f: (s: RunnerStep) => number) => parts.reduce((a, s) => a + f(s), 0);
   const withRequests = parts.filter((s) => s.requests > 0);
-  const percentilesMs: Record<string, number> = {};
-  for (const s of withRequests) for (const [p, v] of Object.entries(s.percentilesMs)) percentilesMs[p] = Math.max(percentilesMs[p] ?? -Infinity, v);
+  const { percentilesMs, percentiles, histogram } = withRequests.length === 0 ? { percentilesMs: {}, percentiles: 'exact' as const, histogram: undefined } : mergedPercentiles(withRequests);
   return {
     index: parts[0]!.index,
     offeredRate: parts[0]!.offeredRate,
@@ -36,7 +52,8 @@ function mergeStep(parts: RunnerStep[]): MergedStep {
     below429: sum((s) => s.below429),
     unexpected4xx: sum((s) => s.unexpected4xx),
     percentilesMs,
-    percentiles: withRequests.length > 1 ? 'upper-bound' : 'exact',
+    percentiles,
+    histogram,
     coverage: sum((s) => s.share),
     runners: parts.length,
   };

@@ -1,6 +1,6 @@
 // A capacity run's report: the `capacity` object, the checks, and the run's facts, in the one report
 // model every command writes (report.json, junit.xml, report.html).
-import type { CapacityVerdict } from '../../report/capacity.ts';
+import type { CapacityStep, CapacityVerdict } from '../../report/capacity.ts';
 import type { CheckResult, Report } from '../../report/model.ts';
 import type { PlanTable } from '../../spec/plans.ts';
 import { judgeCanaries } from './canary.ts';
@@ -18,6 +18,8 @@ export interface CapacityReportInput {
   startedAt: string;
   finishedAt: string;
   plans?: PlanTable;
+  /** The steps as judged during the run (verdict.ts judgeStep), when it judged them. */
+  judged?: readonly CapacityStep[];
   /** Facts to keep beside the verdict (mix, keys per plan, notes). */
   extra?: Record<string, unknown>;
 }
@@ -38,7 +40,7 @@ function canarySkip(input: CapacityReportInput): Unjudged | undefined {
 export function capacityOf(input: CapacityReportInput): CapacityVerdict {
   return capacityVerdict(input.merged.steps, {
     plannedRate: input.run.plannedRate, slo: parseSlo(input.run.slo), sloText: input.run.slo, minHeadroom: input.run.minHeadroom,
-    generator: input.generator, scale: input.run.scale, topRate: input.run.topRate,
+    generator: input.generator, scale: input.run.scale, topRate: input.run.topRate, judged: input.judged,
   });
 }
 

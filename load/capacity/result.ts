@@ -3,6 +3,7 @@
 // and `petcert capacity merge` read back. Counts and rates add across runners; percentiles do not.
 import { ConfigError } from '../../core/errors.ts';
 import type { CapacityCanary } from '../../report/capacity.ts';
+import type { Histogram } from '../shared/histogram.ts';
 
 export const RESULT_MARKER = 'PETCERT_CAPACITY_RESULT ';
 export const RESULT_VERSION = 1;
@@ -23,6 +24,8 @@ export interface RunnerStep {
   unexpected4xx: number;
   /** percentile ("99") → ms, exact for this runner */
   percentilesMs: Record<string, number>;
+  /** This runner's latencies (load/shared/histogram.ts): merged across runners bucket by bucket. */
+  histogram?: Histogram;
 }
 
 /** One canary key's windows (the report's type: report.json carries them as they are). */

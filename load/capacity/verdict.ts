@@ -50,10 +50,12 @@ export interface VerdictInput {
   scale: number;
   /** the schedule's top rate (for --scale-to-keys) */
   topRate: number;
+  /** The steps as the run judged them while it ran (for its early stop): never judged twice. */
+  judged?: readonly CapacityStep[];
 }
 
 export function capacityVerdict(merged: readonly MergedStep[], input: VerdictInput): CapacityVerdict {
-  const steps = merged.map((s) => judgeStep(s, input.slo, input.generator));
+  const steps = input.judged ? [...input.judged] : merged.map((s) => judgeStep(s, input.slo, input.generator));
   const firstBreak = steps.findIndex((s) => s.verdict === 'slo');
   const firstGen = steps.findIndex((s) => s.verdict === 'generator');
   const end = [firstBreak, firstGen].filter((i) => i !== -1).reduce((a, b) => Math.min(a, b), steps.length);

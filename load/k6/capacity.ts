@@ -6,11 +6,15 @@
 //
 //   k6 run -e BASE_URL=http://127.0.0.1:8080/v1 -e KEYS_FILE=/abs/keys.txt load/dist/capacity.js
 //
-// Env: BASE_URL (loopback default), KEYS_FILE (PLAN=KEY lines; absolute path) or KEYS=plan=key,…,
-// PLANS_FILE, REPORT_DIR (absolute, existing: the result line is also written there), and the settings of load/capacity/settings.ts (MIX, UTILISATION, OPS, STEP_SECONDS,
-// STEPS, MAX_FACTOR, SCALE_TO_KEYS, SLO, CANARIES); STEP=i runs step i only (petcert runs one step per
-// k6 process to stop early). Without MIX every key is one customer and the load is scaled to the keys.
+// `petcert capacity` hands each k6 process one document, CAPACITY_RUN=/private/run.json (the plan it
+// built; load/capacity/document.ts). Without it (plain k6 run, k6-operator runners) the same is built
+// from: BASE_URL (loopback default), KEYS_FILE (PLAN=KEY lines; absolute path) or KEYS=plan=key,…,
+// PLANS_FILE, and the settings of load/capacity/settings.ts (MIX, UTILISATION, OPS, STEP_SECONDS,
+// STEPS, MAX_FACTOR, SCALE_TO_KEYS, SLO, CANARIES); STEP=i runs step i only; MAX_VUS,
+// REQUEST_TIMEOUT_MS. Without MIX every key is one customer and the load is scaled to the keys.
+// REPORT_DIR (absolute, existing): the result line is also written there.
 import exec from 'k6/execution';
+import { check } from 'k6';
 import http from 'k6/http';
 import { setTimeout } from 'k6/timers';
 import { Counter } from 'k6/metrics';
@@ -22,33 +26,30 @@ import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from
 import { parseKeysFile, type PlanKey } from '../capacity/keys-file.ts';
 import { operationPicker } from '../capacity/mix.ts';
 import { CANARY_START, type Canary } from '../capacity/canary-plan.ts';
-import { buildPlan } from '../capacity/plan.ts';
 import { canaryLine, resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '../capacity/result.ts';
 import { runInfo } from '../capacity/run-info.ts';
-import { readSettings } from '../capacity/settings.ts';
 import { reportedPercentiles, trendStat } from '../capacity/slo.ts';
 import { listQuery, newPetBody } from '../capacity/requests.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/request-timeout.ts';
 import { parseKeysEnv } from '../shared/keys.ts';
+import { bucketCheck, bucketOf, histogramFromChecks } from '../shared/histogram.ts';
 import { keysForSegment, parseSegment } from '../shared/segment.ts';
 import { readK6Summary, type K6SummaryInput, type MetricValues } from '../shared/summary.ts';
 import { readTarget } from './lib/config.ts';
+import { documentFromEnv, readDocument, type CapacityDocument } from '../capacity/document.ts';
 import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
 // REPORT_DIR is checked at init: k6 cannot create folders, and a summary it cannot write still exits 0.
-const { baseUrl: BASE_URL, plans, reportDir: REPORT_DIR } = readTarget();
-const keys: PlanKey[] = __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
-const settings = readSettings(__ENV, plans);
-// The spread is checked for one runner here; `petcert capacity --emit-testrun N` checks it for N.
-const plan = buildPlan(settings, plans, keys);
-const ONLY = __ENV.STEP === undefined || __ENV.STEP === '' ? undefined : Number(__ENV.STEP);
-const steps = plan.steps.filter((s) => ONLY === undefined || s.index === ONLY);
-if (steps.length === 0) throw new Error(`STEP=${__ENV.STEP}: no such step (0..${plan.steps.length - 1})`);
+const target = readTarget();
+const REPORT_DIR = target.reportDir;
+/** petcert's document (the plan it built), or the same built here from the environment (plain k6 run). */
+const doc: CapacityDocument = __ENV.CAPACITY_RUN ? readDocument(open(__ENV.CAPACITY_RUN), 'CAPACITY_RUN') : documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys());
+const { baseUrl: BASE_URL, settings, plan } = doc;
+const steps = plan.steps.filter((s) => doc.step === null || s.index === doc.step);
 const first = steps[0]!.index;
 const stepMs = Math.round(settings.stepSeconds * 1000);
-const MAX_VUS = Number(__ENV.MAX_VUS || '1000');
+const MAX_VUS = doc.maxVus;
 /** Request timeout in ms (a number: k6 parses a duration string on every request). */
-const TIMEOUT = __ENV.REQUEST_TIMEOUT_MS ? Number(__ENV.REQUEST_TIMEOUT_MS) : DEFAULT_REQUEST_TIMEOUT_MS;
+const TIMEOUT = doc.requestTimeoutMs;
 const pickOperation = operationPicker(settings.ops);
 
 // Per-step counters of rare events, as metrics of their own: a sub-metric (a tag filter) costs every
@@ -57,6 +58,21 @@ const counters = (name: string): Map<number, Counter> => new Map(steps.map((s) =
 const failedBy = counters('failed');
 const below429By = counters('below_quota_429');
 const unexpected4xxBy = counters('unexpected_4xx');
+// Each step's latency histogram (load/shared/histogram.ts), mergeable across runners, counted by k6 as
+// one always-true check per step and bucket; the check maps are built once per VU and bucket.
+const ALWAYS = (): boolean => true;
+const bucketChecks = new Map<string, Record<string, () => boolean>>();
+function countLatency(step: number, ms: number): void {
+  const bucket = bucketOf(ms);
+  const id = `${step} ${bucket}`;
+  let c = bucketChecks.get(id);
+  if (c === undefined) bucketChecks.set(id, (c = { [bucketCheck(step, bucket)]: ALWAYS }));
+  check(null, c);
+}
+
+function envKeys(): PlanKey[] {
+  return __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
+}
 
 /** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
 const segment = (): string => exec.test.options.executionSegment ?? '';
@@ -185,6 +201,7 @@ async function loadIteration(): Promise<void> {
   const op = pickOperation(i);
   const res = await request(op, i, ctx.own[i % ctx.own.length]!);
   const status = res.status; // one read: each property of a k6 response is a call into Go
+  countLatency(ctx.step, res.timings.duration);
   // SLO errors: 5xx, transport errors and timeouts (status 0).
   if (status === 0 || status >= 500) ctx.failed.add(1);
   else if (status === 429) ctx.below429.add(1);
@@ -236,7 +253,7 @@ export const canary = guarded('capacity canary', canaryIteration);
 export default load;
 
 /** Both summary shapes (legacy, --new-machine-readable-summary) read as metric name → values. */
-function runnerStep(m: Record<string, MetricValues>, index: number, offeredRate: number, perPlan: Record<string, number>, share: number): RunnerStep {
+function runnerStep(m: Record<string, MetricValues>, checks: ReadonlyArray<{ name: string; passes: number }>, index: number, offeredRate: number, perPlan: Record<string, number>, share: number): RunnerStep {
   const latency = m[`http_req_duration{step:${index}}`] ?? {};
   const count = (name: string) => m[`${name}_s${index}`]?.count ?? 0;
   const percentilesMs: Record<string, number> = {};
@@ -249,13 +266,14 @@ function runnerStep(m: Record<string, MetricValues>, index: number, offeredRate:
     index, offeredRate, share, seconds: settings.stepSeconds,
     requests: latency.count ?? 0, failed: count('failed'), dropped,
     below429: count('below_quota_429'), unexpected4xx: count('unexpected_4xx'), percentilesMs,
+    histogram: histogramFromChecks(checks, index),
   };
 }
 
 export function handleSummary(data: K6SummaryInput): Record<string, string> {
   const span = parseSegment(segment());
-  const metrics = readK6Summary(data).metrics;
-  const steps_ = steps.map((s) => runnerStep(metrics, s.index, s.offeredRate, s.perPlan, span.to - span.from));
+  const { metrics, checks } = readK6Summary(data);
+  const steps_ = steps.map((s) => runnerStep(metrics, checks, s.index, s.offeredRate, s.perPlan, span.to - span.from));
   const result: RunnerResult = { tool: 'petcert-capacity', version: RESULT_VERSION, run: runInfo(BASE_URL, settings, plan), segment: segment() || '0:1', steps: steps_, canaries: [] };
   const line = `${resultLine(result)}\n`;
   return REPORT_DIR === undefined ? { stdout: line } : { stdout: line, [`${REPORT_DIR}/k6-capacity.json`]: line };

@@ -1,11 +1,8 @@
 // The real k6 in tests: every pinned version (load/k6-binary.ts) as a row of test.each, run as a child
 // process. In CI (CI=true) a version that is not built is a failing test, never a skip (.ci/run builds
 // them with `npm run k6:build`); on a developer's machine it is skipped, and the title says so.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { k6CachePath, k6Versions, K6_PINNED_VERSIONS, type K6PinnedVersion } from '../../load/k6-binary.ts';
+import { runK6Process } from '../../load/k6-process.ts';
 import { collectSummaries, type PetcertK6Summary } from '../../load/shared/summary.ts';
 
 export const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
@@ -50,29 +47,12 @@ export interface RunK6Options {
 }
 
 /** `k6 run <args>` under one version, asynchronously (a reference server in this process keeps answering). */
-export function runK6(k6: K6UnderTest, args: string[], options: RunK6Options = {}): Promise<K6Run> {
+export async function runK6(k6: K6UnderTest, args: string[], options: RunK6Options = {}): Promise<K6Run> {
   if (k6.path === undefined) {
-    return Promise.reject(new Error(`k6 ${k6.version} is not built at ${k6CachePath(k6.version)}: every k6 test runs under every pinned version in CI; run npm run k6:build`));
+    throw new Error(`k6 ${k6.version} is not built at ${k6CachePath(k6.version)}: every k6 test runs under every pinned version in CI; run npm run k6:build`);
   }
-  const started = Date.now();
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), K6_NO_USAGE_REPORT: 'true', ...options.env };
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'petcert-k6-cwd-'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(k6.path!, ['run', '--quiet', '--no-color', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, summaries: collectSummaries(stdout), ms: Date.now() - started });
-    });
-  });
+  const run = await runK6Process({ k6: k6.path, args: ['run', '--quiet', '--no-color', ...args], env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 120_000 });
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr, summaries: collectSummaries(run.stdout), ms: run.ms };
 }
 
 /** k6's output for an assertion message. */

@@ -1,9 +1,9 @@
 // Before any load: one request with one load key, so that an unreachable target is exit 3 and a key
 // the target refuses is exit 2, instead of a run of 100 % errors judged as a breaking rate.
-import { ConfigError, TransportError, UnreachableError } from '../core/errors.ts';
-import { joinUrl } from '../core/exchange.ts';
-import { createNodeTransport } from '../http/undici-send.ts';
-import { PREFLIGHT_TIMEOUT_MS } from '../load/capacity/bound.ts';
+import { ConfigError, TransportError, UnreachableError } from '../../core/errors.ts';
+import { joinUrl } from '../../core/exchange.ts';
+import { createNodeTransport } from '../../http/undici-send.ts';
+import { PREFLIGHT_TIMEOUT_MS } from './bound.ts';
 
 export async function preflight(baseUrl: string, key: string): Promise<void> {
   const transport = createNodeTransport({ timeoutMs: PREFLIGHT_TIMEOUT_MS });

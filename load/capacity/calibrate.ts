@@ -3,9 +3,16 @@
 // generator limit; a step above it is never blamed on the target.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Generator } from '../load/capacity/verdict.ts';
-import { ACHIEVED_SHARE } from '../load/capacity/verdict.ts';
-import { runK6, type K6Run } from './capacity-k6.ts';
+import { CALIBRATION_TIMEOUT_MS } from './bound.ts';
+import type { CapacityDocument } from './document.ts';
+import { runCapacityK6, type CapacityK6 } from './k6-run.ts';
+import { ACHIEVED_SHARE, type Generator } from './verdict.ts';
+
+export interface Calibration extends Generator {
+  offeredRate: number;
+  achievedRate: number;
+  dropped: number;
+}
 
 const PET = JSON.stringify({ id: 1, name: 'petcert-calibration', categoryId: 1, status: 'available' });
 
@@ -28,12 +35,15 @@ export async function trivialTarget(): Promise<{ baseUrl: string; close(): Promi
   };
 }
 
-/** Runs step `step` of the schedule against the trivial target for `seconds`; returns the generator's limit. */
-export async function calibrate(base: Omit<K6Run, 'env'> & { env: Record<string, string> }, step: number, seconds: number): Promise<Generator & { offeredRate: number; achievedRate: number; dropped: number }> {
+/** The document's top step against the trivial target for `seconds`, no canaries: the generator's limit. */
+export async function calibrate(k6: CapacityK6, doc: CapacityDocument, seconds: number): Promise<Calibration> {
   const target = await trivialTarget();
   try {
-    const { result } = await runK6({ ...base, env: { ...base.env, BASE_URL: target.baseUrl, STEP: String(step), STEP_SECONDS: String(seconds), CANARIES: '0' } });
-    const s = result.steps[0]!;
+    const top = doc.plan.steps[doc.plan.steps.length - 1]!.index;
+    const settings = { ...doc.settings, stepSeconds: seconds, canaries: false };
+    const trial = { ...doc, baseUrl: target.baseUrl, settings, plan: { ...doc.plan, canaries: [] }, step: top };
+    // k6's own outputs record the target's run, not this trial.
+    const s = (await runCapacityK6({ ...k6, outputs: [] }, trial, CALIBRATION_TIMEOUT_MS)).steps[0]!;
     const achievedRate = s.requests / s.seconds;
     const keptUp = achievedRate >= ACHIEVED_SHARE * s.offeredRate && s.dropped <= 0.01 * s.offeredRate * s.seconds;
     return { limit: achievedRate, atLeast: keptUp, offeredRate: s.offeredRate, achievedRate, dropped: s.dropped };

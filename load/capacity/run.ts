@@ -1,0 +1,144 @@
+// The capacity engine, as runQuota is quota's: from a prepared run (prepare.ts) to its Report.
+// Preflight (one request), generator calibration (the top step against a trivial local target), then
+// one k6 process per step so the run stops once two steps broke the SLO; each step is judged once, as
+// it ends, and those judgements make the verdict. `mergeCapacity` is the same verdict from N runners'
+// logs (k6-operator).
+import { AbortRunError, PetcertError } from '../../core/errors.ts';
+import type { CapacityStep } from '../../report/capacity.ts';
+import type { Report } from '../../report/model.ts';
+import { stepProcessTimeoutMs } from './bound.ts';
+import { calibrate } from './calibrate.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/request-timeout.ts';
+import { DOCUMENT_VERSION, type CapacityDocument } from './document.ts';
+import { runCapacityK6, type CapacityK6 } from './k6-run.ts';
+import { readRunnerLogs } from './logs.ts';
+import { mergeResults } from './merge.ts';
+import { preflight } from './preflight.ts';
+import type { Prepared } from './prepare.ts';
+import { capacityReport } from './report.ts';
+import type { RunnerResult } from './result.ts';
+import { runInfo } from './run-info.ts';
+import { judgeStep, shouldStop, type Generator } from './verdict.ts';
+
+export interface CapacityRun {
+  prepared: Prepared;
+  k6: string;
+  script: string;
+  calibrate: boolean;
+  maxVus: number;
+  /** k6's own outputs (`--out`), passed through to every step's process */
+  outputs?: readonly string[];
+  version: string;
+  /** progress lines for people */
+  say(line: string): void;
+  /** petcert's SIGINT/SIGTERM: the k6 process running stops at once, its step is not judged. */
+  interrupt?: AbortSignal;
+}
+
+const NO_GENERATOR: Generator = { limit: null, atLeast: false };
+/** The calibration holds the top step this long at most. */
+const CALIBRATION_SECONDS = 5;
+
+function documentOf(p: Prepared, maxVus: number): CapacityDocument {
+  const { baseUrl, settings, plan } = p;
+  return { version: DOCUMENT_VERSION, baseUrl, settings, plan, step: null, maxVus, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS };
+}
+
+function stepLine(j: CapacityStep, n: number, of: number): string {
+  const ms = (v: number | null) => v?.toFixed(1);
+  const broke = j.breaches.length ? ` (${j.breaches.join('; ')})` : '';
+  return `  step ${n}/${of}: offered ${j.offeredRate} req/s, achieved ${j.achievedRate}, p95 ${ms(j.p95Ms)} ms, ` +
+    `p99 ${ms(j.p99Ms)} ms, errors ${(j.errorRate * 100).toFixed(2)} %, dropped ${j.droppedIterations}, ` +
+    `429 below quota ${j.below_quota_429} → ${j.verdict}${broke}`;
+}
+
+async function generatorOf(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument): Promise<Generator> {
+  if (!r.calibrate) return NO_GENERATOR;
+  const seconds = Math.min(r.prepared.settings.stepSeconds, CALIBRATION_SECONDS);
+  const g = await calibrate(k6, doc, seconds).catch(interrupted);
+  if (g === undefined) return NO_GENERATOR;
+  const top = Math.round(g.offeredRate);
+  const how = g.atLeast ? ' (kept up: the limit is higher)' : ' (saturated: steps above it are generator-bound)';
+  r.say(`generator: ${Math.round(g.achievedRate)} req/s against a trivial local target at ${top} offered${how}`);
+  return g;
+}
+
+/** A k6 process stopped by petcert's own interrupt ends the run; anything else is rethrown. */
+function interrupted(error: unknown): undefined {
+  if (error instanceof AbortRunError && error.reason === 'INTERRUPTED') return undefined;
+  throw error;
+}
+
+/** Run-level checks need every step: interrupted, a pass on the steps done is not proven (a failure seen stays). */
+function unprovenPasses(report: Report, done: number, total: number): Report {
+  const why = `not judged: the run was interrupted after ${done} of ${total} steps`;
+  const checks = report.checks.map((c) => (c.outcome === 'pass' ? { ...c, outcome: 'skip' as const, skipKind: 'unjudged' as const, skipReason: why } : c));
+  return { ...report, checks };
+}
+
+/** The steps, one k6 process each, judged as each ends; stops once shouldStop says so, or when interrupted. */
+async function runSteps(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument, generator: Generator) {
+  const timeoutMs = stepProcessTimeoutMs(r.prepared.settings.stepSeconds);
+  const results: RunnerResult[] = [];
+  const judged: CapacityStep[] = [];
+  for (const step of doc.plan.steps) {
+    if (r.interrupt?.aborted) break;
+    const result = await runCapacityK6(k6, { ...doc, step: step.index }, timeoutMs).catch(interrupted);
+    if (!result) break; // interrupted: the step k6 was stopped in is not judged
+    results.push(result);
+    judged.push(judgeStep(mergeResults([result]).steps[0]!, r.prepared.settings.slo, generator));
+    r.say(stepLine(judged.at(-1)!, step.index + 1, doc.plan.steps.length));
+    if (shouldStop(judged)) break;
+  }
+  if (results.length === 0) return undefined;
+  // One runner's steps, one process each, as if one runner had run them all.
+  const one: RunnerResult = { ...results[0]!, steps: results.flatMap((x) => x.steps), canaries: results.flatMap((x) => x.canaries) };
+  return { merged: mergeResults([one]), judged };
+}
+
+/**
+ * Preflight, calibration, steps, report. A k6 failure throws (K6_FAILED: the run stopped before a
+ * verdict, exit 3); an interrupt ends the steps and the report says what was judged.
+ */
+export async function runCapacity(r: CapacityRun): Promise<Report> {
+  const p = r.prepared;
+  await preflight(p.baseUrl, Object.values(p.plan.load).flat()[0]!);
+  const startedAt = new Date().toISOString();
+  const k6: CapacityK6 = { k6: r.k6, script: r.script, secrets: p.keys.map((k) => k.key), outputs: r.outputs, interrupt: r.interrupt };
+  const doc = documentOf(p, r.maxVus);
+  const generator = await generatorOf(r, k6, doc);
+  const ran = r.interrupt?.aborted ? undefined : await runSteps(r, k6, doc, generator);
+  const finishedAt = new Date().toISOString();
+  if (ran === undefined) {
+    // Interrupted before a step finished: nothing judged, the report says so (cli/interrupt.ts marks it).
+    return { tool: 'petcert', version: r.version, kind: 'capacity', target: p.baseUrl, startedAt, finishedAt, seed: null, requests: 0, checks: [] };
+  }
+  const keys = Object.fromEntries(Object.entries(p.plan.load).map(([n, ks]) => [n, ks.length]));
+  const report = capacityReport({
+    version: r.version, run: runInfo(p.baseUrl, p.settings, p.plan), merged: ran.merged, judged: ran.judged, generator, startedAt,
+    finishedAt, plans: p.plans, extra: { mix: p.plan.perPlanPlanned, keys, notes: p.plan.notes },
+  });
+  return r.interrupt?.aborted ? unprovenPasses(report, ran.judged.length, p.plan.steps.length) : report;
+}
+
+export const isK6Failure = (error: unknown): error is PetcertError => error instanceof PetcertError && error.code === 'K6_FAILED';
+
+export interface MergedCapacity {
+  report: Report;
+  /** e.g. a runner's log missing */
+  warnings: string[];
+}
+
+/** One verdict from N runners' logs: counts add, percentiles as merge.ts states them. */
+export function mergeCapacity(files: readonly string[], version: string): MergedCapacity {
+  const results = readRunnerLogs(files);
+  const merged = mergeResults(results);
+  const now = new Date().toISOString();
+  const kind = merged.steps[0]?.percentiles ?? 'exact';
+  const percentiles = { exact: 'exact (one runner: k6\'s own)', histogram: 'from the runners\' merged histograms: within 1 % of the percentiles of all samples', 'upper-bound': 'upper bounds: the largest of the runners\' (logs without histograms)' }[kind];
+  const extra = { merge: { runners: results.length, segments: results.map((r) => r.segment), percentiles } };
+  const report = capacityReport({ version, run: results[0]!.run, merged, generator: NO_GENERATOR, startedAt: now, finishedAt: now, extra });
+  const uncovered = merged.steps.find((s) => s.coverage < 0.999);
+  const warning = uncovered && `warning: runners cover only ${Math.round(uncovered.coverage * 100)} % of the load of step ${uncovered.index + 1}: a runner's log is missing`;
+  return { report, warnings: warning ? [warning] : [] };
+}
