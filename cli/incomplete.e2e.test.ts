@@ -103,7 +103,7 @@ describe('the verdict for each of the probes\' causes: INCOMPLETE, exit 4, the c
     const code = publishRun(report, { reportDir, failOn: 'must', secrets: [], out: c.out });
     expect(code).toBe(4);
     const out = c.lines.join('\n');
-    expect(out).toMatch(/^INCOMPLETE {2}petcert quota /);
+    expect(out).toMatch(/^INCOMPLETE {2}petcert certify /);
     expect(out).toContain(`  ? ${unjudged.id}: ${unjudged.skipReason}`);
     if (unjudged.fix) expect(out).toContain(`      fix: ${unjudged.fix}`);
     expect(readReport(reportDir).verdict).toBe('incomplete');
@@ -114,7 +114,7 @@ describe('the verdict for each of the probes\' causes: INCOMPLETE, exit 4, the c
     const allowed = capture();
     const allowedDir = mkdtempSync(join(dir, 'allowed-'));
     expect(publishRun(report, { reportDir: allowedDir, failOn: 'must', secrets: [], out: allowed.out, allowIncomplete: true })).toBe(0);
-    expect(allowed.lines[0]).toMatch(/^INCOMPLETE, allowed by --allow-incomplete {2}petcert quota /);
+    expect(allowed.lines[0]).toMatch(/^INCOMPLETE, allowed by --allow-incomplete {2}petcert certify /);
     expect(readReport(allowedDir)).toMatchObject({ verdict: 'incomplete', allowIncomplete: true });
   });
 });

@@ -124,7 +124,7 @@ describe('ETA and durations', () => {
 describe('verdict lines', () => {
   test('failing checks listed with level, id and spec ref; the HTML path named', () => {
     const lines = verdictLines(fixtureReport(), { htmlPath: 'reports/latest/report.html' });
-    expect(lines[0]).toBe('FAIL  petcert quota http://127.0.0.1:1/v1');
+    expect(lines[0]).toBe('FAIL  petcert certify http://127.0.0.1:1/v1');
     expect(lines.some((l) => l.startsWith('  ✗ MUST list.limit-max (§8.2): body was'))).toBe(true);
     expect(lines.at(-1)).toBe('  Report: reports/latest/report.html');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureReport } from '../testkit/report/fixtures.ts';
-import { EXIT, exitCodeOf, settled, unjudgedMust, verdictOf, type CheckResult } from './model.ts';
+import { EXIT, exitCodeOf, settled, unjudgedMust, verdictOf, type CheckResult, type Report } from './model.ts';
 
 const must = (outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult =>
   ({ id: `m.${outcome}`, title: 't', level: 'MUST', specRef: '§1', outcome, failures: [], ...extra });
@@ -42,5 +42,18 @@ describe('verdict and exit code (issue 15 §1)', () => {
     expect(settled(should, 'must').verdict).toBe('pass');
     expect(settled(should, 'should').verdict).toBe('fail');
     expect(settled(base, 'must', true).allowIncomplete).toBeUndefined();
+  });
+});
+
+describe('Report: one shape per kind (issue 17 §1)', () => {
+  test('a kind carries its own fields; another kind\'s field does not compile; readers may ask any report', () => {
+    const base = { tool: 'petcert' as const, version: '1', target: 't', startedAt: 's', finishedAt: 'f', seed: null, requests: 0, checks: [] };
+    const quota: Report = { ...base, kind: 'quota', series: { 'minute:free': [] } };
+    const conform: Report = { ...base, kind: 'conform', createdIds: [1] };
+    // @ts-expect-error a quota run creates no pets
+    const wrong: Report = { ...base, kind: 'quota', createdIds: [1] };
+    // @ts-expect-error a conform report carries no capacity verdict
+    const wrong2: Report = { ...base, kind: 'conform', capacity: { summary: 'x' } };
+    expect([quota.series, quota.createdIds, conform.createdIds, conform.series, wrong.kind, wrong2.kind]).toEqual([{ 'minute:free': [] }, undefined, [1], undefined, 'quota', 'conform']);
   });
 });

@@ -75,33 +75,53 @@ export interface Sample {
   retryAfter?: number;
 }
 
-export interface Report {
+/** What every report carries, whatever the command. */
+export interface ReportBase {
   tool: 'petcert';
   version: string;
-  kind: 'conform' | 'quota' | 'certify' | 'capacity';
   target: string;
   startedAt: string;
   finishedAt: string;
   seed: number | null;
   requests: number;
   checks: CheckResult[];
-  /** Pet ids petcert created on the target (the API has no delete). */
-  createdIds?: Array<number | string>;
-  /** Quota probes: probe id → samples. */
-  series?: Record<string, Sample[]>;
   /** Set when the run stopped early on purpose; the verdict is then incomplete. */
   aborted?: { code: AbortCode; message: string };
-  /** k6 summary figures, when a k6 run was part of this report. */
-  k6?: unknown;
-  /** The windows and plan figures the quota probes measured against (for plots and readers). */
+  /** The windows and plan figures the run measured against (for plots and readers). */
   plans?: PlanTable;
-  /** `petcert capacity`: planned, sustained and breaking rates, headroom, per-step figures. */
-  capacity?: CapacityVerdict;
   /** The verdict at the run's --fail-on level, set when the run is published (older reports: absent). */
   verdict?: Verdict;
   /** Set (true) when --allow-incomplete turned an INCOMPLETE verdict into exit 0: the report says so. */
   allowIncomplete?: boolean;
 }
+
+/** The fields one engine writes. */
+export interface EngineFields {
+  /** Pet ids petcert created on the target (the API has no delete): conform, certify. */
+  createdIds: Array<number | string>;
+  /** Quota probes: probe id → samples (quota, certify). */
+  series: Record<string, Sample[]>;
+  /** k6 summary figures, when a k6 run was part of this report (quota; certify: part label → figures). */
+  k6: unknown;
+  /** `petcert capacity`: planned, sustained and breaking rates, headroom, per-step figures. */
+  capacity: CapacityVerdict;
+}
+
+/** A kind's own fields (optional), and every other engine's field absent: a reader may ask any report for them. */
+type Fields<Own extends keyof EngineFields> = Partial<Pick<EngineFields, Own>> & { [F in Exclude<keyof EngineFields, Own>]?: undefined };
+
+export type ConformReport = ReportBase & Fields<'createdIds'> & { kind: 'conform' };
+export type QuotaReport = ReportBase & Fields<'series' | 'k6'> & { kind: 'quota' };
+export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'k6'> & { kind: 'certify' };
+export type CapacityReport = ReportBase & Fields<'capacity'> & { kind: 'capacity' };
+
+/**
+ * report.json: one shape per command, told apart by `kind` (issue 17 §1), instead of one bag of every
+ * engine's optional fields: a quota report cannot be given created pets, nor a conform report a
+ * capacity verdict. The JSON is unchanged (every field where it was): readers of report.json see no
+ * difference, and may still read any field of any report (absent when the kind does not write it).
+ */
+export type Report = ConformReport | QuotaReport | CertifyReport | CapacityReport;
 
 export type FailOn = 'must' | 'should';
 

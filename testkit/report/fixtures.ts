@@ -1,6 +1,6 @@
 // Hand-made reports for the renderers' tests: every level and outcome, a hostile server's bytes in
 // every field a server can influence, and quota series shaped like the probes' (minute and day).
-import type { CheckResult, Report, Sample } from '../../report/model.ts';
+import type { CheckResult, EngineFields, Report, ReportBase, Sample } from '../../report/model.ts';
 
 export const HOSTILE = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">"'&`;
 
@@ -47,11 +47,18 @@ export function hostileFailure(): CheckResult['failures'][number] {
   };
 }
 
-export function fixtureReport(overrides: Partial<Report> = {}): Report {
+/** Any field of any kind: tests compose a report of every kind from this one. */
+export type FixtureOverrides = Partial<ReportBase> & { [F in keyof EngineFields]?: EngineFields[F] | undefined } & { kind?: Report['kind'] };
+
+/**
+ * A certify report (the kind that carries series, created pets and plans), overridden field by field.
+ * The cast: a test may build a kind with another kind's field on purpose (a hand-edited report.json).
+ */
+export function fixtureReport(overrides: FixtureOverrides = {}): Report {
   return {
     tool: 'petcert',
     version: '0.1.0',
-    kind: 'quota',
+    kind: 'certify',
     target: 'http://127.0.0.1:1/v1',
     startedAt: '2026-11-22T10:00:00.000Z',
     finishedAt: '2026-11-22T10:01:30.000Z',
@@ -70,5 +77,5 @@ export function fixtureReport(overrides: Partial<Report> = {}): Report {
     createdIds: [1, 2, 3],
     plans: { windows: { minuteSeconds: 1, daySeconds: 10 }, plans: { free: { perMinute: 10, perDay: 50 }, enterprise: { perMinute: null, perDay: null } } },
     ...overrides,
-  };
+  } as Report;
 }
