@@ -68,15 +68,10 @@ export function resolveTarget(target: TargetConfig, configPath: string, env: Rec
   const field = `targets.${target.name}`;
   const plans = loadPlansFile(target.plansFile === undefined ? undefined : resolve(dirname(configPath), target.plansFile));
   const quotaKeys = target.keys.map((k, i) => {
-    try {
-      resolvePlan(plans, k.plan);
-    } catch (error) {
-      const raw = error instanceof ConfigError && error.field ? error.message.slice(error.field.length + 2) : errorMessage(error);
-      throw new ConfigError(raw, `${field}.keys[${i}].plan`);
-    }
+    checkPlan(plans, k.plan, `${field}.keys[${i}].plan`);
     return { plan: k.plan, key: readKey(env, k.env, `${field}.keys[${i}].env`) };
   });
-  const conformKeys = conformKeysOf(target, quotaKeys, env);
+  const conformKeys = conformKeysOf(target, quotaKeys, plans, env);
   const resolved: ResolvedTarget = {
     name: target.name,
     baseUrl: target.baseUrl,
@@ -91,13 +86,28 @@ export function resolveTarget(target: TargetConfig, configPath: string, env: Rec
   return resolved;
 }
 
-/** Every quota key, or the one `conformKeyEnv` names (with the plan of the same variable in `keys`, if any). */
-function conformKeysOf(target: TargetConfig, quotaKeys: KeyedPlan[], env: Record<string, string | undefined>): ConformKey[] {
+/**
+ * Every quota key, or the one `conformKeyEnv` names: its plan is `conformKeyPlan`, else that of the same
+ * variable in `keys`; with neither, X-RateLimit-Limit is not judged (the report says so).
+ */
+function conformKeysOf(target: TargetConfig, quotaKeys: KeyedPlan[], plans: PlanTable, env: Record<string, string | undefined>): ConformKey[] {
   const name = target.conformKeyEnv;
   if (name === undefined) return quotaKeys;
   const key = readKey(env, name, `targets.${target.name}.conformKeyEnv`);
-  const plan = target.keys.find((k) => k.env === name)?.plan;
-  return [plan === undefined ? { key, label: name } : { key, plan }];
+  const plan = target.conformKeyPlan ?? target.keys.find((k) => k.env === name)?.plan;
+  if (plan === undefined) return [{ key, label: name }];
+  checkPlan(plans, plan, `targets.${target.name}.conformKeyPlan`);
+  return [{ key, plan }];
+}
+
+/** A plan the plans table knows, or a ConfigError naming the field. */
+function checkPlan(plans: PlanTable, plan: string, field: string): void {
+  try {
+    resolvePlan(plans, plan);
+  } catch (error) {
+    const raw = error instanceof ConfigError && error.field ? error.message.slice(error.field.length + 2) : errorMessage(error);
+    throw new ConfigError(raw, field);
+  }
 }
 
 /** The target `petcert certify --config/--target` names, or null when there is no configuration at all. */

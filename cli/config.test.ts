@@ -105,6 +105,15 @@ describe('resolveTarget and the config file', () => {
     expect(target.conformKeys).toEqual([{ key: 'conform-key', label: 'PETCERT_CONFORM_KEY' }]);
   });
 
+  test('conformKeyPlan names the conform key\'s plan; alone, or naming an unknown plan, it is an error naming the field', () => {
+    const loaded = loadConfig(path)!;
+    const production = { ...loaded.config.targets.production!, conformKeyPlan: 'pro' };
+    expect(resolveTarget(production, path, env).conformKeys).toEqual([{ plan: 'pro', key: 'conform-key' }]);
+    expect(() => resolveTarget({ ...production, conformKeyPlan: 'gold' }, path, env)).toThrow(/targets\.production\.conformKeyPlan: unknown plan "gold"/);
+    const alone = { targets: { t: { baseUrl: 'http://127.0.0.1:1/v1', keys: [{ plan: 'free', env: 'X' }], conformKeyPlan: 'pro' } } };
+    expect(() => parseConfig(alone)).toThrow(/targets\.t\.conformKeyPlan: is the plan of conformKeyEnv's key: give conformKeyEnv too/);
+  });
+
   test('a conform key that is also one of the keys carries that key\'s plan', () => {
     const loaded = loadConfig(path)!;
     const staging = { ...loaded.config.targets.staging!, conformKeyEnv: 'PETCERT_PRO_KEY' };

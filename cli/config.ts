@@ -10,6 +10,7 @@
 //       "production": false,
 //       "keys": [ { "plan": "free", "env": "PETCERT_FREE_KEY" }, { "plan": "pro", "env": "PETCERT_PRO_KEY" } ],
 //       "conformKeyEnv": "PETCERT_CONFORM_KEY",   // optional: conform with this key only (default: with every key)
+//       "conformKeyPlan": "pro",                   // optional: that key's plan (X-RateLimit-Limit is judged by it)
 //       "plansFile": "plans.staging.json",         // optional, relative to this file
 //       "budget": 400, "seed": 42                  // optional
 //     }
@@ -30,6 +31,7 @@ export interface TargetConfig {
   production: boolean;
   keys: KeyRef[];
   conformKeyEnv?: string;
+  conformKeyPlan?: string;
   plansFile?: string;
   budget?: number;
   seed?: number;
@@ -42,7 +44,7 @@ export interface PetcertConfig {
 
 /** Every field the file may hold, per level (the e2e test of the documented options runs each one). */
 export const CONFIG_FIELDS = ['defaultTarget', 'targets'] as const;
-export const TARGET_FIELDS = ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'plansFile', 'budget', 'seed'] as const;
+export const TARGET_FIELDS = ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'conformKeyPlan', 'plansFile', 'budget', 'seed'] as const;
 export const KEY_FIELDS = ['plan', 'env'] as const;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -100,6 +102,10 @@ function parseTarget(name: string, value: unknown): TargetConfig {
   if (r.production !== undefined && typeof r.production !== 'boolean') throw new ConfigError(`must be true or false, got ${JSON.stringify(r.production)}`, `${field}.production`);
   const target: TargetConfig = { name, baseUrl: parseBaseUrl(string(r.baseUrl, `${field}.baseUrl`), `${field}.baseUrl`), production: r.production === true, keys: parseKeys(r.keys, `${field}.keys`) };
   if (r.conformKeyEnv !== undefined) target.conformKeyEnv = envName(r.conformKeyEnv, `${field}.conformKeyEnv`);
+  if (r.conformKeyPlan !== undefined) {
+    if (target.conformKeyEnv === undefined) throw new ConfigError('is the plan of conformKeyEnv\'s key: give conformKeyEnv too', `${field}.conformKeyPlan`);
+    target.conformKeyPlan = string(r.conformKeyPlan, `${field}.conformKeyPlan`).trim().toLowerCase();
+  }
   if (r.plansFile !== undefined) target.plansFile = string(r.plansFile, `${field}.plansFile`);
   if (r.budget !== undefined) target.budget = integer(r.budget, `${field}.budget`, 1);
   if (r.seed !== undefined) target.seed = integer(r.seed, `${field}.seed`, 0);

@@ -37,23 +37,30 @@ export interface Identified {
   refusal?: string;
 }
 
+/** What one identification sends with, and every request it sent (the count in the report). */
+interface Asker {
+  send: Send;
+  key: string;
+  spent: Observation[];
+}
+
 /**
  * One probe. A request with no HTTP answer is tried again until the one guard (core/guard.ts) calls the
- * target unreachable, except for a nearby candidate (`once`): one try is enough to tell it answers.
+ * target unreachable, except at a nearby candidate (`once`): one try tells whether it answers.
  */
-async function observe(send: Send, probe: ProbeName, baseUrl: string, key: string, spent: Observation[], once = false): Promise<Observation> {
-  const request = probeRequest(probe, baseUrl, key);
+async function observe(a: Asker, probe: ProbeName, baseUrl: string, once = false): Promise<Observation> {
+  const request = probeRequest(probe, baseUrl, a.key);
   let transport: TransportCode | undefined;
   for (;;) {
     try {
-      const observation = { probe, request, response: (await send(request)).response };
-      spent.push(observation);
+      const observation = { probe, request, response: (await a.send(request)).response };
+      a.spent.push(observation);
       return observation;
     } catch (error) {
       if (!(error instanceof TransportError || error instanceof UnreachableError)) throw error;
       if (error instanceof TransportError) transport = error.transport;
       const failed = { probe, request, error: error.message, ...(transport ? { transport } : {}) };
-      spent.push(failed);
+      a.spent.push(failed);
       if (once || error instanceof UnreachableError) return failed;
     }
   }
@@ -61,64 +68,64 @@ async function observe(send: Send, probe: ProbeName, baseUrl: string, key: strin
 
 interface Nearby {
   base: string;
-  /** The answer that showed it, or why it was not tried. */
+  /** The answer that showed it, or why it was not asked. */
   evidence: string;
 }
+
+const kindOf = (o: Observation) => (o.response ? classify(o.probe, o.response).kind : undefined);
 
 /**
  * A nearby base URL that answers like the API: listPets without the key first; with the key only when
  * that answer cannot tell (401 + Error comes from any path of a server that authenticates first). Only
  * the given host is asked: another origin (where a redirect points) is suggested, never sent a request.
  */
-async function findNearby(send: Send, o: IdentifyOptions, given: readonly Observation[], spent: Observation[]): Promise<Nearby | undefined> {
-  const first = given[0]!;
-  const givenSaidNothing = first.error !== undefined || (first.response !== undefined && classify(first.probe, first.response).kind === 'alien');
-  for (const c of candidateBases(o.baseUrl, given)) {
+async function findNearby(a: Asker, baseUrl: string, given: readonly Observation[]): Promise<Nearby | undefined> {
+  // 401 + Error where the given URL had no route (or no HTTP) at all is contrast enough for a suggestion.
+  const contrast = given[0]!.error !== undefined || kindOf(given[0]!) === 'alien';
+  for (const c of candidateBases(baseUrl, given)) {
     if (!c.probe) return { base: c.base, evidence: `${c.why} (not asked: another host)` };
-    const found = await tryCandidate(send, o, c, givenSaidNothing, spent);
+    const found = await tryCandidate(a, c, contrast);
     if (found) return found;
   }
   return undefined;
 }
 
-async function tryCandidate(send: Send, o: IdentifyOptions, c: Candidate, contrast: boolean, spent: Observation[]): Promise<Nearby | undefined> {
-  const bare = await observe(send, 'list-without-key', c.base, o.key, spent, true);
-  const kind = bare.response && classify(bare.probe, bare.response).kind;
-  // 401 + Error where the given URL had no route (or no HTTP) at all is contrast enough for a suggestion.
+async function tryCandidate(a: Asker, c: Candidate, contrast: boolean): Promise<Nearby | undefined> {
+  const bare = await observe(a, 'list-without-key', c.base, true);
+  const kind = kindOf(bare);
   if (kind === 'api' || (kind === 'plausible' && contrast)) return { base: c.base, evidence: describeObservation(bare) };
   if (kind !== 'plausible' || c.why === 'the other scheme on the same port') return undefined;
-  const withKey = await observe(send, 'list', c.base, o.key, spent, true);
-  return withKey.response && classify(withKey.probe, withKey.response).kind === 'api' ? { base: c.base, evidence: describeObservation(withKey) } : undefined;
+  const withKey = await observe(a, 'list', c.base, true);
+  return kindOf(withKey) === 'api' ? { base: c.base, evidence: describeObservation(withKey) } : undefined;
 }
 
 const keyed = (o: Observation): boolean => o.request.headers.authorization !== undefined;
 const counted = (spent: readonly Observation[]) => ({ requests: spent.length, withKey: spent.filter(keyed).length });
 
 function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observation[], nearby: Nearby | undefined): string {
-  const lines = [
-    `${o.baseUrl} ${observed.some((x) => x.error) ? 'gives' : 'does not answer like the Animal Store API v1:'} ${verdict.why}; nothing was judged.`,
-    ...observed.map((x) => `  sent ${describeObservation(x)}`),
-  ];
+  const what = observed.some((x) => x.error) ? 'gives' : 'does not answer like the Animal Store API v1:';
+  const lines = [`${o.baseUrl} ${what} ${verdict.why}; nothing was judged.`, ...observed.map((x) => `  sent ${describeObservation(x)}`)];
   if (nearby) lines.push(`Did you mean ${o.field} ${nearby.base}? There: ${nearby.evidence}.`);
-  lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1), e.g. https://staging.example.com/v1.`);
+  lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1).`);
   return redactText(lines.join('\n'), [o.key]);
 }
 
 /** Asks the base URL; `refusal` is set when it does not serve the API (the run must not start). */
 export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
-  const transport = o.send ? undefined : createNodeTransport({ timeoutMs: o.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs });
-  const send = guard()(o.send ?? transport!.send);
+  const timeoutMs = o.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs;
+  const transport = o.send ? undefined : createNodeTransport({ timeoutMs });
   const spent: Observation[] = [];
   try {
+    const asker = { send: guard()(o.send ?? transport!.send), key: o.key, spent };
     const observed: Observation[] = [];
     // At most the four probes: nextProbe never asks one twice.
-    for (let p = nextProbe(observed); p !== undefined; p = nextProbe(observed)) observed.push(await observe(send, p, o.baseUrl, o.key, spent));
+    for (let p = nextProbe(observed); p !== undefined; p = nextProbe(observed)) observed.push(await observe(asker, p, o.baseUrl));
     const verdict = judgeIdentity(observed);
     if (verdict.identity !== 'not-animal-store') return { verdict, ...counted(spent) };
     // A suggestion must not hold the verdict up: a candidate that does not answer quickly is not one.
-    const quick = o.send ? undefined : createNodeTransport({ timeoutMs: Math.min(o.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs, CANDIDATE_TIMEOUT_MS) });
+    const quick = o.send ? undefined : createNodeTransport({ timeoutMs: Math.min(timeoutMs, CANDIDATE_TIMEOUT_MS) });
     try {
-      const nearby = await findNearby(o.send ?? quick!.send, o, observed, spent);
+      const nearby = await findNearby({ send: o.send ?? quick!.send, key: o.key, spent }, o.baseUrl, observed);
       return { verdict, ...counted(spent), refusal: refusal(o, verdict, observed, nearby) };
     } finally {
       await quick?.close();
@@ -132,7 +139,9 @@ export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
 export function identityLine(baseUrl: string, i: Identified): string {
   const cost = `${i.requests} request${i.requests === 1 ? '' : 's'}, ${i.withKey} with the key`;
   if (i.verdict.identity === 'animal-store') return `Animal Store API v1 at ${baseUrl}: ${i.verdict.why} (${cost})`;
-  if (i.verdict.identity === 'undecided') return `Could not tell yet whether ${baseUrl} serves the Animal Store API v1: ${i.verdict.why} (${cost})`;
+  if (i.verdict.identity === 'undecided') {
+    return `Could not tell yet whether ${baseUrl} serves the Animal Store API v1: ${i.verdict.why} (${cost})`;
+  }
   return `Not the Animal Store API v1 at ${baseUrl} (${cost})`;
 }
 
@@ -140,7 +149,8 @@ export function identityLine(baseUrl: string, i: Identified): string {
 export function refusedReport(kind: Report['kind'], target: string, i: Identified, at = new Date()): Report {
   const when = at.toISOString();
   return {
-    tool: 'petcert', version: VERSION, kind, target, startedAt: when, finishedAt: when, seed: null, requests: i.requests, checks: [],
+    tool: 'petcert', version: VERSION, kind, target, startedAt: when, finishedAt: when, seed: null,
+    requests: i.requests, checks: [],
     aborted: { code: 'UNREACHABLE', message: i.refusal ?? i.verdict.why },
   };
 }

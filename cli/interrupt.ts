@@ -30,7 +30,8 @@ export function watchInterrupts(say: (line: string) => void, source: SignalSourc
   const on = (name: Caught) => () => {
     if (caught !== undefined) source.exit(SIGNAL_EXIT[name]);
     caught = name;
-    say(`petcert: ${name}: stopping (nothing more is sent) and writing the report of what was judged so far; ${name} again exits at once`);
+    say(`petcert: ${name}: stopping (nothing more is sent) and writing the report of what was judged so far; `
+      + `${name} again exits at once`);
     controller.abort();
   };
   const listeners = { SIGINT: on('SIGINT'), SIGTERM: on('SIGTERM') };
@@ -51,7 +52,8 @@ const INTERRUPTED: AbortCode = 'INTERRUPTED';
 /** The report of an interrupted run says so, whatever else stopped its engine in the meantime. */
 export function markInterrupted(report: Report, caught: Caught): Report {
   const why = `interrupted by ${caught}: the checks not reached were not run (never a pass)`;
-  const before = report.aborted && report.aborted.code !== INTERRUPTED ? ` (${report.aborted.code}: ${report.aborted.message})` : '';
+  const other = report.aborted && report.aborted.code !== INTERRUPTED ? report.aborted : undefined;
+  const before = other ? ` (${other.code}: ${other.message})` : '';
   return { ...report, aborted: { code: INTERRUPTED, message: `${why}${before}` } };
 }
 
@@ -59,7 +61,11 @@ export function markInterrupted(report: Report, caught: Caught): Report {
  * One run with SIGINT/SIGTERM caught: `run` gets the signal its engine stops on; the report is marked
  * when interrupted and published (`publish` returns the verdict's exit code, replaced by 130/143).
  */
-export async function interruptible(say: (line: string) => void, run: (signal: AbortSignal) => Promise<Report>, publish: (report: Report) => number): Promise<number> {
+export async function interruptible(
+  say: (line: string) => void,
+  run: (signal: AbortSignal) => Promise<Report>,
+  publish: (report: Report) => number,
+): Promise<number> {
   const interrupt = watchInterrupts(say);
   try {
     const report = await run(interrupt.signal);

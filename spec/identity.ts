@@ -30,7 +30,10 @@ export interface Observation {
   transport?: TransportCode;
 }
 
-/** `api`: only this API answers so · `plausible`: this API may · `foreign`/`alien`: it never does (alien: not even a refusal). */
+/**
+ * `api`: only this API answers so · `plausible`: this API may · `foreign`/`alien`: it never does
+ * (`alien`: not even as a refusal, so two of them settle it without the key).
+ */
 export type Kind = 'api' | 'plausible' | 'foreign' | 'alien';
 
 export interface Classified {
@@ -47,12 +50,13 @@ const WITH_KEY: readonly ProbeName[] = ['list', 'create-invalid'];
 const withKey = (probe: ProbeName): boolean => WITH_KEY.includes(probe);
 const isCreate = (probe: ProbeName): boolean => probe === 'create-without-key' || probe === 'create-invalid';
 
-/** The request of a probe: listPets asks one pet (`limit=1`); createPet sends `{}`, which §4.2 refuses (400), so nothing is created. */
+/** A probe's request: listPets asks one pet (`limit=1`); createPet sends `{}`, which §4.2 refuses (400): nothing is created. */
 export function probeRequest(probe: ProbeName, baseUrl: string, key: string): HttpRequest {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (withKey(probe)) headers.authorization = `Bearer ${key}`;
   if (!isCreate(probe)) return { method: 'GET', url: joinUrl(baseUrl, '/pets?limit=1'), headers };
-  return { method: 'POST', url: joinUrl(baseUrl, '/pets'), headers: { ...headers, 'content-type': 'application/json' }, body: '{}' };
+  const json = { ...headers, 'content-type': 'application/json' };
+  return { method: 'POST', url: joinUrl(baseUrl, '/pets'), headers: json, body: '{}' };
 }
 
 const REDIRECT = (s: number): boolean => s >= 300 && s < 400;
@@ -64,26 +68,34 @@ function jsonBody(response: HttpResponse): { json: boolean; value?: unknown } {
   return parsed.ok ? { json: true, value: parsed.value } : { json: false };
 }
 
-const shapeOf = (body: { json: boolean }): string => (body.json ? 'JSON of another shape than Error (§2.5)' : 'a body that is not JSON');
+const shapeOf = (body: { json: boolean }): string =>
+  body.json ? 'JSON of another shape than Error (§2.5)' : 'a body that is not JSON';
 
 /** What one answer proves about the base URL (see the top of this file). */
 export function classify(probe: ProbeName, response: HttpResponse): Classified {
   const { status } = response;
   const body = jsonBody(response);
   const error = body.json && isApiError(body.value);
-  if (REDIRECT(status)) return { kind: 'alien', why: `a redirect (${status}${response.headers.location ? ` to ${response.headers.location}` : ''}): this API never redirects` };
+  const to = response.headers.location ? ` to ${response.headers.location}` : '';
+  if (REDIRECT(status)) return { kind: 'alien', why: `a redirect (${status}${to}): this API never redirects` };
   if (NO_ROUTE.includes(status)) return { kind: 'alien', why: `${status}: no such route here` };
-  if (!isCreate(probe) && status === 200 && body.json && isPets(body.value)) return { kind: 'api', why: 'a list of pets (§2.4)' };
-  if (isCreate(probe) && status === 400 && error) return { kind: 'api', why: 'the Error of §4.2 rule 1 for a pet without name and categoryId' };
+  if (!isCreate(probe) && status === 200 && body.json && isPets(body.value)) {
+    return { kind: 'api', why: 'a list of pets (§2.4)' };
+  }
+  if (isCreate(probe) && status === 400 && error) {
+    return { kind: 'api', why: 'the Error of §4.2 rule 1 for a pet without name and categoryId' };
+  }
   if (status === 429) return { kind: 'plausible', why: 'rate-limited (429)' };
   if (status >= 500) {
     // An Error body: this API failing. Anything else: a proxy's or gateway's page, the API not behind it.
-    return error ? { kind: 'plausible', why: `${status} with an Error body` } : { kind: 'alien', why: `${status} with ${shapeOf(body)}: a proxy's or gateway's error page` };
+    if (error) return { kind: 'plausible', why: `${status} with an Error body` };
+    return { kind: 'alien', why: `${status} with ${shapeOf(body)}: a proxy's or gateway's error page` };
   }
   if ([400, 401, 403].includes(status)) {
     // A refusal in another shape: this API's bodies are Errors, but a real one with a broken 401 body
     // must not be called absent on that alone (only an answer with the key decides then).
-    return error ? { kind: 'plausible', why: `${status} with an Error body` } : { kind: 'foreign', why: `${status} with ${shapeOf(body)}` };
+    if (error) return { kind: 'plausible', why: `${status} with an Error body` };
+    return { kind: 'foreign', why: `${status} with ${shapeOf(body)}` };
   }
   if (!body.json) return { kind: 'alien', why: `${status} with a ${mediaType(response.headers) ?? 'body'} page, not JSON` };
   // JSON of another shape (another API's list, or this one's with broken items): the key probes decide.
@@ -116,7 +128,9 @@ export function judgeIdentity(observed: readonly Observation[]): Verdict {
   const failed = observed.find((o) => o.error !== undefined);
   if (failed) return { identity: 'not-animal-store', why: 'no HTTP answer' };
   const api = observed.find((o) => kindOf(o) === 'api');
-  if (api) return { identity: 'animal-store', why: `${describeProbe(api.probe)} answered ${classify(api.probe, api.response!).why}` };
+  if (api) {
+    return { identity: 'animal-store', why: `${describeProbe(api.probe)} answered ${classify(api.probe, api.response!).why}` };
+  }
   const both = (a: ProbeName, b: ProbeName, test: (k: Kind | undefined) => boolean) => {
     const x = observed.find((o) => o.probe === a);
     const y = observed.find((o) => o.probe === b);
@@ -125,7 +139,8 @@ export function judgeIdentity(observed: readonly Observation[]): Verdict {
   if (both('list-without-key', 'create-without-key', (k) => k === 'alien') || both('list', 'create-invalid', outsider)) {
     return { identity: 'not-animal-store', why: 'neither listPets nor createPet answers like this API here' };
   }
-  return { identity: 'undecided', why: 'no answer proved or disproved this API (e.g. the key was refused, or rate-limited); the checks will judge' };
+  const why = 'no answer proved or disproved this API (e.g. the key was refused, or rate-limited); the checks will judge';
+  return { identity: 'undecided', why };
 }
 
 export function describeProbe(probe: ProbeName): string {
@@ -135,7 +150,8 @@ export function describeProbe(probe: ProbeName): string {
 
 /** One line of what was sent and what came back; the key is never in it (only "with the key"). */
 export function describeObservation(o: Observation): string {
-  const sent = `${o.request.method} ${o.request.url}${o.request.body ? ` ${o.request.body}` : ''} (${withKey(o.probe) ? 'with the key' : 'no key'})`;
+  const payload = o.request.body ? ` ${o.request.body}` : '';
+  const sent = `${o.request.method} ${o.request.url}${payload} (${withKey(o.probe) ? 'with the key' : 'no key'})`;
   if (!o.response) return `${sent} → no answer: ${o.error ?? 'unknown'}`;
   const body = o.response.body.replace(/\s+/g, ' ').trim();
   const shown = body.length > 100 ? `${body.slice(0, 100)}…` : body;
@@ -167,7 +183,8 @@ export function candidateBases(baseUrl: string, observed: readonly Observation[]
   // No HTTP at all: another path cannot help; the other scheme can, unless nothing listens or answers.
   if (failed) {
     const swapped = `${url.protocol === 'https:' ? 'http:' : 'https:'}//${url.host}${url.pathname}`;
-    if (!['CONNECTION_REFUSED', 'TIMEOUT', 'DNS'].includes(failed.transport ?? 'OTHER')) add(swapped, 'the other scheme on the same port');
+    const nothingThere = ['CONNECTION_REFUSED', 'TIMEOUT', 'DNS'].includes(failed.transport ?? 'OTHER');
+    if (!nothingThere) add(swapped, 'the other scheme on the same port');
     return out.slice(0, max);
   }
   const segments = url.pathname.split('/').filter(Boolean);
