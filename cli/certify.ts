@@ -117,6 +117,8 @@ export function combineReports(parts: readonly Part[], meta: { target: string; v
   };
   const series = Object.fromEntries(parts.flatMap((p) => Object.entries(p.report.series ?? {}).map(([name, s]) => [`${p.label}/${name}`, s])));
   if (Object.keys(series).length) report.series = series;
+  const subjects = parts.flatMap((p) => Object.entries(p.report.subjects ?? {}).map(([name, s]) => [`${p.label}/${name}`, { ...s, part: p.label }]));
+  if (subjects.length) report.subjects = Object.fromEntries(subjects);
   const created = parts.flatMap((p) => p.report.createdIds ?? []);
   if (created.length) report.createdIds = created;
   const aborted = parts.filter((p) => p.report.aborted);

@@ -82,7 +82,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
   const report: Report = {
-    tool: 'petcert', version: VERSION, kind: 'quota', target: baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series,
+    tool: 'petcert', version: VERSION, kind: 'quota', target: baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series, subjects: ctx.subjects,
   };
   try {
     const results = await runProbes(ctx, keys, only, keys.map((k) => k.key));

@@ -86,6 +86,17 @@ describe('toHtml content', () => {
     expect(dayFrameOf(fixtureReport({ plans }), 'day:gold', samples)).toEqual({});
   });
 
+  test('what a series is of comes from report.subjects when present, never from its name', () => {
+    const plans = { windows: { minuteSeconds: 1, daySeconds: 10 }, plans: { free: { perMinute: 10, perDay: 50 } } };
+    const samples = daySeries(10, 50);
+    const subjects = { 'quota/day:free#2': { probe: 'day', plan: 'free', key: 'free#2', part: 'quota' } };
+    // "free#2" is no plan: read off the name it would be; read from the subject it is the second Free key.
+    expect(dayFrameOf(fixtureReport({ plans }), 'quota/day:free#2', samples)).toEqual({});
+    expect(dayFrameOf(fixtureReport({ plans, subjects }), 'quota/day:free#2', samples).quota).toBe(50);
+    const html = toHtml(fixtureReport({ plans, series: { 'quota/day:free#2': samples }, subjects }));
+    expect(html).toContain('data-probe="quota/day:free#2-cumulative"');
+  });
+
   test('k6 summary figures when present', () => {
     const k6 = { metrics: { http_req_duration: { type: 'trend', contains: 'time', values: { avg: 12.5, 'p(95)': 30 }, thresholds: { 'p(95)<500': { ok: true } } } } };
     const html = toHtml(fixtureReport({ k6 }));

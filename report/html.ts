@@ -115,8 +115,12 @@ function observeSection(report: Report): string {
 <table class="checks"><thead><tr><th>Id</th><th>Gap</th><th>Spec</th><th>Observed</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></section>`;
 }
 
-/** The plan a probe series belongs to: "day:free" or "quota/day:free" → "free". */
-const planOf = (probe: string): string | undefined => /:([^:/]+)$/.exec(probe)?.[1];
+/** What a series is of: report.subjects, or for a report older than it, read off the name ("quota/day:free"). */
+function subjectOf(report: Report, name: string): { plan: string | undefined; probe: string | undefined } {
+  const s = report.subjects?.[name];
+  if (s) return s;
+  return { plan: /:([^:/]+)$/.exec(name)?.[1], probe: /(?:^|\/)([a-z]+):[^:/]+$/.exec(name)?.[1] };
+}
 
 /**
  * What the day plot needs: the day quota (from the report's plan table), the day's length, and one
@@ -124,7 +128,7 @@ const planOf = (probe: string): string | undefined => /:([^:/]+)$/.exec(probe)?.
  * 429's Retry-After — so that admissions are counted per day window on the server's clock.
  */
 export function dayFrameOf(report: Report, probe: string, samples: readonly Sample[]): DayFrame {
-  const plan = planOf(probe);
+  const { plan } = subjectOf(report, probe);
   const figures = plan === undefined ? undefined : report.plans?.plans[plan];
   const frame: DayFrame = {};
   if (figures?.perDay != null) frame.quota = figures.perDay;
@@ -146,7 +150,7 @@ function probeFigures(report: Report, probe: string, samples: readonly Sample[])
     return `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Status ${s.status}, Limit ${s.limit ?? '—'}, Remaining ${s.remaining ?? '—'}.</figcaption></figure>`;
   }
   const figs = [`<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded.</figcaption>${remainingPlot(probe, samples)}</figure>`];
-  if (/(^|[/.])day\b/i.test(probe)) {
+  if (subjectOf(report, probe).probe === 'day') {
     const frame = dayFrameOf(report, probe, samples);
     const quota = frame.quota === undefined ? 'the day quota is not in the report' : `day quota ${frame.quota}, red line`;
     const windows = frame.dayEnd === undefined ? '' : '; counted per day window (dotted lines: day-window starts, from the server\'s Reset/Retry-After)';

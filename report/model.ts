@@ -75,6 +75,20 @@ export interface Sample {
   retryAfter?: number;
 }
 
+/**
+ * What a series is of, as a value (names like "quota/minute:free#2" are for people and older readers,
+ * never parsed): the probe, the plan of the key, the key's label among the run's keys, and in a
+ * certification the part it came from.
+ */
+export interface SeriesSubject {
+  probe: string;
+  plan: string;
+  /** "free", or "free#2" for a second key on one plan: the label check ids carry ("[free#2]"). */
+  key: string;
+  /** A certification's part ("quota"). */
+  part?: string;
+}
+
 /** What every report carries, whatever the command. */
 export interface ReportBase {
   tool: 'petcert';
@@ -101,6 +115,8 @@ export interface EngineFields {
   createdIds: Array<number | string>;
   /** Quota probes: probe id → samples (quota, certify). */
   series: Record<string, Sample[]>;
+  /** What each series is of, under the same name as in `series` (additive: absent on older reports). */
+  subjects: Record<string, SeriesSubject>;
   /** k6 summary figures, when a k6 run was part of this report (quota; certify: part label → figures). */
   k6: unknown;
   /** `petcert capacity`: planned, sustained and breaking rates, headroom, per-step figures. */
@@ -111,8 +127,8 @@ export interface EngineFields {
 type Fields<Own extends keyof EngineFields> = Partial<Pick<EngineFields, Own>> & { [F in Exclude<keyof EngineFields, Own>]?: undefined };
 
 export type ConformReport = ReportBase & Fields<'createdIds'> & { kind: 'conform' };
-export type QuotaReport = ReportBase & Fields<'series' | 'k6'> & { kind: 'quota' };
-export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'k6'> & { kind: 'certify' };
+export type QuotaReport = ReportBase & Fields<'series' | 'subjects' | 'k6'> & { kind: 'quota' };
+export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'subjects' | 'k6'> & { kind: 'certify' };
 export type CapacityReport = ReportBase & Fields<'capacity'> & { kind: 'capacity' };
 
 /**

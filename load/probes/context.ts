@@ -3,7 +3,7 @@
 import type { Clock } from '../../core/clock.ts';
 import type { Send } from '../../core/exchange.ts';
 import type { ProgressSink } from '../../core/progress.ts';
-import type { Sample } from '../../report/model.ts';
+import type { Sample, SeriesSubject } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import { createServerClock, type ServerClock } from '../../spec/ratelimit.ts';
 import type { Findings } from './findings.ts';
@@ -24,6 +24,8 @@ export interface ProbeContext {
   progress: ProgressSink;
   /** Probe series name → samples (server ms). */
   series: Record<string, Sample[]>;
+  /** Series name → what it is of (probe, plan, key label): read, never parsed from the name. */
+  subjects: Record<string, SeriesSubject>;
   /** Longest single wait (bounds.ts): the longest window plus slack, or --max-wait when lower. */
   maxWaitMs: number;
   /** Local ms past which no probe sends or waits (the run's printed bound); none when undefined. */
@@ -46,10 +48,16 @@ export interface ProbeRun {
   ctx: ProbeContext;
   k: KeyUnderTest;
   f: Findings;
+  /** This probe and key, as a value. */
+  subject: SeriesSubject;
+  /** Where its samples go in ctx.series: `seriesName(subject)`. */
   seriesName: string;
 }
 
-type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'maxWaitMs' | 'models' | 'requests'> & { serverClock?: ServerClock; maxWaitMs?: number };
+/** The series' name in report.json: "minute:free#2" (the form older reports and readers know). */
+export const seriesName = (s: SeriesSubject): string => `${s.probe}:${s.key}`;
+
+type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'subjects' | 'maxWaitMs' | 'models' | 'requests'> & { serverClock?: ServerClock; maxWaitMs?: number };
 
 /** `options.send` is the bare transport: the probes' stack of layers (send.ts) is built here, around it. */
 export function createContext(options: ContextOptions): ProbeContext {
@@ -65,6 +73,7 @@ export function createContext(options: ContextOptions): ProbeContext {
     requests: count.count,
     serverClock: options.serverClock ?? createServerClock(),
     series: {},
+    subjects: {},
     models: {},
     maxWaitMs: waitCapMs(options.windows, options.maxWaitMs),
   };
@@ -90,16 +99,16 @@ export async function sleepUntilServer(ctx: ProbeContext, serverMs: number, what
   await waitFor(ctx, (local ?? ctx.clock.now()) - ctx.clock.now(), what);
 }
 
-/** The key's label in series names ("minute:free#2" → "free#2"). */
-export const labelOf = (run: ProbeRun): string => run.seriesName.slice(run.seriesName.indexOf(':') + 1);
+/** The key's label ("free#2"). */
+export const labelOf = (run: ProbeRun): string => run.subject.key;
 
 /** Requests this run's key spent outside the probes' series (`spentBefore`). */
 export const spentBefore = (run: ProbeRun): number => run.ctx.spentBefore?.[run.k.key] ?? 0;
 
-/** Every sample of this run's key, across all its probes (series are named `<probe>:<key label>`). */
+/** Every sample of this run's key, across all its probes. */
 export function keySamples(run: ProbeRun): Sample[] {
-  const label = labelOf(run);
-  return Object.entries(run.ctx.series).filter(([name]) => name.slice(name.indexOf(':') + 1) === label).flatMap(([, list]) => list);
+  const { subjects, series } = run.ctx;
+  return Object.keys(series).filter((name) => subjects[name]?.key === run.subject.key).flatMap((name) => series[name]!);
 }
 
 export function serverNow(ctx: ProbeContext): number {

@@ -87,6 +87,7 @@ export async function sendProbe(run: ProbeRun): Promise<Observation> {
 }
 
 function record(run: ProbeRun, o: Observation): void {
+  run.ctx.subjects[run.seriesName] ??= run.subject;
   const list = (run.ctx.series[run.seriesName] ??= []);
   const sample: (typeof list)[number] = { t: Math.round(o.serverMs), status: o.status };
   if (o.rate) Object.assign(sample, { limit: o.rate.limit, remaining: o.rate.remaining, reset: o.rate.reset });

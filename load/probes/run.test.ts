@@ -34,6 +34,9 @@ describe('probe core on the correct reference server', () => {
     expect(r.checks.filter((c) => c.outcome === 'skip').map((c) => `${c.id}: ${c.skipReason}`)).toEqual([]);
     expect(r.checks.length).toBe(2 * 21 - 1); // isolation is reported once, on the spent key
     expect(Object.keys(r.series)).toEqual(expect.arrayContaining(['minute:free', 'burst:pro', 'day:free']));
+    // Each series says what it is of, as a value; the name is for people and older readers.
+    expect(Object.keys(r.subjects).sort()).toEqual(Object.keys(r.series).sort());
+    expect(r.subjects['day:free']).toEqual({ probe: 'day', plan: 'free', key: 'free' });
     const observed = r.checks.find((c) => c.id === 'quota.rejected.consume[pro]')?.observed as { consumesDayQuota: boolean };
     expect(observed.consumesDayQuota).toBe(false);
   });

@@ -4,7 +4,7 @@
 import { AbortRunError } from '../../core/errors.ts';
 import type { CheckResult } from '../../report/model.ts';
 import { PROBE_CHECKS, type ProbeName } from './checks.ts';
-import type { KeyUnderTest, ProbeContext, ProbeRun } from './context.ts';
+import { seriesName, type KeyUnderTest, type ProbeContext, type ProbeRun } from './context.ts';
 import { probeBurst } from './burst.ts';
 import { probeDay } from './day.ts';
 import { createFindings, type Findings } from './findings.ts';
@@ -16,6 +16,7 @@ import { WaitCapped } from './bounds.ts';
 export interface ProbeResults {
   checks: CheckResult[];
   series: ProbeContext['series'];
+  subjects: ProbeContext['subjects'];
 }
 
 /** Distinct labels for keys: two keys on one plan become "free" and "free#2". */
@@ -44,7 +45,10 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
   if (keys.length === 0) throw new AbortRunError('BUDGET', 'no keys to probe');
   const names = labels(keys);
   const findings: Findings[] = names.map((name) => createFindings(name, secrets));
-  const runOf = (i: number, probe: string, f = findings[i]!): ProbeRun => ({ ctx, k: keys[i]!, f, seriesName: `${probe}:${names[i]}`});
+  const runOf = (i: number, probe: ProbeName, f = findings[i]!): ProbeRun => {
+    const subject = { probe, plan: keys[i]!.plan.name, key: names[i]! };
+    return { ctx, k: keys[i]!, f, subject, seriesName: seriesName(subject) };
+  };
   const wants = (p: ProbeName): boolean => only.includes(p);
 
   // Isolation spends the key with the highest minute figure: with a shared bucket, that count exceeds every other plan's.
@@ -90,5 +94,5 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     }
   }
   ctx.progress({ phase: 'quota', done: keys.length, total: keys.length, etaMs: 0, message: 'done' });
-  return { checks: findings.flatMap((f) => f.results()), series: ctx.series };
+  return { checks: findings.flatMap((f) => f.results()), series: ctx.series, subjects: ctx.subjects };
 }
