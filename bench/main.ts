@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const benches = ['bench/startup.ts', 'bench/reference.ts', 'bench/conformance.ts', 'bench/load.ts', 'bench/capacity.ts'];
+const benches = ['bench/startup.ts', 'bench/reference.ts', 'bench/conformance.ts', 'bench/load.ts', 'bench/capacity.ts', 'bench/capacity-scale.ts'];
 const only = process.argv.slice(2);
 
 let failed = false;

@@ -64,3 +64,9 @@ export function documentFromEnv(env: SettingsEnv, baseUrl: string, plans: PlanTa
     requestTimeoutMs: positive(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
   };
 }
+
+/** The document every VU holds: the load keys left out (they stay shared, read one at a time). */
+export function withoutLoadKeys(doc: CapacityDocument): CapacityDocument {
+  const load = Object.fromEntries(Object.keys(doc.plan.load).map((p) => [p, []]));
+  return { ...doc, plan: { ...doc.plan, load } };
+}

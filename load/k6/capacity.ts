@@ -15,6 +15,7 @@
 // REPORT_DIR (absolute, existing): the result line is also written there.
 import exec from 'k6/execution';
 import { check } from 'k6';
+import { SharedArray } from 'k6/data';
 import http from 'k6/http';
 import { setTimeout } from 'k6/timers';
 import { Counter } from 'k6/metrics';
@@ -32,17 +33,25 @@ import { reportedPercentiles, trendStat } from '../capacity/slo.ts';
 import { listQuery, newPetBody } from '../capacity/requests.ts';
 import { parseKeysEnv } from '../shared/keys.ts';
 import { bucketCheck, bucketOf, histogramFromChecks } from '../shared/histogram.ts';
-import { keysForSegment, parseSegment } from '../shared/segment.ts';
+import { keysForSegment, parseSegment, segmentRange } from '../shared/segment.ts';
 import { readK6Summary, type K6SummaryInput, type MetricValues } from '../shared/summary.ts';
 import { readTarget } from './lib/config.ts';
-import { documentFromEnv, readDocument, type CapacityDocument } from '../capacity/document.ts';
+import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument } from '../capacity/document.ts';
 import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
 // REPORT_DIR is checked at init: k6 cannot create folders, and a summary it cannot write still exits 0.
 const target = readTarget();
 const REPORT_DIR = target.reportDir;
 /** petcert's document (the plan it built), or the same built here from the environment (plain k6 run). */
-const doc: CapacityDocument = __ENV.CAPACITY_RUN ? readDocument(open(__ENV.CAPACITY_RUN), 'CAPACITY_RUN') : documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys());
+let whole: CapacityDocument | undefined;
+function wholeDocument(): CapacityDocument {
+  return (whole ??= __ENV.CAPACITY_RUN ? readDocument(open(__ENV.CAPACITY_RUN), 'CAPACITY_RUN') : documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys()));
+}
+// Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only.
+// Every VU gets the document without its load keys; the keys stay in one SharedArray per plan, and an
+// iteration reads the one key it sends with (10,000 keys × 1,000 VUs would otherwise be 10 million).
+const doc: CapacityDocument = new SharedArray('petcert capacity run', () => [withoutLoadKeys(wholeDocument())])[0] as CapacityDocument;
+const loadKeys = new Map(Object.keys(doc.plan.load).map((p) => [p, new SharedArray(`petcert keys ${p}`, () => wholeDocument().plan.load[p] ?? [])]));
 const { baseUrl: BASE_URL, settings, plan } = doc;
 const steps = plan.steps.filter((s) => doc.step === null || s.index === doc.step);
 const first = steps[0]!.index;
@@ -135,7 +144,10 @@ http.setResponseCallback(http.expectedStatuses({ min: 200, max: 499 }));
 /** What an iteration needs of its scenario ("s3_free"), worked out once per VU and scenario. */
 interface ScenarioContext {
   step: number;
-  own: string[];
+  /** the plan's load keys (shared by every VU) and this runner's part of them: [start, start + count) */
+  keys: readonly string[];
+  start: number;
+  count: number;
   failed: Counter;
   below429: Counter;
   unexpected4xx: Counter;
@@ -145,8 +157,9 @@ function contextOf(name: string): ScenarioContext {
   let ctx = contexts.get(name);
   if (ctx === undefined) {
     const step = Number(name.slice(1, name.indexOf('_')));
-    const own = keysForSegment(plan.load[name.slice(name.indexOf('_') + 1)] ?? [], segment());
-    contexts.set(name, (ctx = { step, own, failed: failedBy.get(step)!, below429: below429By.get(step)!, unexpected4xx: unexpected4xxBy.get(step)! }));
+    const keys = loadKeys.get(name.slice(name.indexOf('_') + 1)) ?? [];
+    const { start, count } = segmentRange(keys.length, segment());
+    contexts.set(name, (ctx = { step, keys, start, count, failed: failedBy.get(step)!, below429: below429By.get(step)!, unexpected4xx: unexpected4xxBy.get(step)! }));
   }
   return ctx;
 }
@@ -197,9 +210,9 @@ export function setup(): void {
 async function loadIteration(): Promise<void> {
   const { name, iteration: i } = scenarioNow();
   const ctx = contextOf(name);
-  if (ctx.own.length === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
+  if (ctx.count === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
   const op = pickOperation(i);
-  const res = await request(op, i, ctx.own[i % ctx.own.length]!);
+  const res = await request(op, i, ctx.keys[ctx.start + (i % ctx.count)]!);
   const status = res.status; // one read: each property of a k6 response is a call into Go
   countLatency(ctx.step, res.timings.duration);
   // SLO errors: 5xx, transport errors and timeouts (status 0).

@@ -38,3 +38,17 @@ export function keysForSegment<T>(keys: readonly T[], segment: unknown): T[] {
   const eps = 1e-9; // 1/3 + 1/3 + 1/3 must tile [0, 1) exactly despite floating point
   return keys.filter((_, j) => j / keys.length >= from - eps && j / keys.length < to - eps);
 }
+
+/** keysForSegment as an index range: [start, start + count) of `total` keys, without touching them. */
+export function segmentRange(total: number, segment: unknown): { start: number; count: number } {
+  const { from, to } = parseSegment(segment);
+  const eps = 1e-9; // the same predicate as keysForSegment: j belongs when j/total ∈ [from − eps, to − eps)
+  const first = (x: number): number => {
+    let j = Math.max(0, Math.min(total, Math.floor((x - eps) * total)));
+    while (j < total && j / total < x - eps) j++;
+    while (j > 0 && (j - 1) / total >= x - eps) j--;
+    return j;
+  };
+  const start = first(from);
+  return { start, count: first(to) - start };
+}

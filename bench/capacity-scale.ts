@@ -1,0 +1,120 @@
+// `npx tsx bench/capacity-scale.ts`: a realistic customer base. 10,000 keys (free 8,000, pro 1,500,
+// business 500) in `petcert serve --key-pool` (its own process), every key carrying load, at RATE
+// req/s (default 1500: about what this shared 2-core machine sustains with server and k6 side by
+// side): petcert's capacity bundle (one step, list requests, no canaries) against a bare k6 script
+// doing the same requests (GET /pets?limit=20, the keys round robin from a SharedArray, one
+// constant-arrival-rate scenario, the same VU pool), alternated ROUNDS times. Printed as ratios of
+// one run (medians): achieved/offered, k6 peak RSS, CPU per request. Goals: ≥ 0.95× the bare rate,
+// ≤ 1.2× its memory.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { documentFromEnv, documentText } from '../load/capacity/document.ts';
+import { parseKeysFile } from '../load/capacity/keys-file.ts';
+import { parseRunnerResults } from '../load/capacity/result.ts';
+import { findK6 } from '../load/k6-binary.ts';
+import { runK6Process } from '../load/k6-process.ts';
+import { buildK6 } from '../scripts/build-k6.ts';
+import { specPlanTable } from '../spec/plans.ts';
+
+const RATE = Number(process.env.BENCH_SCALE_RATE ?? 1500);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const POOL = 'free=8000,pro=1500,business=500';
+const VUS = 300;
+/** VUs started before the run: the bare script gets as many as the bundle's scenarios (env BENCH_PRE). */
+const PRE = Number(process.env.BENCH_PRE ?? 20);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'petcert-bench-scale-'));
+
+function startServer(keysFile: string): Promise<{ baseUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, [join(root, 'bin/petcert.js'), 'serve', '--port', '0', '--key-pool', POOL, '--key-pool-file', keysFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      if (url && /written to/.test(out)) {
+        clearTimeout(timer);
+        resolve({ baseUrl: url, stop: () => child.kill('SIGTERM') });
+      }
+    });
+  });
+}
+
+const BARE = `import http from 'k6/http';
+import { SharedArray } from 'k6/data';
+const keys = new SharedArray('keys', () => open(__ENV.KEYS_FILE).split('\\n').filter((l) => l && !l.startsWith('#')).map((l) => l.slice(l.indexOf('=') + 1)));
+export const options = { discardResponseBodies: true, scenarios: { bare: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.SECONDS + 's', preAllocatedVUs: Number(__ENV.PRE), maxVUs: Number(__ENV.VUS) } } };
+let i = __VU * 7919;
+export default async function () { i++; await http.asyncRequest('GET', __ENV.BASE_URL + '/pets?limit=20', null, { headers: { authorization: 'Bearer ' + keys[i % keys.length] } }); }
+export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ requests: d.metrics.http_reqs.values.count }) + '\\n' }; }
+`;
+
+interface Measured {
+  rate: number;
+  rssKb: number;
+  cpuMsPerRequest: number;
+}
+
+/** k6 under /usr/bin/time: its peak RSS and CPU seconds, from time's last stderr line. */
+async function timed(k6: string, args: string[], env: Record<string, string>): Promise<{ stdout: string; rssKb: number; cpuS: number }> {
+  const run = await runK6Process({ k6: '/usr/bin/time', args: ['-f', 'PETCERT_TIME %M %U %S', k6, ...args], env, timeoutMs: (SECONDS + 90) * 1000 });
+  const m = /PETCERT_TIME (\d+) ([\d.]+) ([\d.]+)/.exec(run.stderr);
+  if (!m) throw new Error(`no /usr/bin/time figures (exit ${run.code}):\n${run.stderr.slice(-2000)}`);
+  return { stdout: run.stdout, rssKb: Number(m[1]), cpuS: Number(m[2]) + Number(m[3]) };
+}
+
+async function ours(k6: string, script: string, docFile: string): Promise<Measured> {
+  const run = await timed(k6, ['run', '--quiet', '--log-format', 'raw', script], { CAPACITY_RUN: docFile });
+  const step = parseRunnerResults(run.stdout, 'k6')[0]!.steps[0]!;
+  return { rate: step.requests / SECONDS, rssKb: run.rssKb, cpuMsPerRequest: (1000 * run.cpuS) / step.requests };
+}
+
+async function bare(k6: string, script: string, baseUrl: string, keysFile: string): Promise<Measured> {
+  const env = { BASE_URL: baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(VUS), PRE: String(PRE) };
+  const run = await timed(k6, ['run', '--quiet', '--log-format', 'raw', script], env);
+  const requests = (JSON.parse(/BARE (\{.*\})/.exec(run.stdout)![1]!) as { requests: number }).requests;
+  return { rate: requests / SECONDS, rssKb: run.rssKb, cpuMsPerRequest: (1000 * run.cpuS) / requests };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const k6 = findK6();
+const script = (await buildK6(join(dir, 'dist'), [join(root, 'load/k6/capacity.ts')]))[0]!;
+writeFileSync(join(dir, 'bare.js'), BARE);
+const keysFile = join(dir, 'keys.txt');
+const server = await startServer(keysFile);
+try {
+  const keys = parseKeysFile(readFileSync(keysFile, 'utf8'), keysFile);
+  const table = specPlanTable();
+  // planned = Σ customers × perMinute × u / 60: u chosen so that the one step offers RATE req/s.
+  const perSecond = (8000 * 60 + 1500 * 300 + 500 * 1000) / 60;
+  const env = { MIX: POOL, UTILISATION: String(RATE / perSecond), STEPS: '2', MAX_FACTOR: '1', STEP_SECONDS: String(SECONDS), CANARIES: '0', OPS: 'list=1', STEP: '1', MAX_VUS: String(VUS) };
+  const doc = documentFromEnv(env, server.baseUrl, table, keys);
+  const docFile = join(dir, 'run.json');
+  writeFileSync(docFile, documentText(doc), { mode: 0o600 });
+  const carrying = Object.values(doc.plan.load).reduce((n, ks) => n + ks.length, 0);
+  console.log(`k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ≤ ${VUS} VUs`);
+  const a: Measured[] = [];
+  const b: Measured[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    a.push(await ours(k6, script, docFile));
+    b.push(await bare(k6, join(dir, 'bare.js'), server.baseUrl, keysFile));
+  }
+  const show = (name: string, xs: Measured[]) =>
+    `${name}: ${xs.map((x) => `${x.rate.toFixed(0)} req/s (${(x.rate / RATE).toFixed(3)} × offered), ${(x.rssKb / 1024).toFixed(0)} MB peak RSS, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request`).join('; ')}`;
+  console.log(show('petcert capacity bundle', a));
+  console.log(show('bare k6 script        ', b));
+  const ratio = (f: (m: Measured) => number) => median(a.map(f)) / median(b.map(f));
+  const rate = ratio((m) => m.rate);
+  const rss = ratio((m) => m.rssKb);
+  const cpu = ratio((m) => m.cpuMsPerRequest);
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+  console.log(`ratios (petcert / bare, medians of ${ROUNDS}): rate ${rate.toFixed(3)}× (goal ≥ 0.95: ${verdict(rate >= 0.95)}), peak RSS ${rss.toFixed(3)}× (goal ≤ 1.2: ${verdict(rss <= 1.2)}), CPU per request ${cpu.toFixed(3)}×`);
+} finally {
+  server.stop();
+}
