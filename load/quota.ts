@@ -58,7 +58,7 @@ export function quotaBoundOf(options: Pick<QuotaOptions, 'keys' | 'plans' | 'onl
     windows: options.plans.windows,
     plans: options.keys.map((k) => resolvePlan(options.plans, k.plan)),
     only: options.only ?? PROBE_NAMES,
-    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    maxWaitMs: options.maxWaitMs,
     timeoutMs: options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs,
   });
 }
@@ -77,7 +77,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   const bound = quotaBoundOf({ ...options, only });
   const ctx = createContext({
     send: stop ? stopLayer(stop)(send) : send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
-    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    maxWaitMs: options.maxWaitMs,
     ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });

@@ -17,39 +17,34 @@ function spentWindow(clock: ReturnType<typeof createFakeClock>, resetS: number):
   };
 }
 
-describe('pacing', () => {
-  const steers = (req: HttpRequest) => req.headers.authorization === 'Bearer good';
+const steers = (req: HttpRequest) => req.headers.authorization === 'Bearer good';
 
+/** Two sends with `key` through the pacing layer over a spent window that resets in `resetS`: ms they took. */
+async function twoSends(key: string, resetS: number, o: { maxPauseMs?: number; sleep?: (ms: number) => Promise<void> } = {}) {
+  const clock = createFakeClock(T0);
+  const send = pacing({ clock, steers, ...o, maxPauseMs: o.maxPauseMs ?? 60_000 })(spentWindow(clock, resetS));
+  await send(request(key));
+  expect(clock.now()).toBe(T0);
+  await send(request(key));
+  return clock.now() - T0;
+}
+
+describe('pacing', () => {
   it('after an answer to the key that says nothing remains, waits for its Reset before the next send', async () => {
-    const clock = createFakeClock(T0);
-    const send = pacing({ clock, maxPauseMs: 60_000, steers })(spentWindow(clock, 2));
-    await send(request('good'));
-    expect(clock.now()).toBe(T0);
-    await send(request('good'));
-    expect(clock.now() - T0).toBeGreaterThanOrEqual(2000);
-    expect(clock.now() - T0).toBeLessThan(2100);
+    const ms = await twoSends('good', 2);
+    expect(ms).toBeGreaterThanOrEqual(2000);
+    expect(ms).toBeLessThan(2100);
   });
 
   it('an answer to another key steers nothing', async () => {
-    const clock = createFakeClock(T0);
-    const send = pacing({ clock, maxPauseMs: 60_000, steers })(spentWindow(clock, 2));
-    await send(request('bad'));
-    await send(request('bad'));
-    expect(clock.now()).toBe(T0);
+    expect(await twoSends('bad', 2)).toBe(0);
   });
 
   it('a pause longer than its cap is not taken (the 429 path takes over)', async () => {
-    const clock = createFakeClock(T0);
-    const send = pacing({ clock, maxPauseMs: 1000, steers })(spentWindow(clock, 30));
-    await send(request('good'));
-    await send(request('good'));
-    expect(clock.now()).toBe(T0);
+    expect(await twoSends('good', 30, { maxPauseMs: 1000 })).toBe(0);
   });
 
   it('pauses through `sleep`, so the run deadline can refuse the pause', async () => {
-    const clock = createFakeClock(T0);
-    const send = pacing({ clock, maxPauseMs: 60_000, steers, sleep: () => Promise.reject(new Error('past the run timeout')) })(spentWindow(clock, 2));
-    await send(request('good'));
-    await expect(send(request('good'))).rejects.toThrow('past the run timeout');
+    await expect(twoSends('good', 2, { sleep: () => Promise.reject(new Error('past the run timeout')) })).rejects.toThrow('past the run timeout');
   });
 });

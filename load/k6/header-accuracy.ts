@@ -6,10 +6,7 @@
 import { readConfig } from './lib/config.ts';
 import { probeScriptModule } from './lib/probe-script.ts';
 
-const config = readConfig();
-const probe = probeScriptModule('header-accuracy', config, ['burst']);
+const probe = probeScriptModule('header-accuracy', readConfig(), ['burst']);
 
-export const options = probe.options;
-export const setup = probe.setup;
-export const handleSummary = probe.handleSummary;
+export const { options, setup, handleSummary } = probe;
 export default probe.run;

@@ -3,10 +3,7 @@
 import { readConfig } from './lib/config.ts';
 import { probeScriptModule } from './lib/probe-script.ts';
 
-const config = readConfig();
-const probe = probeScriptModule('quota-day', config, ['day']);
+const probe = probeScriptModule('quota-day', readConfig(), ['day']);
 
-export const options = probe.options;
-export const setup = probe.setup;
-export const handleSummary = probe.handleSummary;
+export const { options, setup, handleSummary } = probe;
 export default probe.run;

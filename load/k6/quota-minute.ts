@@ -6,7 +6,5 @@ import { probeScriptModule } from './lib/probe-script.ts';
 const config = readConfig();
 const probe = probeScriptModule('quota-minute', config, config.keys.length > 1 ? ['minute', 'isolation'] : ['minute']);
 
-export const options = probe.options;
-export const setup = probe.setup;
-export const handleSummary = probe.handleSummary;
+export const { options, setup, handleSummary } = probe;
 export default probe.run;

@@ -7,7 +7,5 @@ const config = readConfig();
 const RECOVERY_CHECKS = /^quota\.(retry-after|recovery|rejected)/;
 const probe = probeScriptModule('retry-after', config, ['minute'], (r) => RECOVERY_CHECKS.test(r.id));
 
-export const options = probe.options;
-export const setup = probe.setup;
-export const handleSummary = probe.handleSummary;
+export const { options, setup, handleSummary } = probe;
 export default probe.run;

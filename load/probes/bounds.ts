@@ -17,7 +17,7 @@ export class WaitCapped extends Error {}
 export const windowsCapMs = (windows: Windows): number => windows.daySeconds * 1000 + DATE_SLACK_MS;
 
 /** The per-wait cap: the windows' cap, or --max-wait when lower. */
-export const waitCapMs = (windows: Windows, maxWaitMs?: number): number => Math.min(windowsCapMs(windows), maxWaitMs ?? Number.POSITIVE_INFINITY);
+export const waitCapMs = (windows: Windows, maxWaitMs?: number | undefined): number => Math.min(windowsCapMs(windows), maxWaitMs ?? Number.POSITIVE_INFINITY);
 
 
 export interface BoundInput {
@@ -25,7 +25,7 @@ export interface BoundInput {
   /** The plan of each key under test. */
   plans: readonly Plan[];
   only: readonly ProbeName[];
-  maxWaitMs?: number;
+  maxWaitMs?: number | undefined;
   /** Per-request timeout. */
   timeoutMs: number;
 }

@@ -57,7 +57,7 @@ export interface ProbeRun {
 /** The series' name in report.json: "minute:free#2" (the form older reports and readers know). */
 export const seriesName = (s: SeriesSubject): string => `${s.probe}:${s.key}`;
 
-type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'subjects' | 'maxWaitMs' | 'models' | 'requests'> & { serverClock?: ServerClock; maxWaitMs?: number };
+type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'subjects' | 'maxWaitMs' | 'models' | 'requests'> & { serverClock?: ServerClock; maxWaitMs?: number | undefined };
 
 /** `options.send` is the bare transport: the probes' stack of layers (send.ts) is built here, around it. */
 export function createContext(options: ContextOptions): ProbeContext {
