@@ -23,8 +23,18 @@ export interface RunVerdict {
   unjudged: { id: string; reason: string }[];
   /** SHOULD checks with findings. */
   should: string[];
+  /** Every MUST check: 'judged' (passed), 'false alarm?' (failed), 'unjudged' or 'n/a' (not applicable). */
+  musts: { id: string; state: RuleState }[];
   /** The console's last lines, for assertion messages. */
   tail: string;
+}
+
+export type RuleState = 'judged' | 'failed' | 'unjudged' | 'n/a';
+
+function ruleState(c: ReportCheck): RuleState {
+  if (c.outcome === 'fail') return 'failed';
+  if (c.outcome !== 'skip') return 'judged';
+  return c.skipKind === 'not-applicable' ? 'n/a' : 'unjudged';
 }
 
 export function readVerdict(reportJson: string, code: number | null, console: string): RunVerdict {
@@ -37,6 +47,7 @@ export function readVerdict(reportJson: string, code: number | null, console: st
       .filter((c) => c.outcome === 'skip' && c.skipKind !== 'not-applicable')
       .map((c) => ({ id: c.id, reason: c.skipReason ?? '' })),
     should: checks.filter((c) => c.level === 'SHOULD' && c.outcome === 'fail').map((c) => c.id),
+    musts: must.map((c) => ({ id: c.id, state: ruleState(c) })),
     tail: console.split('\n').slice(-25).join('\n'),
   };
 }
