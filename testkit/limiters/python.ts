@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { anonymousPlan, resolveKeys } from '../../reference/keys.ts';
 import { IN_CI } from '../k6/k6.ts';
+import type { LimiterFault } from './faults.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 
 const APP_DIR = fileURLToPath(new URL('./python/', import.meta.url));
@@ -16,10 +17,8 @@ const START_MS = 20_000;
 export const SLOWAPI_SKIP: string | undefined =
   existsSync(VENV_PYTHON) || IN_CI ? undefined : 'skipped: the slowapi venv is not built — run bash testkit/limiters/python/setup.sh';
 
-export type SlowapiFault = 'overAdmit' | 'noDay';
-
 /** The plans resolved by spec/plans.ts, handed to app.py as LIMITER_CONFIG: no figure written twice. */
-export function slowapiConfig(options: ServiceOptions, fault?: SlowapiFault): string {
+export function slowapiConfig(options: ServiceOptions, fault?: LimiterFault): string {
   const keys: Record<string, { perMinute: number; perDay: number }> = {};
   for (const [key, plan] of resolveKeys(options.plans, options.keys)) keys[key] = { perMinute: plan.perMinute, perDay: plan.perDay };
   const { minuteSeconds, daySeconds } = options.plans.windows;
@@ -27,7 +26,7 @@ export function slowapiConfig(options: ServiceOptions, fault?: SlowapiFault): st
   return JSON.stringify({ windows: { minuteSeconds, daySeconds }, keys, anonymous, fault });
 }
 
-export function slowapiService(options: ServiceOptions, fault?: SlowapiFault): Promise<RunningService> {
+export function slowapiService(options: ServiceOptions, fault?: LimiterFault): Promise<RunningService> {
   if (!existsSync(VENV_PYTHON)) return Promise.reject(new Error(`no slowapi venv at ${VENV_PYTHON}: run bash testkit/limiters/python/setup.sh`));
   const args = ['-m', 'uvicorn', 'app:app', '--app-dir', APP_DIR, '--host', '127.0.0.1', '--port', '0', '--no-access-log'];
   const child = spawn(VENV_PYTHON, args, { env: { ...process.env, LIMITER_CONFIG: slowapiConfig(options, fault) }, stdio: ['ignore', 'pipe', 'pipe'] });

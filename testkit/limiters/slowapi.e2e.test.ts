@@ -6,6 +6,8 @@ proofSuite(
   'FastAPI + slowapi (stock settings, uvicorn)',
   [
     'slowapi overAdmit',
+    'slowapi wrongRemaining',
+    'slowapi noRetryAfter',
   ],
   SLOWAPI_SKIP,
 );

@@ -1,7 +1,7 @@
 // One way to start any limiter service by name, behind the wrappers when asked: what the e2e proofs,
 // the repeat bench and serve.ts share.
 import type { LimiterFault } from './faults.ts';
-import { slowapiService, type SlowapiFault } from './python.ts';
+import { slowapiService } from './python.ts';
 import { isNodeService, NODE_SERVICES } from './services.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 import { wrapServer, type WrapOptions } from './wrappers.ts';
@@ -17,10 +17,7 @@ const wraps = (w: WrapOptions | undefined): boolean =>
   w !== undefined && ((w.latencyMs ?? 0) > 0 || (w.jitterMs ?? 0) > 0 || (w.skewSeconds ?? 0) !== 0);
 
 function startBare(name: string, base: ServiceOptions, fault: LimiterFault | undefined): Promise<RunningService> {
-  if (name === 'slowapi') {
-    if (fault !== undefined && fault !== 'overAdmit' && fault !== 'noDay') throw new Error(`slowapi has no fault ${fault}`);
-    return slowapiService(base, fault as SlowapiFault | undefined);
-  }
+  if (name === 'slowapi') return slowapiService(base, fault);
   if (!isNodeService(name)) throw new Error(`no limiter service named ${JSON.stringify(name)} (${SERVICE_NAMES.join(', ')})`);
   return NODE_SERVICES[name](base, fault);
 }

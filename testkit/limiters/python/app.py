@@ -37,7 +37,9 @@ def bearer_key(request: Request) -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
-FAULT = CONFIG.get("fault")  # faulty twins: "overAdmit" (minute figure + 1), "noDay" (no day limit)
+# Faulty twins (testkit/limiters/faults.ts): "overAdmit" (minute figure + 1), "noDay" (no day limit),
+# "wrongRemaining" (+1 on admitted answers), "noRetryAfter" (the 429 without Retry-After).
+FAULT = CONFIG.get("fault")
 
 
 def plan_limits(key: str) -> str:
@@ -51,6 +53,19 @@ limiter = Limiter(key_func=bearer_key, headers_enabled=True)
 app = FastAPI()
 app.state.limiter = limiter
 app.add_exception_handler(RateLimitExceeded, _rate_limit_exceeded_handler)
+
+
+if FAULT in ("wrongRemaining", "noRetryAfter"):
+
+    @app.middleware("http")
+    async def faulty_headers(request: Request, call_next):
+        response = await call_next(request)
+        if FAULT == "noRetryAfter" and response.status_code == 429 and "retry-after" in response.headers:
+            del response.headers["retry-after"]
+        remaining = response.headers.get("x-ratelimit-remaining")
+        if FAULT == "wrongRemaining" and response.status_code < 400 and remaining is not None:
+            response.headers["x-ratelimit-remaining"] = str(int(remaining) + 1)
+        return response
 
 
 def error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
