@@ -1,11 +1,15 @@
 // Every limiter proof, in the order of the repeat table. The e2e test files take their rows from here.
-import { SLOW_PLANS, twins, type Proof } from './proofs.ts';
+import { ROOMY_PLANS, SLOW_PLANS, twins, type Proof } from './proofs.ts';
 
 export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
   'erl': [{ name: 'erl', service: 'erl', expect: 'pass' }, ...twins('erl')],
   'erl-minute-last': [{ name: 'erl-minute-last', service: 'erl-minute-last', expect: 'pass' }, ...twins('erl-minute-last')],
   'rlf': [{ name: 'rlf', service: 'rlf', expect: 'pass' }, ...twins('rlf')],
-  'token-bucket': [{ name: 'token-bucket', service: 'token-bucket', expect: 'pass' }, ...twins('token-bucket')],
+  'token-bucket': [
+    { name: 'token-bucket', service: 'token-bucket', expect: 'pass' },
+    { name: 'token-bucket roomy day', service: 'token-bucket', plans: ROOMY_PLANS, only: ['day'], expect: 'pass' },
+    ...twins('token-bucket'),
+  ],
   'gcra': [{ name: 'gcra', service: 'gcra', expect: 'pass' }, ...twins('gcra')],
   'slowapi': [{ name: 'slowapi', service: 'slowapi', expect: 'pass' }, ...twins('slowapi')],
   'wrappers': [
@@ -13,8 +17,8 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
     { name: 'token-bucket latency 150ms', service: 'token-bucket', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
     { name: 'erl skew -40s', service: 'erl', wrap: { skewSeconds: -40 }, expect: 'pass' },
     { name: 'slowapi skew +35s', service: 'slowapi', wrap: { skewSeconds: 35 }, expect: 'pass' },
-    { name: 'erl out-of-order', service: 'erl', wrap: { jitterMs: 80 }, expect: 'pass' },
-    { name: 'rlf out-of-order', service: 'rlf', wrap: { jitterMs: 80 }, expect: 'pass' },
+    { name: 'erl out-of-order', service: 'erl', wrap: { jitterMs: 80 }, plans: ROOMY_PLANS, expect: 'pass' },
+    { name: 'rlf out-of-order', service: 'rlf', wrap: { jitterMs: 80 }, plans: ROOMY_PLANS, expect: 'pass' },
     { name: 'token-bucket out-of-order', service: 'token-bucket', wrap: { jitterMs: 80 }, expect: 'pass' },
     { name: 'gcra out-of-order', service: 'gcra', wrap: { jitterMs: 80 }, expect: 'pass' },
     { name: 'erl out-of-order noDay', service: 'erl', wrap: { jitterMs: 80 }, fault: 'noDay', only: ['day'], freeOnly: true, expect: 'quota.day.exact' },

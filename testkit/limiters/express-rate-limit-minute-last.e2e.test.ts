@@ -4,6 +4,7 @@ import { proofSuite } from './proof-suite.ts';
 proofSuite(
   "express-rate-limit 8, day then minute limiter (the last one writes a 200's headers)",
   [
+    'erl-minute-last',
     'erl-minute-last overAdmit',
     'erl-minute-last noRetryAfter',
     'erl-minute-last noDay',

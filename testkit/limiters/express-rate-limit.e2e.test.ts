@@ -4,6 +4,7 @@ import { proofSuite } from './proof-suite.ts';
 proofSuite(
   'express-rate-limit 8, minute then day limiter',
   [
+    'erl',
     'erl noRetryAfter',
     'erl noDay',
   ],

@@ -16,6 +16,16 @@ export const PROOF_PLANS = {
   plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } },
 } as const;
 
+/**
+ * A pro day of six minutes: its minute and burst probes no longer spend the day before the burst is
+ * judged, and a bucket's day refills at 12/s against a 20/s minute pace (it runs dry after 30 s, longer
+ * than a day window).
+ */
+export const ROOMY_PLANS = {
+  windows: { minuteSeconds: 2, daySeconds: 20 },
+  plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 240 } },
+} as const;
+
 /** For the far-away server: 150 ms is 5 % of a 3 s window (the issue's setup). */
 export const SLOW_PLANS = {
   windows: { minuteSeconds: 3, daySeconds: 30 },
@@ -33,7 +43,7 @@ export interface Proof {
   /** --only probes (default: all). */
   only?: string[];
   /** Plans (default PROOF_PLANS); both keys unless `freeOnly`. */
-  plans?: typeof PROOF_PLANS | typeof SLOW_PLANS;
+  plans?: typeof PROOF_PLANS | typeof SLOW_PLANS | typeof ROOMY_PLANS;
   freeOnly?: boolean;
   /** 'pass', or the check (without its [plan]) the faulty twin must fail. */
   expect: 'pass' | string;

@@ -4,6 +4,8 @@ import { proofSuite } from './proof-suite.ts';
 proofSuite(
   'rate-limiter-flexible 11 (RateLimiterMemory, headers as its README shows)',
   [
+    'rlf',
+    'rlf noRetryAfter',
     'rlf noDay',
   ],
 );

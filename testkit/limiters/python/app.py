@@ -55,7 +55,11 @@ app.state.limiter = limiter
 app.add_exception_handler(RateLimitExceeded, _rate_limit_exceeded_handler)
 
 
-if FAULT in ("wrongRemaining", "noRetryAfter"):
+def plan_of(request: Request) -> dict | None:
+    return KEYS.get(bearer_key(request))
+
+
+if FAULT in ("wrongRemaining", "noRetryAfter", "overAdmit"):
 
     @app.middleware("http")
     async def faulty_headers(request: Request, call_next):
@@ -65,6 +69,12 @@ if FAULT in ("wrongRemaining", "noRetryAfter"):
         remaining = response.headers.get("x-ratelimit-remaining")
         if FAULT == "wrongRemaining" and response.status_code < 400 and remaining is not None:
             response.headers["x-ratelimit-remaining"] = str(int(remaining) + 1)
+        plan = plan_of(request)
+        over = plan is not None and response.headers.get("x-ratelimit-limit") == str(plan["perMinute"] + 1)
+        if FAULT == "overAdmit" and over and remaining is not None:
+            # The headers still report the plan (as the Node twins): only the admission is wrong.
+            response.headers["x-ratelimit-limit"] = str(plan["perMinute"])
+            response.headers["x-ratelimit-remaining"] = str(max(0, int(remaining) - 1))
         return response
 
 
