@@ -154,10 +154,12 @@ export function registerConform(program: Command): void {
 Examples:
   petcert conform --base-url https://staging.example.com/v1 --key free=env:PETCERT_FREE_KEY           # every MUST check judged
   petcert conform --base-url https://staging.example.com/v1 --api-key env:PETCERT_API_KEY    # plan unknown: Limit not judged (exit 4)
-  petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --budget 5000 --report-dir out/
-  petcert conform --base-url https://staging.example.com/v1 --api-key "$API_KEY" --seed 12345   # replay
-  petcert conform --base-url https://api.example.com/shop/v1 --api-key "$API_KEY" --category-id 7 --fail-on should
-  petcert conform --base-url http://127.0.0.1:8080/v1 --api-key "$KEY" --case 'NewPet.name:type=null'  # replay one case
+  petcert conform --base-url http://127.0.0.1:8080/v1 --key free=env:PETCERT_FREE_KEY --budget 5000 --report-dir out/
+  petcert conform --base-url https://staging.example.com/v1 --key free=env:PETCERT_FREE_KEY --seed 12345   # replay
+  petcert conform --base-url https://api.example.com/shop/v1 --key free=env:PETCERT_FREE_KEY --category-id 7 --fail-on should
+      # (a fixed category leaves int64 exactness unjudged: exit 4)
+  petcert conform --base-url http://127.0.0.1:8080/v1 --key free=env:PETCERT_FREE_KEY --case 'NewPet.name:type=null'
+      # replays one case; the other checks are not run (exit 4)
 
 Coverage: every run first sends ${coverageCases().length} cases derived from the contract (at most ${coverageCost()} requests, part of --budget;
 the least --budget is ${minBudget()}; every check gets a run from --budget ${budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns)}, below that some are not judged: exit 4):

@@ -28,8 +28,7 @@ describe('examples/', () => {
     const conform = steps.find((s) => s.run?.includes('petcert.js conform'))!;
     expect(conform.env!.PETCERT_STAGING_KEY).toBe('${{ secrets.PETCERT_STAGING_KEY }}');
     // The key with its plan: without it ratelimit.limit-of-plan is not judged and the run is INCOMPLETE (exit 4).
-    expect(conform.run).toContain('--key "$PETCERT_STAGING_PLAN=env:PETCERT_STAGING_KEY"');
-    expect(conform.env!.PETCERT_STAGING_PLAN).toBe("${{ vars.PETCERT_STAGING_PLAN || 'free' }}");
+    expect(conform.run).toContain('--key free=env:PETCERT_STAGING_KEY');
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
     expect(upload.if).toBe('always()');
     expect(upload.with!.path).toBe('reports/');

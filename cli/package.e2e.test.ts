@@ -65,7 +65,8 @@ test('a short conform against the installed petcert serve passes', async () => {
   }
   const baseUrl = /listening on (\S+)/.exec(out)![1]!;
   const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
-    const c = spawn(bin, ['conform', '--base-url', baseUrl, '--api-key', 'package-test-key', '--seed', '1', '--report-dir', join(work, 'reports')], { cwd: work });
+    // The key with its plan: a PASS needs every MUST check judged, X-RateLimit-Limit against the plan too.
+    const c = spawn(bin, ['conform', '--base-url', baseUrl, '--key', 'business=package-test-key', '--seed', '1', '--report-dir', join(work, 'reports')], { cwd: work });
     let text = '';
     c.stdout.on('data', (d) => (text += d));
     c.stderr.on('data', (d) => (text += d));

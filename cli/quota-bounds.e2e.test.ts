@@ -13,7 +13,7 @@ import { RATE_LIMIT_LIES, type LieName, type RateLimitLie } from '../testkit/htt
 import { quotaAction } from './quota.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-quota-bounds-'));
-const plansJson = { windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 8 }, pro: { perMinute: 4, perDay: 14 } } };
+const plansJson = { windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } } };
 const plansFile = join(dir, 'plans.json');
 writeFileSync(plansFile, JSON.stringify(plansJson));
 const key = 'pc_free_bounds_zzzzzz';

@@ -109,7 +109,7 @@ Examples:
   petcert quota --base-url http://127.0.0.1:8080/v1 --key free=KEY1 --plans plans.json --only minute,burst
 
   # the report on stdout for a script, SHOULD findings failing the run too
-  petcert quota --base-url http://127.0.0.1:8080/v1 --key pro=env:PRO_KEY --json --fail-on should > report.json
+  petcert quota --base-url http://127.0.0.1:8080/v1 --key pro=env:PRO_KEY --key free=env:FREE_KEY --json --fail-on should > report.json
 
 Cost: every probe spends real quota. Minute: ~1-2 windows, perMinute+2 requests. Burst: ~1 window.
 Day: ceil(perDay/perMinute) minute windows and ~perDay requests, after waiting (idle) for a day window
