@@ -41,7 +41,8 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
     // A sliding window counter weighs the last window's count at the next one's start: wait one more,
     // also when the model is unknown (the headers report the day quota: fullness cannot be seen).
-    const fresh = await findFreshWindow(run, false, model?.model === 'sliding-counter' || model?.model === 'unknown' ? 1 : 0);
+    const counter = model?.model === 'sliding-counter';
+    const fresh = await findFreshWindow(run, false, counter || model?.model === 'unknown' ? 1 : 0, !counter);
     const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
     const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
     const crossed = fixed && (resets.size > 1 || all.some((o) => o.serverMs > fresh.endMs + SLACK_MS));

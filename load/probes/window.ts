@@ -6,6 +6,7 @@ import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { allowance } from './model.ts';
+import { waveSource, widthFor } from './waves.ts';
 
 export interface FreshWindow {
   /** Our first request of the window, when it was already fresh (saves waiting for the next one). */
@@ -35,32 +36,39 @@ export function minuteEnd(run: ProbeRun, o: Observation): number | undefined {
   return undefined;
 }
 
-/** Time a whole window's requests take, from the first exchange's duration, with room to spare. */
+/** Time a whole window's requests take in waves (waves.ts), from the first exchange's duration, with room to spare. */
 function neededMs(run: ProbeRun, o: Observation): number {
   const rtt = Math.max(1, o.receivedLocal - o.sentLocal);
-  return (run.k.plan.perMinute + 2) * rtt * 3 + 300;
+  const count = run.k.plan.perMinute + 2;
+  return Math.ceil(count / widthFor(count, rtt, run.ctx.windows.minuteSeconds * 1000)) * rtt * 2 + 300;
 }
 
 /**
  * Finds the start of a fresh window. `idleWindows` more windows are waited out idle after its end: a
  * sliding window counter still weighs the last window's count at the next one's start (model.ts).
  */
-export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWindows = 0): Promise<FreshWindow> {
+export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWindows = 0, onBoundary = false): Promise<FreshWindow> {
   const minuteMs = run.ctx.windows.minuteSeconds * 1000;
   let o = await observe(run);
   let end = minuteEnd(run, o);
   if (end !== undefined && allowFirst && isFull(o) && end - o.serverMs > Math.max(neededMs(run, o), minuteMs / 2)) {
     return { first: o, endMs: end };
   }
-  // The headers do not report the minute window: spend the rest of it to learn its end from the 429.
-  for (let i = 0; end === undefined && i <= run.k.plan.perMinute + 1; i++) {
+  // The headers do not report the minute window: spend the rest of it to learn its end from the 429 (into
+  // the next window when a slow target's answers let this one end first: a guessed end would misplace it).
+  for (let i = 0; end === undefined && i <= 2 * run.k.plan.perMinute + 2; i++) {
     o = await observe(run);
     end = minuteEnd(run, o);
   }
   // Last resort (no Reset, no usable Retry-After): one full window length from here.
   end ??= o.serverMs + minuteMs;
-  // Idle windows count from the end of the window holding our last request (a counter's 429 reports a later Reset).
-  if (idleWindows > 0) end = Math.max(end, o.serverMs + minuteMs) + idleWindows * minuteMs;
+  // Idle windows count from the end of the window holding our last request (a counter's 429 reports a later
+  // Reset: a whole window after our last request). `onBoundary` (a fixed window whose headers do not show it):
+  // in whole windows from the end the server named, so that the fresh window starts on its boundary.
+  if (idleWindows > 0 && onBoundary) {
+    while (end <= o.serverMs) end += minuteMs;
+    end += idleWindows * minuteMs;
+  } else if (idleWindows > 0) end = Math.max(end, o.serverMs + minuteMs) + idleWindows * minuteMs;
   await sleepUntilServer(run.ctx, end);
   return { endMs: end + minuteMs };
 }
@@ -69,12 +77,13 @@ export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWind
 const isFull = (o: Observation): boolean => o.admitted && o.quota === 'minute' && o.rate!.remaining === o.rate!.limit - 1;
 
 /**
- * A fixed window rolled over mid-count: Remaining went back up, or Reset jumped a whole window. (A sliding
- * limiter's Remaining only falls during a count from a full state, and its Reset creeps: model.ts.)
+ * A fixed window rolled over mid-count: Reset jumped a whole window (also for a window opened by a first
+ * request: it opens after the last one ended). Not Remaining going back up: a bucket refills while a
+ * distant target answers (model.ts), and its Reset only creeps.
  */
 function rolledOver(run: ProbeRun, prev: Observation | undefined, o: Observation): boolean {
   if (!prev?.rate || !o.rate || prev.quota !== 'minute' || o.quota !== 'minute') return false;
-  return o.rate.remaining > prev.rate.remaining || o.rate.reset - prev.rate.reset >= run.ctx.windows.minuteSeconds;
+  return o.rate.reset - prev.rate.reset >= run.ctx.windows.minuteSeconds;
 }
 
 export type CountOutcome = WindowCount | 'rolled-over' | 'not-full';
@@ -91,8 +100,15 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
   let endMs = fresh.endMs;
   let firstEnd = fresh.first?.quota === 'minute' ? resetEndMs(run, fresh.first) : undefined;
   let prev = fresh.first;
+  // In waves when the round trip needs it, read in the server's order; never more than the limit plus one in flight.
+  // Room: what a limiter that refills could still admit by now, plus the one that should be refused.
+  const room = (): number => {
+    const spanMs = admitted[0] ? run.ctx.clock.now() - admitted[0].sentLocal : 0;
+    return perMinute + 1 + allowance('token-bucket', perMinute, minuteMs, spanMs) - admitted.length;
+  };
+  const source = waveSource(run, perMinute + 2, room);
   for (let i = 0; i <= 2 * perMinute + 1; i++) {
-    const o = await observe(run);
+    const o = await source.next();
     const oEnd = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
     // Remaining above Limit-1 is a fault judgeRemaining reports; below it, the allowance was not whole.
     // After an idle window every model has its whole allowance back: less is counted, and judgeRemaining says so.

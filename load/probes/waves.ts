@@ -1,0 +1,62 @@
+// Counting with the concurrency the latency needs (issue 15 §2): a window's requests sent one after the
+// other take count × round trip, which a distant server (150 ms with 3 s windows) cannot fit in a window.
+// Requests go out in waves sized so that the count takes at most a share of the window; the answers of
+// one wave are read in the server's order, from their own values (issue 15 §3), never in arrival order.
+import type { ProbeRun } from './context.ts';
+import type { Observation } from './observe.ts';
+import { observe } from './request.ts';
+
+/** At most this share of a window goes to counting its requests; the rest is margin at its boundaries. */
+export const COUNT_SHARE = 0.25;
+
+/** Requests in flight at once so that `count` of them take at most COUNT_SHARE of the window at this round trip. */
+export function widthFor(count: number, rttMs: number, windowMs: number): number {
+  return Math.max(1, Math.ceil((count * Math.max(1, rttMs)) / (windowMs * COUNT_SHARE)));
+}
+
+/**
+ * The answers of one wave in the server's order, by their own evidence: admitted before refused; among
+ * admitted answers reporting the same quota, the earlier Reset first (a bucket's and a log's Reset grow
+ * with each request), then the most Remaining (it counts down); the rest in the order they were sent.
+ */
+export function serverOrder(wave: readonly Observation[]): Observation[] {
+  const rank = (o: Observation): number => (o.admitted ? 0 : 1);
+  return [...wave].sort((a, b) => {
+    if (rank(a) !== rank(b)) return rank(a) - rank(b);
+    if (a.rate && b.rate && a.quota === b.quota && a.quota !== 'unknown') {
+      return a.rate.reset - b.rate.reset || b.rate.remaining - a.rate.remaining;
+    }
+    return a.sentLocal - b.sentLocal;
+  });
+}
+
+export interface WaveSource {
+  /** The next answer, in the server's order; sends a new wave when the last one is used up. */
+  next(): Promise<Observation>;
+  /** Forget the answers not yet taken (the window they belong to is over for the caller). */
+  drop(): void;
+}
+
+/**
+ * Observations in waves: each wave holds at most `room()` requests (what the caller may still send in
+ * this window) and at most what the measured round trip needs (`widthFor`); the first holds one.
+ */
+export function waveSource(run: ProbeRun, count: number, room: () => number): WaveSource {
+  const windowMs = run.ctx.windows.minuteSeconds * 1000;
+  let queue: Observation[] = [];
+  let rttMs: number | undefined;
+  return {
+    async next() {
+      if (queue.length === 0) {
+        const width = rttMs === undefined ? 1 : Math.min(widthFor(count, rttMs, windowMs), Math.max(1, room()));
+        const wave = await Promise.all(Array.from({ length: width }, () => observe(run)));
+        rttMs = Math.max(...wave.map((o) => o.receivedLocal - o.sentLocal));
+        queue = serverOrder(wave);
+      }
+      return queue.shift()!;
+    },
+    drop() {
+      queue = [];
+    },
+  };
+}
