@@ -10,6 +10,7 @@ import { DAY_RETRY_AFTER, judgeRetryAfterConsistent } from './judge.ts';
 import { allowance, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
+import { serverOrder, widthFor } from './waves.ts';
 
 /** Paced this much slower than the minute figure: a sliding minute quota never refuses the pacing. */
 const PACE_MARGIN = 1.05;
@@ -57,6 +58,23 @@ function judge(run: ProbeRun, own: Observation[], final: Observation, model: Mod
   f.skip('rejectedConsume', notFixedReason(model), notFixedHow(model));
 }
 
+/**
+ * No day 429 within two days at our pace, and no day held more than the model allows (overDay): a
+ * refilling day quota (a bucket of perDay, refilled perDay per day) gives back nearly what a pace just
+ * above its refill spends, so it is not shown to be unenforced; over what its refill allows, it is.
+ */
+function giveUp(run: ProbeRun, own: Observation[], o: Observation, spanMs: number, model: ModelVerdict): void {
+  const { perMinute, perDay } = run.k.plan;
+  const dayMs = run.ctx.windows.daySeconds * 1000;
+  const most = perDay + allowance(model.model, perDay, dayMs, spanMs);
+  const over = `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`;
+  if (own.length > most) {
+    run.f.fail('dayExact', `${over}; a ${model.model} limiter at most ${most}`, { exchange: o.ex, expected: perDay, received: own.length });
+  } else {
+    run.f.skip('dayExact', `${over}: within what a ${model.model} day quota refills over that time (${most}), so the pace cannot show whether it is enforced`);
+  }
+}
+
 export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promise<void> {
   const { ctx, k, f } = run;
   const { perMinute, perDay } = k.plan;
@@ -67,20 +85,26 @@ export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promi
   const started = serverNow(ctx);
   // Bounded by time below (two days and two minutes at this pace), and by count here as a backstop.
   const most = Math.ceil((2 * dayMs + 2 * minuteMs) / gapMs) + 3 * perDay + 10;
-  for (let i = 0; i < most; i++) {
-    const o = await observe(run);
-    if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
-      if (dayEndOf(run, o) === undefined) f.skip('dayExact', "the day quota's 429 does not say when one more request fits within one day window");
-      else judge(run, own, o, model);
-      return;
+  let rttMs: number | undefined;
+  for (let i = 0; i < most;) {
+    // In waves when the round trip needs it (waves.ts), at the same average pace; read in the server's order.
+    const width = rttMs === undefined ? 1 : widthFor(perMinute, rttMs, minuteMs);
+    const waveAt = ctx.clock.now();
+    const wave = serverOrder(await Promise.all(Array.from({ length: width }, () => observe(run))));
+    rttMs = Math.max(...wave.map((o) => o.receivedLocal - o.sentLocal));
+    i += width;
+    let retry = 0;
+    for (const o of wave) {
+      if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
+        if (dayEndOf(run, o) === undefined) f.skip('dayExact', "the day quota's 429 does not say when one more request fits within one day window");
+        else judge(run, own, o, model);
+        return;
+      }
+      if (o.admitted) own.push(o);
+      if (o.serverMs - started > 2 * dayMs + 2 * minuteMs) return giveUp(run, own, o, o.serverMs - started, model);
+      if (o.status === 429 && o.retryAfter) retry = Math.max(retry, o.retryAfter.seconds * 1000);
     }
-    if (o.admitted) own.push(o);
-    if (i % perMinute === 0) ctx.progress({ phase: `quota ${k.plan.name}: day`, done: Math.min(own.length, perDay - 1), total: perDay, etaMs: Math.max(0, perDay - own.length) * gapMs });
-    if (o.serverMs - started > 2 * dayMs + 2 * minuteMs) {
-      f.fail('dayExact', `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round((o.serverMs - started) / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`, { exchange: o.ex, expected: perDay, received: own.length });
-      return;
-    }
-    const retry = o.status === 429 && o.retryAfter ? o.retryAfter.seconds * 1000 : 0;
-    await waitFor(ctx, Math.max(retry, gapMs - (ctx.clock.now() - o.sentLocal)), 'pacing at the minute rate');
+    ctx.progress({ phase: `quota ${k.plan.name}: day`, done: Math.min(own.length, perDay - 1), total: perDay, etaMs: Math.max(0, perDay - own.length) * gapMs });
+    await waitFor(ctx, Math.max(retry, width * gapMs - (ctx.clock.now() - waveAt)), 'pacing at the minute rate');
   }
 }

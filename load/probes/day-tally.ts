@@ -62,8 +62,7 @@ function placedByOwnReset(s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>, d
  * rounded up), else the Retry-After slack.
  */
 export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
-  const own = run.ctx.series[run.seriesName] ?? [];
-  const finalSample = own[own.length - 1];
+  const finalSample = final.sample;
   const samples = keySamples(run);
   const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, before: 0 };
   let earliest: { t: number; where: Placement } | undefined;

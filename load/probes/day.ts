@@ -12,6 +12,7 @@ import { observe } from './request.ts';
 import { minuteEnd } from './window.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { probeDaySliding } from './day-sliding.ts';
+import { waveSource } from './waves.ts';
 import { isFixed } from './model.ts';
 import { judgeFromTally } from './day-tally.ts';
 
@@ -41,8 +42,7 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
     const first = inDay.reduce<Sample | undefined>((a, b) => (a === undefined || b.remaining! > a.remaining! ? b : a), undefined);
     if (first) {
       const startMs = (finalReset - daySeconds) * 1000;
-      const own = run.ctx.series[run.seriesName] ?? [];
-      const before = samples.filter((s) => s !== own[own.length - 1] && !inDay.includes(s) && s.t >= startMs - SLACK_MS
+      const before = samples.filter((s) => s !== final.sample && !inDay.includes(s) && s.t >= startMs - SLACK_MS
         && (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t)).length + spentBefore(run);
       if (first.remaining! < run.k.plan.perDay - 1 - before) {
         return `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
@@ -115,8 +115,11 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
   let winEnd: number | undefined;
   let deliberate = false;
   let prev: Observation | undefined;
+  // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
+  // (and the one deliberate 429).
+  const source = waveSource(run, k.plan.perMinute, () => k.plan.perMinute + (deliberate ? 0 : 1) - inWindow);
   for (let i = 0; i < 3 * k.plan.perDay + 10; i++) {
-    const o = await observe(run);
+    const o = await source.next();
     judgeApplicable(run, prev, o);
     prev = o;
     winEnd ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
@@ -128,6 +131,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
     const skipTo = i === 0 ? shortDayEnd(run, o) : undefined;
     if (skipTo !== undefined) {
       ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: k.plan.perDay, etaMs: Math.max(0, skipTo - o.serverMs), message: 'waiting for a day window long enough to count' });
+      source.drop();
       await sleepUntilServer(ctx, skipTo, 'the wait for a day window long enough to count');
       winEnd = undefined;
       continue;
@@ -156,6 +160,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
       continue;
     }
     if (o.status === 429 || inWindow >= k.plan.perMinute) {
+      source.drop();
       await sleepUntilServer(ctx, winEnd);
       inWindow = 0;
       winEnd = undefined;
@@ -203,14 +208,16 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
     let winEnd = start + (w + 1) * minuteMs;
     ctx.progress({ phase: `quota ${k.plan.name}: day`, done: c.admitted, total: perDay, etaMs: (windows - 2 - w) * minuteMs });
     let inWindow = 0;
+    const source = waveSource(run, perMinute, () => perMinute - inWindow);
     while (inWindow < perMinute) {
       if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
-      const o = await observe(run);
+      const o = await source.next();
       if (o.admitted) c.first ??= o;
       if (o.quota === 'minute') winEnd = resetEndMs(run, o) ?? winEnd;
       if (o.status === 429) {
         if (isDay429(run, o, winEnd)) return { ...c, final: o };
         c.rejected++;
+        source.drop();
         // The minute window had not rolled over where we thought (it opened at a first request, or its end
         // is rounded): the minute quota is quota.minute.exact's to judge. Wait for the end this 429 names.
         await sleepUntilServer(ctx, minuteEnd(run, o) ?? winEnd, 'the wait for the minute window a 429 names');

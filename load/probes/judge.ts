@@ -113,6 +113,7 @@ export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, ke
  */
 export function judgeApplicable(run: ProbeRun, prev: Observation | undefined, o: Observation): void {
   if (!prev?.admitted || !prev.rate || o.status !== 429 || prev.quota === 'unknown' || o.quota === 'unknown') return;
+  if (o.sentLocal < prev.receivedLocal) return; // sent together (a wave): not a client reading the headers first
   if (prev.quota !== o.quota && prev.rate.remaining > 0) {
     run.f.fail('applicable', `an admitted answer reported the ${prev.quota} quota with Remaining ${prev.rate.remaining}, and the next request got a 429 of the ${o.quota} quota`, {
       exchange: o.ex, expected: `the ${o.quota} quota's headers (Remaining 0) before its 429`, received: `${prev.quota} quota, Remaining ${prev.rate.remaining}`,

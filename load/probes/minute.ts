@@ -10,6 +10,7 @@ import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { allowance, inferModel, isFixed, laterNeeded, LATER_MS, notFixedHow, notFixedReason, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
+import { waveSource } from './waves.ts';
 
 /** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
 const dayRefused = (o: Observation, minuteEndMs: number): boolean => o.quota === 'day' || retryAfterBeyond(o, minuteEndMs);
@@ -96,8 +97,9 @@ async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: 
   const untilMs = first.serverMs + run.ctx.windows.minuteSeconds * 1000;
   let admitted = 1;
   let last: Observation = first;
+  const source = waveSource(run, perMinute, () => perMinute + 1 - admitted);
   while (admitted < perMinute && last.serverMs < untilMs) {
-    last = await observe(run);
+    last = await source.next();
     if (!last.admitted) break;
     admitted++;
   }

@@ -4,6 +4,7 @@ import { ConfigError } from '../../core/errors.ts';
 import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
 import { DATE_SLACK_MS as SLACK_MS, parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
 import type { ProbeRun } from './context.ts';
+import type { Sample } from '../../report/model.ts';
 
 export type QuotaKind = 'minute' | 'day' | 'unknown';
 
@@ -20,6 +21,8 @@ export interface Observation {
   receivedLocal: number;
   /** Which quota the headers report, by their Limit figure. */
   quota: QuotaKind;
+  /** Its sample in the series (answers of one wave are recorded in arrival order, not the server's). */
+  sample?: Sample;
 }
 
 /** A status the quota probes cannot interpret: the probe for this key stops. */
@@ -93,4 +96,5 @@ function record(run: ProbeRun, o: Observation): void {
   if (o.rate) Object.assign(sample, { limit: o.rate.limit, remaining: o.rate.remaining, reset: o.rate.reset });
   if (o.retryAfter) sample.retryAfter = o.retryAfter.seconds;
   list.push(sample);
+  o.sample = sample;
 }
