@@ -10,6 +10,13 @@ import { RATE_LIMIT_HEADERS } from './contract.ts';
  */
 export const DATE_SLACK_MS = 1500;
 
+/**
+ * How much later than the window's end a Reset may read: whole seconds rounded up (express-rate-limit's
+ * Math.ceil of a window opened at any instant), or one second added (slowapi: the limits library's
+ * expiry + 1). Early is never allowed beyond DATE_SLACK_MS.
+ */
+export const RESET_ROUNDING_MS = 1000;
+
 export interface RateLimitState {
   limit: number;
   remaining: number;

@@ -10,8 +10,7 @@ import type { Plan, Windows } from '../../spec/plans.ts';
 import { keySamples, spentBefore, type ProbeRun } from './context.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
 import { quotaOf, resetEndMs, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, isWholeSeconds } from '../../spec/ratelimit.ts';
-import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 
 export interface DayTally {
   admitted: number;
@@ -82,17 +81,15 @@ export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: O
   return tally;
 }
 
-/** A second: a whole-second Reset of a window that opened at any instant was rounded up by up to that. */
-export const RESET_ROUNDING_MS = 1000;
 
 /**
  * A day Reset on the windows' origin (the epoch unless the plan table says) is the exact end of an aligned
- * day; any other whole-second Reset may be a window opened at any instant and rounded up (express-rate-limit).
+ * day; any other may be a window opened at any instant, its Reset rounded up (express-rate-limit) or a
+ * second late (slowapi): RESET_ROUNDING_MS.
  */
 function roundedReset(run: ProbeRun, final: Observation, endMs: number): boolean {
   const dayMs = run.ctx.windows.daySeconds * 1000;
-  const onOrigin = (endMs - (run.ctx.windows.originMs ?? 0)) % dayMs === 0;
-  return !onOrigin && isWholeSeconds(final.ex.response.headers[RATE_LIMIT_HEADERS.reset]);
+  return (endMs - (run.ctx.windows.originMs ?? 0)) % dayMs !== 0;
 }
 
 /** Judges the day quota from the tally; false when the tally cannot decide (take the slow path). */

@@ -3,7 +3,7 @@ import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { CheckKey } from './checks.ts';
 import type { ProbeRun } from './context.ts';
 import { type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
 import { isFixed, type ModelVerdict } from './model.ts';
 
@@ -92,7 +92,10 @@ export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, ke
   const expected = (endMs - o.serverMs) / 1000;
   const got = o.retryAfter.seconds;
   const slack = SLACK_MS / 1000;
-  if (got < expected - slack || got > expected + slack || (got === 0 && expected > 0.5)) {
+  // `endMs` comes from a Reset, which may read up to RESET_ROUNDING_MS after the true end (rounded up, or
+  // slowapi's expiry + 1): a Retry-After that much shorter is the true wait.
+  const early = slack + RESET_ROUNDING_MS / 1000;
+  if (got < expected - early || got > expected + slack || (got === 0 && expected > 0.5)) {
     f.fail(keys.accurate, `Retry-After ${o.retryAfter.raw} (${got} s) but the quota resets in ${expected.toFixed(1)} s`, {
       exchange: o.ex, expected: Math.ceil(expected), received: got,
     });
@@ -106,14 +109,21 @@ export function judgeRetryAfter(run: ProbeRun, o: Observation, endMs: number, ke
 }
 
 /**
- * §8.2: X-RateLimit-* describe "the request limit currently applicable". Two independent limiters each
- * writing their own (the day's on a 200, the minute's on its 429) tell a client Remaining 110 and refuse
- * its next request: clients pacing by the headers get that wrong. `prev` and `o` were sent one after the
- * other (the server's order). SHOULD: §8.2 does not say which quota a pair of quotas reports.
+ * §8.2: X-RateLimit-* describe "the request limit currently applicable". `prev` and `o` were sent one
+ * after the other (the server's order). Remaining > 0 followed by a 429 of the same quota is a wrong
+ * Remaining (MUST, whatever the model: one more request fitted). Of the other quota, a SHOULD finding: two
+ * independent limiters each writing their own (the day's on a 200, the minute's on its 429) tell a client
+ * Remaining 110 and refuse its next request; §8.2 does not say which quota a pair of quotas reports.
  */
 export function judgeApplicable(run: ProbeRun, prev: Observation | undefined, o: Observation): void {
   if (!prev?.admitted || !prev.rate || o.status !== 429 || prev.quota === 'unknown' || o.quota === 'unknown') return;
   if (o.sentLocal < prev.receivedLocal) return; // sent together (a wave): not a client reading the headers first
+  if (prev.quota === o.quota && prev.rate.remaining > 0) {
+    // §8.2: Remaining > 0 says one more request fits in that quota's window, whatever the model.
+    run.f.fail('remaining', `an admitted answer reported Remaining ${prev.rate.remaining} of the ${prev.quota} quota, and the next request got a 429 of that quota`, {
+      exchange: o.ex, expected: 0, received: prev.rate.remaining,
+    });
+  }
   if (prev.quota !== o.quota && prev.rate.remaining > 0) {
     run.f.fail('applicable', `an admitted answer reported the ${prev.quota} quota with Remaining ${prev.rate.remaining}, and the next request got a 429 of the ${o.quota} quota`, {
       exchange: o.ex, expected: `the ${o.quota} quota's headers (Remaining 0) before its 429`, received: `${prev.quota} quota, Remaining ${prev.rate.remaining}`,

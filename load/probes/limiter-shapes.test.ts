@@ -19,7 +19,7 @@ const SHAPES: Array<[string, Shape]> = [
   ['rate-limiter-flexible: two limiters, Retry-After in decimal seconds (msBeforeNext / 1000)', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, decimalRetryAfter: true }],
   ['token bucket of the minute figure, continuous refill', { meter: 'token-bucket', headers: 'binding' }],
   ['GCRA (redis-cell, throttled)', { meter: 'gcra', headers: 'binding' }],
-  ['slowapi: first-request windows, Reset with microseconds, Date cached up to a second', { meter: 'first-use', headers: 'binding', fractionalReset: true, dateLagMs: (n) => (n * 397) % 1000 }],
+  ['slowapi: first-request windows, Reset with microseconds a second after expiry, Date cached up to a second', { meter: 'first-use', headers: 'binding', fractionalReset: true, resetLateMs: 1000, dateLagMs: (n) => (n * 397) % 1000 }],
 ];
 
 const CONDITIONS: Array<[string, Partial<RunShape>]> = [
@@ -103,6 +103,7 @@ describe('faults in real-world shapes are still caught', () => {
     ['over-admission, token bucket', { meter: 'token-bucket', headers: 'binding', faults: { overAdmit: 2 } }, 'quota.minute.exact[free]'],
     ['Remaining off by one, first-request windows', { meter: 'first-use', headers: 'binding', faults: { remainingOffByOne: true } }, 'quota.headers.remaining[free]'],
     ['Remaining off by one, GCRA', { meter: 'gcra', headers: 'binding', faults: { remainingOffByOne: true } }, 'quota.headers.remaining[free]'],
+    ['Remaining one too high on the day\'s headers, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { remainingPlusOne: true } }, 'quota.headers.remaining[free]'],
     ['no Retry-After, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { noRetryAfter: true } }, 'quota.retry-after.present[free]'],
     ['no Retry-After, slowapi', { meter: 'first-use', headers: 'binding', fractionalReset: true, faults: { noRetryAfter: true } }, 'quota.retry-after.present[free]'],
     ['day not enforced, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { noDay: true } }, 'quota.day.exact[free]'],

@@ -2,7 +2,7 @@
 // recorded as a sample. Judging what came back is response-judge.ts's; request.ts's `observe` does both.
 import { ConfigError } from '../../core/errors.ts';
 import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
-import { DATE_SLACK_MS as SLACK_MS, parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
 import type { ProbeRun } from './context.ts';
 import type { Sample } from '../../report/model.ts';
 
@@ -51,7 +51,7 @@ export function resetEndMs(run: ProbeRun, o: Observation): number | undefined {
   if (!o.rate || o.quota === 'unknown') return undefined;
   const length = (o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds) * 1000;
   const end = o.rate.reset * 1000;
-  return end - o.serverMs > -SLACK_MS && end - o.serverMs <= length + SLACK_MS ? end : undefined;
+  return end - o.serverMs > -SLACK_MS && end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS ? end : undefined;
 }
 
 /** GET /pets?limit=1 with the key: cheap, and no writes. Transport failures are the stack's (send.ts). */

@@ -112,6 +112,8 @@ export interface ShapeFaults {
   noDay?: boolean;
   /** Remaining is off by one on admitted answers. */
   remainingOffByOne?: boolean;
+  /** Remaining one too high on admitted answers (express-rate-limit twin `wrongRemaining`). */
+  remainingPlusOne?: boolean;
   /** No Retry-After on 429. */
   noRetryAfter?: boolean;
 }
@@ -126,6 +128,8 @@ export interface ShapeOptions {
   originMs?: number;
   /** slowapi: X-RateLimit-Reset as a float with microseconds (else rounded up, as express-rate-limit's Math.ceil). */
   fractionalReset?: boolean;
+  /** slowapi (the limits library): Reset one second after the window's expiry. */
+  resetLateMs?: number;
   /** rate-limiter-flexible's README: `Retry-After: msBeforeNext / 1000`, a decimal number of seconds. */
   decimalRetryAfter?: boolean;
   /** uvicorn: Date refreshed once a second, so up to a second stale; `lagMs(n)` is the staleness of answer n. */
@@ -190,13 +194,13 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
     else if (options.headers === 'binding') {
       shown = steps.reduce((a, b) => (b.t.remaining < a.t.remaining || (b.t.remaining === a.t.remaining && b.t.resetMs < a.t.resetMs) ? b : a));
     } else shown = steps[steps.length - 1]!;
-    const remaining = shown.t.remaining - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0);
+    const remaining = shown.t.remaining - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) + (f.remainingPlusOne && !refused ? 1 : 0);
     const lag = options.dateLagMs?.(n++) ?? 0;
     const headers: Record<string, string> = {
       date: new Date(Math.floor((nowMs - lag) / 1000) * 1000).toUTCString(),
       'x-ratelimit-limit': String(figures[shown.quota]),
       'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': resetText(shown.t.resetMs, options.fractionalReset),
+      'x-ratelimit-reset': resetText(shown.t.resetMs + (options.resetLateMs ?? 0), options.fractionalReset),
       'content-type': 'application/json',
     };
     if (refused) {
