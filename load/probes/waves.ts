@@ -30,6 +30,9 @@ export function serverOrder(wave: readonly Observation[]): Observation[] {
   });
 }
 
+/** The most a wave widens past what the round trip needs (a bucket refilling as fast as the waves take). */
+const BOOST_MAX = 8;
+
 export interface WaveSource {
   /** The next answer, in the server's order; sends a new wave when the last one is used up. */
   next(): Promise<Observation>;
@@ -41,16 +44,22 @@ export interface WaveSource {
  * Observations in waves: each wave holds at most `room()` requests (what the caller may still send in
  * this window) and at most what the measured round trip needs (`widthFor`); the first holds one.
  */
-export function waveSource(run: ProbeRun, count: number, room: () => number): WaveSource {
+export function waveSource(run: ProbeRun, count: number, room: () => number, drains = false): WaveSource {
   const windowMs = run.ctx.windows.minuteSeconds * 1000;
   let queue: Observation[] = [];
   let rttMs: number | undefined;
+  let sent = 0;
+  // `drains` (one count until a 429): past `count` with every answer admitted, a refilling limiter is giving
+  // back what the waves take: wider waves (up to BOOST_MAX times) drain it; `room` still caps each wave.
+  let boost = 1;
   return {
     async next() {
       if (queue.length === 0) {
-        const width = rttMs === undefined ? 1 : Math.min(widthFor(count, rttMs, windowMs), Math.max(1, room()));
+        const width = rttMs === undefined ? 1 : Math.min(widthFor(count, rttMs, windowMs) * boost, Math.max(1, room()));
         const wave = await Promise.all(Array.from({ length: width }, () => observe(run)));
+        sent += width;
         rttMs = Math.max(...wave.map((o) => o.receivedLocal - o.sentLocal));
+        if (drains && sent > count && wave.every((o) => o.admitted)) boost = Math.min(BOOST_MAX, boost * 2);
         queue = serverOrder(wave);
       }
       return queue.shift()!;

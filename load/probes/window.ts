@@ -106,8 +106,10 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     const spanMs = admitted[0] ? run.ctx.clock.now() - admitted[0].sentLocal : 0;
     return perMinute + 1 + allowance('token-bucket', perMinute, minuteMs, spanMs) - admitted.length;
   };
-  const source = waveSource(run, perMinute + 2, room);
-  for (let i = 0; i <= 2 * perMinute + 1; i++) {
+  const source = waveSource(run, perMinute + 2, room, true);
+  // At most the limit plus what a refilling limiter gives back over the count, plus one (`over` below);
+  // the iteration cap is a backstop only.
+  for (let i = 0; i <= 4 * perMinute + 4; i++) {
     const o = await source.next();
     const oEnd = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
     // Remaining above Limit-1 is a fault judgeRemaining reports; below it, the allowance was not whole.
