@@ -14,6 +14,7 @@ import { keyPool, parseKeyPool } from '../reference/key-pool.ts';
 import { keysFileText } from '../load/capacity/keys-file.ts';
 import { parsePlansFile, specPlanTable } from '../spec/plans.ts';
 import { documentedExamples, ROOT, type Example } from '../testkit/cli/documented.ts';
+import { capacityBed, eachK6 } from '../testkit/capacity/k6.ts';
 import { CONFIG_FIELDS, KEY_FIELDS, TARGET_FIELDS } from './config.ts';
 
 const BIN = join(ROOT, 'bin/petcert.js');
@@ -26,11 +27,14 @@ const PLANS = {
 /** What is not run here, and where it is proven instead. Exact lines: a new example is run, or added here on purpose. */
 const NOT_RUN: Record<string, string> = {
   'petcert capacity merge runner-*.log': 'needs the logs of k6-operator runners: cli/capacity-merge.e2e.test.ts merges real runners\' logs',
-  'petcert capacity --base-url http://127.0.0.1:8080/v1 --keys-file keys.txt --mix free=200,pro=25,business=2':
-    'needs k6 and a built bundle, and minutes of load: cli/capacity.e2e.test.ts runs capacity under both pinned k6 versions',
-  'petcert capacity --base-url http://127.0.0.1:8080/v1 --keys-file keys.txt --mix free=2000 --utilisation 0.5 --step-seconds 3 --scale-to-keys':
-    'needs k6 and a built bundle: cli/capacity.e2e.test.ts runs --utilisation, --step-seconds and --scale-to-keys under the real k6',
 };
+/** Capacity examples that load the target: run under every pinned k6 (below), steps shortened. */
+const LOADS = (e: Example) => /^petcert capacity (?!merge)/.test(e.shell) && !/--emit-testrun/.test(e.shell);
+/**
+ * Appended to a load example so it ends in seconds (commander: the last flag wins): two 2-second steps,
+ * no calibration, and no canaries, which need a minute window's worth of step (their own e2e proves them).
+ */
+const SHORT_STEPS = '--steps 2 --step-seconds 2 --no-calibrate --no-canaries';
 
 /**
  * Examples that end INCOMPLETE (exit 4) as documented beside them: a MUST check they leave unjudged on
@@ -50,6 +54,7 @@ const configured = join(work, 'configured');
 const bare = join(work, 'bare');
 const examples = documentedExamples();
 let server: RunningServer;
+let poolServer: RunningServer;
 
 /** A plan given through a variable (`--key "$PLAN_VAR=env:KEY_VAR"`): the test sets it to this plan. */
 const PLAN_OF_VARIABLES = 'free';
@@ -116,10 +121,10 @@ interface Ran {
   cwd: string;
 }
 
-function run(i: number, e: Example): Promise<Ran> {
+function run(i: number, e: Example, shell = runnable(e), extraEnv: Record<string, string> = {}): Promise<Ran> {
   const cwd = cwdOf(e);
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', runnable(e)], { cwd, env: { ...process.env, ...envOf(i, e) } });
+    const child = spawn('bash', ['-c', shell], { cwd, env: { ...process.env, ...envOf(i, e), ...extraEnv } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -140,16 +145,21 @@ function writeConfig(dir: string): void {
 }
 
 /** The key files `petcert serve --key-pool … --key-pool-file F` examples write, for the capacity examples that read them. */
-function writeKeyPoolFiles(dir: string): void {
+function writeKeyPoolFiles(dir: string): Record<string, string> {
+  const all: Record<string, string> = {};
   for (const e of examples) {
     const m = /--key-pool (\S+) --key-pool-file (\S+)/.exec(e.shell);
-    if (m) writeFileSync(join(dir, m[2]!), keysFileText(Object.entries(keyPool(parseKeyPool(m[1]!, specPlanTable()))).map(([key, plan]) => ({ plan, key }))));
+    if (!m) continue;
+    const keys = keyPool(parseKeyPool(m[1]!, specPlanTable()));
+    writeFileSync(join(dir, m[2]!), keysFileText(Object.entries(keys).map(([key, plan]) => ({ plan, key }))));
+    Object.assign(all, keys);
   }
+  return all;
 }
 
 const serveLine = (e: Example) => /^petcert serve /.test(e.shell);
 const normal = (shell: string) => shell.replace(/\s+/g, ' ').trim();
-const runnableHere = (e: Example) => !(normal(e.shell) in NOT_RUN) && !serveLine(e);
+const runnableHere = (e: Example) => !(normal(e.shell) in NOT_RUN) && !serveLine(e) && !LOADS(e);
 const results = new Map<Example, Ran>();
 
 beforeAll(async () => {
@@ -161,7 +171,8 @@ beforeAll(async () => {
   writeConfig(configured);
   writeConfig(join(configured, 'ci'));
   copyFileSync(join(configured, 'petcert.config.json'), join(configured, 'ci', 'petcert.json'));
-  writeKeyPoolFiles(configured);
+  // The server the capacity examples load: `petcert serve --key-pool` as their help starts it (the spec's plans).
+  poolServer = await listen({ plans: specPlanTable(), keys: writeKeyPoolFiles(configured), log: () => undefined });
   // Two at a time: each certify runs conform and every quota probe of several keys.
   const queue = examples.map((e, i) => [e, i] as const).filter(([e]) => runnableHere(e));
   const worker = async () => {
@@ -170,7 +181,10 @@ beforeAll(async () => {
   await Promise.all([worker(), worker()]);
 }, 300_000);
 
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await poolServer?.close();
+});
 
 describe('the documentation is read, not copied', () => {
   test('examples are found in every place they are written', () => {
@@ -216,7 +230,10 @@ describe('petcert serve examples', () => {
   test.for(examples.filter(serveLine).map((e) => e.shell))('%s starts and serves the API', async (shell) => {
     const port = shell.match(/--port (\d+)/)?.[1];
     const text = (port ? shell.replace(`--port ${port}`, '--port 0') : shell).replace(/^petcert /, `node ${BIN} `);
-    const child = spawn('bash', ['-c', `exec ${text}`], { cwd: configured });
+    // Its own folder: the key file it writes must not replace the one the capacity examples read.
+    const cwd = mkdtempSync(join(work, 'serve-'));
+    writeFileSync(join(cwd, 'plans.json'), JSON.stringify(PLANS));
+    const child = spawn('bash', ['-c', `exec ${text}`], { cwd });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -230,9 +247,28 @@ describe('petcert serve examples', () => {
       });
       expect((await fetch(`${url}/pets`)).status).toBe(401);
       const poolFile = /--key-pool-file (\S+)/.exec(shell)?.[1];
-      if (poolFile) expect(existsSync(join(configured, poolFile))).toBe(true);
+      if (poolFile) expect(existsSync(join(cwd, poolFile))).toBe(true);
     } finally {
       child.kill('SIGTERM');
     }
+  });
+});
+
+// The load examples under the real k6 (every pinned version; skipped locally without it, failing in CI),
+// against the key-pool server their help starts, with the capacity bundle built for the test.
+const { script } = capacityBed('petcert-documented-k6-');
+eachK6('documented capacity examples', (k6) => {
+  test.for(examples.filter(LOADS).map((e) => [normal(e.shell), e] as const))('%s', { timeout: 120_000 }, async ([, e]) => {
+    const shell = runnable(e)
+      .replace(/https?:\/\/[^\s"']+\/v1\b/g, poolServer.baseUrl)
+      .replace(/ capacity /, ` capacity --script ${script()} ${SHORT_STEPS} `);
+    const ran = await run(examples.indexOf(e), e, shell, { K6: k6() ?? '' });
+    expect(ran.out).not.toMatch(/unknown option|internal error|error: /);
+    // A verdict on the load: PASS, or FAIL/INCOMPLETE when this busy machine misses the SLO or a check
+    // cannot be judged in two short steps, or KEYS-/GENERATOR-BOUND (exit 3, the help's "the largest rate
+    // the keys carry" with a pool too small for the mix); never a usage error (2) nor any other stop (3).
+    const bound = /^(KEYS|GENERATOR)-BOUND: /m.test(ran.out);
+    expect(bound ? [3] : [0, 1, 4], ran.out.slice(-3000)).toContain(ran.code);
+    expect(ran.out).toMatch(/step 1\/2: offered/);
   });
 });
