@@ -23,6 +23,8 @@ describe('combineReports', () => {
       'conform[free]/auth.missing', 'conform[free]/list.limit', 'conform[pro]/auth.missing', 'conform[pro]/list.limit',
       'quota/quota.minute.exact[free]', 'quota/quota.minute.exact[pro]',
     ]);
+    // The part is a value too; the prefix is for people and older readers.
+    expect(combined.checks.map((c) => c.part)).toEqual(['conform[free]', 'conform[free]', 'conform[pro]', 'conform[pro]', 'quota', 'quota']);
   });
 
   test('requests summed, series merged under their part, created ids gathered, seed kept', () => {

@@ -113,7 +113,7 @@ export function combineReports(parts: readonly Part[], meta: { target: string; v
     finishedAt: latest([meta.finishedAt, ...parts.map((p) => p.report.finishedAt)]),
     seed: parts.find((p) => p.report.seed !== null)?.report.seed ?? null,
     requests: parts.reduce((sum, p) => sum + p.report.requests, 0),
-    checks: parts.flatMap((p) => p.report.checks.map((c) => ({ ...c, id: `${p.label}/${c.id}` }))),
+    checks: parts.flatMap((p) => p.report.checks.map((c) => ({ ...c, id: `${p.label}/${c.id}`, part: p.label }))),
   };
   const series = Object.fromEntries(parts.flatMap((p) => Object.entries(p.report.series ?? {}).map(([name, s]) => [`${p.label}/${name}`, s])));
   if (Object.keys(series).length) report.series = series;

@@ -166,6 +166,13 @@ describe('certify layout', () => {
     expect(html).not.toContain('href="#k6"');
     expect(toHtml(fixtureReport({ kind: 'quota', createdIds: undefined })).includes('class="checks parts"')).toBe(false);
   });
+
+  test('the part a check came from is read from its `part` when present, not sliced off its id', () => {
+    const report = fixtureReport({ kind: 'certify', k6: undefined });
+    // A part label may itself hold a slash (a key variable's name): the value says where it ends.
+    report.checks = report.checks.map((c) => ({ ...c, id: `conform[a/b]/${c.id}`, part: 'conform[a/b]' }));
+    expect(toHtml(report)).toContain('<td><code>conform[a/b]</code></td>');
+  });
 });
 
 describe('a hand-edited report.json', () => {

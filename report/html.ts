@@ -183,8 +183,9 @@ function partsTable(report: Report, failing: Set<CheckResult>): string {
   const parts = new Map<string, CheckResult[]>();
   if (report.kind !== 'certify') return '';
   for (const c of report.checks) {
-    const slash = c.id.indexOf('/');
-    if (slash > 0) parts.set(c.id.slice(0, slash), [...(parts.get(c.id.slice(0, slash)) ?? []), c]);
+    // A report older than `part` says it only in the id's prefix.
+    const part = c.part ?? (c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : undefined);
+    if (part) parts.set(part, [...(parts.get(part) ?? []), c]);
   }
   if (parts.size === 0) return '';
   const rows = [...parts].map(([part, checks]) => {

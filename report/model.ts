@@ -43,7 +43,10 @@ export interface Failure {
 }
 
 export interface CheckResult {
+  /** In a certification, prefixed with its part: "quota/quota.minute.exact[free]". */
   id: string;
+  /** In a certification, the part it came from ("conform[free]", "quota"), as a value (additive). */
+  part?: string;
   title: string;
   level: Level;
   /** Section of shared/spec/animal-store-v1.md (or RFC) the check enforces, e.g. "§4.1 rule 2". */
