@@ -1,10 +1,10 @@
 // The conformance runner's stack (virtual time): nothing is sent past the run timeout, and no wait —
 // a pacing pause, a slot, a 429's backoff — reaches past it, so the run ends within conformBoundMs.
 import { describe, expect, it } from 'vitest';
-import { AbortRunError } from '../../core/errors.ts';
+import { AbortRunError, TransportError } from '../../core/errors.ts';
 import type { HttpRequest, Send } from '../../core/exchange.ts';
 import { createFakeClock } from '../../testkit/load/fake-clock.ts';
-import { createRunnerSend, DEFAULT_RUNNER } from './transport.ts';
+import { CONFORM_TRIES, createRunnerSend, DEFAULT_RUNNER } from './transport.ts';
 
 const T0 = Date.UTC(2030, 0, 1);
 const request: HttpRequest = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: 'Bearer good' } };
@@ -43,5 +43,22 @@ describe('the run timeout bounds every wait of the stack', () => {
     expect(error).toBeInstanceOf(AbortRunError);
     expect(error).toMatchObject({ reason: 'RUN_TIMEOUT' });
     expect(clock.now() - T0).toBeLessThanOrEqual(60_000);
+  });
+});
+
+describe('the tries conformBoundMs counts are the tries the stack makes', () => {
+  it('a request to a target that never answers costs CONFORM_TRIES timeouts, then the failure is the check’s', async () => {
+    const clock = createFakeClock(T0);
+    const TIMEOUT_MS = 10_000;
+    let tries = 0;
+    const dead: Send = async (req) => {
+      await clock.sleep(TIMEOUT_MS);
+      tries += 1;
+      throw new TransportError('TIMEOUT', `${req.method} ${req.url}: no complete response within ${TIMEOUT_MS} ms`);
+    };
+    const { send } = runner(clock, dead, 3_600_000);
+    await expect(send(request)).rejects.toBeInstanceOf(TransportError);
+    expect(tries).toBe(CONFORM_TRIES);
+    expect(clock.now() - T0).toBe(CONFORM_TRIES * TIMEOUT_MS);
   });
 });
