@@ -45,7 +45,8 @@ async function recover(run: ProbeRun, count: WindowCount): Promise<Retried> {
   const toEnd = count.endMs - rej.serverMs + MARGIN_MS;
   const told = rej.retryAfter && rej.retryAfter.seconds <= ctx.windows.minuteSeconds + 1 ? rej.retryAfter.seconds * 1000 + MARGIN_MS : toEnd;
   const last = count.admitted[count.admitted.length - 1];
-  const lastReset = last ? resetEndMs(run, last) : undefined;
+  // A minute Reset only: a day's would hold the wait to the cap, and a bucket would be full again by then.
+  const lastReset = last?.quota === 'minute' ? resetEndMs(run, last) : undefined;
   // On the server's clock (the latest it can be), so the wait never ends before that Reset.
   const wholeAt = lastReset === undefined ? undefined : ctx.serverClock.toLocalNotBefore(lastReset + MARGIN_MS);
   const whole = wholeAt === undefined ? 0 : wholeAt - ctx.clock.now();
@@ -79,7 +80,7 @@ function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried, mode
   }
   if (admitted.quota !== 'minute' || !admitted.rate) return 'count';
   if (admitted.rate.remaining !== admitted.rate.limit - 1) {
-    f.fail('nextWindow', `the first request of the window after a 429 reports Remaining ${admitted.rate.remaining}, expected ${admitted.rate.limit - 1}: the 429 was charged to the next window`, {
+    f.fail('nextWindow', `the first request of the window after a 429 reports Remaining ${admitted.rate.remaining}, expected ${admitted.rate.limit - 1}: the 429 was charged to the next window, or Remaining is wrong`, {
       exchange: admitted.ex, expected: admitted.rate.limit - 1, received: admitted.rate.remaining,
     });
   } else f.pass('nextWindow');
@@ -92,7 +93,7 @@ function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried, mode
  * window's end. The whole allowance admitted proves the 429 did not shrink it; fewer, with the model
  * unknown, cannot tell a 429 charged to it from a counter's carried weight (unjudged).
  */
-async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: ModelVerdict): Promise<void> {
+async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: ModelVerdict): Promise<number> {
   const { perMinute } = run.k.plan;
   const untilMs = first.serverMs + run.ctx.windows.minuteSeconds * 1000;
   let admitted = 1;
@@ -103,13 +104,26 @@ async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: 
     if (!last.admitted) break;
     admitted++;
   }
-  if (admitted >= perMinute) return run.f.pass('nextWindow');
-  if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
-    return run.f.fail('nextWindow', `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
+  if (admitted >= perMinute) {
+    run.f.pass('nextWindow');
+  } else if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
+    run.f.fail('nextWindow', `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
+  } else {
+    const why = last.admitted ? 'the window ended first (a slow target)' : `then a ${last.status}`;
+    run.f.skip('nextWindow', `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`);
   }
-  const why = last.admitted ? 'the window ended first (a slow target)' : `then a ${last.status}`;
-  run.f.skip('nextWindow', `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`);
+  return admitted;
 }
+
+/**
+ * Waiting only what the 429's Retry-After said gave the whole allowance back at once: no refilling model
+ * (a bucket or counter gives back about one request in that time), so the count before it is judged
+ * exactly, as a fixed window's (a log's fast count admits exactly the figure too).
+ */
+const wholeAtOnce = (model: ModelVerdict, nextAdmitted: number | undefined, perMinute: number): ModelVerdict =>
+  model.model === 'unknown' && nextAdmitted !== undefined && nextAdmitted >= perMinute
+    ? { model: 'fixed', why: `${model.why}; after the 429's Retry-After the next window admitted ${nextAdmitted} at once: no refill allowance` }
+    : model;
 
 const minuteOnly = (o: Observation | undefined) => (o?.quota === 'minute' && o.rate ? o : undefined);
 
@@ -179,10 +193,10 @@ export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCo
   const retried = await recover(run, count);
   const model = await modelOf(run, count, retried);
   record(run, model);
-  judgeExact(run, await recountIfShort(run, count, model), model);
+  const next = judgeRecovery(run, count, retried, model) === 'count' ? await judgeNextWindowByCount(run, retried.admitted!, model) : undefined;
+  judgeExact(run, await recountIfShort(run, count, model), wholeAtOnce(model, next, run.k.plan.perMinute));
   judgeRemaining(run, count, model);
   if (isFixed(model)) judgeRetryAfter(run, count.rejected, count.endMs);
   else judgeRetryAfterConsistent(run, count.rejected, run.ctx.windows.minuteSeconds);
-  if (judgeRecovery(run, count, retried, model) === 'count') await judgeNextWindowByCount(run, retried.admitted!, model);
   return count;
 }
