@@ -3,7 +3,8 @@
 // req/s (default 1500: about what this shared 2-core machine sustains with server and k6 side by
 // side): petcert's capacity bundle (one step, list requests, no canaries) against a bare k6 script
 // doing the same requests (GET /pets?limit=20, the keys round robin from a SharedArray, one
-// constant-arrival-rate scenario, the same VU pool), alternated ROUNDS times. Printed as ratios of
+// constant-arrival-rate scenario, as many VUs pre-allocated as the bundle's scenarios together),
+// alternated ROUNDS times. Printed as ratios of
 // one run (medians): achieved/offered, k6 peak RSS, CPU per request. Goals: ≥ 0.95× the bare rate,
 // ≤ 1.2× its memory.
 import { spawn } from 'node:child_process';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { documentFromEnv, documentText } from '../load/capacity/document.ts';
 import { parseKeysFile } from '../load/capacity/keys-file.ts';
 import { parseRunnerResults } from '../load/capacity/result.ts';
+import { preAllocatedVUs } from '../load/capacity/vus.ts';
 import { findK6 } from '../load/k6-binary.ts';
 import { runK6Process } from '../load/k6-process.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
@@ -24,8 +26,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const POOL = 'free=8000,pro=1500,business=500';
 const VUS = 300;
-/** VUs started before the run: the bare script gets as many as the bundle's scenarios (env BENCH_PRE). */
-const PRE = Number(process.env.BENCH_PRE ?? 20);
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'petcert-bench-scale-'));
 
@@ -74,7 +75,8 @@ async function ours(k6: string, script: string, docFile: string): Promise<Measur
   return { rate: step.requests / SECONDS, rssKb: run.rssKb, cpuMsPerRequest: (1000 * run.cpuS) / step.requests };
 }
 
-async function bare(k6: string, script: string, baseUrl: string, keysFile: string): Promise<Measured> {
+/** The bare script starts with as many VUs as the bundle's scenarios together (load/capacity/vus.ts): the same pool. */
+async function bare(k6: string, script: string, baseUrl: string, keysFile: string, PRE: number): Promise<Measured> {
   const env = { BASE_URL: baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(VUS), PRE: String(PRE) };
   const run = await timed(k6, ['run', '--quiet', '--log-format', 'raw', script], env);
   const requests = (JSON.parse(/BARE (\{.*\})/.exec(run.stdout)![1]!) as { requests: number }).requests;
@@ -98,12 +100,13 @@ try {
   const docFile = join(dir, 'run.json');
   writeFileSync(docFile, documentText(doc), { mode: 0o600 });
   const carrying = Object.values(doc.plan.load).reduce((n, ks) => n + ks.length, 0);
-  console.log(`k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ≤ ${VUS} VUs`);
+  const pre = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + preAllocatedVUs(rate, VUS), 0);
+  console.log(`k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`);
   const a: Measured[] = [];
   const b: Measured[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     a.push(await ours(k6, script, docFile));
-    b.push(await bare(k6, join(dir, 'bare.js'), server.baseUrl, keysFile));
+    b.push(await bare(k6, join(dir, 'bare.js'), server.baseUrl, keysFile, pre));
   }
   const show = (name: string, xs: Measured[]) =>
     `${name}: ${xs.map((x) => `${x.rate.toFixed(0)} req/s (${(x.rate / RATE).toFixed(3)} × offered), ${(x.rssKb / 1024).toFixed(0)} MB peak RSS, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request`).join('; ')}`;

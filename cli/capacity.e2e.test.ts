@@ -78,10 +78,18 @@ eachK6('petcert capacity', (row) => {
   // A free canary here (40 per 2 s window) would need 67 req/s in a 40 req/s step: --no-canaries.
   const SMALL = ['--mix', 'free=4', '--utilisation', '0.5', '--steps', '3', '--max-factor', '1', '--no-canaries'];
 
-  it('a correct, fast target with --no-canaries: the load checks pass, the canaries are unjudged, INCOMPLETE (exit 4)', { timeout: 120_000 }, async () => {
+  it('a correct, fast target with --no-canaries: the load checks pass, the canaries are unjudged, INCOMPLETE (exit 4); --out passes through', { timeout: 120_000 }, async () => {
     const { server, keysFile } = await target(4);
+    const outputs = mkdtempSync(join(dir, 'k6-out-'));
     try {
-      const { code, report, out } = await capacity(server.baseUrl, keysFile, SMALL);
+      const { code, report, out } = await capacity(server.baseUrl, keysFile, [...SMALL, '--out', `json=${join(outputs, 'k6.json')}`]);
+      // k6's own output, one file per step process, its points tagged with the step (load/capacity/README.md).
+      for (const [i, step] of report.capacity!.steps.entries()) {
+        const lines = readFileSync(join(outputs, `k6-s${i + 1}.json`), 'utf8').split('\n').filter((l) => l.includes('"http_req_duration"'));
+        type Point = { type: string; data: { tags?: Record<string, string> } };
+        const points = lines.map((l) => JSON.parse(l) as Point).filter((p) => p.type === 'Point' && p.data.tags?.step === String(i));
+        expect(points.length, out).toBe(step.requests);
+      }
       expect(report.checks.map((c) => [c.id, c.outcome, c.skipKind, c.fix]), out).toEqual([
         ['capacity.headroom', 'pass', undefined, undefined], ['capacity.quota.below-quota-429', 'pass', undefined, undefined],
         ['capacity.quota.canary-exact', 'skip', 'unjudged', 'run without --no-canaries'],

@@ -31,6 +31,7 @@ import { canaryLine, resultLine, RESULT_VERSION, type RunnerResult, type RunnerS
 import { runInfo } from '../capacity/run-info.ts';
 import { reportedPercentiles, trendStat } from '../capacity/slo.ts';
 import { listQuery, newPetBody } from '../capacity/requests.ts';
+import { maxVUsOf, preAllocatedVUs } from '../capacity/vus.ts';
 import { parseKeysEnv } from '../shared/keys.ts';
 import { bucketCheck, bucketOf, histogramFromChecks } from '../shared/histogram.ts';
 import { keysForSegment, parseSegment, segmentRange } from '../shared/segment.ts';
@@ -92,12 +93,11 @@ function stepScenarios(): Record<string, Scenario> {
   const out: Record<string, Scenario> = {};
   for (const step of steps) {
     for (const [planName, rate] of Object.entries(step.perPlan)) {
-      // A VU waits on its response: rate × latency of them are busy. Pre-allocated for 50 ms, up to 1 s;
-      // more idle VUs than that only cost the generator (each is a JS runtime its GC must walk).
+      // VUs: load/capacity/vus.ts (pre-allocated for 100 ms of latency, up to 1 s).
       out[scenarioName(step.index, planName)] = {
         executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(rate * 60)), timeUnit: '1m',
         duration: `${stepMs}ms`, startTime: `${(step.index - first) * stepMs}ms`, gracefulStop: '3s',
-        preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(rate * 0.05) + 5), maxVUs: Math.min(MAX_VUS, Math.max(20, Math.ceil(rate))),
+        preAllocatedVUs: preAllocatedVUs(rate, MAX_VUS), maxVUs: maxVUsOf(rate, MAX_VUS),
         tags: { step: String(step.index) },
       };
     }
