@@ -108,17 +108,17 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
   return { text: Buffer.concat(chunks).toString('utf8'), truncated };
 }
 
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
-const idempotent = (req: HttpRequest): boolean => IDEMPOTENT.has(req.method.toUpperCase());
-/** Several idle connections may have gone stale at once, so one retry is not always enough. */
+/** A fresh connection can still be refused or reset by a failing server: that is reported, after one more. */
 const MAX_RETRIES = 2;
 
 /**
  * A server may close an idle keep-alive connection just as we reuse it: the request dies with a reset
- * before any response byte, unread by the server. Like Go's and Node's clients, retry idempotent requests
- * (on another connection). A POST is retried only on fresh connections, as browsers do for a reused
- * connection that fails before any response (a server that really crashes on that POST crashes again
- * and is reported; one that crashed by chance may see a duplicate pet, which no check counts against it).
+ * before any response byte, unread by the server. Like Go's and Node's clients, retry it (GET and POST
+ * alike: unread by the server) — on a fresh connection, which no idle timeout can have closed: when
+ * every pooled connection went idle together (a load balancer's idle timeout, several probes pausing at
+ * once), another pooled one is as dead as the first (http/undici-send.e2e.test.ts). A server that really
+ * crashes on the request crashes again and is reported; one that crashed by chance on a POST may see a
+ * duplicate pet, which no check counts against it.
  */
 function retryable(error: unknown, signal: AbortSignal): boolean {
   return !signal.aborted && kindOf(error as RawError) === 'CONNECTION_RESET';
@@ -149,7 +149,7 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
   const cap = options.maxBodyBytes ?? DEFAULT_SEND_OPTIONS.maxBodyBytes;
   const timeouts = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const connections = options.connections ?? DEFAULT_SEND_OPTIONS.connections;
-  // Every request rides keep-alive connections (reuse halves the cost of a run); a POST's retries take
+  // Every request rides keep-alive connections (reuse halves the cost of a run); its retries take
   // fresh ones (pipelining 0 = no keep-alive): see `retryable`.
   let agents: Promise<{ agent: Agent; fresh: Agent; request: typeof import('undici').request }> | undefined;
   const loadAgents = () =>
@@ -163,8 +163,7 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
     const { agent, fresh, request } = await loadAgents();
     const dispatch = (dispatcher: Agent): Promise<Dispatcher.ResponseData> =>
       request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
-    const again = idempotent(req) ? agent : fresh;
-    return retry(1 + MAX_RETRIES, (n) => dispatch(n === 1 ? agent : again), (error) => retryable(error, signal));
+    return retry(1 + MAX_RETRIES, (n) => dispatch(n === 1 ? agent : fresh), (error) => retryable(error, signal));
   };
 
   /** Requests in flight, so that close() can abort them. */
