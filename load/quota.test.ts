@@ -2,9 +2,8 @@
 // counts the transport tries the stack really makes (issue 17: the bound counted 5 tries a request,
 // the guard stopped after 3), and the run ends within it, exit 3's UNREACHABLE with the reason.
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../core/errors.ts';
-import type { Send } from '../core/exchange.ts';
 import { parsePlansFile } from '../spec/plans.ts';
+import { deadTarget } from '../testkit/load/dead-target.ts';
 import { createFakeClock } from '../testkit/load/fake-clock.ts';
 import { FAKE_START_MS } from '../testkit/load/in-process.ts';
 import { PROBE_TRIES, requestWorstMs } from './probes/send.ts';
@@ -15,20 +14,14 @@ const keys = [{ plan: 'free', key: 'pc_free_aaaaaaaaaaaa' }];
 const TIMEOUT_MS = 10_000;
 
 /** A target whose every request times out: each try costs the whole timeout. */
-function deadTarget() {
+function dead() {
   const clock = createFakeClock(FAKE_START_MS);
-  let tries = 0;
-  const send: Send = async (request) => {
-    await clock.sleep(TIMEOUT_MS);
-    tries += 1;
-    throw new TransportError('TIMEOUT', `${request.method} ${request.url}: no complete response within ${TIMEOUT_MS} ms`);
-  };
-  return { clock, send, tries: () => tries };
+  return { clock, ...deadTarget(clock, TIMEOUT_MS) };
 }
 
 describe('a target that never answers', () => {
   it.for(['minute', 'burst', 'day'] as const)('%s: one request costs the tries the bound counts, then UNREACHABLE', async (probe) => {
-    const target = deadTarget();
+    const target = dead();
     const report = await runQuota({ baseUrl: 'http://127.0.0.1:1/v1', keys, plans, only: [probe], send: target.send, clock: target.clock, timeoutMs: TIMEOUT_MS });
     expect(report.aborted?.code).toBe('UNREACHABLE');
     expect(target.tries()).toBe(PROBE_TRIES);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortRunError, TransportError } from '../../core/errors.ts';
 import type { HttpRequest, Send } from '../../core/exchange.ts';
+import { deadTarget } from '../../testkit/load/dead-target.ts';
 import { createFakeClock } from '../../testkit/load/fake-clock.ts';
 import { CONFORM_TRIES, createRunnerSend, DEFAULT_RUNNER } from './transport.ts';
 
@@ -50,15 +51,10 @@ describe('the tries conformBoundMs counts are the tries the stack makes', () => 
   it('a request to a target that never answers costs CONFORM_TRIES timeouts, then the failure is the check’s', async () => {
     const clock = createFakeClock(T0);
     const TIMEOUT_MS = 10_000;
-    let tries = 0;
-    const dead: Send = async (req) => {
-      await clock.sleep(TIMEOUT_MS);
-      tries += 1;
-      throw new TransportError('TIMEOUT', `${req.method} ${req.url}: no complete response within ${TIMEOUT_MS} ms`);
-    };
-    const { send } = runner(clock, dead, 3_600_000);
+    const dead = deadTarget(clock, TIMEOUT_MS);
+    const { send } = runner(clock, dead.send, 3_600_000);
     await expect(send(request)).rejects.toBeInstanceOf(TransportError);
-    expect(tries).toBe(CONFORM_TRIES);
+    expect(dead.tries()).toBe(CONFORM_TRIES);
     expect(clock.now() - T0).toBe(CONFORM_TRIES * TIMEOUT_MS);
   });
 });
