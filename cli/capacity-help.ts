@@ -12,6 +12,9 @@ Examples:
   petcert capacity --base-url http://127.0.0.1:8080/v1 --keys-file keys.txt --mix free=2000 --utilisation 0.5 \\
     --step-seconds 3 --scale-to-keys
 
+  # k6's own outputs too (one file per step: k6-s1.json, k6-s2.json, …), e.g. for your dashboards
+  petcert capacity --base-url http://127.0.0.1:8080/v1 --keys-file keys.txt --mix free=200 --out json=k6.json
+
   # beyond one machine: a k6-operator TestRun with 4 runners (2,000 customers at a tenth of their quota
   # fit the key pool above), then one verdict from their logs
   petcert capacity --base-url https://staging.example.com/v1 --keys-file keys.txt --mix free=2000,pro=250 --utilisation 0.1 --emit-testrun 4
