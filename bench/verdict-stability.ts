@@ -4,7 +4,7 @@
 // failed or unjudged check's message per run (what limiters-status.md quotes). Then, for the correct
 // servers, the table of limiter × rule: how each MUST rule fared over all runs and keys (J judged,
 // U unjudged, F failed — a false alarm on a correct server, n/a not applicable).
-//   npm run bench:limiters -- [--runs 10] [--parallel 2] [--correct] [--only NAME-PREFIX ...] [--details FILE]
+//   npm run bench:limiters -- [--runs 10] [--parallel 2] [--correct | --faulty] [--only NAME-PREFIX ...] [--details FILE]
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ALL_PROOFS } from '../testkit/limiters/all-proofs.ts';
@@ -15,12 +15,14 @@ const { values } = parseArgs({
   options: { runs: { type: 'string', default: '10' }, parallel: { type: 'string', default: '2' }, only: { type: 'string', multiple: true, default: [] },
     details: { type: 'string' },
     correct: { type: 'boolean', default: false },
+    faulty: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
 const parallel = Number(values.parallel);
 const proofs = ALL_PROOFS.filter((p) => values.only.length === 0 || values.only.some((o) => p.name.startsWith(o)))
-  .filter((p) => !values.correct || p.expect === 'pass');
+  .filter((p) => !values.correct || p.expect === 'pass')
+  .filter((p) => !values.faulty || p.expect !== 'pass');
 
 interface Row {
   proof: Proof;

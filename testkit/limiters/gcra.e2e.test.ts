@@ -6,7 +6,6 @@ proofSuite(
   [
     'gcra',
     'gcra overAdmit',
-    'gcra wrongRemaining',
     'gcra noRetryAfter',
   ],
 );

@@ -6,7 +6,6 @@ proofSuite(
   [
     'token-bucket',
     'token-bucket overAdmit',
-    'token-bucket wrongRemaining',
     'token-bucket noRetryAfter',
   ],
 );
