@@ -15,8 +15,10 @@ import { parsePlansFile } from '../spec/plans.ts';
 const KEY = 'pcKEY-hostile-7Q4vXk2mZ9wR';
 /** The quota key of the healthy server behind the keep-alive dropping proxy (its free plan). */
 const FREE_KEY = 'pcFREE-hostile-Zp81LmQx3';
+/** A second Free key: isolation needs two keys, and a PASS needs every MUST check judged (issue 15 §1). */
+const FREE_KEY_2 = 'pcFREE2-hostile-Hw5nRt0Ve';
 /** Any artifact text containing one of these (lower-cased) leaks all of a key but two characters. */
-const NEAR_COPIES = [KEY, FREE_KEY].map((k) => k.slice(0, -2).toLowerCase());
+const NEAR_COPIES = [KEY, FREE_KEY, FREE_KEY_2].map((k) => k.slice(0, -2).toLowerCase());
 const NEAR_COPY = NEAR_COPIES[0]!;
 const BIN = resolve(import.meta.dirname, '../bin/petcert.js');
 const work = mkdtempSync(join(tmpdir(), 'petcert-hostile-'));
@@ -67,7 +69,7 @@ const makers: Record<string, () => Promise<hostile.HostileServer>> = {
   // The correct reference server behind a proxy that drops idle keep-alive connections after 5 ms,
   // unannounced, with a reset: petcert must survive it and still pass the server.
   keepAliveDropper: async () => {
-    const ref = await listen({ plans: parsePlansFile(PLANS, 'hostile plans'), keys: { [KEY]: 'business', [FREE_KEY]: 'free' } });
+    const ref = await listen({ plans: parsePlansFile(PLANS, 'hostile plans'), keys: { [KEY]: 'business', [FREE_KEY]: 'free', [FREE_KEY_2]: 'free' } });
     const proxy = await hostile.idleClosingProxy(ref.port, 5, true);
     return { ...proxy, close: async () => (await proxy.close(), await ref.close()) };
   },
@@ -103,10 +105,9 @@ const CASES: Case[] = [
   { server: 'sloppyAuth', command: 'conform', expect: 1 },
   // The key's plan told, so that X-RateLimit-Limit is judged too (without it: INCOMPLETE, exit 4).
   { server: 'keepAliveDropper', command: 'conform', expect: 0, args: ['--plan', 'business', '--plans', join(work, 'plans.json')] },
-  // One key, as this proof was written (a second key's probes beside the first's made three dropped
-  // connections in a row, and the transport guard called the target unreachable: exit 3 in 1 run of 4);
-  // isolation, which needs two keys, is left out by --only so that the run is judged whole.
-  { server: 'keepAliveDropper', command: 'quota', expect: 0, quotaKey: FREE_KEY, args: ['--only', 'minute,burst,day'] },
+  // Two keys' probes in flight together (isolation needs both): a dropped connection costs a try, never the
+  // verdict (undici-send retries on a fresh connection; the probes' guard counts requests, not tries).
+  { server: 'keepAliveDropper', command: 'quota', expect: 0, quotaKey: FREE_KEY, args: ['--key', `free=${FREE_KEY_2}`] },
   // A target that redirects elsewhere is not the API (exit 3, its target suggested); the point is also the key.
   { server: 'redirect', command: 'conform', expect: 3 },
   { server: 'redirect', command: 'quota', expect: 3 },

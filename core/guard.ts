@@ -12,7 +12,8 @@ export const DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES = 3;
 export function guard(maxConsecutive = DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES): Layer {
   let consecutive = 0;
   let last = '';
-  const unreachable = () => new UnreachableError(`target unreachable: ${consecutive} consecutive requests got no response (last: ${last})`);
+  const requests = () => (consecutive === 1 ? 'a request' : `${consecutive} consecutive requests`);
+  const unreachable = () => new UnreachableError(`target unreachable: ${requests()} got no response (last: ${last})`);
   return (next) => async (request) => {
     if (consecutive >= maxConsecutive) throw unreachable();
     try {
