@@ -180,14 +180,18 @@ export function durationSeconds(report: Pick<Report, 'startedAt' | 'finishedAt'>
 /** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
 export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND' | 'INTERRUPTED';
 
-/** The exit codes of every command, named once (README, every --help and the CI example print EXIT_CODES_TEXT). */
+/**
+ * The verdict exit codes of every command, named once; every --help prints EXIT_CODES_TEXT, and README's
+ * table, docs/certify-your-implementation.md and the CI example say the same (130/143: cli/interrupt.ts).
+ */
 export const EXIT = { pass: 0, fail: 1, usage: 2, stopped: 3, incomplete: 4 } as const;
 
 export const EXIT_CODES_TEXT = [
   'Exit codes: 0 pass (every MUST check judged, none failed) · 1 a check failed at the --fail-on level',
   '· 2 usage or configuration error · 3 stopped before a verdict (target unreachable or not this API, endless',
   '429s, run timeout, production refused) · 4 INCOMPLETE: the run finished and nothing failed, but a MUST check',
-  'could not be judged (each is listed with its reason and fix; --allow-incomplete makes this 0).',
+  'could not be judged (each is listed with its reason and fix; --allow-incomplete makes this 0)',
+  '· 130/143 interrupted by SIGINT/SIGTERM (the report of what was judged until then is written).',
 ].join('\n');
 
 /**
