@@ -1,6 +1,7 @@
 // The petcert command line: one commander program; each folder registers its own command.
-// Exit codes are part of the interface: 0 pass · 1 MUST failure · 2 usage/config error · 3 unreachable ·
-// 130/143 interrupted by SIGINT/SIGTERM (the report of what was judged is written).
+// Exit codes are part of the interface (report/model.ts EXIT, EXIT_CODES_TEXT): 0 pass · 1 fail · 2 usage or
+// config error · 3 stopped before a verdict · 4 INCOMPLETE · 130/143 interrupted by SIGINT/SIGTERM (the
+// report of what was judged is written).
 import { Command, CommanderError } from 'commander';
 import { ConfigError, PetcertError, UnreachableError, errorMessage } from '../core/errors.ts';
 import { VERSION } from '../core/version.ts';
@@ -9,9 +10,11 @@ import { registerQuota } from './quota.ts';
 import { registerServe } from './serve.ts';
 import { registerCertify } from './certify-cli.ts';
 import { registerCapacity } from './capacity.ts';
+import { EXIT } from '../report/model.ts';
 import { SIGNAL_EXIT } from './interrupt.ts';
 
-export const EXIT = { pass: 0, fail: 1, usage: 2, unreachable: 3, internal: 4 } as const;
+/** An error petcert did not expect (a bug: "please report"). Its code predates EXIT.incomplete and shares its value. */
+const INTERNAL_ERROR_EXIT = 4;
 
 export function buildProgram(): Command {
   const program = new Command('petcert')
@@ -30,8 +33,8 @@ export function buildProgram(): Command {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.pass : EXIT.usage;
   if (error instanceof ConfigError) return EXIT.usage;
-  if (error instanceof UnreachableError) return EXIT.unreachable;
-  return EXIT.internal;
+  if (error instanceof UnreachableError) return EXIT.stopped;
+  return INTERNAL_ERROR_EXIT;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
