@@ -57,12 +57,15 @@ function retryAfterOf(exchange: Exchange): { seconds: number | undefined; text: 
 }
 
 export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
-  const timeout = deadline(o.clock, o.deadline, () => new AbortRunError('RUN_TIMEOUT', 'the run timeout was reached before the suite finished'));
+  const timedOut = () => new AbortRunError('RUN_TIMEOUT', 'the run timeout was reached before the suite finished');
+  const timeout = deadline(o.clock, o.deadline, timedOut);
   const count = counter();
-  const spent = (reserved: number) => new AbortRunError('BUDGET', reserved ? `the request budget (${o.budget}) is spent but for the ${reserved} kept for the coverage phase` : `the request budget (${o.budget}) is spent`);
+  const kept = (reserved: number) => (reserved ? ` but for the ${reserved} kept for the coverage phase` : '');
+  const spent = (reserved: number) => new AbortRunError('BUDGET', `the request budget (${o.budget}) is spent${kept(reserved)}`);
+  const backoff = { baseMs: o.backoffBaseMs, capMs: o.backoffCapMs };
   const send = stack(
     base,
-    retry429({ max429: o.max429, maxWaitMs: o.maxWaitMs, backoff: { baseMs: o.backoffBaseMs, capMs: o.backoffCapMs }, retryAfter: retryAfterOf, steers: o.steers, sleep: timeout.sleep }),
+    retry429({ max429: o.max429, maxWaitMs: o.maxWaitMs, backoff, retryAfter: retryAfterOf, steers: o.steers, sleep: timeout.sleep }),
     budget({ limit: o.budget, spent: count.count, reserved: o.reserved, refuse: spent }),
     slots(o.concurrency),
     pacing({ clock: o.clock, maxPauseMs: o.maxWaitMs, steers: o.steers, sleep: timeout.sleep }),
