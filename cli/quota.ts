@@ -53,6 +53,8 @@ export function parseOnly(values: string[]): ProbeName[] | undefined {
   return names as ProbeName[];
 }
 
+const STOPPED_ANSWERING = 'The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.';
+
 /** The action, testable without a process: returns the exit code. */
 export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env: Env = process.env): Promise<number> {
   if (!flags.baseUrl) throw new ConfigError('is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1', '--base-url');
@@ -72,16 +74,15 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   const refused = quotaRefused({ baseUrl, allowProduction: flags.allowProduction === true });
   const identified = refused ? undefined : await identifyTarget({ baseUrl, key: keys[0]!.key, field: '--base-url', ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   if (identified) say(identityLine(baseUrl, identified));
-  if (identified?.refusal) {
-    return publishRun(refusedReport('quota', baseUrl, identified), { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out });
-  }
+  const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, allowIncomplete: flags.allowIncomplete };
+  if (identified?.refusal) return publishRun(refusedReport('quota', baseUrl, identified), publish);
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
   const run = async (signal: AbortSignal) => {
     let report;
     try {
       report = await runQuota({
-        baseUrl: baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
+        baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
         spentBefore: { [keys[0]!.key]: identified?.withKey ?? 0 }, // the identification's keyed requests count too
         ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
       });
@@ -92,8 +93,8 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
     return report;
   };
   return interruptible(out.err, run, (report) => {
-    const after = report.aborted?.code === 'UNREACHABLE' ? ['The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.'] : [];
-    return publishRun(report, { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, after, allowIncomplete: flags.allowIncomplete });
+    const after = report.aborted?.code === 'UNREACHABLE' ? [STOPPED_ANSWERING] : [];
+    return publishRun(report, { ...publish, after });
   });
 }
 
