@@ -105,7 +105,7 @@ export async function conformAction(
   const progress = createConsoleProgress({ stream: process.stderr });
   const run = async (signal: AbortSignal) => {
     const report = await runConform({
-      baseUrl: flags.baseUrl!,
+      baseUrl,
       apiKey,
       failOn,
       progress: progress.sink,
