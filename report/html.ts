@@ -6,6 +6,7 @@ import { cumulativePlot, remainingPlot, type DayFrame } from './html-plot.ts';
 import { k6Section } from './html-k6.ts';
 import { capacitySection } from './html-capacity.ts';
 import { HTML_STYLE } from './html-style.ts';
+import { FAILURE_POLICY } from './ledger.ts';
 import { durationSeconds, failingChecks, isNotApplicable, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -93,15 +94,23 @@ function failureBlock(failure: Failure): string {
   return `<div class="failure">${parts.join('\n')}</div>`;
 }
 
+/** Issue 15 §4: a check failing for more than one cause lists them, each with its count. */
+function causeList(c: CheckResult): string {
+  if (!c.causes || c.causes.length < 2) return '';
+  const items = c.causes.map((k) => `<li><code>${esc(k.cause)}</code> ×${k.count}</li>`).join('');
+  const head = `${c.causes.length} distinct causes (one example of each below, up to five):`;
+  return `<p class="note">${head}</p><ul class="causes">${items}</ul>`;
+}
+
 function failuresSection(report: Report, failing: Set<CheckResult>): string {
   const failed = report.checks.filter((c) => c.outcome === 'fail');
   if (failed.length === 0) return `<section id="failures"><h2>Failures</h2><p>None.</p></section>`;
   const blocks = failed.map((c) => {
     const kind = failing.has(c) ? 'fails the run' : `${esc(c.level)} finding, does not fail the run`;
-    const more = c.failures.length > 5 ? `<p class="note">… and ${c.failures.length - 5} more in report.json</p>` : '';
-    const causes = c.causes && c.causes.length > 1 ? `<p class="note">${c.causes.length} distinct causes (one example of each below, up to five):</p><ul class="causes">${c.causes.map((k) => `<li><code>${esc(k.cause)}</code> ×${k.count}</li>`).join('')}</ul>` : '';
+    const shown = FAILURE_POLICY.maxPerCheck;
+    const more = c.failures.length > shown ? `<p class="note">… and ${c.failures.length - shown} more in report.json</p>` : '';
     return `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level ${esc(c.level)}">${esc(c.level)}</span> <span class="spec">${esc(c.specRef)}</span></h3>
-<p class="note">${kind}</p>${causes}${c.failures.slice(0, 5).map(failureBlock).join('\n')}${more}</article>`;
+<p class="note">${kind}</p>${causeList(c)}${c.failures.slice(0, shown).map(failureBlock).join('\n')}${more}</article>`;
   });
   return `<section id="failures"><h2>Failures</h2>${blocks.join('\n')}</section>`;
 }
