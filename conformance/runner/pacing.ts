@@ -9,7 +9,8 @@ import { createServerClock, readRateLimit, type RateLimitState } from '../../spe
 
 export interface Pacer {
   before(): Promise<void>;
-  after(exchange: Exchange, steer: boolean): void;
+  /** A request settled: it frees its place in flight; its answer, if any, steers when `steer`. */
+  after(exchange: Exchange | undefined, steer: boolean): void;
 }
 
 export interface PacerOptions {
@@ -44,7 +45,7 @@ export function createPacer({ clock, maxPauseMs, marginMs = 50, sleep = clock.sl
     },
     after(exchange, steer) {
       inFlight = Math.max(0, inFlight - 1);
-      if (!steer) return;
+      if (!exchange || !steer) return;
       serverClock.observe(exchange.sentAt, exchange.sentAt + exchange.durationMs, exchange.response.headers);
       const read = readRateLimit(exchange.response.headers);
       if (read.ok) state = read.value;
@@ -63,8 +64,7 @@ export function pacing(o: PacerOptions & { steers: (request: HttpRequest) => boo
       return exchange;
     } finally {
       // A request with no answer frees its place in flight and steers nothing.
-      if (exchange) pacer.after(exchange, o.steers(request));
-      else pacer.after({ request, response: { status: 0, headers: {}, body: '' }, sentAt: 0, durationMs: 0 }, false);
+      pacer.after(exchange, o.steers(request));
     }
   };
 }
