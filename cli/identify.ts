@@ -10,7 +10,7 @@ import { VERSION } from '../core/version.ts';
 import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
 import type { Report } from '../report/model.ts';
 import {
-  candidateBases, classify, describeObservation, judgeIdentity, nextProbe, probeRequest,
+  candidateBases, describeObservation, judgeIdentity, kindOf, nextProbe, probeRequest,
   type Candidate, type Observation, type ProbeName, type Verdict,
 } from '../spec/identity.ts';
 
@@ -71,8 +71,6 @@ interface Nearby {
   /** The answer that showed it, or why it was not asked. */
   evidence: string;
 }
-
-const kindOf = (o: Observation) => (o.response ? classify(o.probe, o.response).kind : undefined);
 
 /**
  * A nearby base URL that answers like the API: listPets without the key first; with the key only when

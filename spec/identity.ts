@@ -102,7 +102,8 @@ export function classify(probe: ProbeName, response: HttpResponse): Classified {
   return { kind: 'foreign', why: `${status} with JSON that is not what ${isCreate(probe) ? 'createPet' : 'listPets'} answers` };
 }
 
-const kindOf = (o: Observation): Kind | undefined => (o.response ? classify(o.probe, o.response).kind : undefined);
+/** What one observation proves (undefined: no HTTP answer). */
+export const kindOf = (o: Observation): Kind | undefined => (o.response ? classify(o.probe, o.response).kind : undefined);
 const outsider = (k: Kind | undefined): boolean => k === 'foreign' || k === 'alien';
 
 /**
