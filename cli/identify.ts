@@ -10,7 +10,7 @@ import { VERSION } from '../core/version.ts';
 import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
 import type { Report } from '../report/model.ts';
 import {
-  candidateBases, describeObservation, judgeIdentity, kindOf, nextProbe, probeRequest,
+  candidateBases, describeObservation, judgeIdentity, kindOf, nextProbe, OTHER_SCHEME, probeRequest,
   type Candidate, type Observation, type ProbeName, type Verdict,
 } from '../spec/identity.ts';
 
@@ -92,7 +92,7 @@ async function tryCandidate(a: Asker, c: Candidate, contrast: boolean): Promise<
   const bare = await observe(a, 'list-without-key', c.base, true);
   const kind = kindOf(bare);
   if (kind === 'api' || (kind === 'plausible' && contrast)) return { base: c.base, evidence: describeObservation(bare) };
-  if (kind !== 'plausible' || c.why === 'the other scheme on the same port') return undefined;
+  if (kind !== 'plausible' || c.why === OTHER_SCHEME) return undefined;
   const withKey = await observe(a, 'list', c.base, true);
   return kindOf(withKey) === 'api' ? { base: c.base, evidence: describeObservation(withKey) } : undefined;
 }

@@ -167,6 +167,9 @@ export interface Candidate {
   why: string;
 }
 
+/** The candidate that swaps http and https, told apart by cli/identify.ts, which never sends it the key. */
+export const OTHER_SCHEME = 'the other scheme on the same port';
+
 /**
  * Base URLs near a refused one that may serve the API, most likely first: where a redirect points,
  * the other scheme when there was no HTTP answer (TLS to a plain port, or the reverse), the path with
@@ -185,7 +188,7 @@ export function candidateBases(baseUrl: string, observed: readonly Observation[]
   if (failed) {
     const swapped = `${url.protocol === 'https:' ? 'http:' : 'https:'}//${url.host}${url.pathname}`;
     const nothingThere = ['CONNECTION_REFUSED', 'TIMEOUT', 'DNS'].includes(failed.transport ?? 'OTHER');
-    if (!nothingThere) add(swapped, 'the other scheme on the same port');
+    if (!nothingThere) add(swapped, OTHER_SCHEME);
     return out.slice(0, max);
   }
   const segments = url.pathname.split('/').filter(Boolean);
