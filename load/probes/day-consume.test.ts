@@ -31,9 +31,11 @@ async function consumingAtDistance(seed: number) {
 }
 
 describe('a day quota that counts 429s, counted in waves', () => {
-  // Seeds whose last wave brought back the day's 429 and another refusal reporting the spent day: each
-  // failed quota.day.exact ("17 requests admitted in one day window before the day 429; the plan allows 24").
-  it.for([1, 2, 4, 5, 7, 8, 10])('seed %i: quota.day.exact passes on the correct server', async (seed) => {
+  // Seeds 1 to 10 (3, 6, 9 passed anyway): the last wave brought back the day's 429 and another refusal of
+  // the spent day, each failed quota.day.exact ("17 requests admitted in one day window before the day 429;
+  // the plan allows 24"). Seeds 11 and 17: a minute-quota 429 in flight beside the day's 429 (which one
+  // the server counted first, the answers do not tell: the slow path counts a day, its end one at a time).
+  it.for([1, 2, 4, 5, 7, 8, 10, 11, 17])('seed %i: quota.day.exact passes on the correct server', async (seed) => {
     const r = await consumingAtDistance(seed);
     const day = r.checks.filter((c) => c.id.startsWith('quota.day.exact['));
     expect(day.map((c) => `${c.id}: ${c.outcome} ${c.failures[0]?.message ?? ''}`)).toEqual(['quota.day.exact[free]: pass ', 'quota.day.exact[pro]: pass ']);

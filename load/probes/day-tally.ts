@@ -17,6 +17,11 @@ export interface DayTally {
   /** 429s before the final one. */
   rejected: number;
   ambiguous: boolean;
+  /**
+   * Of `rejected`, those answered after the final 429 was sent: in flight beside it (the wave that spent
+   * the day), the server may have counted them after it as well as before. One answered earlier was not.
+   */
+  racing: number;
   /** Requests sent before the probes (identifying the target) that fell in this window: its first sample is in it. */
   before: number;
 }
@@ -72,7 +77,9 @@ const refusedOnSpentDay = (s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>):
 export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
   const finalSample = final.sample;
   const samples = keySamples(run);
-  const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, before: 0 };
+  const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, racing: 0, before: 0 };
+  const refusedAt: number[] = [];
+  const finalSentMs = final.serverMs - (final.receivedLocal - final.sentLocal);
   let earliest: { t: number; where: Placement } | undefined;
   const finalReset = final.quota === 'day' ? final.rate?.reset : undefined;
   for (const s of samples) {
@@ -83,9 +90,11 @@ export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: O
     if (where === 'ambiguous') tally.ambiguous = true;
     if (earliest === undefined || s.t < earliest.t) earliest = { t: s.t, where };
     if (where !== 'in') continue;
-    if (s.status === 429 && !refusedOnSpentDay(s, run.k.plan)) tally.rejected++;
+    if (s.status === 429 && !refusedOnSpentDay(s, run.k.plan)) refusedAt.push(s.t);
     else if (s.status >= 200 && s.status < 300) tally.admitted++;
   }
+  tally.rejected = refusedAt.length;
+  tally.racing = refusedAt.filter((t) => t > finalSentMs).length;
   if (earliest?.where !== 'out') tally.before = spentBefore(run);
   return tally;
 }
@@ -121,6 +130,9 @@ export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation)
   }
   const consumes = withBefore < perDay && withBefore + t.rejected === perDay;
   if (t.admitted < perDay && withBefore > perDay) return false;
+  // A limiter counting its 429s, whose last refusals raced the day's 429: which of them it counted first
+  // the answers do not tell; the slow path counts a fresh day, its last requests one at a time (day.ts).
+  if (t.racing > 0 && withBefore < perDay && withBefore + t.rejected !== perDay && withBefore + t.rejected - t.racing <= perDay) return false;
   if (t.admitted === perDay || withBefore === perDay || consumes) f.pass('dayExact');
   else f.fail('dayExact', `${t.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });
   // The day's end came from this 429, so only the bounds are independent: past this minute, within a day.

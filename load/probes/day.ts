@@ -208,7 +208,9 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
     let winEnd = start + (w + 1) * minuteMs;
     ctx.progress({ phase: `quota ${k.plan.name}: day`, done: c.admitted, total: perDay, etaMs: (windows - 2 - w) * minuteMs });
     let inWindow = 0;
-    const source = waveSource(run, perMinute, () => perMinute - inWindow);
+    // Near the day's end, no more at once than the day may have left if 429s count against it (plus the
+    // final one): no refusal races the day's 429, so the count is exact whichever the limiter does.
+    const source = waveSource(run, perMinute, () => Math.min(perMinute - inWindow, Math.max(1, perDay + 1 - c.admitted - c.rejected)));
     while (inWindow < perMinute) {
       if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
       const o = await source.next();
