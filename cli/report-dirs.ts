@@ -41,7 +41,7 @@ function claimRunDir(root: string, name: string): string {
   throw new Error(`${MAX_ATTEMPTS} runs named ${name} already in ${root}`);
 }
 
-/** The report written whole in a hidden folder beside `target`, then renamed onto it (an empty folder or none). */
+/** The report written whole in a hidden folder of `root` (dropped if writing fails); the caller renames it into place. */
 function writeWhole(root: string, write: (dir: string) => void): string {
   const staging = mkdtempSync(join(root, '.writing-'));
   try {
