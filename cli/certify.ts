@@ -8,9 +8,8 @@ import type { FailOn, Report } from '../report/model.ts';
 import type { PlanTable } from '../spec/plans.ts';
 import type { ConformKey, KeyedPlan } from './config-file.ts';
 import { ConfigError } from '../core/errors.ts';
-import { scenarioChecks } from '../conformance/registry.ts';
-import { CONFORM_DEFAULTS } from '../conformance/run.ts';
-import { budgetCovering, DEFAULT_BUDGET } from '../conformance/runner/budget.ts';
+import { coveringBudget } from '../conformance/run.ts';
+import { DEFAULT_BUDGET } from '../conformance/runner/budget.ts';
 
 export interface ConformRun {
   baseUrl: string;
@@ -75,7 +74,7 @@ export interface CertifyOptions {
  * configured budget that cannot is a usage error naming the figure, raised before any request.
  */
 export function conformBudget(configured: number | undefined, field = '--budget'): number {
-  const needed = budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
+  const needed = coveringBudget();
   if (configured === undefined) return Math.max(DEFAULT_BUDGET, needed);
   if (configured < needed) {
     throw new ConfigError(`${configured} requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed} (give ${needed} or more, or leave it out)`, field);

@@ -14,9 +14,8 @@ import { parseKeyFlag } from './quota.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { coverageCases, coverageCost } from '../conformance/coverage/cases.ts';
 import type { Report } from '../report/model.ts';
-import { budgetCovering, DEFAULT_BUDGET, minBudget } from '../conformance/runner/budget.ts';
-import { scenarioChecks } from '../conformance/registry.ts';
-import { CONFORM_DEFAULTS, conformBoundMs, runConform } from '../conformance/run.ts';
+import { DEFAULT_BUDGET, minBudget } from '../conformance/runner/budget.ts';
+import { CONFORM_DEFAULTS, conformBoundMs, coveringBudget, runConform } from '../conformance/run.ts';
 import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
@@ -162,7 +161,7 @@ Examples:
       # replays one case; the other checks are not run (exit 4)
 
 Coverage: every run first sends ${coverageCases().length} cases derived from the contract (at most ${coverageCost()} requests, part of --budget;
-the least --budget is ${minBudget()}; every check gets a run from --budget ${budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns)}, below that some are not judged: exit 4):
+the least --budget is ${minBudget()}; every check gets a run from --budget ${coveringBudget()}, below that some are not judged: exit 4):
 each NewPet field × each JSON type it refuses, required fields missing, enum outsiders, int64 edges, limit bounds,
 status filters, petIds, and every refused credential on every operation; then random exploration (--seed).
 

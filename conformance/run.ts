@@ -14,9 +14,9 @@ import type { Report } from '../report/model.ts';
 import { resolvePlan, specPlanTable, SPEC_WINDOWS, type Plan, type PlanTable } from '../spec/plans.ts';
 import { selectCases, type CoverageCase } from './coverage/cases.ts';
 import { reportId } from './json.ts';
-import { CHECKS } from './registry.ts';
+import { CHECKS, scenarioChecks } from './registry.ts';
 import { checkResults } from './report.ts';
-import { DEFAULT_BUDGET, minBudget } from './runner/budget.ts';
+import { budgetCovering, DEFAULT_BUDGET, minBudget } from './runner/budget.ts';
 import { newRunSeed } from './runner/seed.ts';
 import { runSuite } from './runner/suite.ts';
 import { CONFORM_TRIES } from './runner/transport.ts';
@@ -59,6 +59,9 @@ export interface ConformOptions {
 }
 
 export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs, runTimeoutMs: 30 * 60_000 } as const;
+
+/** The least --budget that gives every scenario check a run at the default maxRuns (certify plans with it; help prints it). */
+export const coveringBudget = (): number => budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
 
 /**
  * A conform run's worst case, from its Send stack (runner/transport.ts): nothing is sent past its run
