@@ -1,7 +1,7 @@
 // The petcert command line: one commander program; each folder registers its own command.
 // Exit codes are part of the interface (report/model.ts EXIT, EXIT_CODES_TEXT): 0 pass · 1 fail · 2 usage or
 // config error · 3 stopped before a verdict · 4 INCOMPLETE · 130/143 interrupted by SIGINT/SIGTERM (the
-// report of what was judged is written).
+// report of what was judged is written) · 70 an internal error (a bug in petcert).
 import { Command, CommanderError } from 'commander';
 import { ConfigError, PetcertError, UnreachableError, errorMessage } from '../core/errors.ts';
 import { VERSION } from '../core/version.ts';
@@ -13,8 +13,11 @@ import { registerCapacity } from './capacity.ts';
 import { EXIT } from '../report/model.ts';
 import { SIGNAL_EXIT } from './interrupt.ts';
 
-/** An error petcert did not expect (a bug: "please report"). Its code predates EXIT.incomplete and shares its value. */
-const INTERNAL_ERROR_EXIT = 4;
+/**
+ * An error petcert did not expect (a bug: "please report"): sysexits' EX_SOFTWARE, apart from every verdict
+ * code, so that a crash is never read as INCOMPLETE (4) by a CI that allows incomplete runs.
+ */
+export const INTERNAL_ERROR_EXIT = 70;
 
 export function buildProgram(): Command {
   const program = new Command('petcert')

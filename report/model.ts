@@ -191,7 +191,8 @@ export const EXIT_CODES_TEXT = [
   '· 2 usage or configuration error · 3 stopped before a verdict (target unreachable or not this API, endless',
   '429s, run timeout, production refused) · 4 INCOMPLETE: the run finished and nothing failed, but a MUST check',
   'could not be judged (each is listed with its reason and fix; --allow-incomplete makes this 0)',
-  '· 130/143 interrupted by SIGINT/SIGTERM (the report of what was judged until then is written).',
+  '· 130/143 interrupted by SIGINT/SIGTERM (the report of what was judged until then is written)',
+  '· 70 an internal error of petcert (a bug: please report it).',
 ].join('\n');
 
 /**
