@@ -110,8 +110,12 @@ function roundedReset(run: ProbeRun, final: Observation, endMs: number): boolean
   return (endMs - (run.ctx.windows.originMs ?? 0)) % dayMs !== 0;
 }
 
-/** Judges the day quota from the tally; false when the tally cannot decide (take the slow path). */
-export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation): boolean {
+/**
+ * Judges the day quota from the tally; false when the tally cannot decide (take the slow path).
+ * `modelUnknown` (the minute probe did not run or could not tell): a day that is a bucket refilling perDay
+ * a day admits up to twice perDay in one window; only past that is it over-admission.
+ */
+export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation, modelUnknown = false): boolean {
   const { f, k, ctx } = run;
   const { perDay } = k.plan;
   const dayMs = ctx.windows.daySeconds * 1000;
@@ -122,10 +126,7 @@ export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation)
   // one between them cannot be told from over-admission (the slow path counts a day without them).
   const withBefore = t.admitted + t.before;
   if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay) {
-    if (t.admitted > perDay) {
-      f.fail('dayExact', `${t.admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });
-      return true;
-    }
+    if (t.admitted > perDay) return overDay(run, t.admitted, final, modelUnknown);
     return false;
   }
   const consumes = withBefore < perDay && withBefore + t.rejected === perDay;
@@ -134,6 +135,7 @@ export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation)
   // the answers do not tell; the slow path counts a fresh day, its last requests one at a time (day.ts).
   if (t.racing > 0 && withBefore < perDay && withBefore + t.rejected !== perDay && withBefore + t.rejected - t.racing <= perDay) return false;
   if (t.admitted === perDay || withBefore === perDay || consumes) f.pass('dayExact');
+  else if (t.admitted > perDay && overDay(run, t.admitted, final, modelUnknown)) return true;
   else f.fail('dayExact', `${t.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });
   // The day's end came from this 429, so only the bounds are independent: past this minute, within a day.
   judgeRetryAfterBounds(run, final, endMs);
@@ -151,4 +153,15 @@ function judgeRetryAfterBounds(run: ProbeRun, final: Observation, endMs: number)
   if (s < 1 || s > dayS + SLACK_MS / 1000) {
     run.f.fail('dayRetryAfter', `the day quota's Retry-After is ${final.retryAfter.raw} (${s} s): not within one day window of ${dayS} s`, { exchange: final.ex, expected: `1..${dayS}`, received: s });
   } else run.f.pass('dayRetryAfter');
+}
+
+/** More than perDay in one day window: over-admission, unless the model is unknown and a refilling day explains it. */
+function overDay(run: ProbeRun, admitted: number, final: Observation, modelUnknown: boolean): boolean {
+  const { perDay } = run.k.plan;
+  if (modelUnknown && admitted <= 2 * perDay) {
+    run.f.skip('dayExact', `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`, { fix: 'run the minute probe too (--only minute,day), which tells the model' });
+    return true;
+  }
+  run.f.fail('dayExact', `${admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: admitted });
+  return true;
 }

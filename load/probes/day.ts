@@ -57,6 +57,25 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
 }
 
 /**
+ * §8.2 in any order (issue 15 §3): when every admitted answer of the refused day window reports the day
+ * quota, the fewest Remaining among them is the last one the server counted; above 0, one more request
+ * fitted, and the 429 says otherwise. Concurrent answers cannot hide it: a request that took that last
+ * place would have answered Remaining 0.
+ */
+function judgeLastRemaining(run: ProbeRun, final: Observation): void {
+  if (final.quota !== 'day' || !final.rate) return;
+  const startMs = (final.rate.reset - run.ctx.windows.daySeconds) * 1000;
+  const samples = keySamples(run).filter((s) => s.status < 300);
+  const during = samples.filter((s) => s.t >= startMs + SLACK_MS && s.t <= final.serverMs);
+  if (during.length === 0 || !during.every((s) => s.limit === run.k.plan.perDay && s.reset === final.rate!.reset)) return;
+  // Every answer of this window, also those of the final 429's wave that came back after it.
+  const fewest = Math.min(...samples.filter((s) => s.limit === run.k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!));
+  if (fewest > 0) {
+    run.f.fail('remaining', `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${fewest} (every admitted answer reports the day quota)`, { exchange: final.ex, expected: 0, received: fewest });
+  }
+}
+
+/**
  * A fresh fixed day starts with the whole allowance. When the count's first answer reports the day quota
  * with less, either someone else used the key or the limiter carries the last day over (a counter): not a
  * verdict the count can give.
@@ -118,7 +137,8 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
   const source = waveSource(run, k.plan.perMinute, () => k.plan.perMinute + (deliberate ? 0 : 1) - inWindow);
-  for (let i = 0; i < 3 * k.plan.perDay + 10; i++) {
+  // Backstop only: the span and the admitted count below end the search first (refusals included).
+  for (let i = 0; i < 6 * k.plan.perDay + 10; i++) {
     const o = await source.next();
     judgeApplicable(run, prev, o);
     prev = o;
@@ -261,7 +281,8 @@ export async function probeDay(run: ProbeRun): Promise<void> {
     f.observe('dayHeaders', { on429: found.final?.quota });
     return;
   }
-  if (found.final && judgeFromTally(run, found.endMs, found.final)) return;
+  if (found.final) judgeLastRemaining(run, found.final);
+  if (found.final && judgeFromTally(run, found.endMs, found.final, model === undefined || model.model === 'unknown')) return;
   const start = found.endMs;
   ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
   await sleepUntilServer(ctx, start, 'the wait for a fresh day window');

@@ -105,6 +105,7 @@ describe('faults in real-world shapes are still caught', () => {
     ['Remaining off by one, first-request windows', { meter: 'first-use', headers: 'binding', faults: { remainingOffByOne: true } }, 'quota.headers.remaining[free]'],
     ['Remaining off by one, GCRA', { meter: 'gcra', headers: 'binding', faults: { remainingOffByOne: true } }, 'quota.headers.remaining[free]'],
     ['Remaining one too high on the day\'s headers, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { remainingPlusOne: true } }, 'quota.headers.remaining[free]'],
+    ['Remaining one too high on the day\'s headers, two middlewares, a distant target', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { remainingPlusOne: true } }, 'quota.headers.remaining[free]'],
     ['no Retry-After, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { noRetryAfter: true } }, 'quota.retry-after.present[free]'],
     ['no Retry-After, slowapi', { meter: 'first-use', headers: 'binding', fractionalReset: true, faults: { noRetryAfter: true } }, 'quota.retry-after.present[free]'],
     ['day not enforced, two middlewares', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { noDay: true } }, 'quota.day.exact[free]'],
