@@ -32,6 +32,12 @@ function judgeHeaders(run: ProbeRun, o: Observation): void {
       received: parsed.value.limit,
     });
   } else f.pass('limit');
+  if (o.admitted && o.quota !== 'unknown' && parsed.value.remaining >= parsed.value.limit) {
+    // An admitted request counts against the quota it reports (any model): at most Limit - 1 can remain.
+    f.fail('remaining', `an admitted request's answer reports Remaining ${parsed.value.remaining} of a Limit of ${parsed.value.limit}: the request itself was not counted`, {
+      exchange: o.ex, expected: `≤ ${parsed.value.limit - 1}`, received: parsed.value.remaining,
+    });
+  }
   if (o.quota !== 'unknown' && resetEndMs(run, o) === undefined) {
     const length = o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds;
     f.fail('reset', `X-RateLimit-Reset ${parsed.value.reset} is not a Unix time (s) within the ${length} s ${o.quota} window from the server's Date (${Math.round(o.serverMs / 1000)})`, {
