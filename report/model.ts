@@ -188,8 +188,9 @@ export const EXIT = { pass: 0, fail: 1, usage: 2, stopped: 3, incomplete: 4 } as
 
 export const EXIT_CODES_TEXT = [
   'Exit codes: 0 pass (every MUST check judged, none failed) · 1 a check failed at the --fail-on level',
-  '· 2 usage or configuration error · 3 stopped before a verdict (target unreachable or not this API, endless',
-  '429s, run timeout, production refused) · 4 INCOMPLETE: the run finished and nothing failed, but a MUST check',
+  '· 2 usage or configuration error (quota/capacity on a production URL without --allow-production) · 3 stopped',
+  'before a verdict (target unreachable or not this API, endless 429s, run timeout, certify\'s quota probes',
+  'refused on production) · 4 INCOMPLETE: the run finished and nothing failed, but a MUST check',
   'could not be judged (each is listed with its reason and fix; --allow-incomplete makes this 0)',
   '· 130/143 interrupted by SIGINT/SIGTERM (the report of what was judged until then is written)',
   '· 70 an internal error of petcert (a bug: please report it).',
