@@ -109,7 +109,7 @@ async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: 
   } else if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
     run.f.fail('nextWindow', `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
   } else {
-    const why = last.admitted ? 'the window ended first (a slow target)' : `then a ${last.status}`;
+    const why = last.admitted ? 'the window ended first (a slow target)' : dayRefused(last, untilMs) ? 'then the day quota ran out' : `then a ${last.status}`;
     run.f.skip('nextWindow', `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`);
   }
   return admitted;
