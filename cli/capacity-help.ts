@@ -29,5 +29,6 @@ Needs k6: \`npm run k6:build\` (pinned versions), or K6=/path/to/k6, or k6 on PA
 Exit codes: 0 pass · 1 a MUST check failed (headroom, quota under load) · 2 usage/config (e.g. not enough
 keys, no canary possible: the message says what is needed) · 3 unreachable, k6 failed, or generator/keys-bound
 · 4 INCOMPLETE: a MUST check (e.g. a canary's, or all of them with --no-canaries) could not be judged
-(--allow-incomplete makes this 0).
+(--allow-incomplete makes this 0) · 130/143 interrupted by SIGINT/SIGTERM (k6 stopped, the report of
+what was judged until then written) · 70 an internal error of petcert (a bug: please report it).
 ${CAPACITY_BOUND_HELP}`;
