@@ -5,6 +5,7 @@
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import type { Windows } from '../../spec/plans.ts';
 import type { ProbeName } from './checks.ts';
+import { LATER_MS } from './model.ts';
 
 /** Whole windows, by length. */
 export interface Windowed {
@@ -17,6 +18,8 @@ export interface ProbeWaits {
   waits: Windowed;
   /** Time the probe spends sending through windows, each bounded by the probe's own give-up. */
   spans: Windowed;
+  /** Pauses of a fixed length (ms), whatever the windows: named by the constant the probe's code waits. */
+  pausesMs?: number;
   /** What the figures count, for people (--help, README). */
   why: string;
 }
@@ -27,8 +30,14 @@ export type WaitingProbe = Exclude<ProbeName, 'isolation'>;
 export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
   minute: {
     waits: { minute: 13 },
-    spans: { minute: 13 },
-    why: 'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, and may count once more after an idle window (three, two of them doubled)',
+    // The 14th span: the window after the 429 counted when its headers do not show the minute quota
+    // (minute.ts judgeNextWindowByCount, two limiters); the pause: one more request LATER_MS after the
+    // recovery, telling a first-request window from a sliding log (minute.ts modelOf).
+    spans: { minute: 14 },
+    pausesMs: LATER_MS,
+    why: 'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, ' +
+      `may send one more request ${LATER_MS / 1000} s after the recovery (a first-request window or a sliding log), ` +
+      "may count the window after the 429 (when its headers do not show the minute quota), and may count once more after an idle window (three, two of them doubled)",
   },
   burst: {
     waits: { minute: 4 },
@@ -44,17 +53,17 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
 
 const lengthMs = (windows: Windows, w: keyof Windowed): number => (w === 'minute' ? windows.minuteSeconds : windows.daySeconds) * 1000;
 
-/** A probe's declared worst case, its requests' own time aside: capped waits plus its spans. */
+/** A probe's declared worst case, its requests' own time aside: capped waits plus its spans and pauses. */
 export function waitsMs(waits: ProbeWaits, windows: Windows, capMs: number): number {
   let ms = 0;
   for (const w of ['minute', 'day'] as const) {
     ms += (waits.waits[w] ?? 0) * Math.min(capMs, lengthMs(windows, w) + DATE_SLACK_MS);
     ms += (waits.spans[w] ?? 0) * lengthMs(windows, w);
   }
-  return ms;
+  return ms + (waits.pausesMs ?? 0);
 }
 
-/** The declaration as a formula, for --help: "13 × min(W, M + 1.5 s) + 13M". */
+/** The declaration as a formula, for --help: "13 × min(W, M + 1.5 s) + 14M + 1.1 s". */
 export function waitsFormula(waits: ProbeWaits): string {
   const slack = `${DATE_SLACK_MS / 1000} s`;
   const letter = { minute: 'M', day: 'D' } as const;
@@ -67,5 +76,6 @@ export function waitsFormula(waits: ProbeWaits): string {
     const n = waits.spans[w];
     if (n) terms.push(`${n === 1 ? '' : n}${letter[w]}`);
   }
+  if (waits.pausesMs) terms.push(`${waits.pausesMs / 1000} s`);
   return terms.join(' + ');
 }

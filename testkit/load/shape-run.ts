@@ -45,6 +45,8 @@ export interface ShapeResult {
   /** "id: reason" of every MUST check skipped as could-not-judge. */
   unjudged: string[];
   requests: number;
+  /** Virtual time the probes took (the requests sent before them aside). */
+  elapsedMs: number;
 }
 
 export async function runShape(o: RunShape): Promise<ShapeResult> {
@@ -77,6 +79,7 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
   for (let i = 0; i < (o.before?.requests ?? 0); i++) await send({ method: 'GET', url, headers: { authorization: `Bearer ${first}` } });
   const spentBefore = o.before?.told ? { spentBefore: { [first]: o.before.requests } } : {};
   const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, ...spentBefore });
+  const startedMs = clock.now();
   const r = await runProbes(ctx, keys, o.only ?? PROBE_NAMES, Object.keys(keyPlan));
   return {
     checks: r.checks,
@@ -84,5 +87,6 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
     failed: r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`),
     unjudged: r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable').map((c) => `${c.id}: ${c.skipReason}`),
     requests: n,
+    elapsedMs: clock.now() - startedMs,
   };
 }
