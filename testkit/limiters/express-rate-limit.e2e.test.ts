@@ -5,6 +5,7 @@ proofSuite(
   'express-rate-limit 8, minute then day limiter',
   [
     'erl',
+    'erl overAdmit',
     'erl noRetryAfter',
     'erl noDay',
   ],

@@ -5,6 +5,7 @@ proofSuite(
   'rate-limiter-flexible 11 (RateLimiterMemory, headers as its README shows)',
   [
     'rlf',
+    'rlf overAdmit',
     'rlf noRetryAfter',
     'rlf noDay',
   ],

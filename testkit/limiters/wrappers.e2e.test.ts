@@ -2,9 +2,9 @@
 import { proofSuite } from './proof-suite.ts';
 
 proofSuite(
-  'servers behind latency, clock skew and out-of-order answers',
+  'servers behind latency and clock skew',
   [
     'erl skew -40s',
-    'erl out-of-order noDay',
+    'token-bucket latency 150ms',
   ],
 );
