@@ -49,6 +49,19 @@ describe('inferModel', () => {
     expect(inferModel({ ...base, recovery: { reset: R + 3 } })).toMatchObject({ model: 'fixed', start: 'aligned' });
   });
 
+  // 1 s windows: a whole-second Date lets the wait to the count's Reset end a whole window late, so a fixed
+  // aligned window's recovery may report R + 2. Every whole second is on a 1 s grid: a log's Reset too.
+  it('1 s windows, the recovery on the grid two windows on: unknown with its fix, never a sliding log', () => {
+    const e = { windowSeconds: 1, admitted: count(4, R - 0.5, () => R), refused: { reset: R }, recovery: { reset: R + 2 } };
+    expect(inferModel(e)).toMatchObject({ model: 'unknown', fix: expect.stringMatching(/windows of at least 2 s/) });
+    expect(inferModel({ ...e, recovery: { reset: R + 1 } })).toMatchObject({ model: 'fixed', start: 'aligned' });
+    // Longer windows tell them apart: off the grid, a log (as above at 2 and 3 s).
+    expect(inferModel({ ...e, windowSeconds: 2, recovery: { reset: R + 5 } }).model).toBe('sliding-log');
+    // A log whose Reset moves within the count is still told at 1 s.
+    const moving = count(4, R - 0.5, (t) => Math.ceil(t + 1), 0.2);
+    expect(inferModel({ windowSeconds: 1, admitted: moving, refused: { reset: R + 1 }, recovery: { reset: R + 4 } }).model).toBe('sliding-log');
+  });
+
   it('no 429 or no minute headers: unknown, never fixed', () => {
     expect(inferModel({ windowSeconds: 2, admitted: count(4, R - 1, () => R) }).model).toBe('unknown');
     expect(inferModel({ windowSeconds: 2, admitted: [], refused: { reset: R } }).model).toBe('unknown');

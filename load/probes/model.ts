@@ -34,7 +34,12 @@ export interface ModelVerdict {
   start?: 'aligned' | 'first-request';
   /** The evidence in one sentence, for the report (OBSERVE quota.model) and skip reasons. */
   why: string;
+  /** When the model is left unknown for want of resolution: what would tell it (the rules it gates are unjudged). */
+  fix?: string;
 }
+
+/** Reset and Date are whole seconds (§8, RFC 9110 §5.6.7): a window this long or shorter puts every second on its grid. */
+const HEADER_RESOLUTION_S = 1;
 
 /**
  * Reset (whole seconds) rose more than this faster than time over the count: each request pushed it. A
@@ -71,10 +76,30 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   if (e.recovery && e.recovery.reset - rMax <= L) {
     return { model: 'token-bucket', why: `once the whole allowance was back (Reset ${rMax}), one request pushed Reset only to ${e.recovery.reset}: the time one token takes` };
   }
+  if (rise === 0 && e.refused.reset === r1 && e.recovery && onGridOnly(e)) {
+    return {
+      model: 'unknown',
+      why: `one Reset (${r1}) for the whole count and its 429, and the request after it reported ${e.recovery.reset}: a fixed aligned window (its wait ran into a later window) and a sliding log alike, since with ${L} s windows every whole-second Reset lies on the window grid`,
+      fix: `windows of at least ${HEADER_RESOLUTION_S + 1} s (plans file: windows.minuteSeconds), whose Resets tell a fixed window from a sliding log`,
+    };
+  }
   if (rise > 0 || e.recovery) {
     return { model: 'sliding-log', why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}` };
   }
   return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
+}
+
+/**
+ * Whether every Reset after the count lies on the grid of windows through the count's Reset, and the
+ * headers' resolution is as coarse as a window: a fixed aligned window whose recovery came a window late
+ * (the wait to the latest a whole-second Date allows) shows exactly this, and so does a sliding log,
+ * whose Reset (now + window, whole seconds) is on that grid too. Only longer windows can tell them apart.
+ */
+function onGridOnly(e: ModelEvidence): boolean {
+  const L = e.windowSeconds;
+  const r1 = e.admitted[0]!.reset;
+  const resets = [e.recovery!.reset, ...(e.later ? [e.later.reset] : [])];
+  return L <= HEADER_RESOLUTION_S && resets.every((r) => r > r1 && (r - r1) % L === 0);
 }
 
 /**
@@ -113,7 +138,8 @@ export function allowance(model: LimiterModelName, limit: number, windowMs: numb
 
 /**
  * How a fixed-window rule is skipped: a rule of another model does not bind a limiter shown to be another
- * model (not-applicable); when the model is unknown it could not be judged (the run is INCOMPLETE).
+ * model (not-applicable); when the model is unknown it could not be judged (the run is INCOMPLETE), with
+ * what would tell the model when one is known.
  */
-export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged' } =>
-  ({ kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged' });
+export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged'; fix?: string } =>
+  ({ kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged', fix: v?.fix });
