@@ -7,7 +7,7 @@ import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
 import { judgeApplicable, judgeRemaining, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
 import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
 import { allowance, inferModel, isFixed, laterNeeded, LATER_MS, notFixedHow, notFixedReason, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 import { waveSource } from './waves.ts';
@@ -135,7 +135,8 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
   const rej = minuteOnly(count.rejected);
   const rec = minuteOnly(retried?.admitted);
   if (rej) e.refused = { reset: rej.rate!.reset };
-  if (rec) e.recovery = { reset: rec.rate!.reset };
+  const dateMs = rec && serverDateMs(rec.ex.response.headers);
+  if (rec) e.recovery = { reset: rec.rate!.reset, dateS: dateMs === undefined ? undefined : dateMs / 1000 };
   return e;
 }
 

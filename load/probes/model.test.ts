@@ -54,6 +54,9 @@ describe('inferModel', () => {
   it('1 s windows, the recovery on the grid two windows on: unknown with its fix, never a sliding log', () => {
     const e = { windowSeconds: 1, admitted: count(4, R - 0.5, () => R), refused: { reset: R }, recovery: { reset: R + 2 } };
     expect(inferModel(e)).toMatchObject({ model: 'unknown', fix: expect.stringMatching(/windows of at least 2 s/) });
+    expect(inferModel({ ...e, recovery: { reset: R + 2, dateS: R + 1 } }).model).toBe('unknown'); // within its window
+    // Its own Date two seconds before its Reset: no 1 s window holds it, a log's Reset (rounded up) does.
+    expect(inferModel({ ...e, recovery: { reset: R + 2, dateS: R } }).model).toBe('sliding-log');
     expect(inferModel({ ...e, recovery: { reset: R + 1 } })).toMatchObject({ model: 'fixed', start: 'aligned' });
     // Longer windows tell them apart: off the grid, a log (as above at 2 and 3 s).
     expect(inferModel({ ...e, windowSeconds: 2, recovery: { reset: R + 5 } }).model).toBe('sliding-log');

@@ -22,8 +22,8 @@ export interface ModelEvidence {
   admitted: ReadonlyArray<{ sentMs: number; receivedMs: number; reset: number }>;
   /** The 429 that ended the count, when it reports the minute quota. */
   refused?: { reset: number };
-  /** The first admitted response after waiting the 429 out, when it reports the minute quota. */
-  recovery?: { reset: number };
+  /** The first admitted response after waiting the 429 out, when it reports the minute quota (dateS: its Date, Unix s). */
+  recovery?: { reset: number; dateS?: number };
   /** One more admitted response, at least `afterMs` (server time) after the recovery (`laterNeeded`). */
   later?: { reset: number; afterMs: number };
 }
@@ -93,13 +93,17 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
  * Whether every Reset after the count lies on the grid of windows through the count's Reset, and the
  * headers' resolution is as coarse as a window: a fixed aligned window whose recovery came a window late
  * (the wait to the latest a whole-second Date allows) shows exactly this, and so does a sliding log,
- * whose Reset (now + window, whole seconds) is on that grid too. Only longer windows can tell them apart.
+ * whose Reset (now + window, whole seconds) is on that grid too. Only longer windows can tell them apart,
+ * or the recovery's own Date: a Reset more than a window after it ends no window that holds it (a log's,
+ * rounded up).
  */
 function onGridOnly(e: ModelEvidence): boolean {
   const L = e.windowSeconds;
   const r1 = e.admitted[0]!.reset;
-  const resets = [e.recovery!.reset, ...(e.later ? [e.later.reset] : [])];
-  return L <= HEADER_RESOLUTION_S && resets.every((r) => r > r1 && (r - r1) % L === 0);
+  const { reset, dateS } = e.recovery!;
+  const resets = [reset, ...(e.later ? [e.later.reset] : [])];
+  const pastItsWindow = dateS !== undefined && reset - dateS > L;
+  return L <= HEADER_RESOLUTION_S && !pastItsWindow && resets.every((r) => r > r1 && (r - r1) % L === 0);
 }
 
 /**
