@@ -3,32 +3,13 @@
 // wave that spends the day brings back more than one refusal. Only the requests the server counted before
 // the day ran out may be added to the admitted ones (day-tally.ts); a correct server passes quota.day.exact.
 import { describe, expect, it } from 'vitest';
-import type { Send } from '../../core/exchange.ts';
-import { silentProgress } from '../../core/progress.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { seeded } from '../../testkit/load/shape-run.ts';
-import { PROBE_NAMES } from './checks.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
+import { parsePlansFile } from '../../spec/plans.ts';
+import { probesAtDistance } from '../../testkit/load/at-distance.ts';
 
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } });
 const keys = { pc_free_consume_aaaa: 'free', pc_pro_consume_bbbbb: 'pro' };
 
-async function consumingAtDistance(seed: number) {
-  const t = inProcessTarget({ plans, keys, variants: { rejectedConsume: true }, startMs: Date.UTC(2030, 0, 1) + seed * 7919 });
-  const random = seeded(seed);
-  const leg = (): number => 20 + random() * 100;
-  const send: Send = async (request) => {
-    await t.clock.sleep(leg());
-    const exchange = await t.send(request);
-    await t.clock.sleep(leg());
-    return exchange;
-  };
-  const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
-  const underTest = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
-  return runProbes(ctx, underTest, PROBE_NAMES, Object.keys(keys));
-}
+const consumingAtDistance = (seed: number) => probesAtDistance(seed, { plans, keys, variants: { rejectedConsume: true } });
 
 describe('a day quota that counts 429s, counted in waves', () => {
   // Seeds 1 to 10 (3, 6, 9 passed anyway): the last wave brought back the day's 429 and another refusal of

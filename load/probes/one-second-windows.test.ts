@@ -5,15 +5,9 @@
 // model is left unknown (model.ts onGridOnly), never called a sliding log, whose day probe then failed the
 // correct server's quota.day.exact ("33 requests were admitted over 10 s without a day-quota 429").
 import { describe, expect, it } from 'vitest';
-import type { Send } from '../../core/exchange.ts';
-import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { seeded } from '../../testkit/load/shape-run.ts';
-import { PROBE_NAMES } from './checks.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
+import { parsePlansFile } from '../../spec/plans.ts';
+import { probesAtDistance } from '../../testkit/load/at-distance.ts';
 
 const plans = parsePlansFile({ windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } } });
 const keys = { pc_free_onesec_aaaaa: 'free', pc_pro_onesec_bbbbbb: 'pro' };
@@ -21,21 +15,8 @@ const keys = { pc_free_onesec_aaaaa: 'free', pc_pro_onesec_bbbbbb: 'pro' };
 /** The same windows with a smaller day, which the minute pace (16 per 4 s) overruns by more than a minute's figure. */
 const smallDay = parsePlansFile({ windows: plans.windows, plans: { free: { perMinute: 3, perDay: 8 }, pro: { perMinute: 4, perDay: 10 } } });
 
-async function atDistance(seed: number, options: Pick<ReferenceOptions, 'faults' | 'variants'>, table = plans) {
-  const plans = table;
-  const t = inProcessTarget({ plans, keys, ...options, startMs: Date.UTC(2030, 0, 1) + seed * 7919 });
-  const random = seeded(seed);
-  const leg = (): number => 20 + random() * 100;
-  const send: Send = async (request) => {
-    await t.clock.sleep(leg());
-    const exchange = await t.send(request);
-    await t.clock.sleep(leg());
-    return exchange;
-  };
-  const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
-  const underTest = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
-  return runProbes(ctx, underTest, PROBE_NAMES, Object.keys(keys));
-}
+const atDistance = (seed: number, options: Pick<ReferenceOptions, 'faults' | 'variants'>, table = plans) =>
+  probesAtDistance(seed, { plans: table, keys, ...options });
 
 const outcome = (r: Awaited<ReturnType<typeof atDistance>>, id: string) => {
   const c = r.checks.find((x) => x.id === id);
