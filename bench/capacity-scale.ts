@@ -7,7 +7,6 @@
 // alternated ROUNDS times. Printed as ratios of
 // one run (medians): achieved/offered, k6 peak RSS, CPU per request. Goals: ≥ 0.95× the bare rate,
 // ≤ 1.2× its memory.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { findK6 } from '../load/k6-binary.ts';
 import { runK6Process } from '../load/k6-process.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
 import { specPlanTable } from '../spec/plans.ts';
+import { startServe } from './serve-process.ts';
 
 const RATE = Number(process.env.BENCH_SCALE_RATE ?? 1500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -30,21 +30,7 @@ const VUS = 300;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'petcert-bench-scale-'));
 
-function startServer(keysFile: string): Promise<{ baseUrl: string; stop(): void }> {
-  const child = spawn(process.execPath, [join(root, 'bin/petcert.js'), 'serve', '--port', '0', '--key-pool', POOL, '--key-pool-file', keysFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      if (url && /written to/.test(out)) {
-        clearTimeout(timer);
-        resolve({ baseUrl: url, stop: () => child.kill('SIGTERM') });
-      }
-    });
-  });
-}
+const startServer = (keysFile: string) => startServe(['--key-pool', POOL, '--key-pool-file', keysFile], 30_000);
 
 const BARE = `import http from 'k6/http';
 import { SharedArray } from 'k6/data';

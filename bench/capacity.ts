@@ -4,7 +4,6 @@
 //  2. the generator's limit: the capacity bundle and a bare k6 script (constant arrival rate, one GET)
 //     hitting the same endpoint of a trivial local target at a rate neither can reach, alternated
 //     ROUNDS times (the machine is shared: medians, not one draw). Goal ≥ 0.9×.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { findK6 } from '../load/k6-binary.ts';
 import { runK6Process } from '../load/k6-process.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
+import { startServe } from './serve-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RATES = [50, 200, 800];
@@ -29,21 +29,8 @@ const PER_MINUTE = 1_000_000; // a plan with room for every rate here: one key c
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'petcert-bench-capacity-'));
 
-function startServer(plansFile: string, keysFile: string): Promise<{ baseUrl: string; stop(): void }> {
-  const child = spawn(process.execPath, [join(root, 'bin/petcert.js'), 'serve', '--port', '0', '--plans', plansFile, '--key-pool', 'bench=2', '--key-pool-file', keysFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      if (url && /written to/.test(out)) {
-        clearTimeout(timer);
-        resolve({ baseUrl: url, stop: () => child.kill('SIGTERM') });
-      }
-    });
-  });
-}
+const startServer = (plansFile: string, keysFile: string) =>
+  startServe(['--plans', plansFile, '--key-pool', 'bench=2', '--key-pool-file', keysFile], 20_000);
 
 /** The capacity bundle's one step at `rate` req/s: planned = 1 customer × PER_MINUTE × u / 60. */
 function stepEnv(rate: number, ops = 'list=80,get=15,create=5'): Record<string, string> {
