@@ -34,3 +34,34 @@ export const fail = (message: string, exchange?: Exchange, extra: Omit<Finding, 
 });
 
 export const defineCheck = <L extends Level>(id: string, level: L, specRef: string, title: string): CheckMeta & { readonly level: L } => ({ id, level, specRef, title });
+
+/**
+ * What a judge returns: the one result of every engine's checks. "Could not judge" and "does not
+ * apply" are results with a reason (the ledger records them as skips of that kind), never a missing
+ * call or a string to parse. An OBSERVE check returns what it saw.
+ */
+export type Verdict =
+  | { readonly kind: 'pass' }
+  | { readonly kind: 'fail'; readonly findings: readonly Finding[] }
+  | { readonly kind: 'unjudged'; readonly reason: string; readonly fix?: string }
+  | { readonly kind: 'not-applicable'; readonly reason: string }
+  | { readonly kind: 'observed'; readonly value: unknown };
+
+export const verdict = {
+  pass: { kind: 'pass' } as Verdict,
+  fail: (...findings: [Finding, ...Finding[]]): Verdict => ({ kind: 'fail', findings }),
+  unjudged: (reason: string, fix?: string): Verdict => (fix === undefined ? { kind: 'unjudged', reason } : { kind: 'unjudged', reason, fix }),
+  notApplicable: (reason: string): Verdict => ({ kind: 'not-applicable', reason }),
+  observed: (value: unknown): Verdict => ({ kind: 'observed', value }),
+} as const;
+
+/**
+ * A check as every engine states it: its metadata, a guard saying when it speaks about an observation
+ * (a Verdict of kind not-applicable or unjudged when it does not; undefined when it does) and a pure
+ * judge over that typed observation. Engines produce observations; `judgeRule` (ledger.ts) records.
+ */
+export interface Rule<O, M extends CheckMeta = CheckMeta> {
+  readonly check: M;
+  readonly applies?: (observation: O) => Verdict | undefined;
+  readonly judge: (observation: O) => Verdict;
+}

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import type { RunContext } from '../conformance/context.ts';
-import { defineCheck } from './check.ts';
-import { createLedger, FAILURE_POLICY, resultOf } from './ledger.ts';
+import { defineCheck, verdict, type Rule } from './check.ts';
+import { createLedger, FAILURE_POLICY, judgeRule, resultOf } from './ledger.ts';
 
 const must = defineCheck('t.must', 'MUST', '§1', 'a rule');
 const seen = defineCheck('t.seen', 'OBSERVE', '§2 (not shown)', 'a gap');
@@ -93,4 +93,26 @@ test('OBSERVE tallies are fed by the check itself: a string id does not compile'
   // @ts-expect-error a string id is no handle (a typo would otherwise be dropped silently)
   ctx.observe('t.seen', 'accepted');
   expect(tallied[0]).toBe('t.seen: accepted');
+});
+
+// One check model (issue 17 §1): a guard and a pure judge over a typed observation; every kind of
+// Verdict reaches the report as the ledger's outcome, "could not judge" as an unjudged skip.
+test('judgeRule: the guard speaks first, and each kind of verdict becomes its outcome', () => {
+  const rule: Rule<{ seen: number }> = {
+    check: must,
+    applies: (o) => (o.seen < 0 ? verdict.notApplicable('another model') : o.seen === 0 ? verdict.unjudged('nothing seen', 'send more') : undefined),
+    judge: (o) => (o.seen > 2 ? verdict.fail({ message: `saw ${o.seen}` }) : verdict.pass),
+  };
+  const outcome = (seen: number) => {
+    const ledger = createLedger();
+    judgeRule(ledger, rule, { seen });
+    return resultOf(must, ledger.entry(must), { secrets: [] });
+  };
+  expect(outcome(1).outcome).toBe('pass');
+  expect(outcome(3)).toMatchObject({ outcome: 'fail', failures: [{ message: 'saw 3' }] });
+  expect(outcome(0)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: 'send more' });
+  expect(outcome(-1)).toMatchObject({ outcome: 'skip', skipKind: 'not-applicable' });
+  const observed = createLedger();
+  judgeRule(observed, { check: seen, judge: () => verdict.observed({ model: 'fixed' }) }, null);
+  expect(resultOf(seen, observed.entry(seen), { secrets: [] })).toMatchObject({ observed: { model: 'fixed' } });
 });

@@ -3,7 +3,7 @@
 // what was observed. Its results are report.json's checks, every
 // exchange redacted and clipped by one policy.
 import { redactText } from '../core/redact.ts';
-import type { CheckMeta, Finding } from './check.ts';
+import type { CheckMeta, Finding, Rule, Verdict } from './check.ts';
 import { causeOf } from './cause.ts';
 import type { CheckResult, Failure, SkipKind } from './model.ts';
 import { recordedExchange } from './recorded.ts';
@@ -99,6 +99,24 @@ export function createLedger<C extends CheckMeta>(): Ledger<C> {
     failed: (check) => (entries.get(check.id)?.[1].findings.length ?? 0) > 0,
     entries: () => [...entries.values()],
   };
+}
+
+/** Records a judge's Verdict: the one way a result reaches the ledger from a rule. */
+export function record<C extends CheckMeta>(ledger: Ledger<C>, check: C, v: Verdict): void {
+  switch (v.kind) {
+    case 'pass': return ledger.pass(check);
+    case 'fail': return v.findings.forEach((f) => ledger.fail(check, f));
+    case 'unjudged': return ledger.skip(check, v.reason, v.fix === undefined ? {} : { fix: v.fix });
+    case 'not-applicable': return ledger.skip(check, v.reason, { kind: 'not-applicable' });
+    case 'observed': return ledger.observe(check, v.value);
+  }
+}
+
+/** The guard first (a Verdict when the rule does not speak about this observation), then the judge. */
+export function judgeRule<O, C extends CheckMeta>(ledger: Ledger<C>, rule: Rule<O, C>, observation: O): Verdict {
+  const v = rule.applies?.(observation) ?? rule.judge(observation);
+  record(ledger, rule.check, v);
+  return v;
 }
 
 /**
