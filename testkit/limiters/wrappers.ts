@@ -5,8 +5,8 @@
 //              order than the server answered them (§3 of issue 15: evidence in the server's order);
 //   skewSeconds the server's clock is off: Date, X-RateLimit-Reset and an HTTP-date Retry-After are all
 //              moved by it (Reset stays consistent with the skewed Date; delay-seconds are unchanged).
-import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, type IncomingHttpHeaders } from 'node:http';
+import { BAD_GATEWAY, forward, listenLoopback, type Answer } from '../http/loopback-proxy.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 
 export interface WrapOptions {
@@ -48,47 +48,22 @@ export function skewHeaders(headers: IncomingHttpHeaders, seconds: number): Inco
 const later = (ms: number, fn: () => void): void => void (ms > 0 ? setTimeout(fn, ms) : fn());
 
 export async function wrapServer(baseUrl: string, options: WrapOptions): Promise<Wrapped> {
-  const target = new URL(baseUrl);
   // No keep-alive upstream: a pooled socket the server closes at its idle timeout would turn into a 502.
-  const agent = new Agent({ keepAlive: false, maxSockets: 256 });
+  const up = { target: new URL(baseUrl), agent: new Agent({ keepAlive: false, maxSockets: 256 }) };
   const half = (options.latencyMs ?? 0) / 2;
   const random = options.random ?? Math.random;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  return listenLoopback(up, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => later(half, () => forward(req, Buffer.concat(chunks), res)));
-  });
-  function forward(req: IncomingMessage, body: Buffer, res: ServerResponse): void {
-    const headers = { ...req.headers, host: target.host };
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (up) => {
-      const chunks: Buffer[] = [];
-      up.on('data', (c: Buffer) => chunks.push(c));
-      up.on('end', () => {
-        const back = half + random() * (options.jitterMs ?? 0);
-        later(back, () => {
-          // Node adds its own Date when the header is absent: keep the server's (skewed), never ours.
-          res.sendDate = false;
-          res.writeHead(up.statusCode ?? 502, skewHeaders(up.headers, options.skewSeconds ?? 0));
-          res.end(Buffer.concat(chunks));
-        });
+    req.on('end', () => later(half, () => {
+      const headers = { ...req.headers, host: up.target.host };
+      const answer = (a: Answer) => later(half + random() * (options.jitterMs ?? 0), () => {
+        // Node adds its own Date when the header is absent: keep the server's (skewed), never ours.
+        res.sendDate = false;
+        res.writeHead(a.status, skewHeaders(a.headers, options.skewSeconds ?? 0));
+        res.end(a.body);
       });
-    });
-    upstream.on('error', () => {
-      res.writeHead(502, { 'content-type': 'application/json' });
-      res.end('{"code":"BAD_GATEWAY","message":"upstream failed","status":502}');
-    });
-    upstream.end(body);
-  }
-  server.keepAliveTimeout = 10_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}${target.pathname.replace(/\/+$/, '')}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        agent.destroy();
-        server.close(() => resolve());
-      }),
-  };
+      forward(up, req, headers, Buffer.concat(chunks), answer, () => res.writeHead(BAD_GATEWAY.status, BAD_GATEWAY.headers).end(BAD_GATEWAY.body));
+    }));
+  });
 }
