@@ -64,4 +64,6 @@ export interface Rule<O, M extends CheckMeta = CheckMeta> {
   readonly check: M;
   readonly applies?: (observation: O) => Verdict | undefined;
   readonly judge: (observation: O) => Verdict;
+  /** What the check saw, kept beside its verdict (report.json `observed`), e.g. the rates a headroom rests on. */
+  readonly facts?: (observation: O) => unknown;
 }

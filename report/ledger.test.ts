@@ -116,3 +116,19 @@ test('judgeRule: the guard speaks first, and each kind of verdict becomes its ou
   judgeRule(observed, { check: seen, judge: () => verdict.observed({ model: 'fixed' }) }, null);
   expect(resultOf(seen, observed.entry(seen), { secrets: [] })).toMatchObject({ observed: { model: 'fixed' } });
 });
+
+test('judgeRule: a rule\'s facts are kept beside its verdict, a skip\'s reason included', () => {
+  const rule: Rule<{ rate: number }> = {
+    check: must,
+    applies: (o) => (o.rate === 0 ? verdict.unjudged('generator-bound', 'more runners') : undefined),
+    judge: () => verdict.pass,
+    facts: (o) => ({ rate: o.rate }),
+  };
+  const result = (rate: number) => {
+    const ledger = createLedger();
+    judgeRule(ledger, rule, { rate });
+    return resultOf(must, ledger.entry(must), { secrets: [] });
+  };
+  expect(result(5)).toMatchObject({ outcome: 'pass', observed: { rate: 5 } });
+  expect(result(0)).toMatchObject({ outcome: 'skip', skipReason: 'generator-bound', fix: 'more runners', observed: { rate: 0 } });
+});

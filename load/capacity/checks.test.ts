@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeCanaries } from './canary.ts';
-import { capacityChecks, CAPACITY_CHECKS } from './checks.ts';
+import { boundOf, CAPACITY_CHECKS, judgeCapacity, type Unjudged } from './checks.ts';
 import { parseSlo } from './slo.ts';
 import { capacityVerdict } from './verdict.ts';
 import type { MergedStep } from './merge.ts';
@@ -9,6 +9,13 @@ const step = (offeredRate: number, over: Partial<MergedStep> = {}): MergedStep =
   index: 0, offeredRate, seconds: 10, requests: offeredRate * 10, failed: 0, dropped: 0, below429: 0, unexpected4xx: 0, percentilesMs: { '95': 10, '99': 20 }, percentiles: 'exact', coverage: 1, runners: 1, ...over,
 });
 const verdict = (steps: MergedStep[]) => capacityVerdict(steps, { plannedRate: 100, slo: parseSlo(), sloText: '', minHeadroom: 1, generator: { limit: null, atLeast: false }, scale: 1, topRate: 200 });
+type Verdict = ReturnType<typeof verdict>;
+/** The rules over a run's observation: canaries judged, or skipped with why (as report.ts builds it). */
+type Canaries = ReturnType<typeof judgeCanaries> | null;
+const capacityChecks = (v: Verdict, canaries: Canaries, skip: Unjudged | undefined, interrupted?: { done: number; total: number }) => {
+  const skipped = { skipped: skip ?? { reason: 'no canary ran' } };
+  return judgeCapacity({ capacity: v, canaries: canaries ? { judged: canaries } : skipped, interrupted });
+};
 const canary = (admitted: number, rejected: number) => ({ plan: 'free', perMinute: 40, step: 0, sent: admitted + rejected, windows: [{ reset: 1, admitted, rejected }], missingRetryAfter: 0, transportErrors: 0 });
 
 describe('capacity checks', () => {
@@ -39,5 +46,20 @@ describe('capacity checks', () => {
     expect(head([step(50), step(100), step(150)])).toBe('pass');
     expect(head([step(50), step(100, slow)])).toBe('fail');
     expect(head([step(50), step(100, { requests: 500, dropped: 500 })])).toBe('skip');
+  });
+  it('generator- or keys-bound: the headroom is unjudged with the reason and a fix, its rates kept beside it', () => {
+    const v = verdict([step(50), step(100, { requests: 500, dropped: 500 })]);
+    expect(boundOf(v)?.code).toBe('GENERATOR_BOUND');
+    const head = capacityChecks(v, null, { reason: '' }).find((c) => c.id === CAPACITY_CHECKS.headroom.id)!;
+    expect(head).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: expect.stringContaining('generator-bound at 100 req/s'), fix: expect.stringContaining('--emit-testrun') });
+    expect(head.observed).toMatchObject({ plannedRate: 100, sustainedRate: 50 });
+  });
+  it('interrupted: a pass on the steps done becomes unjudged; a failure seen stays a failure', () => {
+    const checks = capacityChecks(verdict([step(100, { below429: 2 }), step(150)]), judgeCanaries([canary(40, 3)]), undefined, { done: 2, total: 5 });
+    const of = (id: string) => checks.find((c) => c.id === id)!;
+    expect(of(CAPACITY_CHECKS.below429.id).outcome).toBe('fail');
+    for (const id of [CAPACITY_CHECKS.headroom.id, CAPACITY_CHECKS.canaryExact.id, CAPACITY_CHECKS.canaryRetryAfter.id]) {
+      expect(of(id)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: 'not judged: the run was interrupted after 2 of 5 steps' });
+    }
   });
 });

@@ -4,11 +4,11 @@ import type { CapacityStep, CapacityVerdict } from '../../report/capacity.ts';
 import type { CheckResult, Report } from '../../report/model.ts';
 import type { PlanTable } from '../../spec/plans.ts';
 import { judgeCanaries } from './canary.ts';
-import { capacityChecks, type Unjudged } from './checks.ts';
+import { boundOf, judgeCapacity, type CapacityObservation, type Unjudged } from './checks.ts';
 import type { Merged } from './merge.ts';
 import type { RunInfo } from './result.ts';
 import { parseSlo } from './slo.ts';
-import { capacityVerdict, outcomeOf, type Generator } from './verdict.ts';
+import { capacityVerdict, type Generator } from './verdict.ts';
 
 export interface CapacityReportInput {
   version: string;
@@ -22,6 +22,8 @@ export interface CapacityReportInput {
   judged?: readonly CapacityStep[];
   /** Facts to keep beside the verdict (mix, keys per plan, notes). */
   extra?: Record<string, unknown>;
+  /** Set when petcert's interrupt ended the steps early (run.ts). */
+  interrupted?: CapacityObservation['interrupted'];
 }
 
 function canarySkip(input: CapacityReportInput): Unjudged | undefined {
@@ -44,20 +46,25 @@ export function capacityOf(input: CapacityReportInput): CapacityVerdict {
   });
 }
 
+/** The run's observation: the steps as judged, the canaries' windows or why none could judge. */
+function observationOf(input: CapacityReportInput, capacity: CapacityObservation['capacity']): CapacityObservation {
+  const skip = canarySkip(input);
+  const canaries = skip === undefined ? { judged: judgeCanaries(input.merged.canaries) } : { skipped: skip };
+  return { capacity, canaries, interrupted: input.interrupted };
+}
+
 export function capacityReport(input: CapacityReportInput): Report {
   const capacity = Object.assign(capacityOf(input), { canaries: input.merged.canaries }, input.extra ?? {});
-  const skip = canarySkip(input);
-  const canaries = skip === undefined ? judgeCanaries(input.merged.canaries) : null;
-  const checks = capacityChecks(capacity, canaries, skip);
-  const outcome = outcomeOf(capacity);
+  const checks = judgeCapacity(observationOf(input, capacity));
   const report: Report = {
     tool: 'petcert', version: input.version, kind: 'capacity', target: input.run.target, startedAt: input.startedAt, finishedAt: input.finishedAt, seed: null,
     requests: input.merged.steps.reduce((a, s) => a + s.requests, 0) + input.merged.canaries.reduce((a, c) => a + c.sent, 0),
     checks, capacity,
   };
   if (input.plans) report.plans = input.plans;
-  if (outcome === 'generator-bound') report.aborted = { code: 'GENERATOR_BOUND', message: capacity.summary };
-  if (outcome === 'keys-bound') report.aborted = { code: 'KEYS_BOUND', message: capacity.summary };
-  // A canary not judged is a MUST check not judged: the verdict is INCOMPLETE (exit 4, report/model.ts).
+  // Generator- or keys-bound: the headroom is unjudged, and the run stopped before a verdict on the
+  // target (exit 3, as it always was). A canary not judged only makes the verdict INCOMPLETE (exit 4).
+  const bound = boundOf(capacity);
+  if (bound) report.aborted = { code: bound.code, message: `${bound.reason}; ${bound.fix}` };
   return report;
 }

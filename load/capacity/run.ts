@@ -69,13 +69,6 @@ function interrupted(error: unknown): undefined {
   throw error;
 }
 
-/** Run-level checks need every step: interrupted, a pass on the steps done is not proven (a failure seen stays). */
-function unprovenPasses(report: Report, done: number, total: number): Report {
-  const why = `not judged: the run was interrupted after ${done} of ${total} steps`;
-  const checks = report.checks.map((c) => (c.outcome === 'pass' ? { ...c, outcome: 'skip' as const, skipKind: 'unjudged' as const, skipReason: why } : c));
-  return { ...report, checks };
-}
-
 /** The steps, one k6 process each, judged as each ends; stops once shouldStop says so, or when interrupted. */
 async function runSteps(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument, generator: Generator) {
   const timeoutMs = stepProcessTimeoutMs(r.prepared.settings.stepSeconds);
@@ -114,11 +107,12 @@ export async function runCapacity(r: CapacityRun): Promise<Report> {
     return { tool: 'petcert', version: r.version, kind: 'capacity', target: p.baseUrl, startedAt, finishedAt, seed: null, requests: 0, checks: [] };
   }
   const keys = Object.fromEntries(Object.entries(p.plan.load).map(([n, ks]) => [n, ks.length]));
-  const report = capacityReport({
+  // Interrupted: run-level checks need every step, so a pass on the steps done is not proven (checks.ts).
+  const interrupted = r.interrupt?.aborted ? { done: ran.judged.length, total: p.plan.steps.length } : undefined;
+  return capacityReport({
     version: r.version, run: runInfo(p.baseUrl, p.settings, p.plan), merged: ran.merged, judged: ran.judged, generator, startedAt,
-    finishedAt, plans: p.plans, extra: { mix: p.plan.perPlanPlanned, keys, notes: p.plan.notes },
+    finishedAt, plans: p.plans, extra: { mix: p.plan.perPlanPlanned, keys, notes: p.plan.notes }, interrupted,
   });
-  return r.interrupt?.aborted ? unprovenPasses(report, ran.judged.length, p.plan.steps.length) : report;
 }
 
 export const isK6Failure = (error: unknown): error is PetcertError => error instanceof PetcertError && error.code === 'K6_FAILED';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MergedStep } from './merge.ts';
 import { parseSlo } from './slo.ts';
-import { capacityVerdict, judgeStep, outcomeOf, shouldStop, type VerdictInput } from './verdict.ts';
+import { boundOf, judgeCapacity, CAPACITY_CHECKS } from './checks.ts';
+import { capacityVerdict, judgeStep, shouldStop, type VerdictInput } from './verdict.ts';
 
 const slo = parseSlo();
 const step = (index: number, offeredRate: number, over: Partial<MergedStep> = {}): MergedStep => ({
@@ -9,6 +10,9 @@ const step = (index: number, offeredRate: number, over: Partial<MergedStep> = {}
   percentilesMs: { '50': 5, '95': 20, '99': 40 }, percentiles: 'exact', coverage: 1, runners: 1, ...over,
 });
 const input = (over: Partial<VerdictInput> = {}): VerdictInput => ({ plannedRate: 100, slo, sloText: 'default', minHeadroom: 1, generator: { limit: 10_000, atLeast: true }, scale: 1, topRate: 200, ...over });
+/** capacity.headroom's outcome over the run (checks.ts): the verdict lives in the rule, not in a word of the summary. */
+const headroomOf = (v: ReturnType<typeof capacityVerdict>) =>
+  judgeCapacity({ capacity: v, canaries: { skipped: { reason: 'none' } } }).find((c) => c.id === CAPACITY_CHECKS.headroom.id)!.outcome;
 const slow = { percentilesMs: { '50': 200, '95': 400, '99': 900 } };
 
 describe('judgeStep', () => {
@@ -33,8 +37,8 @@ describe('capacityVerdict', () => {
   it('sustained = the highest ok step below the first broken one; headroom = sustained / planned', () => {
     const v = capacityVerdict([step(0, 50), step(1, 100), step(2, 150, slow), step(3, 200, slow)], input());
     expect([v.sustainedRate, v.breakingRate, v.headroom]).toEqual([100, 150, 1]);
-    expect(outcomeOf(v)).toBe('pass');
-    expect(outcomeOf(capacityVerdict([step(0, 50), step(1, 100), step(2, 150, slow)], input({ minHeadroom: 1.2 })))).toBe('fail');
+    expect(headroomOf(v)).toBe('pass');
+    expect(headroomOf(capacityVerdict([step(0, 50), step(1, 100), step(2, 150, slow)], input({ minHeadroom: 1.2 })))).toBe('fail');
   });
   it('a step that passes by chance after the break does not raise the sustained rate', () => {
     const v = capacityVerdict([step(0, 50), step(1, 100, slow), step(2, 150)], input());
@@ -42,14 +46,21 @@ describe('capacityVerdict', () => {
   });
   it('says "generator-bound at X; use --emit-testrun" when the generator saturates first', () => {
     const v = capacityVerdict([step(0, 50), step(1, 100, { requests: 700, dropped: 300 })], input());
-    expect(outcomeOf(v)).toBe('generator-bound');
+    expect(boundOf(v)?.code).toBe('GENERATOR_BOUND');
+    expect(headroomOf(v)).toBe('skip');
     expect(v.summary).toContain('generator-bound at 100 req/s; use --emit-testrun');
     expect(v.breakingRate).toBeNull();
   });
   it('scaled to keys: all steps ok but below min-headroom × planned is keys-bound, not a failure', () => {
     const v = capacityVerdict([step(0, 20), step(1, 45)], input({ scale: 0.5, topRate: 45 }));
-    expect(outcomeOf(v)).toBe('keys-bound');
+    expect(boundOf(v)?.code).toBe('KEYS_BOUND');
+    expect(headroomOf(v)).toBe('skip');
     expect(v.summary).toContain('scaled to keys');
+  });
+  it('the summary states the figures, never a verdict word (the report\'s verdict over the checks is the verdict)', () => {
+    const v = capacityVerdict([step(0, 50), step(1, 100), step(2, 150, slow)], input({ minHeadroom: 1.2 }));
+    expect(v.summary).toMatch(/^planned 100 req\/s; sustained 100 req\/s/);
+    expect(v.summary).not.toMatch(/PASS|FAIL/);
   });
   it('stops after two broken steps or a generator-bound one', () => {
     const j = (o: Partial<MergedStep>) => judgeStep(step(0, 100, o), slo, { limit: null, atLeast: false });

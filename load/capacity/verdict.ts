@@ -73,20 +73,15 @@ export function capacityVerdict(merged: readonly MergedStep[], input: VerdictInp
   return v;
 }
 
-export type Outcome = 'pass' | 'fail' | 'generator-bound' | 'keys-bound';
-
-export function outcomeOf(v: CapacityVerdict): Outcome {
-  if (v.headroom >= v.minHeadroom) return 'pass';
-  if (v.generatorBoundAt !== null) return 'generator-bound';
-  if (v.keysBoundAt !== null && v.breakingRate === null) return 'keys-bound';
-  return 'fail';
-}
-
+/**
+ * The run's figures in one sentence. Which way it went is the report's verdict over the checks
+ * (capacity.headroom among them, checks.ts), said by the publish step as for every command: not here.
+ */
 function summaryOf(v: CapacityVerdict): string {
   const base = `planned ${v.plannedRate} req/s; sustained ${v.sustainedRate} req/s (headroom ${v.headroom} × planned, needed ${v.minHeadroom})`;
   const breaking = v.breakingRate === null ? 'no step broke the SLO' : `breaking at ${v.breakingRate} req/s`;
   const tail: string[] = [];
   if (v.generatorBoundAt !== null) tail.push(`generator-bound at ${v.generatorBoundAt} req/s; use --emit-testrun`);
   if (v.keysBoundAt !== null) tail.push(`scaled to keys: the keys carry at most ${v.keysBoundAt} req/s (${v.scale} × the schedule)`);
-  return [`${outcomeOf(v).toUpperCase()}: ${base}; ${breaking}`, ...tail].join('; ');
+  return [`${base}; ${breaking}`, ...tail].join('; ');
 }
