@@ -56,8 +56,14 @@ export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWind
   }
   // The headers do not report the minute window: spend the rest of it to learn its end from the 429 (into
   // the next window when a slow target's answers let this one end first: a guessed end would misplace it).
-  for (let i = 0; end === undefined && i <= 2 * run.k.plan.perMinute + 2; i++) {
-    o = await observe(run);
+  // In waves (waves.ts): one at a time, a distant target's window ends before its allowance does, and each
+  // window spent that way costs the key's day a minute's figure for nothing (erl at 150 ms: 83 requests).
+  const { perMinute } = run.k.plan;
+  let spent = 1;
+  const source = waveSource(run, perMinute + 1, () => perMinute + 1 - spent);
+  for (let i = 0; end === undefined && i <= 2 * perMinute + 2; i++) {
+    o = await source.next();
+    spent++;
     end = minuteEnd(run, o);
   }
   // Last resort (no Reset, no usable Retry-After): one full window length from here.
