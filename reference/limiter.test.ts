@@ -88,3 +88,39 @@ describe('fixed, epoch-aligned windows (§8)', () => {
     expect(limiter.size()).toBe(1);
   });
 });
+
+// express-rate-limit's and rate-limiter-flexible's memory stores: a key's window opens at its first request
+// after the last one ended, not on a grid; a correct server petcert must pass (variant limiterModel).
+describe("windows opened by a key's first request (variant 'first-request')", () => {
+  const limiter = () => createLimiter(small.windows, {}, resolveVariants({ limiterModel: 'first-request' }));
+  const plan = { name: 'tiny', perMinute: 3, perDay: 5 };
+
+  test('the minute window starts at the first request and the next at the first request after it ended', () => {
+    const l = limiter();
+    const start = T0 + 700;
+    for (let i = 0; i < 3; i++) expect(l.take('k', plan, start + i * 100)).toMatchObject({ admitted: true, headers: { limit: 3, remaining: 2 - i } });
+    const refused = l.take('k', plan, start + 1_999);
+    expect(refused).toMatchObject({ admitted: false, retryAtMs: start + 2_000 });
+    // Not at the grid's T0 + 2 s: at the instant of the next request after the window's end.
+    const later = start + 2_000 + 450;
+    expect(l.take('k', plan, later)).toMatchObject({ admitted: true, headers: { limit: 5, remaining: 1 } });
+    expect(l.take('k', plan, later + 1)).toMatchObject({ admitted: true, headers: { limit: 5, remaining: 0 } });
+    expect(l.take('k', plan, later + 2)).toMatchObject({ admitted: false, retryAtMs: start + 40_000 });
+  });
+
+  test('the day window too, and Reset is its end rounded up to the second', () => {
+    const l = limiter();
+    const start = T0 + 300;
+    for (let i = 0; i < 5; i++) l.take('k', plan, start + i * 2_000);
+    expect(l.take('k', plan, start + 39_999)).toMatchObject({ admitted: false, headers: { limit: 5, remaining: 0, reset: Math.ceil((start + 40_000) / 1000) } });
+    const next = start + 42_000 + 234; // after the minute window the refused request opened (start + 39 999) ended
+    expect(l.take('k', plan, next)).toMatchObject({ admitted: true, headers: { remaining: 2 } });
+    expect(l.take('k', plan, next + 10)).toMatchObject({ admitted: true, headers: { limit: 3, remaining: 1, reset: Math.ceil((next + 2_000) / 1000) } });
+  });
+
+  test('a peek opens no window', () => {
+    const l = limiter();
+    expect(l.peek('k', plan, T0 + 100)).toMatchObject({ admitted: true });
+    expect(l.take('k', plan, T0 + 1_500)).toMatchObject({ admitted: true, headers: { reset: Math.ceil((T0 + 3_500) / 1000) } });
+  });
+});

@@ -1,5 +1,7 @@
 // §8: per-key minute and day quotas as fixed windows aligned to the Unix epoch (window = floor(t / len)),
-// or to `windows.originMs` when given (the embedded target's windows start when it starts). Other limiter
+// or to `windows.originMs` when given (the embedded target's windows start when it starts), or, variant
+// 'first-request', each opened by the key's first counted request after the last one ended (express-rate-limit's
+// and rate-limiter-flexible's memory stores: every key's windows start at their own instants). Other limiter
 // models (sliding log, sliding window counter, token bucket: variant `limiterModel`) are in limiter-models.ts.
 // Synchronous on purpose: check-and-count happens in one turn of the event loop, so concurrent requests
 // can never both see the last free slot. State is one small record per bucket (one per configured key),
@@ -13,6 +15,8 @@ type QuotaKind = 'minute' | 'day';
 
 interface Counter {
   window: number;
+  /** ms at which the current window started (first-request windows). */
+  startMs: number;
   count: number;
   rejected: number;
   /** noRecovery fault: the window in which every request is refused anyway. */
@@ -56,7 +60,7 @@ export interface Limiter {
   size(): number;
 }
 
-const newCounter = (window: number): Counter => ({ window, count: 0, rejected: 0, penaltyWindow: -1, debtWindow: -1, debt: 0 });
+const newCounter = (window: number): Counter => ({ window, startMs: Number.NEGATIVE_INFINITY, count: 0, rejected: 0, penaltyWindow: -1, debtWindow: -1, debt: 0 });
 
 function roll(counter: Counter, window: number): void {
   if (counter.window === window) return;
@@ -65,26 +69,42 @@ function roll(counter: Counter, window: number): void {
   counter.rejected = 0;
 }
 
+/**
+ * A first-request window: the current one while it lasts, else the next one, opened at `nowMs`. Only a
+ * counted request opens it (`commit`); a peek sees the window it would open, and changes nothing.
+ */
+function firstRequestWindow(counter: Counter, lengthMs: number, nowMs: number, commit: boolean): { window: number; startMs: number } {
+  if (nowMs < counter.startMs + lengthMs) return { window: counter.window, startMs: counter.startMs };
+  const next = { window: counter.window + 1, startMs: nowMs };
+  if (commit) counter.startMs = nowMs;
+  return next;
+}
+
 export function createLimiter(windows: Windows, faults: ReferenceFaults, variants: ResolvedVariants): Limiter {
-  if (variants.limiterModel !== 'fixed') return createModelLimiter(windows, faults, variants);
+  if (variants.limiterModel !== 'fixed' && variants.limiterModel !== 'first-request') return createModelLimiter(windows, faults, variants);
+  const firstRequest = variants.limiterModel === 'first-request';
   const buckets = new Map<string, Record<QuotaKind, Counter>>();
   const lengths: Record<QuotaKind, number> = { minute: windows.minuteSeconds, day: windows.daySeconds };
   const kinds = (['minute', 'day'] as const).filter((k) => !(k === 'minute' ? faults.noMinuteQuota : faults.noDayQuota));
 
-  function views(bucket: string, plan: Plan, nowMs: number): QuotaView[] {
+  function views(bucket: string, plan: Plan, nowMs: number, commit: boolean): QuotaView[] {
     let state = buckets.get(bucket);
     if (!state) buckets.set(bucket, (state = { minute: newCounter(-1), day: newCounter(-1) }));
     const origin = windows.originMs ?? 0;
     const sinceOrigin = (nowMs - origin) / 1000;
     return kinds.map((kind) => {
       const counter = state[kind];
-      const window = Math.floor(sinceOrigin / lengths[kind]);
-      roll(counter, window);
+      const lengthMs = lengths[kind] * 1000;
+      const opened = firstRequest ? firstRequestWindow(counter, lengthMs, nowMs, commit) : undefined;
+      const window = opened?.window ?? Math.floor(sinceOrigin / lengths[kind]);
+      // A peek never rolls a first-request counter: the window it sees opens only with a counted request.
+      const view = opened && !commit && window !== counter.window ? { ...newCounter(window), startMs: opened.startMs } : counter;
+      roll(view, window);
       const limit = kind === 'minute' ? plan.perMinute : plan.perDay;
       const cap = limit + (kind === 'minute' ? (faults.overAdmit ?? 0) : 0); // fault: overAdmit
-      const blocked = counter.count >= cap || (faults.noRecovery === true && counter.penaltyWindow === window); // fault: noRecovery
-      const endMs = origin + (window + 1) * lengths[kind] * 1000;
-      return { kind, limit, counter, reset: Math.ceil(endMs / 1000), endMs, blocked };
+      const blocked = view.count >= cap || (faults.noRecovery === true && view.penaltyWindow === window); // fault: noRecovery
+      const endMs = opened ? opened.startMs + lengthMs : origin + (window + 1) * lengthMs;
+      return { kind, limit, counter: view, reset: Math.ceil(endMs / 1000), endMs, blocked };
     });
   }
 
@@ -112,7 +132,7 @@ export function createLimiter(windows: Windows, faults: ReferenceFaults, variant
   }
 
   function decide(bucket: string, plan: Plan, nowMs: number, commit: boolean, force: boolean): Decision {
-    const all = views(bucket, plan, nowMs);
+    const all = views(bucket, plan, nowMs, commit);
     if (all.length === 0) return { admitted: true, headers: { limit: plan.perMinute, remaining: plan.perMinute, reset: 0 } };
     const admitted = force || all.every((q) => !q.blocked);
     if (commit) {

@@ -5,9 +5,11 @@ export interface ReferenceVariants {
   headerQuota?: 'closest' | 'minute' | 'day';
   /**
    * The limiter's model (§8 gives quotas per minute and day, not how they are counted; spec/GAPS.md):
-   * fixed windows (default), a sliding log (at most N in any trailing window), a sliding window counter
-   * (the previous window's count weighted by its overlap), or a token bucket (capacity and refill from
-   * the plan: N tokens, N per window). reference/limiter-models.ts says what each reports in the headers.
+   * fixed windows (default), fixed windows each opened by the key's first request after the last one
+   * ended ('first-request': express-rate-limit's and rate-limiter-flexible's memory stores), a sliding log
+   * (at most N in any trailing window), a sliding window counter (the previous window's count weighted by
+   * its overlap), or a token bucket (capacity and refill from the plan: N tokens, N per window).
+   * reference/limiter-models.ts says what each reports in the headers.
    */
   limiterModel?: LimiterModel;
   /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3 allows both). */
@@ -43,7 +45,7 @@ export interface ReferenceVariants {
   errorContentType?: 'application/json' | 'application/problem+json';
 }
 
-export const LIMITER_MODELS = ['fixed', 'sliding-log', 'sliding-counter', 'token-bucket'] as const;
+export const LIMITER_MODELS = ['fixed', 'first-request', 'sliding-log', 'sliding-counter', 'token-bucket'] as const;
 export type LimiterModel = (typeof LIMITER_MODELS)[number];
 
 export type ResolvedVariants = Required<Omit<ReferenceVariants, 'categories'>> & { categories: ReadonlySet<string> | undefined };
