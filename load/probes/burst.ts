@@ -5,6 +5,7 @@ import { allowance, isFixed, type ModelVerdict } from './model.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
+import { dayOwned, waitOutDay429, type DayWait } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
@@ -38,6 +39,7 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
   const model = run.ctx.models[labelOf(run)];
   const fixed = model === undefined || isFixed(model) || model.model === 'unknown';
   const n = burstSize(perMinute);
+  const day: DayWait = { used: false };
   for (let attempt = 0; attempt < 2; attempt++) {
     // A sliding window counter weighs the last window's count at the next one's start: wait one more,
     // also when the model is unknown (the headers report the day quota: fullness cannot be seen).
@@ -50,7 +52,13 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
     const admitted = all.filter((o) => o.admitted);
     const dayOut = all.some((o) => (o.status === 429 && o.quota === 'day') || retryAfterBeyond(o, fresh.endMs));
     if (admitted.length < perMinute && dayOut) {
-      run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`, { fix: 'run again in a fresh day window of this key (or with a key whose day quota is unspent)' });
+      // The key's day ran out (its minute and day probes spend it too): burst again in the next day window,
+      // when the run affords the wait (waits.ts: one day wait), instead of leaving the rule unjudged.
+      const refusal = attempt === 0 ? all.find((o) => dayOwned(run, o)) : undefined;
+      const unwaited = refusal ? await waitOutDay429(run, refusal, "the burst's 429", day) : undefined;
+      if (refusal && !unwaited) continue;
+      const fix = unwaited?.fix ?? 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
+      run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out${unwaited ? ` (${unwaited.unwaited})` : ''}`, { fix });
       return;
     }
     const spanMs = Math.max(...all.map((o) => o.receivedLocal)) - Math.min(...all.map((o) => o.sentLocal));

@@ -85,9 +85,16 @@ export function createContext(options: ContextOptions): ProbeContext {
  */
 export async function waitFor(ctx: ProbeContext, ms: number, what: string): Promise<void> {
   if (ms <= 0) return;
-  if (ms > ctx.maxWaitMs) throw new WaitCapped(`not waited: ${what} needs ${formatBound(ms)}, beyond the ${formatBound(ctx.maxWaitMs)} any wait may take`);
-  if (ctx.deadline !== undefined && ctx.clock.now() + ms > ctx.deadline) throw new WaitCapped(`not waited: ${what} (${formatBound(ms)}) would pass the run's worst-case bound`);
+  const not = notWaited(ctx, ms, what);
+  if (not) throw new WaitCapped(not);
   await ctx.clock.sleep(ms);
+}
+
+/** Why a wait of `ms` would not be waited (beyond the cap, or past the run's bound); undefined when it would. */
+export function notWaited(ctx: ProbeContext, ms: number, what: string): string | undefined {
+  if (ms > ctx.maxWaitMs) return `not waited: ${what} needs ${formatBound(ms)}, beyond the ${formatBound(ctx.maxWaitMs)} any wait may take`;
+  if (ctx.deadline !== undefined && ctx.clock.now() + ms > ctx.deadline) return `not waited: ${what} (${formatBound(ms)}) would pass the run's worst-case bound`;
+  return undefined;
 }
 
 /** Wait margin past a server-time instant: covers the server's own processing and rounding. */

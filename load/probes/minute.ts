@@ -3,6 +3,7 @@
 // The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
 import { labelOf, MARGIN_MS, waitFor, type ProbeRun } from './context.ts';
+import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
 import { judgeApplicable, judgeRemaining, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
@@ -37,11 +38,16 @@ function judgeExact(run: ProbeRun, count: WindowCount, model: ModelVerdict): voi
 /**
  * Waits out the 429 as told (bounded) — and at least until the last admitted request's Reset, when every
  * model has given the whole allowance back (a sliding log's oldest request ages out first) — then retries.
+ * A 429 of the day quota (the count spent the key's day, or the first retry met the day's end) is waited
+ * out as the day's Retry-After says, not to the minute window's end.
  */
-async function recover(run: ProbeRun, count: WindowCount): Promise<Retried> {
+async function recover(run: ProbeRun, count: WindowCount, day: DayWait): Promise<Retried | Unwaited> {
   const { ctx } = run;
   const rej = count.rejected!;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
+  const capMs = minuteMs + SLACK_MS;
+  const dayOut = (o: Observation): boolean => dayOwned(run, o);
+  if (dayOut(rej)) return (await waitOutDay429(run, rej, "the count's 429", day)) ?? retryUntilAdmitted(run, 0, capMs);
   const toEnd = count.endMs - rej.serverMs + MARGIN_MS;
   const told = rej.retryAfter && rej.retryAfter.seconds <= ctx.windows.minuteSeconds + 1 ? rej.retryAfter.seconds * 1000 + MARGIN_MS : toEnd;
   const last = count.admitted[count.admitted.length - 1];
@@ -50,14 +56,23 @@ async function recover(run: ProbeRun, count: WindowCount): Promise<Retried> {
   // On the server's clock (the latest it can be), so the wait never ends before that Reset.
   const wholeAt = lastReset === undefined ? undefined : ctx.serverClock.toLocalNotBefore(lastReset + MARGIN_MS);
   const whole = wholeAt === undefined ? 0 : wholeAt - ctx.clock.now();
-  return retryUntilAdmitted(run, Math.min(Math.max(told, whole), minuteMs + SLACK_MS), minuteMs + SLACK_MS);
+  const retried = await retryUntilAdmitted(run, Math.min(Math.max(told, whole), capMs), capMs, dayOut);
+  const met = retried.refusals[retried.refusals.length - 1];
+  if (retried.admitted || !met || !dayOut(met)) return retried;
+  // The count took the day's last requests: the minute's recovery shows only after the day's end.
+  return (await waitOutDay429(run, met, "the first 429 after the minute's Retry-After", day)) ?? retryUntilAdmitted(run, 0, capMs);
 }
 
 /** Whether nextWindow is left to a count of the window after the 429 (its headers do not show the minute allowance). */
 type NextWindowBy = 'judged' | 'count';
 
-function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried, model: ModelVerdict): NextWindowBy {
+function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried | Unwaited, model: ModelVerdict): NextWindowBy {
   const { f } = run;
+  if ('unwaited' in retried) {
+    f.skip('recovery', retried.unwaited, { fix: retried.fix });
+    f.skip('nextWindow', `no recovery was waited: ${retried.unwaited}`, { fix: retried.fix });
+    return 'judged';
+  }
   const rej = count.rejected!;
   const admitted = retried.admitted;
   if (!admitted) {
@@ -109,8 +124,11 @@ async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: 
   } else if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
     run.f.fail('nextWindow', `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
   } else {
-    const why = last.admitted ? 'the window ended first (a slow target)' : dayRefused(last, untilMs) ? 'then the day quota ran out' : `then a ${last.status}`;
-    run.f.skip('nextWindow', `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`);
+    const dayOut = !last.admitted && dayRefused(last, untilMs);
+    const why = last.admitted ? 'the window ended first (a slow target)' : dayOut ? 'then the day quota ran out' : `then a ${last.status}`;
+    // The day's answers showed too little left only at the recovery (before it, the minute's): recountInFreshDay could not see it coming.
+    const fix = dayOut ? { fix: 'run again in a fresh day window of this key (or with a key whose day quota is unspent)' } : undefined;
+    run.f.skip('nextWindow', `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`, fix);
   }
   return admitted;
 }
@@ -147,7 +165,8 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
 /** Room left in a first-request window after the later request, for its answer to come back inside it. */
 const LATER_ROOM_MS = 500;
 
-async function modelOf(run: ProbeRun, count: WindowCount, retried?: Retried): Promise<ModelVerdict> {
+async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | Unwaited): Promise<ModelVerdict> {
+  const retried = recovery && 'unwaited' in recovery ? undefined : recovery;
   const e = evidenceOf(run, count, retried);
   const rec = retried?.admitted;
   if (rec && laterNeeded(e) && run.ctx.windows.minuteSeconds * 1000 >= LATER_MS + LATER_ROOM_MS) {
@@ -169,6 +188,38 @@ async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVer
   return (await exhaustWindow(run, false, 1)) ?? count;
 }
 
+/**
+ * The count's day cannot hold the rest of the probe: its 429 was the day quota's (the day ran out before
+ * the minute's figure), or its answers report the day with fewer left than the recovery, one later request
+ * and the window after the 429 need (minute.ts counts it when the headers report the day). Then the probe
+ * waits for the day's end (its one day wait) and counts once more in the fresh day — its one recount, the
+ * one recountIfShort would take. Undefined: go on with this count.
+ */
+async function recountInFreshDay(run: ProbeRun, count: WindowCount, day: DayWait): Promise<WindowCount | undefined> {
+  const { perMinute } = run.k.plan;
+  const rej = count.rejected;
+  if (rej && dayOwned(run, rej) && count.admitted.length < perMinute) {
+    if (await waitOutDay429(run, rej, "the count's 429", day)) return undefined;
+  } else {
+    const left = count.admitted[count.admitted.length - 1]?.quota === 'day' ? dayLeft([...count.admitted, ...(rej ? [rej] : [])]) : undefined;
+    if (!left || left.left >= perMinute + 1) return undefined;
+    if (await waitOutDay(run, left.endMs, `the count's answers left ${left.left} of the day`, day)) return undefined;
+  }
+  return (await exhaustWindow(run, false, 1)) ?? undefined;
+}
+
+/**
+ * Retry-After is judged on a minute 429: the recount's when the count's was the day quota's. With only a
+ * day quota's 429 (the day not waited out), by what §8 states of any 429, within the day's window: held
+ * to the minute window's end, a correct day's Retry-After read as a fault.
+ */
+function judgeMinuteRetryAfter(run: ProbeRun, counts: WindowCount[], model: ModelVerdict): void {
+  const minute = counts.find((c) => c.rejected && !dayOwned(run, c.rejected));
+  if (!minute) judgeRetryAfterConsistent(run, counts[0]!.rejected!, run.ctx.windows.daySeconds);
+  else if (isFixed(model)) judgeRetryAfter(run, minute.rejected!, minute.endMs);
+  else judgeRetryAfterConsistent(run, minute.rejected!, run.ctx.windows.minuteSeconds);
+}
+
 function record(run: ProbeRun, model: ModelVerdict): void {
   run.ctx.models[labelOf(run)] = model;
   run.f.observe('model', model);
@@ -176,12 +227,15 @@ function record(run: ProbeRun, model: ModelVerdict): void {
 
 /** Runs the minute probe; `afterExhaust` runs while the window is spent (the isolation probe). */
 export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCount) => Promise<void>): Promise<WindowCount | undefined> {
-  const count = await exhaustWindow(run);
-  if (!count) {
+  const first = await exhaustWindow(run);
+  if (!first) {
     run.f.skip('minuteExact', 'the window ended twice before the count did: the target is too slow for this window length', { fix: 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert' });
     return undefined;
   }
-  await afterExhaust?.(count);
+  await afterExhaust?.(first);
+  const day: DayWait = { used: false };
+  const fresh = await recountInFreshDay(run, first, day);
+  const count = fresh ?? first;
   if (!count.rejected) {
     const model = await modelOf(run, count);
     record(run, model);
@@ -191,13 +245,13 @@ export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCo
     return count;
   }
   judgeApplicable(run, count.admitted[count.admitted.length - 1], count.rejected);
-  const retried = await recover(run, count);
+  const retried = await recover(run, count, day);
   const model = await modelOf(run, count, retried);
   record(run, model);
-  const next = judgeRecovery(run, count, retried, model) === 'count' ? await judgeNextWindowByCount(run, retried.admitted!, model) : undefined;
-  judgeExact(run, await recountIfShort(run, count, model), wholeAtOnce(model, next, run.k.plan.perMinute));
+  const next = judgeRecovery(run, count, retried, model) === 'count' && !('unwaited' in retried) ? await judgeNextWindowByCount(run, retried.admitted!, model) : undefined;
+  const exact = fresh ? count : await recountIfShort(run, count, model);
+  judgeExact(run, exact, wholeAtOnce(model, next, run.k.plan.perMinute));
   judgeRemaining(run, count, model);
-  if (isFixed(model)) judgeRetryAfter(run, count.rejected, count.endMs);
-  else judgeRetryAfterConsistent(run, count.rejected, run.ctx.windows.minuteSeconds);
+  judgeMinuteRetryAfter(run, [exact, count], model);
   return count;
 }

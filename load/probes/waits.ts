@@ -29,20 +29,25 @@ export type WaitingProbe = Exclude<ProbeName, 'isolation'>;
 
 export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
   minute: {
-    waits: { minute: 13 },
+    // The day wait: a day quota's 429 met by the count or by the first retry after it (the key's day ran
+    // out) is waited out as its Retry-After says, once (minute.ts waitOutDay); the recount after it is the
+    // "count once more" below.
+    waits: { minute: 13, day: 1 },
     // The 14th span: the window after the 429 counted when its headers do not show the minute quota
     // (minute.ts judgeNextWindowByCount, two limiters); the pause: one more request LATER_MS after the
     // recovery, telling a first-request window from a sliding log (minute.ts modelOf).
     spans: { minute: 14 },
     pausesMs: LATER_MS,
     why: 'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, ' +
+      "waits out the day quota's Retry-After once when the key's day ran out (then counts once more, below), " +
       `may send one more request ${LATER_MS / 1000} s after the recovery (a first-request window or a sliding log), ` +
       "may count the window after the 429 (when its headers do not show the minute quota), and may count once more after an idle window (three, two of them doubled)",
   },
   burst: {
-    waits: { minute: 4 },
+    // The day wait: a burst refused by the key's spent day bursts again after the day's end (burst.ts).
+    waits: { minute: 4, day: 1 },
     spans: { minute: 4 },
-    why: 'finds a fresh window twice, each after an idle window when the model needs one',
+    why: "finds a fresh window twice, each after an idle window when the model needs one, the second after the day's end when the key's day ran out",
   },
   day: {
     waits: { day: 2 },

@@ -1,0 +1,95 @@
+// A key whose day runs out inside the minute or burst probe (compressed windows, or a key used earlier the
+// same day), on the reference server with windows opened by a key's first request (express-rate-limit's
+// and rate-limiter-flexible's memory stores: variant limiterModel 'first-request'), answered 20–120 ms away,
+// in virtual time. Before day-out.ts, the minute probe waited only to the minute window's end after a day
+// quota's 429 and failed the correct server's quota.recovery ("429 again after waiting Retry-After (12)"):
+// 20 of the 20 runs below (the day spent to 14–18 of 20 before the probes); the burst was left unjudged.
+import { describe, expect, it } from 'vitest';
+import type { Send } from '../../core/exchange.ts';
+import { silentProgress } from '../../core/progress.ts';
+import type { ReferenceOptions } from '../../reference/app.ts';
+import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { inProcessTarget } from '../../testkit/load/in-process.ts';
+import { seeded } from '../../testkit/load/shape-run.ts';
+import type { ProbeName } from './checks.ts';
+import { createContext } from './context.ts';
+import { runProbes } from './run.ts';
+import { PROBE_WAITS, waitsMs } from './waits.ts';
+import { waitCapMs } from './bounds.ts';
+
+const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 20 }, plans: { free: { perMinute: 5, perDay: 20 } } });
+const key = 'pc_free_dayout_aaaaaa';
+
+interface DayOut {
+  seed: number;
+  /** Requests the key had admitted in its current day before the probes. */
+  spent: number;
+  only: ProbeName[];
+  faults?: ReferenceOptions['faults'];
+  maxWaitMs?: number;
+}
+
+async function run(o: DayOut) {
+  const t = inProcessTarget({ plans, keys: { [key]: 'free' }, variants: { limiterModel: 'first-request' }, ...(o.faults ? { faults: o.faults } : {}), startMs: Date.UTC(2030, 0, 1) + o.seed * 7919 });
+  const random = seeded(o.seed);
+  const leg = (): number => 20 + random() * 100;
+  const send: Send = async (request) => {
+    await t.clock.sleep(leg());
+    const exchange = await t.send(request);
+    await t.clock.sleep(leg());
+    return exchange;
+  };
+  // Spend the day as an earlier client would: at the minute pace, waiting out each minute 429.
+  for (let admitted = 0, tries = 0; admitted < o.spent && tries < 100; tries++) {
+    const e = await send({ method: 'GET', url: `${t.baseUrl}/pets?limit=1`, headers: { authorization: `Bearer ${key}` } });
+    if (e.response.status === 200) admitted++;
+    else await t.clock.sleep(Number(e.response.headers['retry-after']) * 1000);
+  }
+  const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress, ...(o.maxWaitMs ? { maxWaitMs: o.maxWaitMs } : {}) });
+  const start = t.clock.now();
+  const r = await runProbes(ctx, [{ key, plan: resolvePlan(plans, 'free') }], o.only, [key]);
+  const line = (c: (typeof r.checks)[number]) => `${c.id}: ${c.outcome} ${c.failures[0]?.message ?? c.skipReason ?? ''}`.trim();
+  return {
+    elapsedMs: t.clock.now() - start,
+    bad: r.checks.filter((c) => c.outcome === 'fail' || (c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable')).map(line),
+    check: (id: string) => r.checks.find((c) => c.id === id),
+  };
+}
+
+const CASES = [14, 15, 16, 17, 18].flatMap((spent) => [1, 2, 3, 4].map((seed) => ({ spent, seed })));
+
+describe("the key's day runs out during the minute probe", () => {
+  it.for(CASES)('$spent of 20 spent, seed $seed: the day is waited out, every MUST judged, nothing failed', async ({ spent, seed }) => {
+    const r = await run({ seed, spent, only: ['minute'] });
+    expect(r.bad).toEqual([]);
+    expect(r.check('quota.recovery[free]')?.outcome).toBe('pass');
+    // Within its declaration, the day wait included (waits.ts).
+    expect(r.elapsedMs).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.minute, plans.windows, waitCapMs(plans.windows)));
+  });
+
+  it.for([15, 17])('%i of 20 spent, a day wait beyond --max-wait: recovery unjudged with the fix, never failed', async (spent) => {
+    const r = await run({ seed: 1, spent, only: ['minute'], maxWaitMs: 4_000 });
+    expect(r.bad.filter((b) => / fail /.test(b))).toEqual([]);
+    expect(r.check('quota.recovery[free]')).toMatchObject({ outcome: 'skip', skipReason: expect.stringMatching(/day quota ran out, and not waited/), fix: expect.stringMatching(/--max-wait \d+ or more/) });
+  });
+
+  it('a server that refuses the window after a 429 still fails quota.recovery', async () => {
+    const r = await run({ seed: 2, spent: 0, only: ['minute'], faults: { noRecovery: true } });
+    expect(r.check('quota.recovery[free]')?.outcome).toBe('fail');
+  });
+
+  // The spending's own minute 429s set its penalty windows off before the probe: caught on the 429's Remaining.
+  it('the same server with its day spent to 15 of 20 still fails the run', async () => {
+    const r = await run({ seed: 2, spent: 15, only: ['minute'], faults: { noRecovery: true } });
+    expect(r.bad.filter((b) => / fail /.test(b))).not.toEqual([]);
+  });
+});
+
+describe("the key's day runs out at the burst", () => {
+  it.for([1, 2, 3])('seed %i: the burst goes again in the next day window and is judged', async (seed) => {
+    const r = await run({ seed, spent: 16, only: ['burst'] });
+    expect(r.bad).toEqual([]);
+    expect(r.check('quota.burst.exact[free]')?.outcome).toBe('pass');
+    expect(r.elapsedMs).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.burst, plans.windows, waitCapMs(plans.windows)));
+  });
+});

@@ -1,0 +1,75 @@
+// The key's day running out inside a probe that needs minute windows (issue 15 §2: compressed windows, a
+// distant target, a key used earlier the same day). No minute window gives a spent day back: only the
+// day's end does, which its 429's Retry-After (or the day quota's Reset) names. A probe waits for it once
+// when the wait fits --max-wait and the run's bound (waits.ts declares it); else the checks that needed
+// the day are left unjudged with the fix, never failed: a retry before the day's end proves nothing.
+import { MARGIN_MS, notWaited, waitFor, type ProbeRun } from './context.ts';
+import { retryAfterBeyond, type Observation } from './observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+
+/** A wait the day's end asked for that the run could not take: the reason and the fix, for an unjudged check. */
+export interface Unwaited {
+  unwaited: string;
+  fix: string;
+}
+
+/** The one day wait a probe may take (waits.ts): spent once taken. */
+export interface DayWait {
+  used: boolean;
+}
+
+/**
+ * A 429 the day quota owns, so that only the day's end lifts it: its headers report the day quota, or,
+ * reporting neither quota, its Retry-After reaches past any minute window and stays within a day's. A
+ * 429 reporting the minute quota is the minute's, whatever its Retry-After says (quota.retry-after.accurate
+ * judges that): never a reason to wait a day.
+ */
+export function dayOwned(run: ProbeRun, o: Observation): boolean {
+  if (o.status !== 429) return false;
+  if (o.quota !== 'unknown') return o.quota === 'day';
+  const { minuteSeconds, daySeconds } = run.ctx.windows;
+  return retryAfterBeyond(o, o.serverMs + minuteSeconds * 1000) && o.retryAfter!.seconds <= daySeconds + SLACK_MS / 1000;
+}
+
+/**
+ * Requests left in the key's current day window, by the answers reporting the day quota: the fewest
+ * Remaining among those of the latest day (its Reset), in any order they came back (issue 15 §3).
+ */
+export function dayLeft(answers: readonly Observation[]): { left: number; endMs: number } | undefined {
+  const day = answers.filter((o) => o.quota === 'day' && o.rate);
+  if (day.length === 0) return undefined;
+  const reset = Math.max(...day.map((o) => o.rate!.reset));
+  const left = Math.min(...day.filter((o) => o.rate!.reset === reset).map((o) => o.rate!.remaining));
+  return { left, endMs: reset * 1000 };
+}
+
+/** Server ms at which the day that refused `o` ends: its Retry-After, else its Reset when it reports the day. */
+const dayEndOf = (o: Observation): number | undefined =>
+  o.retryAfter ? o.serverMs + o.retryAfter.seconds * 1000 : o.quota === 'day' && o.rate ? o.rate.reset * 1000 : undefined;
+
+/**
+ * Waits until the day ends at `endMs` (server ms; from a day 429, `dayEndOf`), when this probe's day wait
+ * is unspent and the run affords it; otherwise says why not (`what` names the evidence).
+ */
+export async function waitOutDay(run: ProbeRun, endMs: number | undefined, what: string, budget: DayWait): Promise<Unwaited | undefined> {
+  const { ctx } = run;
+  const local = endMs === undefined ? undefined : ctx.serverClock.toLocalNotBefore(endMs + MARGIN_MS);
+  const ms = local === undefined ? undefined : Math.max(0, local - ctx.clock.now());
+  const why = ms === undefined ? 'it does not say when the day ends'
+    : budget.used ? 'this probe already waited for one day window'
+      : notWaited(ctx, ms, 'the wait for the day window to end');
+  if (why) {
+    const seconds = ms === undefined ? undefined : Math.ceil(ms / 1000);
+    return {
+      unwaited: `${what}: the key's day quota ran out, and ${why}`,
+      fix: `${seconds === undefined ? '' : `--max-wait ${seconds} or more (with time for it), or `}a key whose day quota is unspent`,
+    };
+  }
+  budget.used = true;
+  await waitFor(ctx, ms!, 'the wait for the day window to end');
+  return undefined;
+}
+
+/** waitOutDay for a day quota's 429. */
+export const waitOutDay429 = (run: ProbeRun, o: Observation, what: string, budget: DayWait): Promise<Unwaited | undefined> =>
+  waitOutDay(run, dayEndOf(o), `${what} was the day quota's (Retry-After ${o.retryAfter?.raw ?? 'absent'})`, budget);
