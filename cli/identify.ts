@@ -3,7 +3,7 @@
 // so (aborted UNREACHABLE: exit 3) with what was sent, what came back and the likely fix, instead of a
 // run of failures blamed on the service.
 import { TransportError, UnreachableError, type TransportCode } from '../core/errors.ts';
-import type { Send } from '../core/exchange.ts';
+import type { HttpResponse, Send } from '../core/exchange.ts';
 import { guard } from '../core/guard.ts';
 import { redactText } from '../core/redact.ts';
 import { VERSION } from '../core/version.ts';
@@ -33,6 +33,8 @@ export interface Identified {
   /** Every request sent, the ones with the key (they cost quota) among them. */
   requests: number;
   withKey: number;
+  /** The answers to those sent with the key: their X-RateLimit-* tell the windows that counted them. */
+  keyedAnswers: HttpResponse[];
   /** Set when the base URL does not serve the API: what to print and put in the report. */
   refusal?: string;
 }
@@ -98,7 +100,11 @@ async function tryCandidate(a: Asker, c: Candidate, contrast: boolean): Promise<
 }
 
 const keyed = (o: Observation): boolean => o.request.headers.authorization !== undefined;
-const counted = (spent: readonly Observation[]) => ({ requests: spent.length, withKey: spent.filter(keyed).length });
+const counted = (spent: readonly Observation[]) => ({
+  requests: spent.length,
+  withKey: spent.filter(keyed).length,
+  keyedAnswers: spent.filter(keyed).flatMap((o) => (o.response ? [o.response] : [])),
+});
 
 function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observation[], nearby: Nearby | undefined): string {
   const what = observed.some((x) => x.error) ? 'gives' : 'does not answer like the Animal Store API v1:';

@@ -12,6 +12,7 @@ import { loadPlansFile } from '../spec/plans-file.ts';
 import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
 import { quotaBoundOf, runQuota } from '../load/quota.ts';
+import { answerOf } from '../load/probes/remaining-ceiling.ts';
 import { BOUND_FORMULA } from '../load/probes/bounds.ts';
 import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
@@ -84,6 +85,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
       report = await runQuota({
         baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
         spentBefore: { [keys[0]!.key]: identified?.withKey ?? 0 }, // the identification's keyed requests count too
+        answersBefore: { [keys[0]!.key]: (identified?.keyedAnswers ?? []).map((r) => answerOf(r.status, r.headers)) },
         ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
       });
     } finally {

@@ -13,6 +13,7 @@ import type { Report } from '../report/model.ts';
 import { resolvePlan, type PlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from './probes/checks.ts';
 import { createContext } from './probes/context.ts';
+import type { Answer } from './probes/remaining-ceiling.ts';
 import { quotaBound, type Bound } from './probes/bounds.ts';
 import { runProbes } from './probes/run.ts';
 import { WaitCapped } from './probes/bounds.ts';
@@ -37,6 +38,8 @@ export interface QuotaOptions {
   signal?: AbortSignal;
   /** Requests already sent with a key (API key → count), e.g. by identifying the target: the day quota counts them. */
   spentBefore?: Record<string, number>;
+  /** The answers to those requests (API key → answers): where their headers place them, Remaining is judged against them. */
+  answersBefore?: Record<string, Answer[]>;
 }
 
 const INTERRUPTED = 'the run was interrupted (SIGINT/SIGTERM) before this probe finished';
@@ -79,6 +82,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     send: stop ? stopLayer(stop)(send) : send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
     maxWaitMs: options.maxWaitMs,
     ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
+    ...(options.answersBefore !== undefined ? { answersBefore: options.answersBefore } : {}),
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
   const report: Report = {

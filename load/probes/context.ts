@@ -13,6 +13,7 @@ import { counter } from '../../core/count.ts';
 import { deadline } from '../../core/deadline.ts';
 import { probeSend } from './send.ts';
 import type { ModelVerdict } from './model.ts';
+import type { Answer } from './remaining-ceiling.ts';
 
 export interface ProbeContext {
   send: Send;
@@ -36,6 +37,8 @@ export interface ProbeContext {
   requests(): number;
   /** Requests sent with a key (API key → count) before the probes (identifying the target): they count against its day. */
   spentBefore?: Record<string, number>;
+  /** The answers among those (API key → answers): their X-RateLimit-* place them in the windows they were counted in. */
+  answersBefore?: Record<string, Answer[]>;
 }
 
 export interface KeyUnderTest {
@@ -111,6 +114,9 @@ export const labelOf = (run: ProbeRun): string => run.subject.key;
 
 /** Requests this run's key spent outside the probes' series (`spentBefore`). */
 export const spentBefore = (run: ProbeRun): number => run.ctx.spentBefore?.[run.k.key] ?? 0;
+
+/** This run's key's answers sent before the probes (`answersBefore`). */
+export const answersBefore = (run: ProbeRun): Answer[] => run.ctx.answersBefore?.[run.k.key] ?? [];
 
 /** Every sample of this run's key, across all its probes. */
 export function keySamples(run: ProbeRun): Sample[] {

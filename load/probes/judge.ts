@@ -1,7 +1,8 @@
 // Verdicts on a counted window: the exact count, Remaining counting down, and the 429's Retry-After.
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { CheckKey } from './checks.ts';
-import type { ProbeRun } from './context.ts';
+import { answersBefore, keySamples, type ProbeRun } from './context.ts';
+import { remainingCeilingBreach } from './remaining-ceiling.ts';
 import { type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
@@ -44,6 +45,19 @@ export function judgeRemaining(run: ProbeRun, count: WindowCount, model: ModelVe
     f.fail('remaining', `a 429 of the minute quota reports Remaining ${rej.rate.remaining}`, { exchange: rej.ex, expected: 0, received: rej.rate.remaining });
   }
   if (list.length > 1 || rej) f.pass('remaining');
+}
+
+/**
+ * §8.2 against this key's own requests (remaining-ceiling.ts): no admitted answer reports more Remaining
+ * than its window leaves after the requests of this key admitted in it, those sent identifying the target
+ * included. Fails only: the countdown itself is judgeRemaining's to pass.
+ */
+export function judgeRemainingCeiling(run: ProbeRun): void {
+  const breach = remainingCeilingBreach([...answersBefore(run), ...keySamples(run)], run.k.plan, run.ctx.windows);
+  if (!breach) return;
+  run.f.fail('remaining', `an admitted answer of the ${breach.quota} window ending ${breach.reset} reports Remaining ${breach.remaining}, but at least ${breach.counted} of this key's requests were admitted in that window (answers reporting that Limit and Reset): at most ${breach.limit - breach.counted} can remain`, {
+    expected: `≤ ${breach.limit - breach.counted}`, received: breach.remaining,
+  });
 }
 
 /** §8.3 rule 2: the 429 carries a Retry-After we can read; false (recorded) when it does not. */

@@ -6,7 +6,7 @@ import { labelOf, MARGIN_MS, waitFor, type ProbeRun } from './context.ts';
 import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
-import { judgeApplicable, judgeRemaining, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
+import { judgeApplicable, judgeRemaining, judgeRemainingCeiling, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
 import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
 import { allowance, inferModel, isFixed, laterNeeded, LATER_MS, notFixedHow, notFixedReason, type ModelEvidence, type ModelVerdict } from './model.ts';
@@ -241,6 +241,7 @@ export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCo
     record(run, model);
     judgeExact(run, count, model);
     judgeRemaining(run, count, model);
+    judgeRemainingCeiling(run);
     for (const key of ['retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow'] as const) run.f.skip(key, 'no 429 was obtained (the minute quota over-admitted)');
     return count;
   }
@@ -252,6 +253,7 @@ export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCo
   const exact = fresh ? count : await recountIfShort(run, count, model);
   judgeExact(run, exact, wholeAtOnce(model, next, run.k.plan.perMinute));
   judgeRemaining(run, count, model);
+  judgeRemainingCeiling(run);
   judgeMinuteRetryAfter(run, [exact, count], model);
   return count;
 }

@@ -39,7 +39,7 @@ export interface ModelVerdict {
 }
 
 /** Reset and Date are whole seconds (§8, RFC 9110 §5.6.7): a window this long or shorter puts every second on its grid. */
-const HEADER_RESOLUTION_S = 1;
+export const HEADER_RESOLUTION_S = 1;
 
 /**
  * Reset (whole seconds) rose more than this faster than time over the count: each request pushed it. A

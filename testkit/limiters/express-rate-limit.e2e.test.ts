@@ -6,6 +6,7 @@ proofSuite(
   [
     'erl',
     'erl overAdmit',
+    'erl wrongRemaining',
     'erl noRetryAfter',
     'erl noDay',
   ],

@@ -6,6 +6,7 @@ proofSuite(
   [
     'rlf',
     'rlf overAdmit',
+    'rlf wrongRemaining',
     'rlf noRetryAfter',
     'rlf noDay',
   ],
