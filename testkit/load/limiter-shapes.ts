@@ -17,6 +17,11 @@ export interface Take {
 /** One quota of one key. */
 export interface Meter {
   take(nowMs: number): Take;
+  /**
+   * The state at `nowMs` without counting (what limits' get_window_stats reads for slowapi's headers);
+   * meters that cannot tell it without taking leave it out.
+   */
+  peek?(nowMs: number): Pick<Take, 'remaining' | 'resetMs'>;
 }
 
 export type MeterKind = 'first-use' | 'aligned' | 'token-bucket' | 'gcra';
@@ -34,6 +39,10 @@ export function firstUse(limit: number, windowMs: number): Meter {
       const admitted = count < limit;
       if (admitted) count++;
       return { admitted, remaining: Math.max(0, limit - count), resetMs: start + windowMs, retryMs: start + windowMs };
+    },
+    // limits' MemoryStorage once the window expired: the key is gone, get() is 0 and get_expiry() is now.
+    peek(now) {
+      return now >= start + windowMs ? { remaining: limit, resetMs: now } : { remaining: Math.max(0, limit - count), resetMs: start + windowMs };
     },
   };
 }
@@ -130,6 +139,13 @@ export interface ShapeOptions {
   fractionalReset?: boolean;
   /** slowapi (the limits library): Reset one second after the window's expiry. */
   resetLateMs?: number;
+  /**
+   * slowapi (extension.py `_inject_headers`): X-RateLimit-* read this long after the request was counted
+   * (once the endpoint returned, from the window's state then: a window that ended in between reads as
+   * none, Remaining = Limit, Reset = now + resetLateMs); Retry-After = int(Reset - now) of that late Reset;
+   * on an admitted answer the first quota (the minute), not the closer one. Needs a meter with `peek`.
+   */
+  slowapiHeadersAfterMs?: number;
   /** rate-limiter-flexible's README: `Retry-After: msBeforeNext / 1000`, a decimal number of seconds. */
   decimalRetryAfter?: boolean;
   /** uvicorn: Date refreshed once a second, so up to a second stale; `lagMs(n)` is the staleness of answer n. */
@@ -150,6 +166,13 @@ interface KeyState {
 
 function resetText(ms: number, fractional: boolean | undefined): string {
   return fractional ? (ms / 1000).toFixed(6) : String(Math.ceil(ms / 1000));
+}
+
+/** slowapi's headers: the shown quota's state read at `atMs`, after the request was counted. */
+function slowapiRead(shown: { quota: 'minute' | 'day'; t: Take }, s: KeyState, atMs: number): { quota: 'minute' | 'day'; t: Take } {
+  const meter = s[shown.quota];
+  if (!meter.peek) throw new Error('slowapiHeadersAfterMs needs a meter that can peek (first-use)');
+  return { quota: shown.quota, t: { ...shown.t, ...meter.peek(atMs) } };
 }
 
 /** A GET /pets handler limited by `options`, answering at server time `nowMs`. */
@@ -191,9 +214,11 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
     const refused = steps.find((x) => !x.t.admitted);
     let shown: { quota: 'minute' | 'day'; t: Take };
     if (refused) shown = refused;
+    else if (options.slowapiHeadersAfterMs !== undefined) shown = steps[0]!;
     else if (options.headers === 'binding') {
       shown = steps.reduce((a, b) => (b.t.remaining < a.t.remaining || (b.t.remaining === a.t.remaining && b.t.resetMs < a.t.resetMs) ? b : a));
     } else shown = steps[steps.length - 1]!;
+    if (options.slowapiHeadersAfterMs !== undefined) shown = slowapiRead(shown, s, nowMs + options.slowapiHeadersAfterMs);
     const remaining = shown.t.remaining - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) + (f.remainingPlusOne && !refused ? 1 : 0);
     const lag = options.dateLagMs?.(n++) ?? 0;
     const headers: Record<string, string> = {
@@ -203,6 +228,11 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       'x-ratelimit-reset': resetText(shown.t.resetMs + (options.resetLateMs ?? 0), options.fractionalReset),
       'content-type': 'application/json',
     };
+    if (refused && options.slowapiHeadersAfterMs !== undefined) {
+      const at = nowMs + options.slowapiHeadersAfterMs;
+      if (!f.noRetryAfter) headers['retry-after'] = String(Math.trunc((shown.t.resetMs + (options.resetLateMs ?? 0) - at) / 1000));
+      return { status: 429, headers, body: '{"error":"Rate limit exceeded"}' };
+    }
     if (refused) {
       const waitMs = refused.t.retryMs - nowMs;
       const retryAfter = options.decimalRetryAfter ? String(waitMs / 1000) : String(Math.max(1, Math.ceil(waitMs / 1000)));

@@ -1,0 +1,62 @@
+// FastAPI + slowapi as it answers (testkit/limiters/python/app.py on the real library; here its header
+// behaviour in virtual time, testkit/load/limiter-shapes.ts): fixed windows opened by a key's first request,
+// X-RateLimit-* read after the request was counted (Reset = the window's expiry + 1 s, with microseconds),
+// Retry-After = int(Reset - now), and uvicorn's Date, refreshed by a timer once a second, whose phase drifts:
+// a second stale for a while, then fresh. A correct server: every MUST rule judged, none failed (issue 15 §2).
+import { describe, expect, it } from 'vitest';
+import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { runShape, type RunShape } from '../../testkit/load/shape-run.ts';
+
+// The e2e proofs' windows and figures (testkit/limiters/proofs.ts PROOF_PLANS).
+const windows = { minuteSeconds: 2, daySeconds: 20 };
+const plans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } };
+
+/** uvicorn's Date 0.8 s behind for the first 400 answers (its once-a-second tick late in the second), then fresh. */
+const driftingDate = (n: number): number => (n < 400 ? 800 : 0);
+const SLOWAPI: Omit<ShapeOptions, 'windows'> = {
+  meter: 'first-use', headers: 'binding', fractionalReset: true, resetLateMs: 1000, slowapiHeadersAfterMs: 3, dateLagMs: driftingDate,
+};
+
+const must = (r: Awaited<ReturnType<typeof runShape>>) =>
+  r.failed.filter((f) => r.checks.find((c) => f.startsWith(`${c.id}:`))?.level === 'MUST');
+
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+describe('FastAPI + slowapi (stock settings) in virtual time', () => {
+  // The day count's first request opened the day, up to ~2 s after the last day's Reset on the latest
+  // reading of a stale Date; its 429's Retry-After (to that day's Reset) was judged against one day after
+  // the last Reset: 'Retry-After 6 (6 s) but the quota resets in 4.3 s' (10 of 10 seeds, and 2 of 10 real runs).
+  it.for([['at once', {}], ['answers 0–30 ms each way', { latencyMs: [0, 30] }]] as Array<[string, Partial<RunShape>]>)(
+    'PASS with every MUST judged, %s',
+    async ([, extra]) => {
+      for (const seed of SEEDS) {
+        const r = await runShape({ windows, plans, shape: SLOWAPI, seed, ...extra });
+        expect({ seed, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
+      }
+    },
+  );
+
+  it.for([
+    ['no Retry-After', { noRetryAfter: true }, 'quota.retry-after.present[free]'],
+    ['day not enforced', { noDay: true }, 'quota.day.exact[free]'],
+    ['one more admitted per minute', { overAdmit: 1 }, 'quota.minute.exact[free]'],
+    ['Remaining one too high', { remainingPlusOne: true }, 'quota.headers.remaining[free]'],
+  ] as const)('its faulty twin (%s) is still caught, on a fresh Date', async ([, faults, check]) => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows, plans, shape: { ...SLOWAPI, dateLagMs: () => 0, faults }, seed, latencyMs: [0, 30] });
+      expect(must(r).map((f) => f.split(':')[0])).toContain(check);
+    }
+  });
+
+  // Known gap (limiters-status.md, Session 2026-11-24): with the Date stale, the day search waits to each
+  // minute Reset (expiry + 1 s) on the latest reading of the server's clock, about 3.8 s per 2 s window, so
+  // the free key's unenforced day is left unjudged ('cannot be reached within one day window'), not failed.
+  // Never a PASS.
+  it('its unenforced day on a stale Date is failed or left unjudged, never passed', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows, plans, shape: { ...SLOWAPI, faults: { noDay: true } }, seed, latencyMs: [0, 30] });
+      const day = [...must(r), ...r.unjudged].filter((f) => f.startsWith('quota.day.exact[free]:'));
+      expect(day).toHaveLength(1);
+    }
+  });
+});
