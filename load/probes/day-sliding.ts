@@ -5,6 +5,7 @@
 // model gives back) were admitted within one day of this probe's own requests, and the 429 carries a
 // consistent Retry-After.
 import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun } from './context.ts';
+import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { DAY_RETRY_AFTER, judgeRetryAfterConsistent } from './judge.ts';
 import { allowance, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
@@ -81,12 +82,11 @@ export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promi
   const { ctx, k, f } = run;
   const { perMinute, perDay } = k.plan;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
-  const dayMs = ctx.windows.daySeconds * 1000;
   const gapMs = (minuteMs / perMinute) * PACE_MARGIN;
   const own: Observation[] = [];
   const started = serverNow(ctx);
   // Bounded by time below (two days and two minutes at this pace), and by count here as a backstop.
-  const most = Math.ceil((2 * dayMs + 2 * minuteMs) / gapMs) + 3 * perDay + 10;
+  const most = Math.ceil(dayGiveUpMs(ctx.windows, 'find') / gapMs) + 3 * perDay + 10;
   let rttMs: number | undefined;
   for (let i = 0; i < most;) {
     // In waves when the round trip needs it (waves.ts), at the same average pace; read in the server's order.
@@ -103,7 +103,7 @@ export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promi
         return;
       }
       if (o.admitted) own.push(o);
-      if (o.serverMs - started > 2 * dayMs + 2 * minuteMs) return giveUp(run, own, o, o.serverMs - started, model);
+      if (o.serverMs - started > dayGiveUpMs(ctx.windows, 'find')) return giveUp(run, own, o, o.serverMs - started, model);
       if (o.status === 429 && o.retryAfter) retry = Math.max(retry, o.retryAfter.seconds * 1000);
     }
     ctx.progress({ phase: `quota ${k.plan.name}: day`, done: Math.min(own.length, perDay - 1), total: perDay, etaMs: Math.max(0, perDay - own.length) * gapMs });

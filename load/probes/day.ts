@@ -15,6 +15,7 @@ import { probeDaySliding } from './day-sliding.ts';
 import { waveSource } from './waves.ts';
 import { isFixed, type ModelVerdict } from './model.ts';
 import { judgeFromTally } from './day-tally.ts';
+import { dayGiveUpMs } from './waits.ts';
 
 /**
  * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
@@ -102,6 +103,8 @@ function predictedDayEnd(run: ProbeRun, o: Observation): number | undefined {
 
 export const DAY_FIT_MARGIN = 1.1;
 
+
+
 /**
  * When the rest of the current day window cannot hold perDay at the minute pace, waiting for the next one
  * costs no quota while pacing through it spends requests that prove nothing. Returns the server ms to
@@ -163,7 +166,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
     }
     if (i % perWindowTick(k.plan.perMinute) === 0) ctx.progress(findingProgress(run, total, minuteMs));
     const span = o.serverMs - started;
-    if (total > 3 * k.plan.perDay || span > 2 * dayMs + 2 * minuteMs) {
+    if (total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find')) {
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
       if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) {
@@ -222,7 +225,7 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   const c: DayCount = { admitted: 0, rejected: 0, reported: { dayNotBinding: new Set(), dayBinding: new Set() } };
   const windows = Math.ceil(perDay / perMinute) + 2;
-  const giveUpAt = start + ctx.windows.daySeconds * 1000 + 2 * minuteMs; // bounds.ts counts on it
+  const giveUpAt = start + dayGiveUpMs(ctx.windows, 'count'); // waits.ts declares it
   for (let w = 0; w < windows; w++) {
     if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
     let winEnd = start + (w + 1) * minuteMs;

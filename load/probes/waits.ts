@@ -24,6 +24,18 @@ export interface ProbeWaits {
   why: string;
 }
 
+/**
+ * Where each phase of the day probe gives up, in windows (day.ts): finding the day's end (from its first
+ * counted request) and counting a fresh day (from its start). Each looks between waits, so the minute
+ * wait under way when its span runs out ends past it: the day probe declares both spans and one minute
+ * wait each.
+ */
+export const DAY_GIVE_UP = { find: { day: 2, minute: 2 }, count: { day: 1, minute: 2 } } as const;
+
+/** Where a phase of the day probe gives up, in ms from its start. */
+export const dayGiveUpMs = (windows: Windows, phase: keyof typeof DAY_GIVE_UP): number =>
+  DAY_GIVE_UP[phase].day * windows.daySeconds * 1000 + DAY_GIVE_UP[phase].minute * windows.minuteSeconds * 1000;
+
 /** The probes that wait; isolation runs inside the minute probe, within its waits. */
 export type WaitingProbe = Exclude<ProbeName, 'isolation'>;
 
@@ -50,9 +62,13 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
     why: "finds a fresh window twice, each after an idle window when the model needs one, the second after the day's end when the key's day ran out",
   },
   day: {
-    waits: { day: 2 },
-    spans: { day: 3, minute: 4 },
-    why: "waits for a day window long enough to count, finds the day's end at the minute pace (gives up after 2 days + 2 minutes), waits for a fresh day, then counts it (gives up after 1 day + 2 minutes)",
+    // Two minute waits: each phase gives up between waits, so the one under way when its span runs out
+    // ends past it (day.ts DAY_GIVE_UP; day-span.test.ts).
+    waits: { day: 2, minute: 2 },
+    spans: { day: DAY_GIVE_UP.find.day + DAY_GIVE_UP.count.day, minute: DAY_GIVE_UP.find.minute + DAY_GIVE_UP.count.minute },
+    why: `waits for a day window long enough to count, finds the day's end at the minute pace (gives up after ${DAY_GIVE_UP.find.day} days + ` +
+      `${DAY_GIVE_UP.find.minute} minutes, and the minute wait under way), waits for a fresh day, then counts it (gives up after ` +
+      `${DAY_GIVE_UP.count.day} day + ${DAY_GIVE_UP.count.minute} minutes, and the minute wait under way)`,
   },
 };
 
