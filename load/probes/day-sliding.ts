@@ -43,7 +43,8 @@ function spentByKey(run: ProbeRun): { admitted: number; refused: number; before:
   };
 }
 
-function judge(run: ProbeRun, own: Observation[], final: Observation, model: ModelVerdict): void {
+/** Judges the day of a limiter that is not a fixed window by its refusal `final` and this probe's admitted requests `own`. */
+export function judgeNotFixedDay(run: ProbeRun, own: Observation[], final: Observation, model: ModelVerdict): void {
   const { f, k } = run;
   const { perDay } = k.plan;
   const over = overDay(run, own, model);
@@ -99,7 +100,7 @@ export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promi
     for (const o of wave) {
       if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
         if (dayEndOf(run, o) === undefined) f.skip('dayExact', "the day quota's 429 does not say when one more request fits within one day window");
-        else judge(run, own, o, model);
+        else judgeNotFixedDay(run, own, o, model);
         return;
       }
       if (o.admitted) own.push(o);

@@ -16,6 +16,7 @@ import { waveSource } from './waves.ts';
 import { isFixed, type ModelVerdict } from './model.ts';
 import { judgeFromTally } from './day-tally.ts';
 import { dayGiveUpMs } from './waits.ts';
+import { judgeRefillingDay } from './day-refill.ts';
 
 /**
  * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
@@ -127,7 +128,7 @@ function shortDayEnd(run: ProbeRun, o: Observation): number | undefined {
  * Phase A: paces until the day 429, which tells where the current day window ends (and, with this key's
  * samples, usually settles the count at once: day-tally.ts). Always cheaper than waiting for a fresh day.
  */
-async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Observation } | undefined> {
+async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Observation; own: Observation[] } | undefined> {
   const { ctx, k, f } = run;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   const dayMs = ctx.windows.daySeconds * 1000;
@@ -137,6 +138,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
   let winEnd: number | undefined;
   let deliberate = false;
   let prev: Observation | undefined;
+  const own: Observation[] = []; // admitted, for a day its Resets show refilling (day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
   const source = waveSource(run, k.plan.perMinute, () => k.plan.perMinute + (deliberate ? 0 : 1) - inWindow);
@@ -149,7 +151,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
     if (o.status === 429 && isDay429(run, o, winEnd)) {
       const endMs = dayEndOf(run, o);
       if (endMs === undefined) f.skip('dayExact', "the day quota's 429 does not say when the day window ends within one day window");
-      return endMs === undefined ? undefined : { endMs, final: o };
+      return endMs === undefined ? undefined : { endMs, final: o, own };
     }
     const skipTo = i === 0 ? shortDayEnd(run, o) : undefined;
     if (skipTo !== undefined) {
@@ -161,6 +163,7 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
     }
     started ??= o.serverMs;
     if (o.admitted) {
+      own.push(o);
       total++;
       inWindow++;
     }
@@ -294,6 +297,9 @@ export async function probeDay(run: ProbeRun): Promise<void> {
   if (model && !isFixed(model) && model.model !== 'unknown') return probeDaySliding(run, model);
   const found = await findDayEnd(run);
   if (found === undefined) return;
+  const unknown = model === undefined || model.model === 'unknown';
+  // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day).
+  if (unknown && found.final && judgeRefillingDay(run, found.own, found.final)) return;
   const notFixed = model === undefined || model.model === 'unknown' ? dayNotFixed(run, found.final) : undefined;
   if (notFixed) {
     // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.

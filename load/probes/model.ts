@@ -46,7 +46,7 @@ export const HEADER_RESOLUTION_S = 1;
  * sliding log's Reset rises with time only (by 1 when the count straddles a second: rare in a fast count,
  * and then it is told a bucket, which is judged by the same rules).
  */
-const BUCKET_RISE_S = 0.5;
+export const BUCKET_RISE_S = 0.5;
 
 export function inferModel(e: ModelEvidence): ModelVerdict {
   const first = e.admitted[0];

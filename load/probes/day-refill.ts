@@ -1,0 +1,46 @@
+// A day quota that refills (a token bucket or GCRA day), told from its own headers when the minute probe
+// did not tell the model (--only day, or two limiters whose counts report the day). §8.1 says "N requests
+// per day" without saying over which day-long interval (spec/GAPS.md, "Requests per day"): a bucket of
+// perDay refilled perDay a day admits up to 2 × perDay within one day window, as fixed windows do across a
+// boundary. Such a day is judged as the day of any refilling limiter is (day-sliding.ts): never more than
+// perDay plus what it refilled over the span of the requests (model.ts allowance), the refusal only once
+// the key spent perDay, and a consistent Retry-After. An unenforced day still fails: it admits past that.
+import { RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
+import type { ProbeRun } from './context.ts';
+import { judgeNotFixedDay } from './day-sliding.ts';
+import { BUCKET_RISE_S, HEADER_RESOLUTION_S } from './model.ts';
+import type { Observation } from './observe.ts';
+
+/**
+ * The day's Reset rose faster than time between admitted answers reporting the day quota, with no step of
+ * a whole window between them (a fixed day's next window): each request pushed it, as a bucket's "full
+ * again" time is. Measured on our clock from the first one's send to the last one's answer (the longest
+ * the server can have taken), beyond what whole-second Resets add (a fixed day's Reset rounded from a
+ * jittering end, a sliding log's now + a day): a fixed day keeps one Reset, a log's moves with time only.
+ */
+export function dayRefills(own: readonly Observation[], daySeconds: number): string | undefined {
+  const day = own.filter((o) => o.admitted && o.quota === 'day' && o.rate);
+  const jumpS = daySeconds - RESET_ROUNDING_MS / 1000;
+  let from = 0;
+  for (let i = 1; i < day.length; i++) {
+    if (day[i]!.rate!.reset - day[i - 1]!.rate!.reset >= jumpS) from = i;
+    // Any earlier answer of the chain: a bucket's rise outpaces time within a burst, not across the pauses
+    // between minute windows (where it refills).
+    for (let j = from; j < i; j++) {
+      const rise = day[i]!.rate!.reset - day[j]!.rate!.reset;
+      const elapsed = (day[i]!.receivedLocal - day[j]!.sentLocal) / 1000;
+      if (rise - elapsed > HEADER_RESOLUTION_S + BUCKET_RISE_S) {
+        return `the day quota's Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: each request pushed it further (a day refilled continuously)`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Judges a day its own Resets show refilling (true), or leaves it to the fixed-day judges (false). */
+export function judgeRefillingDay(run: ProbeRun, own: Observation[], final: Observation): boolean {
+  const why = dayRefills(own, run.ctx.windows.daySeconds);
+  if (!why || run.k.plan.perMinute === run.k.plan.perDay) return false;
+  judgeNotFixedDay(run, own, final, { model: 'token-bucket', why });
+  return true;
+}
