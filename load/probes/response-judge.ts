@@ -1,9 +1,20 @@
 // Verdicts on every probe response, apart from sending it: §8.2's headers (present, valid, the plan's
 // figure, a plausible Reset) and a status the probes can interpret (200, or 429 over the limit).
-import { isWholeSeconds, readRateLimit } from '../../spec/ratelimit.ts';
+import { isWholeSeconds, readRateLimit, type RateLimitState } from '../../spec/ratelimit.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import type { ProbeRun } from './context.ts';
+import { keySamples, type ProbeRun } from './context.ts';
+import { earlierWindowWithRoom } from './window-edge.ts';
 import { ProbeStop, resetEndMs, type Observation } from './observe.ts';
+
+/**
+ * Remaining = Limit on an admitted answer whose request may have been counted in an earlier window of this
+ * key that still had room, and answered after it ended (window-edge.ts: slowapi). More than Limit never is.
+ */
+function answeredPastItsWindow(run: ProbeRun, o: Observation, rate: RateLimitState): boolean {
+  if (rate.remaining !== rate.limit) return false;
+  const answer = { sentLocal: o.sentLocal, limit: rate.limit, reset: rate.reset, sample: o.sample };
+  return earlierWindowWithRoom(answer, keySamples(run), (serverMs) => run.ctx.serverClock.toLocalNotBefore(serverMs)) !== undefined;
+}
 
 export function judgeResponse(run: ProbeRun, o: Observation): void {
   judgeHeaders(run, o);
@@ -32,7 +43,7 @@ function judgeHeaders(run: ProbeRun, o: Observation): void {
       received: parsed.value.limit,
     });
   } else f.pass('limit');
-  if (o.admitted && o.quota !== 'unknown' && parsed.value.remaining >= parsed.value.limit) {
+  if (o.admitted && o.quota !== 'unknown' && parsed.value.remaining >= parsed.value.limit && !answeredPastItsWindow(run, o, parsed.value)) {
     // An admitted request counts against the quota it reports (any model): at most Limit - 1 can remain.
     f.fail('remaining', `an admitted request's answer reports Remaining ${parsed.value.remaining} of a Limit of ${parsed.value.limit}: the request itself was not counted`, {
       exchange: o.ex, expected: `≤ ${parsed.value.limit - 1}`, received: parsed.value.remaining,

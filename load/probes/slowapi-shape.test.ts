@@ -36,6 +36,23 @@ describe('FastAPI + slowapi (stock settings) in virtual time', () => {
     },
   );
 
+  // slowapi reads its headers once the endpoint returned: a request counted at the very end of a window and
+  // answered after it reads Remaining = Limit (no window any more), Reset = now + 1 s. Before, on a far
+  // target (0–400 ms each way) whose day count's last requests reach a window's end: 'an admitted request's
+  // answer reports Remaining 40 of a Limit of 40: the request itself was not counted' (seeds 8, 20).
+  // And the last day's 429 at its very end, its wave's siblings opening the next day before the count began
+  // (0–150 ms): '99 requests admitted in one day window before the day 429; the plan allows 100' (2, 20, 35).
+  it.for([
+    ['headers read 20 ms after the count, 0–400 ms each way', [0, 400], [8, 20]],
+    ['headers read 20 ms after the count, 0–150 ms each way', [0, 150], [2, 20, 35]],
+  ] as const)('PASS with every MUST judged at a window\'s edge: %s', async ([, latencyMs, seeds]) => {
+    const shape = { ...SLOWAPI, slowapiHeadersAfterMs: 20, dateLagMs: () => 0 };
+    for (const seed of seeds) {
+      const r = await runShape({ windows, plans, shape, seed, latencyMs: [...latencyMs] });
+      expect({ seed, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
+    }
+  });
+
   it.for([
     ['no Retry-After', { noRetryAfter: true }, 'quota.retry-after.present[free]'],
     ['day not enforced', { noDay: true }, 'quota.day.exact[free]'],
