@@ -56,6 +56,13 @@ export const verdict = {
 } as const;
 
 /**
+ * What a judge returns: one Verdict, or one per item it judged (each response, window or pair of
+ * answers), in order; an empty list says the observation held nothing for this rule (the table that
+ * owns the check then reports it unjudged, load/probes/findings.ts).
+ */
+export type Judged = Verdict | readonly Verdict[];
+
+/**
  * A check as every engine states it: its metadata, a guard saying when it speaks about an observation
  * (a Verdict of kind not-applicable or unjudged when it does not; undefined when it does) and a pure
  * judge over that typed observation. Engines produce observations; `judgeRule` (ledger.ts) records.
@@ -63,7 +70,7 @@ export const verdict = {
 export interface Rule<O, M extends CheckMeta = CheckMeta> {
   readonly check: M;
   readonly applies?: (observation: O) => Verdict | undefined;
-  readonly judge: (observation: O) => Verdict;
+  readonly judge: (observation: O) => Judged;
   /** What the check saw, kept beside its verdict (report.json `observed`), e.g. the rates a headroom rests on. */
   readonly facts?: (observation: O) => unknown;
 }

@@ -3,7 +3,7 @@
 // what was observed. Its results are report.json's checks, every
 // exchange redacted and clipped by one policy.
 import { redactText } from '../core/redact.ts';
-import type { CheckMeta, Finding, Rule, Verdict } from './check.ts';
+import type { CheckMeta, Finding, Judged, Rule, Verdict } from './check.ts';
 import { causeOf } from './cause.ts';
 import type { CheckResult, Failure, SkipKind } from './model.ts';
 import { recordedExchange } from './recorded.ts';
@@ -116,13 +116,16 @@ export function record<C extends CheckMeta>(ledger: Ledger<C>, check: C, v: Verd
  * The guard first (a Verdict when the rule does not speak about this observation), then the judge; the
  * rule's facts, when it keeps any, are recorded after its verdict (a skip's reason stays beside them).
  */
-export function judgeRule<O, C extends CheckMeta>(ledger: Ledger<C>, rule: Rule<O, C>, observation: O): Verdict {
-  const v = rule.applies?.(observation) ?? rule.judge(observation);
-  record(ledger, rule.check, v);
+export function judgeRule<O, C extends CheckMeta>(ledger: Ledger<C>, rule: Rule<O, C>, observation: O): readonly Verdict[] {
+  const verdicts = verdictsOf(rule.applies?.(observation) ?? rule.judge(observation));
+  for (const v of verdicts) record(ledger, rule.check, v);
   const facts = rule.facts?.(observation);
   if (facts !== undefined) ledger.entry(rule.check).observed = facts;
-  return v;
+  return verdicts;
 }
+
+/** A judge's one Verdict or several, as a list. */
+export const verdictsOf = (judged: Judged): readonly Verdict[] => ('kind' in judged ? [judged as Verdict] : judged as readonly Verdict[]);
 
 /**
  * The failure cap, kept by cause (issue 15 §4): a new cause always gets a place while the kept

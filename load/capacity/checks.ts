@@ -4,7 +4,7 @@
 // load is the specification's (§8); the headroom is the operator's question, asked of the plan figures
 // of §8.1 and judged against --slo/--min-headroom.
 import { defineCheck as def, verdict, type Rule, type Verdict } from '../../report/check.ts';
-import { createLedger, judgeRule, resultOf } from '../../report/ledger.ts';
+import { createLedger, judgeRule, resultOf, verdictsOf } from '../../report/ledger.ts';
 import type { CheckResult } from '../../report/model.ts';
 import type { CapacityVerdict } from '../../report/capacity.ts';
 import type { CanaryFindings } from './canary.ts';
@@ -117,10 +117,7 @@ export const CAPACITY_RULES: readonly CapacityRule[] = [headroom, below429, cana
 function unproven(rule: CapacityRule, o: CapacityObservation): CapacityRule {
   if (!o.interrupted) return rule;
   const why = `not judged: the run was interrupted after ${o.interrupted.done} of ${o.interrupted.total} steps`;
-  const judge = (x: CapacityObservation): Verdict => {
-    const v = rule.judge(x);
-    return v.kind === 'pass' ? verdict.unjudged(why) : v;
-  };
+  const judge = (x: CapacityObservation) => verdictsOf(rule.judge(x)).map((v) => (v.kind === 'pass' ? verdict.unjudged(why) : v));
   return { ...rule, judge };
 }
 

@@ -1,34 +1,74 @@
 // The burst probe: far more simultaneous requests than the limit, at the start of a fresh window, must
 // admit exactly the limit, and the Remaining values handed out must be distinct and contiguous.
-import { labelOf, type ProbeRun } from './context.ts';
+// `probeBurst` sends and records the burst; BURST_RULES judge it.
+import { verdict, type Verdict } from '../../report/check.ts';
+import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
+import { failure, missing, NOT_REACHED, rule, type Observed, type ProbeRule } from './findings.ts';
 import { allowance, isFixed, type ModelVerdict } from './model.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
-import { dayOwned, waitOutDay429, type DayWait } from './day-out.ts';
+import { dayOwned, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
 export const burstSize = (perMinute: number): number => perMinute + Math.max(3, Math.min(perMinute, 100));
 
+export interface BurstObservation extends Observed {
+  scope: ProbeScope;
+  /** The limiter's model the minute probe found for this key (undefined: it did not run). */
+  model?: ModelVerdict;
+  /** The judged burst: its simultaneous answers, and the end (server ms) of the fresh window it was sent in. */
+  burst?: { all: Observation[]; endMs: number };
+  /** The key's day ran out and the run could not wait for its end (day-out.ts): why, and the fix. */
+  unwaited?: Unwaited;
+}
+
+/** Judged as a fixed window unless the minute probe showed another model. */
+const judgedFixed = (model: ModelVerdict | undefined): boolean => model === undefined || isFixed(model) || model.model === 'unknown';
+
+/** Models whose Remaining refills continuously: under concurrency two answers may share a value. */
+const refills = (model: ModelVerdict | undefined): boolean => model?.model === 'token-bucket' || model?.model === 'sliding-counter';
+
+const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] => b.all.filter((o) => o.admitted);
+
+/** Fewer than the limit admitted, with a 429 of the day quota (or a Retry-After past the window): the day ran out. */
+function dayRanOut(b: NonNullable<BurstObservation['burst']>, perMinute: number): boolean {
+  const dayOut = b.all.some((x) => (x.status === 429 && x.quota === 'day') || retryAfterBeyond(x, b.endMs));
+  return admittedOf(b).length < perMinute && dayOut;
+}
+
+function exact(o: BurstObservation): Verdict {
+  const { perMinute } = o.scope.k.plan;
+  const { all } = o.burst!;
+  const admitted = admittedOf(o.burst!);
+  const spanMs = Math.max(...all.map((x) => x.receivedLocal)) - Math.min(...all.map((x) => x.sentLocal));
+  const fixed = judgedFixed(o.model);
+  const most = perMinute + (fixed ? 0 : allowance(o.model!.model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs));
+  if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
+  const limiter = most > perMinute ? ` (a ${o.model!.model} limiter at most ${most} over ${spanMs} ms)` : '';
+  return failure(`${all.length} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${limiter}`, {
+    exchange: (admitted[admitted.length - 1] ?? all[0])!.ex, expected: perMinute, received: admitted.length,
+  });
+}
+
 /** Remaining values per reported window must be distinct and contiguous. */
-function judgeRemainingSet(run: ProbeRun, admitted: Observation[]): void {
+function remainingSet(o: BurstObservation): Verdict {
   const groups = new Map<string, Observation[]>();
-  for (const o of admitted) {
-    if (!o.rate || o.quota === 'unknown') continue;
-    const id = `${o.quota}@${o.rate.reset}`;
-    groups.set(id, [...(groups.get(id) ?? []), o]);
+  for (const x of admittedOf(o.burst!)) {
+    if (!x.rate || x.quota === 'unknown') continue;
+    const id = `${x.quota}@${x.rate.reset}`;
+    groups.set(id, [...(groups.get(id) ?? []), x]);
   }
   for (const [id, list] of groups) {
-    const values = list.map((o) => o.rate!.remaining).sort((a, b) => a - b);
+    const values = list.map((x) => x.rate!.remaining).sort((a, b) => a - b);
     const distinct = new Set(values).size === values.length;
     const contiguous = values.length === 0 || values[values.length - 1]! - values[0]! === values.length - 1;
     if (!distinct || !contiguous) {
-      run.f.fail('burstRemaining', `Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`, { exchange: list[0]!.ex, received: values });
-      return;
+      return failure(`Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`, { exchange: list[0]!.ex, received: values });
     }
   }
-  run.f.pass('burstRemaining');
+  return verdict.pass;
 }
 
 /**
@@ -42,13 +82,63 @@ function firstCounted(admitted: readonly Observation[]): { remaining: number; li
   return { remaining: Math.max(...minute.map((o) => o.rate!.remaining)), limit: minute[0]!.rate!.limit };
 }
 
-/** Models whose Remaining refills continuously: under concurrency two answers may share a value. */
-const refills = (model: ModelVerdict | undefined): boolean => model?.model === 'token-bucket' || model?.model === 'sliding-counter';
+/**
+ * Fewer than the plan, and the burst's own answers say it did not start on a whole allowance, while no
+ * evidence showed a fixed window (the minute probe could not tell the model): a bucket's 429 names when
+ * one token is back, not when the bucket is full, so the "fresh window" it led to was not (the reference
+ * token bucket at 1 s windows: 2 of 3 admitted, failed). After an idle window every model is whole again:
+ * the probe bursts once more; still not whole, unjudged, never failed. A model shown fixed keeps its verdict.
+ */
+function notWhole(b: NonNullable<BurstObservation['burst']>, perMinute: number, model: ModelVerdict | undefined) {
+  const admitted = admittedOf(b);
+  const start = firstCounted(admitted);
+  return admitted.length < perMinute && !(model && isFixed(model)) && start && start.remaining < start.limit - 1 ? start : undefined;
+}
 
-export async function probeBurst(run: ProbeRun): Promise<void> {
+const DAY_OUT_FIX = 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
+
+/** A second burst that still did not start whole (model not shown fixed): neither of its rules is judged. */
+function notWholeVerdict(o: BurstObservation): Verdict | undefined {
+  const start = notWhole(o.burst!, o.scope.k.plan.perMinute, o.model);
+  if (!start) return undefined;
+  const why = `${o.burst!.all.length} simultaneous requests: ${admittedOf(o.burst!).length} admitted, and the first the server counted reports Remaining ${start.remaining} of ${start.limit}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the limiter's model`;
+  return verdict.unjudged(why, 'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window');
+}
+
+/** burstExact's guard: nothing to judge, the day ran out, or a burst that did not start whole (unjudged). */
+function exactApplies(o: BurstObservation): Verdict | undefined {
+  if (!o.burst) return missing(o);
+  const { perMinute } = o.scope.k.plan;
+  if (dayRanOut(o.burst, perMinute)) {
+    const why = `${admittedOf(o.burst).length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`;
+    return verdict.unjudged(`${why}${o.unwaited ? ` (${o.unwaited.unwaited})` : ''}`, o.unwaited?.fix ?? DAY_OUT_FIX);
+  }
+  return notWholeVerdict(o);
+}
+
+function remainingApplies(o: BurstObservation): Verdict | undefined {
+  if (!o.burst) return missing(o);
+  if (dayRanOut(o.burst, o.scope.k.plan.perMinute)) return verdict.unjudged(NOT_REACHED);
+  // A limiter that was refilling (a bucket) may repeat a Remaining value: not a fixed window's to judge.
+  const whole = notWholeVerdict(o);
+  if (whole) return whole;
+  // A rule of fixed windows: a refilling model's simultaneous answers may share a Remaining value.
+  if (refills(o.model)) return verdict.notApplicable(`a ${o.model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`);
+  return undefined;
+}
+
+export const BURST_RULES: readonly ProbeRule<BurstObservation>[] = [rule('burstExact', exact, exactApplies), rule('burstRemaining', remainingSet, remainingApplies)];
+
+export const burstOf = (run: ProbeRun): BurstObservation => ({ scope: scopeOf(run), model: run.ctx.models[labelOf(run)] });
+
+/**
+ * Sends the burst at the start of a fresh window: once more if it straddled a fixed window's end, or
+ * after the day's end when the key's day ran out and the run affords the wait (waits.ts: one day wait).
+ */
+export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise<void> {
   const { perMinute } = run.k.plan;
-  const model = run.ctx.models[labelOf(run)];
-  const fixed = model === undefined || isFixed(model) || model.model === 'unknown';
+  const { model } = seen;
+  const fixed = judgedFixed(model);
   const n = burstSize(perMinute);
   const day: DayWait = { used: false };
   let idle = false;
@@ -68,49 +158,19 @@ export async function probeBurst(run: ProbeRun): Promise<void> {
       idle = !(model && isFixed(model));
       continue;
     }
-    const admitted = all.filter((o) => o.admitted);
-    const dayOut = all.some((o) => (o.status === 429 && o.quota === 'day') || retryAfterBeyond(o, fresh.endMs));
-    if (admitted.length < perMinute && dayOut) {
+    const burst = { all, endMs: fresh.endMs };
+    if (dayRanOut(burst, perMinute)) {
       // The key's day ran out (its minute and day probes spend it too): burst again in the next day window,
-      // when the run affords the wait (waits.ts: one day wait), instead of leaving the rule unjudged.
+      // when the run affords the wait, instead of leaving the rule unjudged.
       const refusal = attempt === 0 ? all.find((o) => dayOwned(run, o)) : undefined;
       const unwaited = refusal ? await waitOutDay429(run, refusal, "the burst's 429", day) : undefined;
       if (refusal && !unwaited) continue;
-      const fix = unwaited?.fix ?? 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
-      run.f.skip('burstExact', `${admitted.length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out${unwaited ? ` (${unwaited.unwaited})` : ''}`, { fix });
-      return;
+      seen.unwaited = unwaited;
+    } else if (attempt === 0 && notWhole(burst, perMinute, model)) {
+      idle = true; // once more after an idle window (BURST_RULES leave a second such burst unjudged)
+      continue;
     }
-    // Fewer than the plan, and the burst's own answers say it did not start on a whole allowance, while no
-    // evidence showed a fixed window (the minute probe could not tell the model): a bucket's 429 names when
-    // one token is back, not when the bucket is full, so the "fresh window" it led to was not (the reference
-    // token bucket at 1 s windows: 2 of 3 admitted, failed). After an idle window every model is whole again:
-    // burst once more; still not whole, unjudged, never failed. A model shown fixed keeps its verdict.
-    const start = firstCounted(admitted);
-    if (admitted.length < perMinute && !(model && isFixed(model)) && start && start.remaining < start.limit - 1) {
-      if (attempt === 0) {
-        idle = true;
-        continue;
-      }
-      const why = `${n} simultaneous requests: ${admitted.length} admitted, and the first the server counted reports Remaining ${start.remaining} of ${start.limit}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the limiter's model`;
-      const fix = { fix: 'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window' };
-      run.f.skip('burstExact', why, fix);
-      // A limiter that was refilling (a bucket) may repeat a Remaining value: not a fixed window's to judge.
-      run.f.skip('burstRemaining', why, fix);
-      return;
-    }
-    const spanMs = Math.max(...all.map((o) => o.receivedLocal)) - Math.min(...all.map((o) => o.sentLocal));
-    const most = perMinute + (fixed ? 0 : allowance(model!.model, perMinute, run.ctx.windows.minuteSeconds * 1000, spanMs));
-    if (admitted.length >= perMinute && admitted.length <= most) run.f.pass('burstExact');
-    else {
-      run.f.fail('burstExact', `${n} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${most > perMinute ? ` (a ${model!.model} limiter at most ${most} over ${spanMs} ms)` : ''}`, {
-        exchange: (admitted[admitted.length - 1] ?? all[0])!.ex, expected: perMinute, received: admitted.length,
-      });
-    }
-    if (refills(model)) {
-      // A rule of fixed windows: a refilling model's simultaneous answers may share a Remaining value.
-      run.f.skip('burstRemaining', `a ${model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`, { kind: 'not-applicable' });
-    }
-    else judgeRemainingSet(run, admitted);
+    seen.burst = burst;
     return;
   }
 }

@@ -46,6 +46,15 @@ export interface KeyUnderTest {
   key: string;
 }
 
+/** What a pure judge may know of a probe: its windows and its plan; never the send, the key or the ledger. */
+export interface ProbeScope {
+  ctx: Pick<ProbeContext, 'windows'>;
+  k: Pick<KeyUnderTest, 'plan'>;
+}
+
+/** The scope of a run, as a value apart from it (a rule's observation must not carry its send or key). */
+export const scopeOf = (run: ProbeRun): ProbeScope => ({ ctx: { windows: run.ctx.windows }, k: { plan: run.k.plan } });
+
 /** One key in one probe: where its findings and samples go. */
 export interface ProbeRun {
   ctx: ProbeContext;

@@ -1,25 +1,53 @@
 // The isolation probe: while one key's minute window is spent, every other key is still admitted.
-// It rides on the minute probe's exhausted window, so it costs one request per other key.
+// It rides on the minute probe's exhausted window, so it costs one request per other key. It sends and
+// records (`probeIsolation`); ISOLATION_RULES judge what it saw.
+import { verdict } from '../../report/check.ts';
 import { keySamples, labelOf, type ProbeRun } from './context.ts';
+import { failure, missing, rule, type Observed, type ProbeRule } from './findings.ts';
 import { isFixed } from './model.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
+import type { Observation } from './observe.ts';
 import type { WindowCount } from './window.ts';
 
-export async function probeIsolation(spent: ProbeRun, count: WindowCount, others: ProbeRun[]): Promise<void> {
-  if (!count.rejected) {
-    spent.f.skip('isolation', `the key for plan ${spent.k.plan.name} could not be exhausted`);
-    return;
-  }
+export interface IsolationObservation extends Observed {
+  spentPlan: string;
+  /** Fewer than two keys: there is no other key to isolate. */
+  alone?: boolean;
+  /** The spent key's minute window (server ms end) and whether it refused; absent when never spent. */
+  spent?: { rejected: boolean; endMs: number };
+  /** Each other key's answer, and whether its own earlier requests explain a refusal. */
+  answers: Array<{ plan: string; o: Observation; explained: boolean }>;
+}
+
+export const isolationOf = (spent: ProbeRun, alone = false): IsolationObservation =>
+  ({ spentPlan: spent.k.plan.name, alone, answers: [] });
+
+/** One request per other key while `count`'s window is spent, recorded into `seen`. */
+export async function probeIsolation(seen: IsolationObservation, count: WindowCount, others: ProbeRun[]): Promise<void> {
+  seen.spent = { rejected: count.rejected !== undefined, endMs: count.endMs };
+  if (!count.rejected) return;
   for (const other of others) {
     const explained = ownStateExplains(other); // before this request joins its series
-    const o = await observe(other);
-    if (o.admitted) spent.f.pass('isolation');
-    else if (o.serverMs < count.endMs - SLACK_MS / 3 && !explained) {
-      spent.f.fail('isolation', `the key for plan ${other.k.plan.name} got ${o.status} right after the key for plan ${spent.k.plan.name} spent its minute quota`, { exchange: o.ex, expected: 'admitted', received: o.status });
-    }
+    seen.answers.push({ plan: other.k.plan.name, o: await observe(other), explained });
   }
 }
+
+const isolation = rule<IsolationObservation>('isolation', (s) => s.answers.flatMap(({ plan, o, explained }) => {
+  if (o.admitted) return [verdict.pass];
+  if (o.serverMs >= s.spent!.endMs - SLACK_MS / 3 || explained) return [];
+  const message = `the key for plan ${plan} got ${o.status} right after the key for plan ${s.spentPlan} spent its minute quota`;
+  return [failure(message, { exchange: o.ex, expected: 'admitted', received: o.status })];
+}), (s) => {
+  if (s.alone) {
+    const fix = 'give a key of a second plan: --key PLAN=KEY again (or --only minute,burst,day to leave isolation out)';
+    return verdict.unjudged('isolation needs keys of at least two plans', fix);
+  }
+  if (!s.spent) return missing(s);
+  return s.spent.rejected ? undefined : verdict.unjudged(`the key for plan ${s.spentPlan} could not be exhausted`);
+});
+
+export const ISOLATION_RULES: readonly ProbeRule<IsolationObservation>[] = [isolation];
 
 /**
  * A limiter that is not a fixed window may still be refusing the other key for its own earlier requests

@@ -3,7 +3,7 @@
 import { ConfigError } from '../../core/errors.ts';
 import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
-import type { ProbeRun } from './context.ts';
+import type { ProbeRun, ProbeScope } from './context.ts';
 import type { Sample } from '../../report/model.ts';
 
 export type QuotaKind = 'minute' | 'day' | 'unknown';
@@ -47,7 +47,7 @@ export function retryAfterBeyond(o: Observation, endMs: number): boolean {
 }
 
 /** Server ms at which the window the headers report ends, when Reset is a plausible Unix time. */
-export function resetEndMs(run: ProbeRun, o: Observation): number | undefined {
+export function resetEndMs(run: ProbeScope, o: Observation): number | undefined {
   if (!o.rate || o.quota === 'unknown') return undefined;
   const length = (o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds) * 1000;
   const end = o.rate.reset * 1000;

@@ -1,61 +1,86 @@
-// Verdicts on every probe response, apart from sending it: §8.2's headers (present, valid, the plan's
+// Rules on every probe response, apart from sending it: §8.2's headers (present, valid, the plan's
 // figure, a plausible Reset) and a status the probes can interpret (200, or 429 over the limit).
+// request.ts judges each response by RESPONSE_RULES as it comes back, into its key's ledger.
 import { isWholeSeconds, readRateLimit, type RateLimitState } from '../../spec/ratelimit.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { keySamples, type ProbeRun } from './context.ts';
+import { verdict } from '../../report/check.ts';
+import { keySamples, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
+import { failure, rule, silent, type ProbeRule } from './findings.ts';
 import { earlierWindowWithRoom } from './window-edge.ts';
-import { ProbeStop, resetEndMs, type Observation } from './observe.ts';
+import { resetEndMs, type Observation } from './observe.ts';
 
-/**
- * Remaining = Limit on an admitted answer whose request may have been counted in an earlier window of this
- * key that still had room, and answered after it ended (window-edge.ts: slowapi). More than Limit never is.
- */
-function answeredPastItsWindow(run: ProbeRun, o: Observation, rate: RateLimitState): boolean {
-  if (rate.remaining !== rate.limit) return false;
+/** One probe response, its headers as read, and the plan and windows it is judged against. */
+export interface ProbeResponse {
+  scope: ProbeScope;
+  o: Observation;
+  headers: ReturnType<typeof readRateLimit>;
+  /**
+   * Remaining = Limit on an admitted answer whose request may have been counted in an earlier window of this
+   * key that still had room, and answered after it ended (window-edge.ts: slowapi). More than Limit never is.
+   */
+  pastItsWindow: boolean;
+}
+
+function answeredPastItsWindow(run: ProbeRun, o: Observation, rate: RateLimitState | undefined): boolean {
+  if (!rate || rate.remaining !== rate.limit) return false;
   const answer = { sentLocal: o.sentLocal, limit: rate.limit, reset: rate.reset, sample: o.sample };
   return earlierWindowWithRoom(answer, keySamples(run), (serverMs) => run.ctx.serverClock.toLocalNotBefore(serverMs)) !== undefined;
 }
 
-export function judgeResponse(run: ProbeRun, o: Observation): void {
-  judgeHeaders(run, o);
-  if (!o.admitted && o.status !== 429) {
-    run.f.fail('status', `GET /pets?limit=1 answered ${o.status}`, { exchange: o.ex, expected: '200 or 429', received: o.status });
-    throw new ProbeStop(`unexpected status ${o.status}`);
-  }
-  run.f.pass('status');
+/** The response as its rules see it: what came back, and what this key's samples then say of its window. */
+export function responseOf(run: ProbeRun, o: Observation): ProbeResponse {
+  const headers = readRateLimit(o.ex.response.headers);
+  return { scope: scopeOf(run), o, headers, pastItsWindow: answeredPastItsWindow(run, o, headers.ok ? headers.value : undefined) };
 }
 
-function judgeHeaders(run: ProbeRun, o: Observation): void {
-  const { f, k } = run;
-  const parsed = readRateLimit(o.ex.response.headers);
-  if (!parsed.ok) {
-    f.fail('headersValid', parsed.problem, { exchange: o.ex });
-    return;
-  }
-  f.pass('headersValid');
-  const reset = o.ex.response.headers[RATE_LIMIT_HEADERS.reset];
-  if (isWholeSeconds(reset)) f.pass('resetInteger');
-  else f.fail('resetInteger', `X-RateLimit-Reset ${JSON.stringify(reset)} is not in whole seconds (read as a Unix timestamp all the same)`, { exchange: o.ex });
-  if (o.quota === 'unknown') {
-    f.fail('limit', `X-RateLimit-Limit is ${parsed.value.limit}, neither the plan's ${k.plan.perMinute}/minute nor ${k.plan.perDay}/day`, {
-      exchange: o.ex,
-      expected: [k.plan.perMinute, k.plan.perDay],
-      received: parsed.value.limit,
-    });
-  } else f.pass('limit');
-  if (o.admitted && o.quota !== 'unknown' && parsed.value.remaining >= parsed.value.limit && !answeredPastItsWindow(run, o, parsed.value)) {
-    // An admitted request counts against the quota it reports (any model): at most Limit - 1 can remain.
-    f.fail('remaining', `an admitted request's answer reports Remaining ${parsed.value.remaining} of a Limit of ${parsed.value.limit}: the request itself was not counted`, {
-      exchange: o.ex, expected: `≤ ${parsed.value.limit - 1}`, received: parsed.value.remaining,
-    });
-  }
-  if (o.quota !== 'unknown' && resetEndMs(run, o) === undefined) {
-    const length = o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds;
-    f.fail('reset', `X-RateLimit-Reset ${parsed.value.reset} is not a Unix time (s) within the ${length} s ${o.quota} window from the server's Date (${Math.round(o.serverMs / 1000)})`, {
-      exchange: o.ex,
-      expected: `${Math.round(o.serverMs / 1000)}..${Math.round(o.serverMs / 1000) + length}`,
-      received: parsed.value.reset,
-    });
-  } else if (o.quota !== 'unknown') f.pass('reset');
-}
+/** 200, or 429 over the limit: anything else, the probe for this key cannot interpret and stops (request.ts). */
+export const interpretable = (o: Observation): boolean => o.admitted || o.status === 429;
 
+/** The header rules beyond validity speak only of valid headers. */
+const valid = (r: ProbeResponse): RateLimitState | undefined => (r.headers.ok ? r.headers.value : undefined);
+
+const headersValid = rule<ProbeResponse>('headersValid', ({ o, headers }) => (headers.ok ? verdict.pass : failure(headers.problem, { exchange: o.ex })));
+
+const resetInteger = rule<ProbeResponse>('resetInteger', (r) => {
+  const reset = r.o.ex.response.headers[RATE_LIMIT_HEADERS.reset];
+  if (!valid(r)) return silent;
+  if (isWholeSeconds(reset)) return verdict.pass;
+  return failure(`X-RateLimit-Reset ${JSON.stringify(reset)} is not in whole seconds (read as a Unix timestamp all the same)`, { exchange: r.o.ex });
+});
+
+const limit = rule<ProbeResponse>('limit', (r) => {
+  const v = valid(r);
+  if (!v) return silent;
+  if (r.o.quota !== 'unknown') return verdict.pass;
+  const { plan } = r.scope.k;
+  return failure(`X-RateLimit-Limit is ${v.limit}, neither the plan's ${plan.perMinute}/minute nor ${plan.perDay}/day`, {
+    exchange: r.o.ex, expected: [plan.perMinute, plan.perDay], received: v.limit,
+  });
+});
+
+/** An admitted request counts against the quota it reports (any model): at most Limit - 1 can remain. */
+const remainingCounted = rule<ProbeResponse>('remaining', (r) => {
+  const v = valid(r);
+  if (!v || !r.o.admitted || r.o.quota === 'unknown' || v.remaining < v.limit || r.pastItsWindow) return silent;
+  return failure(`an admitted request's answer reports Remaining ${v.remaining} of a Limit of ${v.limit}: the request itself was not counted`, {
+    exchange: r.o.ex, expected: `≤ ${v.limit - 1}`, received: v.remaining,
+  });
+});
+
+const reset = rule<ProbeResponse>('reset', (r) => {
+  const v = valid(r);
+  const { o, scope } = r;
+  if (!v || o.quota === 'unknown') return silent;
+  if (resetEndMs(scope, o) !== undefined) return verdict.pass;
+  const length = o.quota === 'minute' ? scope.ctx.windows.minuteSeconds : scope.ctx.windows.daySeconds;
+  const nowS = Math.round(o.serverMs / 1000);
+  const what = `X-RateLimit-Reset ${v.reset} is not a Unix time (s) within the ${length} s ${o.quota} window`;
+  return failure(`${what} from the server's Date (${nowS})`, { exchange: o.ex, expected: `${nowS}..${nowS + length}`, received: v.reset });
+});
+
+const status = rule<ProbeResponse>('status', ({ o }) => (interpretable(o)
+  ? verdict.pass
+  : failure(`GET /pets?limit=1 answered ${o.status}`, { exchange: o.ex, expected: '200 or 429', received: o.status })));
+
+/** In the order they were judged before rules (the failure cap keeps the first findings of a cause). */
+export const RESPONSE_RULES: readonly ProbeRule<ProbeResponse>[] = [headersValid, resetInteger, limit, remainingCounted, reset, status];

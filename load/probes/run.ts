@@ -5,10 +5,10 @@ import { AbortRunError } from '../../core/errors.ts';
 import type { CheckResult } from '../../report/model.ts';
 import { PROBE_CHECKS, type ProbeName } from './checks.ts';
 import { seriesName, type KeyUnderTest, type ProbeContext, type ProbeRun } from './context.ts';
-import { probeBurst } from './burst.ts';
+import { BURST_RULES, burstOf, probeBurst } from './burst.ts';
 import { probeDay } from './day.ts';
-import { createFindings, type Findings } from './findings.ts';
-import { probeIsolation } from './isolation.ts';
+import { createFindings, type Cut, type Findings, type Observed, type ProbeRule } from './findings.ts';
+import { ISOLATION_RULES, isolationOf, probeIsolation } from './isolation.ts';
 import { probeMinute } from './minute.ts';
 import { ProbeStop } from './observe.ts';
 import { WaitCapped } from './bounds.ts';
@@ -29,16 +29,38 @@ function labels(keys: KeyUnderTest[]): string[] {
   });
 }
 
+/** Why a probe ended early: stopped by an uninterpretable answer, or cut short by a wait or the run's bound. */
+function cutOf(error: unknown): Cut | undefined {
+  if (error instanceof WaitCapped) {
+    return { reason: `probe cut short: ${error.message}`, fix: 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time' };
+  }
+  return error instanceof ProbeStop ? { reason: `probe stopped: ${error.message}` } : undefined;
+}
+
 /** A probe stopped by an uninterpretable answer ends; the run goes on with the next probe. */
 async function guarded(run: ProbeRun, probe: ProbeName, body: () => Promise<unknown>): Promise<void> {
   try {
     await body();
   } catch (error) {
-    if (!(error instanceof ProbeStop) && !(error instanceof WaitCapped)) throw error;
-    const why = error instanceof WaitCapped ? 'probe cut short' : 'probe stopped';
-    const how = error instanceof WaitCapped ? { fix: 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time' } : {};
-    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, `${why}: ${error.message}`, how);
+    const cut = cutOf(error);
+    if (!cut) throw error;
+    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, cut.reason, cut.fix === undefined ? {} : { fix: cut.fix });
   }
+}
+
+/**
+ * Runs a probe that fills its observation, then judges it by the probe's rules; a probe that ended
+ * early leaves its observation with the cut, and the rules that needed the rest say why (findings.ts).
+ */
+async function judged<O extends Observed>(run: ProbeRun, probe: ProbeName, rules: readonly ProbeRule<O>[], seen: O, body: (seen: O) => Promise<void>): Promise<void> {
+  try {
+    await body(seen);
+  } catch (error) {
+    const cut = cutOf(error);
+    if (!cut) throw error;
+    seen.cut = cut;
+  }
+  run.f.judge(rules, seen, PROBE_CHECKS[probe]);
 }
 
 export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: readonly ProbeName[], secrets: readonly string[]): Promise<ProbeResults> {
@@ -60,11 +82,12 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     const run = runOf(i, 'minute', wants('minute') ? findings[i] : createFindings(names[i]!, secrets));
     ctx.progress({ phase: `quota ${names[i]}: minute`, done: turn, total: keys.length, etaMs: 2 * ctx.windows.minuteSeconds * 1000 });
     const others = keys.map((_, j) => runOf(j, 'isolation')).filter((_, j) => j !== i);
-    await guarded(run, 'minute', () =>
-      probeMinute(run, isolate ? (count) => probeIsolation({ ...run, f: findings[i]! }, count, others) : undefined),
-    );
+    const isolation = isolationOf(run);
+    await guarded(run, 'minute', () => probeMinute(run, isolate ? (count) => probeIsolation(isolation, count, others) : undefined));
+    // Judged into the spender's own findings, whether or not the minute probe's are reported.
+    if (isolate) findings[i]!.judge(ISOLATION_RULES, isolation, PROBE_CHECKS.isolation);
   };
-  if (wants('isolation') && keys.length < 2) findings[0]!.skip('isolation', 'isolation needs keys of at least two plans', { fix: 'give a key of a second plan: --key PLAN=KEY again (or --only minute,burst,day to leave isolation out)' });
+  if (wants('isolation') && keys.length < 2) findings[0]!.judge(ISOLATION_RULES, isolationOf(runOf(0, 'isolation'), true));
 
   // Minute probes go one key at a time, the spender first (its isolation request reaches keys still idle);
   // each key's burst and day probes start as soon as its own minute probe is done, beside the others'
@@ -77,7 +100,8 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     minuteTurn = mine.catch(() => undefined);
     try {
       await mine;
-      if (wants('burst') && stopped === undefined) await guarded(runOf(i, 'burst'), 'burst', () => probeBurst(runOf(i, 'burst')));
+      const burst = runOf(i, 'burst');
+      if (wants('burst') && stopped === undefined) await judged(burst, 'burst', BURST_RULES, burstOf(burst), (seen) => probeBurst(burst, seen));
       if (wants('day') && stopped === undefined) await guarded(runOf(i, 'day'), 'day', () => probeDay(runOf(i, 'day')));
     } catch (error) {
       stopped ??= error; // the other chains stop before their next probe

@@ -1,0 +1,59 @@
+// The one check model in the probes (issue 17 §1): a probe's results reach the ledger only through its
+// table of rules, and a probe whose observation is missing reports every check it owns unjudged, with why.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { BURST_RULES, type BurstObservation } from './burst.ts';
+import { CHECKS, PROBE_CHECKS, type ProbeName } from './checks.ts';
+import { createFindings, type Cut, type ProbeRule } from './findings.ts';
+import { ISOLATION_RULES, type IsolationObservation } from './isolation.ts';
+
+const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
+const scope = { ctx: { windows: plans.windows }, k: { plan: resolvePlan(plans, 'free') } };
+
+/** Calls that record a result directly on a ledger or a probe's findings, by-passing the rule tables. */
+export function directCalls(source: string): string[] {
+  return [...source.matchAll(/\b(?:f|ledger|findings(?:\[[^\]]*\])?!?)\.(?:pass|fail|skip|observe)\(/g)].map((m) => m[0]);
+}
+
+/** Probe files still recording directly, until each is reshaped into an observation and its rules. */
+const NOT_YET: readonly string[] = ['findings.ts', 'minute.ts', 'judge.ts', 'day.ts', 'day-tally.ts', 'day-sliding.ts', 'day-refusal.ts', 'run.ts'];
+
+const dir = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const sources = (path: string) => readdirSync(dir(path)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+
+describe('results reach the ledger through rule tables only', () => {
+  it('finds a direct pass, fail, skip or observe, on a ledger or on findings', () => {
+    expect(directCalls("run.f.pass('status');\nledger.fail(check, x);\nfindings[0]!.skip('isolation', 'x');\nf.observe('model', m)")).toHaveLength(4);
+    expect(directCalls("verdict.pass; verdict.fail({ message }); observe(run); run.f.judge(RULES, o)")).toEqual([]);
+  });
+  it.for([['load/probes', '.'], ['load/capacity', '../capacity/']])('no file of %s records directly', ([, path]) => {
+    for (const file of sources(path!).filter((f) => path !== '.' || !NOT_YET.includes(f))) {
+      expect(directCalls(readFileSync(`${dir(path!)}/${file}`, 'utf8')), file).toEqual([]);
+    }
+  });
+});
+
+const cut: Cut = { reason: 'probe cut short: not waited: the wait Retry-After asks for needs 2d', fix: 'raise --max-wait' };
+
+/** Each reshaped probe, its rules and an observation holding nothing but the cut. */
+const probes: Array<[ProbeName, readonly ProbeRule<never>[], unknown]> = [
+  ['burst', BURST_RULES as readonly ProbeRule<never>[], { scope, cut } satisfies BurstObservation],
+  ['isolation', ISOLATION_RULES as readonly ProbeRule<never>[], { spentPlan: 'free', answers: [], cut } satisfies IsolationObservation],
+];
+
+describe('a probe whose observation is missing', () => {
+  it.for(probes)('%s: every check it owns is unjudged with the cut\'s reason and fix, none absent', ([probe, rules, seen]) => {
+    const f = createFindings('free', []);
+    f.judge(rules as readonly ProbeRule<unknown>[], seen, PROBE_CHECKS[probe]);
+    const checks = f.results();
+    expect(checks.map((c) => c.id)).toEqual(PROBE_CHECKS[probe].map((k) => `${CHECKS[k].id}[free]`));
+    for (const c of checks) expect(c, c.id).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: cut.reason, fix: cut.fix });
+  });
+  it('without a cut, a rule whose part is missing says it was not reached', () => {
+    const f = createFindings('free', []);
+    f.judge(BURST_RULES, { scope }, PROBE_CHECKS.burst);
+    expect(f.results().map((c) => c.skipReason)).toEqual(['not reached (see the other checks of this probe)', 'not reached (see the other checks of this probe)']);
+  });
+});
