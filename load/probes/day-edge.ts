@@ -3,7 +3,8 @@
 // slowapi) rather than aligned to a clock: the count starts at the last day's Reset, but the day it counts
 // began at the first request the server admitted after that day ended, ours, which may be earlier (a
 // Reset a second late, slowapi's expiry + 1 s) or later (a stale Date, read at its latest) than that Reset.
-import { keySamples, type ProbeRun } from './context.ts';
+import type { Sample } from '../../report/model.ts';
+import type { ProbeScope } from './context.ts';
 import type { ModelVerdict } from './model.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
@@ -18,7 +19,7 @@ const sentServerMs = (o: Observation): number => o.serverMs - (o.receivedLocal -
  * when: taken when it names an end between the two (a Reset may read a second late: RESET_ROUNDING_MS),
  * else, and always for a day shown to be aligned, one day after `start`.
  */
-export function countedDayEnd(run: ProbeRun, start: number, final: Observation, first: Observation | undefined, model: ModelVerdict | undefined): number {
+export function countedDayEnd(run: ProbeScope, start: number, final: Observation, first: Observation | undefined, model: ModelVerdict | undefined): number {
   const dayMs = run.ctx.windows.daySeconds * 1000;
   const reset = final.quota === 'day' ? resetEndMs(run, final) : undefined;
   if (reset === undefined || first === undefined || model?.start === 'aligned') return start + dayMs;
@@ -33,12 +34,13 @@ export function countedDayEnd(run: ProbeRun, start: number, final: Observation, 
  * and with a Reset a second late (slowapi) our next answers may have opened the next day before the count
  * began, or have been counted in the last day before its 429: which, their headers do not say (slowapi shows
  * the minute's). How many the count may have missed; 0 for a day shown aligned (its Reset is its end).
+ * `samples`: this key's, when the count ended.
  */
-export function openedByOurEarlierAnswers(run: ProbeRun, lastDay429: Observation, first: Observation | undefined, model: ModelVerdict | undefined): number {
+export function openedByOurEarlierAnswers(run: ProbeScope, samples: readonly Sample[], lastDay429: Observation, first: Observation | undefined, model: ModelVerdict | undefined): number {
   if (model?.start === 'aligned' || first === undefined) return 0;
   const from = sentServerMs(lastDay429);
   const until = sentServerMs(first);
   const lastDayEnd = lastDay429.quota === 'day' ? resetEndMs(run, lastDay429) : undefined;
   if (lastDayEnd === undefined || lastDayEnd - lastDay429.serverMs > RESET_ROUNDING_MS + SLACK_MS) return 0;
-  return keySamples(run).filter((s) => s !== lastDay429.sample && s !== first.sample && s.status >= 200 && s.status < 300 && s.t > from && s.t < until).length;
+  return samples.filter((s) => s !== lastDay429.sample && s !== first.sample && s.status >= 200 && s.status < 300 && s.t > from && s.t < until).length;
 }

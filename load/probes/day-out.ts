@@ -3,7 +3,7 @@
 // day's end does, which its 429's Retry-After (or the day quota's Reset) names. A probe waits for it once
 // when the wait fits --max-wait and the run's bound (waits.ts declares it); else the checks that needed
 // the day are left unjudged with the fix, never failed: a retry before the day's end proves nothing.
-import { MARGIN_MS, notWaited, waitFor, type ProbeRun } from './context.ts';
+import { MARGIN_MS, notWaited, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 
@@ -24,7 +24,7 @@ export interface DayWait {
  * 429 reporting the minute quota is the minute's, whatever its Retry-After says (quota.retry-after.accurate
  * judges that): never a reason to wait a day.
  */
-export function dayOwned(run: ProbeRun, o: Observation): boolean {
+export function dayOwned(run: ProbeScope, o: Observation): boolean {
   if (o.status !== 429) return false;
   if (o.quota !== 'unknown') return o.quota === 'day';
   const { minuteSeconds, daySeconds } = run.ctx.windows;

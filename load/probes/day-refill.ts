@@ -2,13 +2,12 @@
 // did not tell the model (--only day, or two limiters whose counts report the day). §8.1 says "N requests
 // per day" without saying over which day-long interval (spec/GAPS.md, "Requests per day"): a bucket of
 // perDay refilled perDay a day admits up to 2 × perDay within one day window, as fixed windows do across a
-// boundary. Such a day is judged as the day of any refilling limiter is (day-sliding.ts): never more than
+// boundary. Such a day is judged as the day of any refilling limiter is (day-rules.ts): never more than
 // perDay plus what it refilled over the span of the requests (model.ts allowance), the refusal only once
 // the key spent perDay, and a consistent Retry-After. An unenforced day still fails: it admits past that.
 import { RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
-import type { ProbeRun } from './context.ts';
-import { judgeNotFixedDay } from './day-sliding.ts';
-import { BUCKET_RISE_S, HEADER_RESOLUTION_S } from './model.ts';
+import type { ProbeScope } from './context.ts';
+import { BUCKET_RISE_S, HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
 
 /**
@@ -37,10 +36,9 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
   return undefined;
 }
 
-/** Judges a day its own Resets show refilling (true), or leaves it to the fixed-day judges (false). */
-export function judgeRefillingDay(run: ProbeRun, own: Observation[], final: Observation): boolean {
+/** The model a day its own Resets show refilling is judged by (day-rules.ts, as day-sliding.ts's), or undefined. */
+export function refillingDay(run: ProbeScope, own: readonly Observation[]): ModelVerdict | undefined {
   const why = dayRefills(own, run.ctx.windows.daySeconds);
-  if (!why || run.k.plan.perMinute === run.k.plan.perDay) return false;
-  judgeNotFixedDay(run, own, final, { model: 'token-bucket', why });
-  return true;
+  if (!why || run.k.plan.perMinute === run.k.plan.perDay) return undefined;
+  return { model: 'token-bucket', why };
 }

@@ -3,12 +3,14 @@
 // the day quota refuses, it judges what §8 states of any model: the refusal came only once this key had
 // spent the plan's perDay (all its requests in every probe), no more than perDay (plus what a refilling
 // model gives back) were admitted within one day of this probe's own requests, and the 429 carries a
-// consistent Retry-After.
-import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun } from './context.ts';
+// consistent Retry-After. `probeDaySliding` sends and records a SlidingDay; day-rules.ts judges it
+// (`slidingExact`, `slidingGiveUp` here).
+import { verdict, type Verdict } from '../../report/check.ts';
+import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
-import { DAY_RETRY_AFTER, judgeRetryAfterConsistent } from './judge.ts';
-import { allowance, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
+import { failure } from './findings.ts';
+import { allowance, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { serverOrder, widthFor } from './waves.ts';
@@ -17,7 +19,7 @@ import { serverOrder, widthFor } from './waves.ts';
 const PACE_MARGIN = 1.05;
 
 /** Most admitted within less than a day of each other (our clock, so only differences matter), beyond what the model refills. */
-function overDay(run: ProbeRun, own: Observation[], model: ModelVerdict): { count: number; most: number; at: Observation } | undefined {
+function overDay(run: ProbeScope, own: readonly Observation[], model: ModelVerdict): { count: number; most: number; at: Observation } | undefined {
   const { perDay } = run.k.plan;
   const dayMs = run.ctx.windows.daySeconds * 1000;
   let i = 0;
@@ -34,7 +36,7 @@ function overDay(run: ProbeRun, own: Observation[], model: ModelVerdict): { coun
  * This key's requests the server answered, in every probe: admitted, and refused (some servers count
  * those), and those sent before the probes (identifying the target: `before`, answers unseen).
  */
-function spentByKey(run: ProbeRun): { admitted: number; refused: number; before: number } {
+export function spentByKey(run: ProbeRun): Spent {
   const samples = keySamples(run);
   return {
     admitted: samples.filter((s) => s.status >= 200 && s.status < 300).length,
@@ -43,21 +45,31 @@ function spentByKey(run: ProbeRun): { admitted: number; refused: number; before:
   };
 }
 
-/** Judges the day of a limiter that is not a fixed window by its refusal `final` and this probe's admitted requests `own`. */
-export function judgeNotFixedDay(run: ProbeRun, own: Observation[], final: Observation, model: ModelVerdict): void {
-  const { f, k } = run;
-  const { perDay } = k.plan;
-  const over = overDay(run, own, model);
-  const spent = spentByKey(run);
+/** This key's requests in all its probes when the day refused (`spentByKey`). */
+export interface Spent {
+  admitted: number;
+  refused: number;
+  before: number;
+}
+
+/** What the paced run saw: the day 429 (its end known or not), or two days without one. */
+export type SlidingDay =
+  | { kind: 'refused'; final: Observation; own: readonly Observation[]; spent: Spent }
+  | { kind: 'end-unknown'; final: Observation }
+  | { kind: 'gave-up'; own: readonly Observation[]; last: Observation; spanMs: number };
+
+/** The refusal came once this key had spent perDay, and no more than perDay (plus refills) within a day. */
+export function slidingExact(scope: ProbeScope, d: Extract<SlidingDay, { kind: 'refused' }>, model: ModelVerdict): Verdict {
+  const { perDay } = scope.k.plan;
+  const over = overDay(scope, d.own, model);
+  const { spent, final } = d;
   if (over) {
-    f.fail('dayExact', `${over.count} requests admitted within one day window (${run.ctx.windows.daySeconds} s); the plan allows ${perDay}${over.most > perDay ? `, a ${model.model} limiter at most ${over.most}` : ''}`, { exchange: over.at.ex, expected: perDay, received: over.count });
-  } else if (spent.admitted + spent.refused - 1 + spent.before < perDay) {
-    const before = spent.before ? `, ${spent.before} before the probes` : '';
-    f.fail('dayExact', `the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused${before}) in all; the plan allows ${perDay} per day`, { exchange: final.ex, expected: perDay, received: spent.admitted });
-  } else f.pass('dayExact');
-  judgeRetryAfterConsistent(run, final, run.ctx.windows.daySeconds, DAY_RETRY_AFTER);
-  f.observe('dayHeaders', { on429: final.quota });
-  f.skip('rejectedConsume', notFixedReason(model), notFixedHow(model));
+    const most = over.most > perDay ? `, a ${model.model} limiter at most ${over.most}` : '';
+    return failure(`${over.count} requests admitted within one day window (${scope.ctx.windows.daySeconds} s); the plan allows ${perDay}${most}`, { exchange: over.at.ex, expected: perDay, received: over.count });
+  }
+  if (spent.admitted + spent.refused - 1 + spent.before >= perDay) return verdict.pass;
+  const before = spent.before ? `, ${spent.before} before the probes` : '';
+  return failure(`the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused${before}) in all; the plan allows ${perDay} per day`, { exchange: final.ex, expected: perDay, received: spent.admitted });
 }
 
 /**
@@ -66,21 +78,22 @@ export function judgeNotFixedDay(run: ProbeRun, own: Observation[], final: Obser
  * shown to be unenforced (unjudged); past it, it is. A log or counter never refills beyond perDay a day:
  * two days without a refusal at the minute pace is a fault.
  */
-function giveUp(run: ProbeRun, own: Observation[], o: Observation, spanMs: number, model: ModelVerdict): void {
-  const { perMinute, perDay } = run.k.plan;
-  const dayMs = run.ctx.windows.daySeconds * 1000;
+export function slidingGiveUp(scope: ProbeScope, d: Extract<SlidingDay, { kind: 'gave-up' }>, model: ModelVerdict): Verdict {
+  const { perMinute, perDay } = scope.k.plan;
+  const { own, last, spanMs } = d;
+  const dayMs = scope.ctx.windows.daySeconds * 1000;
   const most = perDay + allowance(model.model, perDay, dayMs, spanMs);
   const over = `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`;
   if (model.model !== 'token-bucket' || own.length > most) {
     const bucket = model.model === 'token-bucket' ? `; a token-bucket limiter at most ${most}` : '';
-    run.f.fail('dayExact', `${over}${bucket}`, { exchange: o.ex, expected: perDay, received: own.length });
-  } else {
-    run.f.skip('dayExact', `${over}: within what a token-bucket day quota refills over that time (${most}), so the pace cannot show whether it is enforced`);
+    return failure(`${over}${bucket}`, { exchange: last.ex, expected: perDay, received: own.length });
   }
+  return verdict.unjudged(`${over}: within what a token-bucket day quota refills over that time (${most}), so the pace cannot show whether it is enforced`);
 }
 
-export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promise<void> {
-  const { ctx, k, f } = run;
+/** Paces until the day 429 (or two days), recording into `seen.sliding`; every 429 met joins `examined`. */
+export async function probeDaySliding(run: ProbeRun, seen: { sliding?: SlidingDay; examined: Observation[] }): Promise<void> {
+  const { ctx, k } = run;
   const { perMinute, perDay } = k.plan;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   const gapMs = (minuteMs / perMinute) * PACE_MARGIN;
@@ -98,13 +111,16 @@ export async function probeDaySliding(run: ProbeRun, model: ModelVerdict): Promi
     i += width;
     let retry = 0;
     for (const o of wave) {
+      if (o.status === 429) seen.examined.push(o);
       if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
-        if (dayEndOf(run, o) === undefined) f.skip('dayExact', "the day quota's 429 does not say when one more request fits within one day window");
-        else judgeNotFixedDay(run, own, o, model);
+        seen.sliding = dayEndOf(run, o) === undefined ? { kind: 'end-unknown', final: o } : { kind: 'refused', final: o, own, spent: spentByKey(run) };
         return;
       }
       if (o.admitted) own.push(o);
-      if (o.serverMs - started > dayGiveUpMs(ctx.windows, 'find')) return giveUp(run, own, o, o.serverMs - started, model);
+      if (o.serverMs - started > dayGiveUpMs(ctx.windows, 'find')) {
+        seen.sliding = { kind: 'gave-up', own, last: o, spanMs: o.serverMs - started };
+        return;
+      }
       if (o.status === 429 && o.retryAfter) retry = Math.max(retry, o.retryAfter.seconds * 1000);
     }
     ctx.progress({ phase: `quota ${k.plan.name}: day`, done: Math.min(own.length, perDay - 1), total: perDay, etaMs: Math.max(0, perDay - own.length) * gapMs });

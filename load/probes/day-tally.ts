@@ -5,10 +5,14 @@
 // If the window held exactly the plan's figure, the day quota is proven without waiting for a fresh
 // day; if it held less (someone else used the key today) or a sample cannot be placed on either side
 // of the day's start, the slow path counts a whole fresh day: our ambiguity never becomes a verdict.
+// Pure: `settleByTally` over what the day probe saw when the day refused (`TallyInput`), which the
+// engine asks to know whether to count a fresh day, and the day rules ask again for their verdicts.
+import { verdict, type Verdict } from '../../report/check.ts';
 import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
-import { keySamples, spentBefore, type ProbeRun } from './context.ts';
-import { DAY_RETRY_AFTER, judgeRetryAfter } from './judge.ts';
+import type { ProbeScope } from './context.ts';
+import { failure } from './findings.ts';
+import { retryAfterAccurate, retryAfterPresent } from './judge.ts';
 import { quotaOf, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 
@@ -74,9 +78,9 @@ const refusedOnSpentDay = (s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>):
  * of aligned windows (exact), a second for a whole-second Reset of a window opened at any instant (it is
  * rounded up), else the Retry-After slack.
  */
-export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
+export function tallyDay(run: TallyInput, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
   const finalSample = final.sample;
-  const samples = keySamples(run);
+  const { samples } = run;
   const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, racing: 0, before: 0 };
   const refusedAt: number[] = [];
   const finalSentMs = final.serverMs - (final.receivedLocal - final.sentLocal);
@@ -95,7 +99,7 @@ export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: O
   }
   tally.rejected = refusedAt.length;
   tally.racing = refusedAt.filter((t) => t > finalSentMs).length;
-  if (earliest?.where !== 'out') tally.before = spentBefore(run);
+  if (earliest?.where !== 'out') tally.before = run.before;
   return tally;
 }
 
@@ -105,63 +109,80 @@ export function tallyDay(run: ProbeRun, startMs: number, endMs: number, final: O
  * day; any other may be a window opened at any instant, its Reset rounded up (express-rate-limit) or a
  * second late (slowapi): RESET_ROUNDING_MS.
  */
-function roundedReset(run: ProbeRun, final: Observation, endMs: number): boolean {
+function roundedReset(run: ProbeScope, endMs: number): boolean {
   const dayMs = run.ctx.windows.daySeconds * 1000;
   return (endMs - (run.ctx.windows.originMs ?? 0)) % dayMs !== 0;
 }
 
+/** What the day probe saw when the day refused: this key's samples then, and what it spent before the probes. */
+export interface TallyInput extends ProbeScope {
+  samples: readonly Sample[];
+  before: number;
+  /** The day's end (server ms) and its 429. */
+  endMs: number;
+  final: Observation;
+  /** The minute probe did not run or could not tell the model. */
+  modelUnknown: boolean;
+}
+
+/** The tally's verdict: more than the day allows (`over`), or a count judged with its bounds. */
+export type Settled = { over: number } | { tally: DayTally; consumes: boolean; exactly: boolean };
+
 /**
- * Judges the day quota from the tally; false when the tally cannot decide (take the slow path).
- * `modelUnknown` (the minute probe did not run or could not tell): a day that is a bucket refilling perDay
- * a day admits up to twice perDay in one window; only past that is it over-admission.
+ * Whether the tally decides the day quota (undefined: take the slow path, a fresh day counted).
+ * `modelUnknown`: a day that is a bucket refilling perDay a day admits up to twice perDay in one window.
  */
-export function judgeFromTally(run: ProbeRun, endMs: number, final: Observation, modelUnknown = false): boolean {
-  const { f, k, ctx } = run;
-  const { perDay } = k.plan;
-  const dayMs = ctx.windows.daySeconds * 1000;
-  const exact = final.quota === 'day' && resetEndMs(run, final) === endMs;
-  const rounded = exact && roundedReset(run, final, endMs);
-  const t = tallyDay(run, endMs - dayMs, endMs, final, exact ? (rounded ? RESET_ROUNDING_MS : 0) : SLACK_MS);
+export function settleByTally(input: TallyInput): Settled | undefined {
+  const { endMs, final } = input;
+  const { perDay } = input.k.plan;
+  const dayMs = input.ctx.windows.daySeconds * 1000;
+  const exact = final.quota === 'day' && resetEndMs(input, final) === endMs;
+  const rounded = exact && roundedReset(input, endMs);
+  const t = tallyDay(input, endMs - dayMs, endMs, final, exact ? (rounded ? RESET_ROUNDING_MS : 0) : SLACK_MS);
   // Requests sent before the probes (answers unseen) may have been counted, or not: either count passes,
   // one between them cannot be told from over-admission (the slow path counts a day without them).
   const withBefore = t.admitted + t.before;
-  if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay) {
-    if (t.admitted > perDay) return overDay(run, t.admitted, final, modelUnknown);
-    return false;
-  }
+  if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay) return t.admitted > perDay ? { over: t.admitted } : undefined;
   const consumes = withBefore < perDay && withBefore + t.rejected === perDay;
-  if (t.admitted < perDay && withBefore > perDay) return false;
+  if (t.admitted < perDay && withBefore > perDay) return undefined;
   // A limiter counting its 429s, whose last refusals raced the day's 429: which of them it counted first
   // the answers do not tell; the slow path counts a fresh day, its last requests one at a time (day.ts).
-  if (t.racing > 0 && withBefore < perDay && withBefore + t.rejected !== perDay && withBefore + t.rejected - t.racing <= perDay) return false;
-  if (t.admitted === perDay || withBefore === perDay || consumes) f.pass('dayExact');
-  else if (t.admitted > perDay && overDay(run, t.admitted, final, modelUnknown)) return true;
-  else f.fail('dayExact', `${t.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: t.admitted });
-  // The day's end came from this 429, so only the bounds are independent: past this minute, within a day.
-  judgeRetryAfterBounds(run, final, endMs);
-  if (t.rejected > 0) f.observe('rejectedConsume', { consumesDayQuota: consumes, admittedInDay: t.admitted, rejectedInDay: t.rejected });
-  else f.skip('rejectedConsume', 'no 429 fell in this day window before the day quota ran out');
-  f.observe('dayHeaders', { on429: final.quota });
-  return true;
+  if (t.racing > 0 && withBefore < perDay && withBefore + t.rejected !== perDay && withBefore + t.rejected - t.racing <= perDay) return undefined;
+  const exactly = t.admitted === perDay || withBefore === perDay || consumes;
+  return !exactly && t.admitted > perDay ? { over: t.admitted } : { tally: t, consumes, exactly };
 }
 
-function judgeRetryAfterBounds(run: ProbeRun, final: Observation, endMs: number): void {
-  const dayS = run.ctx.windows.daySeconds;
-  if (final.quota === 'day' && final.rate) return judgeRetryAfter(run, final, endMs, DAY_RETRY_AFTER);
-  if (!final.retryAfter) return judgeRetryAfter(run, final, endMs, DAY_RETRY_AFTER);
+/** The tally's dayExact verdict. */
+export function tallyExact(input: TallyInput, s: Settled): Verdict {
+  if ('over' in s) return overDay(input, s.over);
+  if (s.exactly) return verdict.pass;
+  const { perDay } = input.k.plan;
+  return failure(`${s.tally.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: input.final.ex, expected: perDay, received: s.tally.admitted });
+}
+
+/** The day's end came from this 429, so only the bounds are independent: past this minute, within a day. */
+export function tallyRetryAfter({ final, endMs, ctx }: TallyInput): Verdict[] {
+  const dayS = ctx.windows.daySeconds;
+  if ((final.quota === 'day' && final.rate) || !final.retryAfter) return [retryAfterPresent(final), ...retryAfterAccurate(final, endMs)];
   const s = final.retryAfter.seconds;
-  if (s < 1 || s > dayS + SLACK_MS / 1000) {
-    run.f.fail('dayRetryAfter', `the day quota's Retry-After is ${final.retryAfter.raw} (${s} s): not within one day window of ${dayS} s`, { exchange: final.ex, expected: `1..${dayS}`, received: s });
-  } else run.f.pass('dayRetryAfter');
+  if (s >= 1 && s <= dayS + SLACK_MS / 1000) return [verdict.pass];
+  return [failure(`the day quota's Retry-After is ${final.retryAfter.raw} (${s} s): not within one day window of ${dayS} s`, { exchange: final.ex, expected: `1..${dayS}`, received: s })];
+}
+
+/** Whether 429s count against the day (OBSERVE), when any fell in the day window. */
+export function tallyConsume(s: Settled): Verdict {
+  if ('over' in s) return verdict.unjudged('not reached (see the other checks of this probe)');
+  const t = s.tally;
+  if (t.rejected === 0) return verdict.unjudged('no 429 fell in this day window before the day quota ran out');
+  return verdict.observed({ consumesDayQuota: s.consumes, admittedInDay: t.admitted, rejectedInDay: t.rejected });
 }
 
 /** More than perDay in one day window: over-admission, unless the model is unknown and a refilling day explains it. */
-function overDay(run: ProbeRun, admitted: number, final: Observation, modelUnknown: boolean): boolean {
-  const { perDay } = run.k.plan;
-  if (modelUnknown && admitted <= 2 * perDay) {
-    run.f.skip('dayExact', `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`, { fix: 'run the minute probe too (--only minute,day), which tells the model' });
-    return true;
+function overDay(input: TallyInput, admitted: number): Verdict {
+  const { perDay } = input.k.plan;
+  if (input.modelUnknown && admitted <= 2 * perDay) {
+    const why = `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`;
+    return verdict.unjudged(why, 'run the minute probe too (--only minute,day), which tells the model');
   }
-  run.f.fail('dayExact', `${admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: final.ex, expected: perDay, received: admitted });
-  return true;
+  return failure(`${admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: input.final.ex, expected: perDay, received: admitted });
 }

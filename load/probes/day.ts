@@ -1,23 +1,56 @@
 // The day probe. Paced at the minute limit (never a needless 429), it first learns where the current
 // day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
+// `probeDay` sends and records a DayObservation; DAY_RULES (day-rules.ts) judge it.
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
-import { PROBE_CHECKS } from './checks.ts';
-import { keySamples, labelOf, serverNow, sleepUntilServer, spentBefore, type ProbeRun } from './context.ts';
-import { DAY_RETRY_AFTER, judgeApplicable, judgeRetryAfter } from './judge.ts';
-import { resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
+import { keySamples, labelOf, scopeOf, serverNow, sleepUntilServer, spentBefore, type ProbeRun, type ProbeScope } from './context.ts';
+import { failure, silent, type Observed } from './findings.ts';
+import type { Verdict } from '../../report/check.ts';
+import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { minuteEnd } from './window.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
-import { probeDaySliding } from './day-sliding.ts';
+import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
+import { refillingDay } from './day-refill.ts';
 import { waveSource } from './waves.ts';
-import { isFixed } from './model.ts';
-import { countedDayEnd, openedByOurEarlierAnswers } from './day-edge.ts';
-import { judgeFromTally } from './day-tally.ts';
+import { isFixed, type ModelVerdict } from './model.ts';
+import { settleByTally, type TallyInput } from './day-tally.ts';
 import { dayGiveUpMs } from './waits.ts';
-import { judgeRefillingDay } from './day-refill.ts';
+
+/** How the search for the day's end (phase A) ended. */
+export type DaySearch =
+  | { kind: 'found'; endMs: number; final: Observation; own: Observation[] }
+  | { kind: 'end-unknown'; final: Observation }
+  | { kind: 'too-slow'; perDayAtPace: number }
+  | { kind: 'no-day-429'; admitted: number; spanMs: number; last: Observation };
+
+/** What the day probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
+export interface DayObservation extends Observed {
+  scope: ProbeScope;
+  /** Paced at the minute limit, the day quota cannot bind: the day rules do not apply. */
+  cannotBind?: boolean;
+  /** The model the minute probe found (undefined: it did not run). */
+  model?: ModelVerdict;
+  /** Every 429 asked "is this the day's?" (its own minute Reset may contradict its Retry-After). */
+  examined: Observation[];
+  /** The answers of the search for the day's end, in order (§8.2 "currently applicable" pairs). */
+  searched: Observation[];
+  /** A limiter that is not a fixed window: the paced run until the day 429 (day-sliding.ts), or a day its Resets show refilling. */
+  sliding?: SlidingDay;
+  /** The model the minute probe could not tell, as the day's own Resets show it: a refilling day (day-refill.ts). */
+  dayModel?: ModelVerdict;
+  search?: DaySearch;
+  /** The model is unknown and the day's answers do not show a fixed day window: why. */
+  notFixed?: string;
+  /** This key's samples and earlier spending when the day refused: the tally's input. */
+  tally?: TallyInput;
+  /** A fresh day window counted from `start` (when the tally could not decide), and this key's samples then. */
+  count?: DayCount & { start: number; samples: readonly Sample[] };
+}
+
+export const dayOf = (run: ProbeRun): DayObservation => ({ scope: scopeOf(run), model: run.ctx.models[labelOf(run)], examined: [], searched: [] });
 
 /**
  * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
@@ -65,17 +98,16 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
  * fitted, and the 429 says otherwise. Concurrent answers cannot hide it: a request that took that last
  * place would have answered Remaining 0.
  */
-function judgeLastRemaining(run: ProbeRun, final: Observation): void {
-  if (final.quota !== 'day' || !final.rate) return;
-  const startMs = (final.rate.reset - run.ctx.windows.daySeconds) * 1000;
-  const samples = keySamples(run).filter((s) => s.status < 300);
+export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): readonly Verdict[] {
+  if (final.quota !== 'day' || !final.rate) return silent;
+  const startMs = (final.rate.reset - ctx.windows.daySeconds) * 1000;
+  const samples = all.filter((s) => s.status < 300);
   const during = samples.filter((s) => s.t >= startMs + SLACK_MS && s.t <= final.serverMs);
-  if (during.length === 0 || !during.every((s) => s.limit === run.k.plan.perDay && s.reset === final.rate!.reset)) return;
+  if (during.length === 0 || !during.every((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset)) return silent;
   // Every answer of this window, also those of the final 429's wave that came back after it.
-  const fewest = Math.min(...samples.filter((s) => s.limit === run.k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!));
-  if (fewest > 0) {
-    run.f.fail('remaining', `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${fewest} (every admitted answer reports the day quota)`, { exchange: final.ex, expected: 0, received: fewest });
-  }
+  const fewest = Math.min(...samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!));
+  if (fewest <= 0) return silent;
+  return [failure(`the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${fewest} (every admitted answer reports the day quota)`, { exchange: final.ex, expected: 0, received: fewest })];
 }
 
 /**
@@ -83,7 +115,7 @@ function judgeLastRemaining(run: ProbeRun, final: Observation): void {
  * with less, either someone else used the key or the limiter carries the last day over (a counter): not a
  * verdict the count can give.
  */
-function dayNotFull(run: ProbeRun, first: Observation | undefined): string | undefined {
+export function dayNotFull(run: ProbeScope, first: Observation | undefined): string | undefined {
   if (!first?.rate || first.quota !== 'day' || first.rate.remaining >= run.k.plan.perDay - 1) return undefined;
   return `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ${run.k.plan.perDay}): another client, or a limiter that carries the last day over`;
 }
@@ -104,8 +136,6 @@ function predictedDayEnd(run: ProbeRun, o: Observation): number | undefined {
 }
 
 export const DAY_FIT_MARGIN = 1.1;
-
-
 
 /**
  * When the rest of the current day window cannot hold perDay at the minute pace, waiting for the next one
@@ -129,8 +159,8 @@ function shortDayEnd(run: ProbeRun, o: Observation): number | undefined {
  * Phase A: paces until the day 429, which tells where the current day window ends (and, with this key's
  * samples, usually settles the count at once: day-tally.ts). Always cheaper than waiting for a fresh day.
  */
-async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Observation; own: Observation[] } | undefined> {
-  const { ctx, k, f } = run;
+async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearch | undefined> {
+  const { ctx, k } = run;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   const dayMs = ctx.windows.daySeconds * 1000;
   let started: number | undefined;
@@ -138,7 +168,6 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
   let inWindow = 0;
   let winEnd: number | undefined;
   let deliberate = false;
-  let prev: Observation | undefined;
   const own: Observation[] = []; // admitted, for a day its Resets show refilling (day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
@@ -146,13 +175,12 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
   // Backstop only: the span and the admitted count below end the search first (refusals included).
   for (let i = 0; i < 6 * k.plan.perDay + 10; i++) {
     const o = await source.next();
-    judgeApplicable(run, prev, o);
-    prev = o;
+    seen.searched.push(o);
     winEnd ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
+    if (o.status === 429) seen.examined.push(o);
     if (o.status === 429 && isDay429(run, o, winEnd)) {
       const endMs = dayEndOf(run, o);
-      if (endMs === undefined) f.skip('dayExact', "the day quota's 429 does not say when the day window ends within one day window");
-      return endMs === undefined ? undefined : { endMs, final: o, own };
+      return endMs === undefined ? { kind: 'end-unknown', final: o } : { kind: 'found', endMs, final: o, own };
     }
     const skipTo = i === 0 ? shortDayEnd(run, o) : undefined;
     if (skipTo !== undefined) {
@@ -173,14 +201,8 @@ async function findDayEnd(run: ProbeRun): Promise<{ endMs: number; final?: Obser
     if (total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find')) {
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
-      if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) {
-        f.skip('dayExact', `at the pace this target allows (${Math.round(perDayAtPace)} admitted per ${ctx.windows.daySeconds} s) the day quota of ${k.plan.perDay} cannot be reached within one day window`, { fix: 'a longer day window (plans file: windows.daySeconds) or a target closer to petcert' });
-        return undefined;
-      }
-      f.fail('dayExact', `paced at ${k.plan.perMinute} per minute window, ${total} requests were admitted over ${Math.round(span / 1000)} s without a day-quota 429 (plan: ${k.plan.perDay} per day)`, {
-        exchange: o.ex, expected: k.plan.perDay, received: total,
-      });
-      return undefined;
+      if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) return { kind: 'too-slow', perDayAtPace };
+      return { kind: 'no-day-429', admitted: total, spanMs: span, last: o };
     }
     if (o.admitted && inWindow === k.plan.perMinute && !deliberate) {
       deliberate = true; // one deliberate 429: tells whether 429s count against the day quota (OBSERVE)
@@ -210,7 +232,7 @@ function findingProgress(run: ProbeRun, total: number, minuteMs: number): Progre
 /** Progress events once per minute window's worth of requests, not per request. */
 const perWindowTick = (perMinute: number): number => Math.max(1, perMinute);
 
-interface DayCount {
+export interface DayCount {
   admitted: number;
   /** The day window ended before the count did. */
   late?: boolean;
@@ -223,8 +245,8 @@ interface DayCount {
 }
 
 /** Phase B: one whole day window from `start`, perMinute per minute window, plus one deliberate 429. */
-async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
-  const { ctx, k, f } = run;
+async function countDay(run: ProbeRun, start: number, examined: Observation[]): Promise<DayCount> {
+  const { ctx, k } = run;
   const { perMinute, perDay } = k.plan;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   const c: DayCount = { admitted: 0, rejected: 0, reported: { dayNotBinding: new Set(), dayBinding: new Set() } };
@@ -244,6 +266,7 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
       if (o.admitted) c.first ??= o;
       if (o.quota === 'minute') winEnd = resetEndMs(run, o) ?? winEnd;
       if (o.status === 429) {
+        examined.push(o);
         if (isDay429(run, o, winEnd)) return { ...c, final: o };
         c.rejected++;
         source.drop();
@@ -270,58 +293,36 @@ async function countDay(run: ProbeRun, start: number): Promise<DayCount> {
   return c;
 }
 
-export async function probeDay(run: ProbeRun): Promise<void> {
-  const { ctx, k, f } = run;
+/** The day probe into `seen`: the search for the day's end, the tally, and when it cannot decide a fresh day counted. */
+export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<void> {
+  const { ctx, k } = run;
   const { perMinute, perDay } = k.plan;
   if (perMinute * (ctx.windows.daySeconds / ctx.windows.minuteSeconds) <= perDay) {
-    for (const key of PROBE_CHECKS.day) f.skip(key, 'the day quota cannot bind when paced at the minute limit', { kind: 'not-applicable' });
+    seen.cannotBind = true;
     return;
   }
-  const model = ctx.models[labelOf(run)];
-  if (model && !isFixed(model) && model.model !== 'unknown') return probeDaySliding(run, model);
-  const found = await findDayEnd(run);
-  if (found === undefined) return;
+  const { model } = seen;
+  if (model && !isFixed(model) && model.model !== 'unknown') return probeDaySliding(run, seen);
+  const found = await findDayEnd(run, seen);
+  seen.search = found;
+  if (found?.kind !== 'found') return;
   const unknown = model === undefined || model.model === 'unknown';
-  // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day).
-  if (unknown && found.final && judgeRefillingDay(run, found.own, found.final)) return;
-  const notFixed = model === undefined || model.model === 'unknown' ? dayNotFixed(run, found.final) : undefined;
-  if (notFixed) {
-    // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
-    for (const key of ['dayExact', 'dayRetryAfter', 'rejectedConsume'] as const) f.skip(key, `the limiter's model is unknown and the day quota's answers do not show a fixed day window: ${notFixed}`);
-    f.observe('dayHeaders', { on429: found.final?.quota });
+  // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day),
+  // judged as any day that is not a fixed window's.
+  seen.dayModel = unknown ? refillingDay(run, found.own) : undefined;
+  if (seen.dayModel) {
+    seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent: spentByKey(run) };
     return;
   }
-  if (found.final) judgeLastRemaining(run, found.final);
-  if (found.final && judgeFromTally(run, found.endMs, found.final, model === undefined || model.model === 'unknown')) return;
+  // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
+  seen.notFixed = unknown ? dayNotFixed(run, found.final) : undefined;
+  if (seen.notFixed) return;
+  const tally: TallyInput = { ...scopeOf(run), samples: keySamples(run), before: spentBefore(run), endMs: found.endMs, final: found.final, modelUnknown: unknown };
+  seen.tally = tally;
+  if (settleByTally(tally)) return;
   const start = found.endMs;
   ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
   await sleepUntilServer(ctx, start, 'the wait for a fresh day window');
-  const c = await countDay(run, start);
-  const reported = { beforeDayBinds: [...c.reported.dayNotBinding], whileDayBinds: [...c.reported.dayBinding], on429: c.final?.quota };
-  f.observe('dayHeaders', reported);
-  const notFull = model === undefined || model.model === 'unknown' ? dayNotFull(run, c.first) : undefined;
-  if (notFull) {
-    for (const key of ['dayExact', 'dayRetryAfter', 'rejectedConsume'] as const) f.skip(key, `the limiter's model is unknown and ${notFull}`);
-    return;
-  }
-  if (!c.final && c.admitted <= perDay && c.late) {
-    f.skip('dayExact', `the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`, { fix: 'a longer day window (plans file: windows.daySeconds) or a target closer to petcert' });
-    return;
-  }
-  if (!c.final) {
-    f.fail('dayExact', `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}`, { expected: perDay, received: c.admitted });
-    return;
-  }
-  judgeRetryAfter(run, c.final, countedDayEnd(run, start, c.final, c.first, model), DAY_RETRY_AFTER);
-  const consumes = c.rejected > 0 && c.admitted === perDay - c.rejected;
-  // Short of perDay (or of it less the counted 429s) by no more than our own earlier answers that may have
-  // opened this day (day-edge.ts): what the server counted cannot be told from a correct count.
-  const early = c.admitted < perDay && found.final ? openedByOurEarlierAnswers(run, found.final, c.first, model) : 0;
-  const within = (counted: number): boolean => counted <= perDay && perDay <= counted + early;
-  if (c.admitted === perDay || consumes || within(c.admitted) || (c.rejected > 0 && within(c.admitted + c.rejected))) f.pass('dayExact');
-  else if (!f.failed('dayExact')) {
-    f.fail('dayExact', `${c.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: c.final.ex, expected: perDay, received: c.admitted });
-  }
-  if (c.rejected === 0) f.skip('rejectedConsume', 'no deliberate 429 was made in this day window');
-  else f.observe('rejectedConsume', { consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.rejected });
+  const c = await countDay(run, start, seen.examined);
+  seen.count = { ...c, start, samples: keySamples(run) };
 }

@@ -4,7 +4,7 @@
 // labelled with the plan ("quota.minute.exact[free]") so plans never merge.
 import type { Exchange } from '../../core/exchange.ts';
 import { verdict, type Judged, type Rule, type Verdict } from '../../report/check.ts';
-import { createLedger, judgeRule, record, resultOf, type SkipHow } from '../../report/ledger.ts';
+import { createLedger, judgeRule, record, resultOf } from '../../report/ledger.ts';
 import type { CheckResult } from '../../report/model.ts';
 import { CHECKS, type CheckKey } from './checks.ts';
 
@@ -49,16 +49,6 @@ export interface Findings {
    * probe's PROBE_CHECKS) gets a result: one no rule reached is unjudged, never silently absent.
    */
   judge<O>(rules: readonly ProbeRule<O>[], observation: O, owns?: readonly CheckKey[]): void;
-  /** @deprecated direct recording, kept until every probe judges through rule tables. */
-  pass(key: CheckKey): void;
-  /** @deprecated */
-  fail(key: CheckKey, message: string, detail?: FailureDetail): void;
-  /** @deprecated */
-  observe(key: CheckKey, observed: unknown): void;
-  /** @deprecated */
-  skip(key: CheckKey, reason: string, how?: SkipHow): void;
-  /** @deprecated */
-  failed(key: CheckKey): boolean;
   results(): CheckResult[];
 }
 
@@ -70,11 +60,6 @@ export function createFindings(plan: string, secrets: readonly string[]): Findin
       // Recorded only while the check has no other outcome (ledger.skip): a reached check keeps its own.
       for (const key of owns) record(ledger, CHECKS[key], missing(observation as Observed));
     },
-    pass: (key) => ledger.pass(CHECKS[key]),
-    fail: (key, message, detail = {}) => ledger.fail(CHECKS[key], { message, ...detail }),
-    observe: (key, observed) => ledger.observe(CHECKS[key], observed),
-    skip: (key, reason, how) => ledger.skip(CHECKS[key], reason, how),
-    failed: (key) => ledger.failed(CHECKS[key]),
     results: () => ledger.entries().map(([check, entry]) => resultOf(check, entry, { secrets, label: plan })),
   };
 }

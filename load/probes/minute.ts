@@ -2,38 +2,53 @@
 // counts down, the 429 carries a consistent Retry-After, and after waiting it requests are admitted again.
 // The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
-import { labelOf, MARGIN_MS, waitFor, type ProbeRun } from './context.ts';
+// `probeMinute` sends and records a MinuteObservation; MINUTE_RULES (minute-rules.ts) judge it.
+import { answersBefore, keySamples, labelOf, MARGIN_MS, scopeOf, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
+import type { Observed } from './findings.ts';
+import type { Answer } from './remaining-ceiling.ts';
 import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
-import { judgeApplicable, judgeRemaining, judgeRemainingCeiling, judgeRetryAfter, judgeRetryAfterConsistent } from './judge.ts';
 import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
-import { allowance, inferModel, isFixed, laterNeeded, LATER_MS, notFixedHow, notFixedReason, type ModelEvidence, type ModelVerdict } from './model.ts';
+import { inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 import { waveSource } from './waves.ts';
 
-/** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
-const dayRefused = (o: Observation, minuteEndMs: number): boolean => o.quota === 'day' || retryAfterBeyond(o, minuteEndMs);
-
-/** Fixed windows: exactly the plan's figure. Other models: at least it, at most what they refill over the count. */
-function judgeExact(run: ProbeRun, count: WindowCount, model: ModelVerdict): void {
-  const { perMinute } = run.k.plan;
-  const n = count.admitted.length;
-  const last = count.admitted[n - 1] ?? count.rejected;
-  const spanMs = (last?.receivedLocal ?? 0) - (count.admitted[0]?.sentLocal ?? 0);
-  const most = perMinute + allowance(model.model, perMinute, run.ctx.windows.minuteSeconds * 1000, spanMs);
-  const plan = most === perMinute ? `the plan allows ${perMinute}` : `the plan allows ${perMinute}, and a ${model.model} limiter at most ${most} over these ${spanMs} ms`;
-  if (count.over || n > most) {
-    run.f.fail('minuteExact', `${n} requests admitted from a full minute allowance; ${plan}`, { exchange: last?.ex, expected: perMinute, received: n });
-  } else if (n >= perMinute) {
-    run.f.pass('minuteExact');
-  } else if (count.rejected && dayRefused(count.rejected, count.endMs)) {
-    run.f.skip('minuteExact', `429 after ${n} of ${perMinute} with a Retry-After beyond the minute window: the day quota ran out`, { fix: 'run again in a fresh day window of this key (or with a key whose day quota is unspent)' });
-  } else {
-    run.f.fail('minuteExact', `429 after only ${n} admitted from a full minute allowance; the plan allows ${perMinute}`, { exchange: count.rejected?.ex, expected: perMinute, received: n });
-  }
+/** The window after the 429, counted from the recovery on (its headers did not show the minute allowance). */
+export interface NextWindowCount {
+  admitted: number;
+  /** The last answer of the count: a 429, or the last admitted when the window ended first. */
+  last: Observation;
+  /** Server ms the window ends (one window after the recovery). */
+  untilMs: number;
 }
+
+/** What the minute probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
+export interface MinuteObservation extends Observed {
+  scope: ProbeScope;
+  /** The window ended twice before the count did: the target is too slow for this window length. */
+  tooSlow?: boolean;
+  /** The count from a full allowance until its 429 (or over-admission); taken again in a fresh day when its day ran out. */
+  count?: WindowCount;
+  /** The count was taken again in a fresh day (day-out.ts): it is the exact count's too. */
+  fresh?: boolean;
+  /** The limiter's model, once inferred from the count (and the recovery when there was a 429). */
+  model?: ModelVerdict;
+  /** Waiting out the 429 and the tries until admitted again (recorded with the model), or why the day's end was not waited. */
+  retried?: Retried | Unwaited;
+  /** The window after the 429, counted when its headers do not show the minute allowance. */
+  next?: NextWindowCount;
+  /** What the exact count is judged by: the count (once more after an idle window when short), and the model. */
+  exact?: { count: WindowCount; model: ModelVerdict };
+  /** This key's answers when the exact count was taken (those identifying the target first): the Remaining ceiling. */
+  answers?: readonly Answer[];
+}
+
+export const minuteOf = (run: ProbeRun): MinuteObservation => ({ scope: scopeOf(run) });
+
+/** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
+export const dayRefused = (o: Observation, minuteEndMs: number): boolean => o.quota === 'day' || retryAfterBeyond(o, minuteEndMs);
 
 /**
  * Waits out the 429 as told (bounded) — and at least until the last admitted request's Reset, when every
@@ -63,52 +78,24 @@ async function recover(run: ProbeRun, count: WindowCount, day: DayWait): Promise
   return (await waitOutDay429(run, met, "the first 429 after the minute's Retry-After", day)) ?? retryUntilAdmitted(run, 0, capMs);
 }
 
-/** Whether nextWindow is left to a count of the window after the 429 (its headers do not show the minute allowance). */
-type NextWindowBy = 'judged' | 'count';
-
-function judgeRecovery(run: ProbeRun, count: WindowCount, retried: Retried | Unwaited, model: ModelVerdict): NextWindowBy {
-  const { f } = run;
-  if ('unwaited' in retried) {
-    f.skip('recovery', retried.unwaited, { fix: retried.fix });
-    f.skip('nextWindow', `no recovery was waited: ${retried.unwaited}`, { fix: retried.fix });
-    return 'judged';
-  }
-  const rej = count.rejected!;
+/**
+ * The window after the 429 must be counted (rather than read from the recovery's headers): admitted at
+ * once, a fixed (or unknown) model, and the recovery's headers do not show the minute allowance.
+ */
+export function nextWindowByCount(retried: Retried | Unwaited, model: ModelVerdict): boolean {
+  if ('unwaited' in retried) return false;
   const admitted = retried.admitted;
-  if (!admitted) {
-    f.fail('recovery', `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`, { exchange: retried.refusals[retried.refusals.length - 1]?.ex });
-    f.skip('nextWindow', 'no recovery');
-    return 'judged';
-  }
-  if (retried.refusals.length > 0) {
-    f.fail('recovery', `429 again after waiting Retry-After (${rej.retryAfter?.raw ?? 'absent'}); admitted only after ${retried.refusals.length} backoff tries`, { exchange: retried.refusals[0]!.ex });
-    f.skip('nextWindow', 'the first request after the wait was refused');
-    return 'judged';
-  }
-  f.pass('recovery');
-  if (rej.quota === 'minute' && rej.rate && admitted.quota === 'minute' && admitted.rate && admitted.rate.reset <= rej.rate.reset) {
-    f.fail('reset', `after the reset at ${rej.rate.reset} the next request still reports Reset ${admitted.rate.reset}`, { exchange: admitted.ex });
-  }
-  if (model.model !== 'unknown' && !isFixed(model)) {
-    f.skip('nextWindow', notFixedReason(model), notFixedHow(model));
-    return 'judged';
-  }
-  if (admitted.quota !== 'minute' || !admitted.rate) return 'count';
-  if (admitted.rate.remaining !== admitted.rate.limit - 1) {
-    f.fail('nextWindow', `the first request of the window after a 429 reports Remaining ${admitted.rate.remaining}, expected ${admitted.rate.limit - 1}: the 429 was charged to the next window, or Remaining is wrong`, {
-      exchange: admitted.ex, expected: admitted.rate.limit - 1, received: admitted.rate.remaining,
-    });
-  } else f.pass('nextWindow');
-  return 'judged';
+  if (!admitted || retried.refusals.length > 0) return false;
+  if (model.model !== 'unknown' && !isFixed(model)) return false;
+  return admitted.quota !== 'minute' || !admitted.rate;
 }
 
 /**
  * The headers of the window after the 429 do not show the minute allowance (two limiters, each writing
  * its own X-RateLimit-*: the day's on a 200): count it instead, from the recovery on, until a 429 or the
- * window's end. The whole allowance admitted proves the 429 did not shrink it; fewer, with the model
- * unknown, cannot tell a 429 charged to it from a counter's carried weight (unjudged).
+ * window's end (minute-rules.ts judges the count).
  */
-async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: ModelVerdict): Promise<number> {
+async function countNextWindow(run: ProbeRun, first: Observation): Promise<NextWindowCount> {
   const { perMinute } = run.k.plan;
   const untilMs = first.serverMs + run.ctx.windows.minuteSeconds * 1000;
   let admitted = 1;
@@ -119,18 +106,7 @@ async function judgeNextWindowByCount(run: ProbeRun, first: Observation, model: 
     if (!last.admitted) break;
     admitted++;
   }
-  if (admitted >= perMinute) {
-    run.f.pass('nextWindow');
-  } else if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
-    run.f.fail('nextWindow', `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
-  } else {
-    const dayOut = !last.admitted && dayRefused(last, untilMs);
-    const why = last.admitted ? 'the window ended first (a slow target)' : dayOut ? 'then the day quota ran out' : `then a ${last.status}`;
-    // The day's answers showed too little left only at the recovery (before it, the minute's): recountInFreshDay could not see it coming.
-    const fix = dayOut ? { fix: 'run again in a fresh day window of this key (or with a key whose day quota is unspent)' } : undefined;
-    run.f.skip('nextWindow', `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`, fix);
-  }
-  return admitted;
+  return { admitted, last, untilMs };
 }
 
 /**
@@ -208,52 +184,43 @@ async function recountInFreshDay(run: ProbeRun, count: WindowCount, day: DayWait
   return (await exhaustWindow(run, false, 1)) ?? undefined;
 }
 
-/**
- * Retry-After is judged on a minute 429: the recount's when the count's was the day quota's. With only a
- * day quota's 429 (the day not waited out), by what §8 states of any 429, within the day's window: held
- * to the minute window's end, a correct day's Retry-After read as a fault.
- */
-function judgeMinuteRetryAfter(run: ProbeRun, counts: WindowCount[], model: ModelVerdict): void {
-  const minute = counts.find((c) => c.rejected && !dayOwned(run, c.rejected));
-  if (!minute) judgeRetryAfterConsistent(run, counts[0]!.rejected!, run.ctx.windows.daySeconds);
-  else if (isFixed(model)) judgeRetryAfter(run, minute.rejected!, minute.endMs);
-  else judgeRetryAfterConsistent(run, minute.rejected!, run.ctx.windows.minuteSeconds);
-}
-
-function record(run: ProbeRun, model: ModelVerdict): void {
+/** The model is the other probes' too (burst, isolation and day judge by it). */
+function remember(run: ProbeRun, seen: MinuteObservation, model: ModelVerdict): void {
   run.ctx.models[labelOf(run)] = model;
-  run.f.observe('model', model);
+  seen.model = model;
 }
 
-/** Runs the minute probe; `afterExhaust` runs while the window is spent (the isolation probe). */
-export async function probeMinute(run: ProbeRun, afterExhaust?: (count: WindowCount) => Promise<void>): Promise<WindowCount | undefined> {
+/** The exact count's stage, and this key's answers then (the Remaining ceiling reads them). */
+function judgeBy(run: ProbeRun, seen: MinuteObservation, count: WindowCount, model: ModelVerdict): void {
+  seen.exact = { count, model };
+  seen.answers = [...answersBefore(run), ...keySamples(run)];
+}
+
+/** Runs the minute probe into `seen`; `afterExhaust` runs while the window is spent (the isolation probe). */
+export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterExhaust?: (count: WindowCount) => Promise<void>): Promise<void> {
   const first = await exhaustWindow(run);
   if (!first) {
-    run.f.skip('minuteExact', 'the window ended twice before the count did: the target is too slow for this window length', { fix: 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert' });
-    return undefined;
+    seen.tooSlow = true;
+    return;
   }
   await afterExhaust?.(first);
   const day: DayWait = { used: false };
   const fresh = await recountInFreshDay(run, first, day);
   const count = fresh ?? first;
+  seen.count = count;
+  seen.fresh = fresh !== undefined;
   if (!count.rejected) {
     const model = await modelOf(run, count);
-    record(run, model);
-    judgeExact(run, count, model);
-    judgeRemaining(run, count, model);
-    judgeRemainingCeiling(run);
-    for (const key of ['retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow'] as const) run.f.skip(key, 'no 429 was obtained (the minute quota over-admitted)');
-    return count;
+    remember(run, seen, model);
+    judgeBy(run, seen, count, model);
+    return;
   }
-  judgeApplicable(run, count.admitted[count.admitted.length - 1], count.rejected);
   const retried = await recover(run, count, day);
   const model = await modelOf(run, count, retried);
-  record(run, model);
-  const next = judgeRecovery(run, count, retried, model) === 'count' && !('unwaited' in retried) ? await judgeNextWindowByCount(run, retried.admitted!, model) : undefined;
+  remember(run, seen, model);
+  seen.retried = retried;
+  const next = nextWindowByCount(retried, model) ? await countNextWindow(run, (retried as Retried).admitted!) : undefined;
+  seen.next = next;
   const exact = fresh ? count : await recountIfShort(run, count, model);
-  judgeExact(run, exact, wholeAtOnce(model, next, run.k.plan.perMinute));
-  judgeRemaining(run, count, model);
-  judgeRemainingCeiling(run);
-  judgeMinuteRetryAfter(run, [exact, count], model);
-  return count;
+  judgeBy(run, seen, exact, wholeAtOnce(model, next?.admitted, run.k.plan.perMinute));
 }

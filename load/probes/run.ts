@@ -6,12 +6,15 @@ import type { CheckResult } from '../../report/model.ts';
 import { PROBE_CHECKS, type ProbeName } from './checks.ts';
 import { seriesName, type KeyUnderTest, type ProbeContext, type ProbeRun } from './context.ts';
 import { BURST_RULES, burstOf, probeBurst } from './burst.ts';
-import { probeDay } from './day.ts';
+import { dayOf, probeDay } from './day.ts';
+import { DAY_RULES } from './day-rules.ts';
 import { createFindings, type Cut, type Findings, type Observed, type ProbeRule } from './findings.ts';
 import { ISOLATION_RULES, isolationOf, probeIsolation } from './isolation.ts';
-import { probeMinute } from './minute.ts';
+import { minuteOf, probeMinute } from './minute.ts';
+import { MINUTE_RULES } from './minute-rules.ts';
 import { ProbeStop } from './observe.ts';
 import { WaitCapped } from './bounds.ts';
+import type { WindowCount } from './window.ts';
 
 export interface ProbeResults {
   checks: CheckResult[];
@@ -37,18 +40,8 @@ function cutOf(error: unknown): Cut | undefined {
   return error instanceof ProbeStop ? { reason: `probe stopped: ${error.message}` } : undefined;
 }
 
-/** A probe stopped by an uninterpretable answer ends; the run goes on with the next probe. */
-async function guarded(run: ProbeRun, probe: ProbeName, body: () => Promise<unknown>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    const cut = cutOf(error);
-    if (!cut) throw error;
-    for (const key of PROBE_CHECKS[probe]) run.f.skip(key, cut.reason, cut.fix === undefined ? {} : { fix: cut.fix });
-  }
-}
-
 /**
+ * A probe stopped by an uninterpretable answer ends, and the run goes on with the next probe.
  * Runs a probe that fills its observation, then judges it by the probe's rules; a probe that ended
  * early leaves its observation with the cut, and the rules that needed the rest say why (findings.ts).
  */
@@ -75,7 +68,7 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
 
   // Isolation spends the key with the highest minute figure: with a shared bucket, that count exceeds every other plan's.
   const spender = keys.reduce((best, k, i) => (k.plan.perMinute > keys[best]!.plan.perMinute ? i : best), 0);
-  const minuteOf = async (i: number, turn: number): Promise<void> => {
+  const runMinute = async (i: number, turn: number): Promise<void> => {
     const isolate = wants('isolation') && i === spender && keys.length > 1;
     if (!wants('minute') && !isolate) return;
     // Without the minute probe selected, its verdicts go to scratch findings: only isolation is reported.
@@ -83,7 +76,8 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     ctx.progress({ phase: `quota ${names[i]}: minute`, done: turn, total: keys.length, etaMs: 2 * ctx.windows.minuteSeconds * 1000 });
     const others = keys.map((_, j) => runOf(j, 'isolation')).filter((_, j) => j !== i);
     const isolation = isolationOf(run);
-    await guarded(run, 'minute', () => probeMinute(run, isolate ? (count) => probeIsolation(isolation, count, others) : undefined));
+    const spend = isolate ? (count: WindowCount) => probeIsolation(isolation, count, others) : undefined;
+    await judged(run, 'minute', MINUTE_RULES, minuteOf(run), (seen) => probeMinute(run, seen, spend));
     // Judged into the spender's own findings, whether or not the minute probe's are reported.
     if (isolate) findings[i]!.judge(ISOLATION_RULES, isolation, PROBE_CHECKS.isolation);
   };
@@ -96,13 +90,14 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
   let minuteTurn: Promise<void> = Promise.resolve();
   let stopped: unknown;
   const chains = order.map(async (i, turn) => {
-    const mine = minuteTurn.then(() => (stopped === undefined ? minuteOf(i, turn) : undefined));
+    const mine = minuteTurn.then(() => (stopped === undefined ? runMinute(i, turn) : undefined));
     minuteTurn = mine.catch(() => undefined);
     try {
       await mine;
       const burst = runOf(i, 'burst');
       if (wants('burst') && stopped === undefined) await judged(burst, 'burst', BURST_RULES, burstOf(burst), (seen) => probeBurst(burst, seen));
-      if (wants('day') && stopped === undefined) await guarded(runOf(i, 'day'), 'day', () => probeDay(runOf(i, 'day')));
+      const day = runOf(i, 'day');
+      if (wants('day') && stopped === undefined) await judged(day, 'day', DAY_RULES, dayOf(day), (seen) => probeDay(day, seen));
     } catch (error) {
       stopped ??= error; // the other chains stop before their next probe
       throw error;
@@ -114,7 +109,8 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
   for (const [i, f] of findings.entries()) {
     for (const probe of only) {
       if (probe === 'isolation' && i !== spender) continue;
-      for (const key of PROBE_CHECKS[probe]) f.skip(key, 'not reached (see the other checks of this probe)');
+      // A safety net: every check a selected probe owns has a result, never silently absent (findings.ts).
+      f.judge([], {}, PROBE_CHECKS[probe]);
     }
   }
   ctx.progress({ phase: 'quota', done: keys.length, total: keys.length, etaMs: 0, message: 'done' });

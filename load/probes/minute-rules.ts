@@ -1,0 +1,151 @@
+// The minute probe's rules (minute.ts records the observation): the exact count, Remaining, the 429's
+// Retry-After, the recovery after it, the next window's whole allowance, and the model (OBSERVE). Each
+// rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
+// rule unjudged with the cut's reason (findings.ts `missing`). In the order they were judged before.
+import { verdict, type Verdict } from '../../report/check.ts';
+import { failure, missing, rule, silent, type ProbeRule } from './findings.ts';
+import { dayOwned } from './day-out.ts';
+import {
+  applicable, notFixed, remainingBefore429, remainingCeiling, remainingCountdown, retryAfterAccurate, retryAfterConsistent, retryAfterForm,
+  retryAfterPresent,
+} from './judge.ts';
+import { dayRefused, nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
+import { allowance, isFixed, type ModelVerdict } from './model.ts';
+import type { Observation } from './observe.ts';
+import type { Retried } from './backoff.ts';
+import type { WindowCount } from './window.ts';
+
+type Minute = MinuteObservation;
+
+const NO_429 = 'no 429 was obtained (the minute quota over-admitted)';
+const SLOW_FIX = 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert';
+const DAY_OUT_FIX = 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
+
+/** Rules on the 429: unjudged when there was none (once the probe knew it), or when it never got there. */
+function needs429(o: Minute): Verdict | undefined {
+  if (!o.count || !o.exact) return missing(o);
+  return o.count.rejected ? undefined : verdict.unjudged(NO_429);
+}
+
+/** Rules on the recovery after the 429: they were judged once the model was known. */
+function needsRecovery(o: Minute): Verdict | undefined {
+  if (o.count && !o.count.rejected) return o.exact ? verdict.unjudged(NO_429) : missing(o);
+  return o.count && o.retried && o.model ? undefined : missing(o);
+}
+
+/** Fixed windows: exactly the plan's figure. Other models: at least it, at most what they refill over the count. */
+function exact(o: Minute): Verdict {
+  const { count, model } = o.exact!;
+  const { perMinute } = o.scope.k.plan;
+  const n = count.admitted.length;
+  const last = count.admitted[n - 1] ?? count.rejected;
+  const spanMs = (last?.receivedLocal ?? 0) - (count.admitted[0]?.sentLocal ?? 0);
+  const most = perMinute + allowance(model.model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
+  const plan = most === perMinute ? `the plan allows ${perMinute}` : `the plan allows ${perMinute}, and a ${model.model} limiter at most ${most} over these ${spanMs} ms`;
+  if (count.over || n > most) return failure(`${n} requests admitted from a full minute allowance; ${plan}`, { exchange: last?.ex, expected: perMinute, received: n });
+  if (n >= perMinute) return verdict.pass;
+  if (count.rejected && dayRefused(count.rejected, count.endMs)) {
+    return verdict.unjudged(`429 after ${n} of ${perMinute} with a Retry-After beyond the minute window: the day quota ran out`, DAY_OUT_FIX);
+  }
+  return failure(`429 after only ${n} admitted from a full minute allowance; the plan allows ${perMinute}`, { exchange: count.rejected?.ex, expected: perMinute, received: n });
+}
+
+/** The recovery's tries, or the Verdict standing for them when the day's end was not waited (day-out.ts). */
+const triesOf = (o: Minute): Retried | Verdict => {
+  const r = o.retried!;
+  return 'unwaited' in r ? verdict.unjudged(r.unwaited, r.fix) : r;
+};
+
+function recovery(o: Minute): Verdict {
+  const retried = triesOf(o);
+  if ('kind' in retried) return retried;
+  if (!retried.admitted) {
+    const message = `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`;
+    return failure(message, { exchange: retried.refusals[retried.refusals.length - 1]?.ex });
+  }
+  if (retried.refusals.length === 0) return verdict.pass;
+  const message = `429 again after waiting Retry-After (${o.count!.rejected!.retryAfter?.raw ?? 'absent'}); admitted only after ${retried.refusals.length} backoff tries`;
+  return failure(message, { exchange: retried.refusals[0]!.ex });
+}
+
+/** After the reset the 429 named, the next request reports a later Reset (a minute one, when both are). */
+function resetMoved(o: Minute): readonly Verdict[] {
+  const rej = o.count!.rejected!;
+  const retried = triesOf(o);
+  if ('kind' in retried || !retried.admitted || retried.refusals.length > 0) return silent;
+  const admitted = retried.admitted;
+  if (rej.quota !== 'minute' || !rej.rate || admitted.quota !== 'minute' || !admitted.rate || admitted.rate.reset > rej.rate.reset) return silent;
+  return [failure(`after the reset at ${rej.rate.reset} the next request still reports Reset ${admitted.rate.reset}`, { exchange: admitted.ex })];
+}
+
+/**
+ * The whole allowance admitted proves the 429 did not shrink it; fewer, with the model unknown, cannot
+ * tell a 429 charged to it from a counter's carried weight (unjudged).
+ */
+function nextByCount({ admitted, last, untilMs }: NextWindowCount, perMinute: number, model: ModelVerdict): Verdict {
+  if (admitted >= perMinute) return verdict.pass;
+  if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
+    return failure(`the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
+  }
+  const dayOut = !last.admitted && dayRefused(last, untilMs);
+  const why = last.admitted ? 'the window ended first (a slow target)' : dayOut ? 'then the day quota ran out' : `then a ${last.status}`;
+  const reason = `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`;
+  // The day's answers showed too little left only at the recovery (before it, the minute's): recountInFreshDay could not see it coming.
+  return verdict.unjudged(reason, dayOut ? DAY_OUT_FIX : undefined);
+}
+
+function nextWindow(o: Minute): Verdict {
+  const r = o.retried!;
+  if ('unwaited' in r) return verdict.unjudged(`no recovery was waited: ${r.unwaited}`, r.fix);
+  const retried = r;
+  const model = o.model!;
+  const admitted = retried.admitted;
+  if (!admitted) return verdict.unjudged('no recovery');
+  if (retried.refusals.length > 0) return verdict.unjudged('the first request after the wait was refused');
+  if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
+  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.next, o.scope.k.plan.perMinute, model) : missing(o);
+  const rate = admitted.rate!;
+  if (rate.remaining === rate.limit - 1) return verdict.pass;
+  return failure(`the first request of the window after a 429 reports Remaining ${rate.remaining}, expected ${rate.limit - 1}: the 429 was charged to the next window, or Remaining is wrong`, {
+    exchange: admitted.ex, expected: rate.limit - 1, received: rate.remaining,
+  });
+}
+
+/** The last admitted answer of the count and its 429: the pair §8.2's "currently applicable" speaks of. */
+const pair = (count: WindowCount): [Observation | undefined, Observation] => [count.admitted[count.admitted.length - 1], count.rejected!];
+
+
+/**
+ * Retry-After is judged on a minute 429: the recount's when the count's was the day quota's. With only a
+ * day quota's 429 (the day not waited out), by what §8 states of any 429, within the day's window: held
+ * to the minute window's end, a correct day's Retry-After read as a fault.
+ */
+function minute429(o: Minute): { o: Observation; judge: (x: Observation) => readonly Verdict[] } {
+  const counts = [o.exact!.count, o.count!];
+  const minute = counts.find((c) => c.rejected && !dayOwned(o.scope, c.rejected));
+  const { minuteSeconds, daySeconds } = o.scope.ctx.windows;
+  if (!minute) return { o: counts[0]!.rejected!, judge: (x) => retryAfterConsistent(o.scope, x, daySeconds) };
+  if (isFixed(o.model)) return { o: minute.rejected!, judge: (x) => retryAfterAccurate(x, minute.endMs) };
+  return { o: minute.rejected!, judge: (x) => retryAfterConsistent(o.scope, x, minuteSeconds) };
+}
+
+export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
+  rule('remaining', (o) => (o.count?.rejected ? remainingBefore429(...pair(o.count)) : silent)),
+  rule('applicable', (o) => (o.count?.rejected ? applicable(...pair(o.count)) : silent)),
+  rule('model', (o) => verdict.observed(o.model), (o) => (o.model ? undefined : missing(o))),
+  rule('recovery', recovery, needsRecovery),
+  rule('nextWindow', nextWindow, needsRecovery),
+  rule('reset', (o) => (needsRecovery(o) ? silent : resetMoved(o))),
+  rule('minuteExact', exact, (o) => {
+    if (o.tooSlow) return verdict.unjudged('the window ended twice before the count did: the target is too slow for this window length', SLOW_FIX);
+    return o.exact ? undefined : missing(o);
+  }),
+  rule('remaining', (o) => (o.exact && o.count && o.model ? remainingCountdown(o.scope, o.count, o.model) : silent)),
+  rule('remaining', (o) => (o.exact && o.answers ? remainingCeiling(o.scope, o.answers) : silent)),
+  rule('retryAfterPresent', (o) => retryAfterPresent(minute429(o).o), needs429),
+  rule('retryAfterForm', (o) => (needs429(o) ? silent : retryAfterForm(minute429(o).o))),
+  rule('retryAfterAccurate', (o) => {
+    const { o: refusal, judge } = minute429(o);
+    return judge(refusal);
+  }, needs429),
+];
