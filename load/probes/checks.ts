@@ -1,5 +1,6 @@
-// The quota checks: one table of id → title, level and the spec section each enforces. Probes refer
-// to checks by key; the report id carries the plan ("quota.minute.exact[free]") so plans never merge.
+// The quota checks: one table of id → title, level and the spec section each enforces. Each probe's
+// rules (findings.ts `rule`) name their check by key; the report id carries the plan
+// ("quota.minute.exact[free]") so plans never merge.
 import { defineCheck as def } from '../../report/check.ts';
 
 export const CHECKS = {
@@ -28,7 +29,7 @@ export const CHECKS = {
 
 export type CheckKey = keyof typeof CHECKS;
 
-/** Checks each probe reports, so a probe that could not reach a check reports it skipped, never silently absent. */
+/** Checks each probe owns (findings.ts `judge`): one its rules did not reach is reported unjudged, never silently absent. */
 export const PROBE_CHECKS = {
   minute: ['status', 'headersValid', 'resetInteger', 'limit', 'remaining', 'reset', 'minuteExact', 'retryAfterPresent', 'retryAfterAccurate', 'recovery', 'nextWindow', 'model'],
   day: ['dayExact', 'dayRetryAfter', 'dayHeaders', 'rejectedConsume'],

@@ -33,19 +33,21 @@ function labels(keys: KeyUnderTest[]): string[] {
 }
 
 /** Why a probe ended early: stopped by an uninterpretable answer, or cut short by a wait or the run's bound. */
+const CUT_FIX = 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time';
+
 function cutOf(error: unknown): Cut | undefined {
-  if (error instanceof WaitCapped) {
-    return { reason: `probe cut short: ${error.message}`, fix: 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time' };
-  }
+  if (error instanceof WaitCapped) return { reason: `probe cut short: ${error.message}`, fix: CUT_FIX };
   return error instanceof ProbeStop ? { reason: `probe stopped: ${error.message}` } : undefined;
 }
 
 /**
- * A probe stopped by an uninterpretable answer ends, and the run goes on with the next probe.
- * Runs a probe that fills its observation, then judges it by the probe's rules; a probe that ended
- * early leaves its observation with the cut, and the rules that needed the rest say why (findings.ts).
+ * Runs a probe that fills its observation, then judges it by the probe's rules. A probe stopped by an
+ * uninterpretable answer or cut short by a wait ends (the run goes on with the next probe) and leaves
+ * its observation with the cut: the rules that needed the rest say why (findings.ts).
  */
-async function judged<O extends Observed>(run: ProbeRun, probe: ProbeName, rules: readonly ProbeRule<O>[], seen: O, body: (seen: O) => Promise<void>): Promise<void> {
+async function judged<O extends Observed>(
+  run: ProbeRun, probe: ProbeName, rules: readonly ProbeRule<O>[], seen: O, body: (seen: O) => Promise<void>,
+): Promise<void> {
   try {
     await body(seen);
   } catch (error) {
