@@ -66,7 +66,11 @@ describe.concurrent('quota-aware runner', () => {
   });
 
   test('a key that keeps answering 429 stops the run: aborted RATE_LIMITED, exit 3', async () => {
-    const s = await listen({ keys: { [KEY]: 'small' }, plans, wrap: () => async () => ({ status: 429, headers: { 'retry-after': '0', 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 2), date: new Date().toUTCString() }, body: '{}' }), log: () => undefined });
+    const headers = () => ({
+      'retry-after': '0', 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 2), date: new Date().toUTCString(),
+    });
+    const s = await listen({ keys: { [KEY]: 'small' }, plans, wrap: () => async () => ({ status: 429, headers: headers(), body: '{}' }), log: () => undefined });
     servers.push(s);
     const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 160, seed: 3, max429: 4, backoffBaseMs: 10, maxWindowSeconds: 3600 });
     expect(report.aborted?.code).toBe('RATE_LIMITED');

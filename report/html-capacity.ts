@@ -109,7 +109,11 @@ function achievedPlot(c: CapacityVerdict): string {
   const f0 = xFrame(c);
   return linearPlot(c, 'achieved against offered rate', 'achieved rate (requests/s)', f0.xMax, (f) => {
     const diag = `<line x1="${num(f.x(0))}" y1="${num(f.y(0))}" x2="${num(f.x(f.xMax))}" y2="${num(f.y(f.xMax))}" stroke="#9ca3af" stroke-dasharray="4 3"><title>achieved = offered</title></line>`;
-    const share = `<line x1="${num(f.x(0))}" y1="${num(f.y(0))}" x2="${num(f.x(f.xMax))}" y2="${num(f.y(f.xMax * c.slo.achievedShare))}" stroke="${COLOURS.slo}" stroke-dasharray="6 3"><title>${c.slo.achievedShare * 100} % of offered</title></line><text x="${W - M.right + 4}" y="${num(f.y(f.xMax * c.slo.achievedShare) + 4)}" fill="${COLOURS.slo}">${c.slo.achievedShare * 100} % of offered</text>`;
+    const shareY = num(f.y(f.xMax * c.slo.achievedShare));
+    const label = `${c.slo.achievedShare * 100} % of offered`;
+    const share = `<line x1="${num(f.x(0))}" y1="${num(f.y(0))}" x2="${num(f.x(f.xMax))}" y2="${shareY}" `
+      + `stroke="${COLOURS.slo}" stroke-dasharray="6 3"><title>${label}</title></line>`
+      + `<text x="${W - M.right + 4}" y="${num(f.y(f.xMax * c.slo.achievedShare) + 4)}" fill="${COLOURS.slo}">${label}</text>`;
     return diag + share + series(f, c.steps.map((s) => [s.offeredRate, s.achievedRate]), COLOURS.achieved, 'achieved req/s', c.steps);
   });
 }
@@ -130,7 +134,14 @@ function facts(c: CapacityVerdict): string {
 }
 
 function stepsTable(c: CapacityVerdict): string {
-  const rows = c.steps.map((s, i) => `<tr class="${s.verdict === 'ok' ? '' : s.verdict === 'slo' ? 'fail' : 'finding'}"><td>${i + 1}</td><td>${fmt(s.offeredRate)}</td><td>${fmt(s.achievedRate)}</td><td>${fmt(s.p50Ms)}</td><td>${fmt(s.p95Ms)}</td><td>${fmt(s.p99Ms)}</td><td>${fmt(s.errorRate * 100, 2)}</td><td>${s.droppedIterations}</td><td>${s.below_quota_429}</td><td class="outcome ${s.verdict === 'ok' ? 'pass' : s.verdict === 'slo' ? 'fail' : 'finding'}">${esc(s.verdict)}</td><td>${esc(s.breaches.join('; '))}${s.percentiles === 'upper-bound' ? ' <span class="note">(percentiles: upper bounds over runners)</span>' : ''}</td></tr>`);
+  const rows = c.steps.map((s, i) => {
+    const css = s.verdict === 'ok' ? '' : s.verdict === 'slo' ? 'fail' : 'finding';
+    const figures = [i + 1, fmt(s.offeredRate), fmt(s.achievedRate), fmt(s.p50Ms), fmt(s.p95Ms), fmt(s.p99Ms),
+      fmt(s.errorRate * 100, 2), s.droppedIterations, s.below_quota_429].map((v) => `<td>${v}</td>`).join('');
+    const note = s.percentiles === 'upper-bound' ? ' <span class="note">(percentiles: upper bounds over runners)</span>' : '';
+    return `<tr class="${css}">${figures}<td class="outcome ${css || 'pass'}">${esc(s.verdict)}</td>`
+      + `<td>${esc(s.breaches.join('; '))}${note}</td></tr>`;
+  });
   return `<table class="checks"><thead><tr><th>Step</th><th>Offered req/s</th><th>Achieved req/s</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>Errors %</th><th>Dropped</th><th>429 below quota</th><th>Verdict</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
