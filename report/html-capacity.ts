@@ -120,7 +120,7 @@ function achievedPlot(c: CapacityVerdict): string {
 
 function facts(c: CapacityVerdict): string {
   const rows: Array<[string, string]> = [
-    ['Verdict', c.summary],
+    ['Summary', c.summary], // figures only: the run's verdict is the report's over its checks (the banner)
     ['Planned rate', `${fmt(c.plannedRate)} req/s`],
     ['Sustained rate', `${fmt(c.sustainedRate)} req/s (highest step that met the SLO with achieved ≥ ${c.slo.achievedShare * 100} % of offered)`],
     ['Breaking rate', c.breakingRate === null ? 'none: no step broke the SLO' : `${fmt(c.breakingRate)} req/s`],
