@@ -3,6 +3,9 @@
 // (spec/plans.ts: the contract, overridden by a plans file), never from here.
 import { ConfigError } from '../../core/errors.ts';
 import { resolvePlan, type Plan, type PlanTable } from '../../spec/plans.ts';
+import { operationPicker } from './operation-picker.ts';
+
+export { operationPicker };
 
 export interface MixEntry {
   plan: Plan;
@@ -77,15 +80,4 @@ export function plannedRate(mix: readonly MixEntry[], utilisation: number, minut
  */
 export function operationFor(i: number, ops: OpsMix): Operation {
   return operationPicker(ops)(i);
-}
-
-/** operationFor with the shares worked out once (the k6 hot path calls it on every iteration). */
-export function operationPicker(ops: OpsMix): (i: number) => Operation {
-  const total = ops.list + ops.get + ops.create;
-  const list = ops.list / total;
-  const get = (ops.list + ops.get) / total;
-  return (i) => {
-    const u = (i * 0.6180339887498949) % 1;
-    return u < list ? 'list' : u < get ? 'get' : 'create';
-  };
 }

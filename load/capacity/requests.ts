@@ -1,25 +1,25 @@
 // What a capacity iteration sends, chosen from the iteration number (no state shared between VUs):
 // list with realistic limit/status values (§4.1: limit 1..100, default 20; status filter optional),
-// and NewPets (§2.2) named with petcert's prefix so they can be told apart on the target.
-import { LIMIT, PET_STATUSES as STATUSES } from '../../spec/contract.ts';
+// and NewPets (§2.2) named with petcert's prefix so they can be told apart on the target. The bounds
+// and statuses are passed in (spec/contract.ts's LIMIT.max and PET_STATUSES): the k6 bundle reads them
+// once in its cold path, so the contract's data is not evaluated in every VU (scripts/k6-lazy.ts).
 
 /** Mostly the default page, sometimes a small or a full page; a status filter one time in three. */
-const LIMITS: ReadonlyArray<number | undefined> = [undefined, undefined, 10, 50, undefined, LIMIT.max];
+const limitsOf = (max: number): ReadonlyArray<number | undefined> => [undefined, undefined, 10, 50, undefined, max];
 
-function buildQuery(i: number): string {
-  const limit = LIMITS[i % LIMITS.length];
-  const status = i % 3 === 0 ? STATUSES[(i / 3) % STATUSES.length] : undefined;
+function buildQuery(i: number, limits: ReadonlyArray<number | undefined>, statuses: readonly string[]): string {
+  const limit = limits[i % limits.length];
+  const status = i % 3 === 0 ? statuses[(i / 3) % statuses.length] : undefined;
   const parts = [limit === undefined ? '' : `limit=${limit}`, status === undefined ? '' : `status=${status}`].filter(Boolean);
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** One period of the sequence, built once: the hot path of a k6 iteration only indexes it. */
-const QUERIES: readonly string[] = Array.from({ length: LIMITS.length * 3 * STATUSES.length }, (_, i) => buildQuery(i));
-
-export function listQuery(i: number): string {
-  return QUERIES[i % QUERIES.length]!;
+/** One period of the list queries, built once: the hot path of a k6 iteration only indexes it. */
+export function listQueries(limitMax: number, statuses: readonly string[]): string[] {
+  const limits = limitsOf(limitMax);
+  return Array.from({ length: limits.length * 3 * statuses.length }, (_, i) => buildQuery(i, limits, statuses));
 }
 
-export function newPetBody(i: number, vu: number): string {
-  return JSON.stringify({ name: `petcert-capacity-${vu}-${i}`, categoryId: 1 + (i % 7), status: STATUSES[i % STATUSES.length] });
+export function newPetBody(i: number, vu: number, statuses: readonly string[]): string {
+  return JSON.stringify({ name: `petcert-capacity-${vu}-${i}`, categoryId: 1 + (i % 7), status: statuses[i % statuses.length] });
 }

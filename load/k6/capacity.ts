@@ -19,52 +19,35 @@ import { SharedArray } from 'k6/data';
 import http from 'k6/http';
 import { setTimeout } from 'k6/timers';
 import { Counter } from 'k6/metrics';
-import type { Options, Scenario } from 'k6/options';
-import { lowerCaseHeaders } from '../../core/exchange.ts';
-import { parseHeaderInt, parseRetryAfter } from '../../spec/ratelimit.ts';
-import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
-import { parseKeysFile, type PlanKey } from '../capacity/keys-file.ts';
-import { operationPicker } from '../capacity/mix.ts';
-import { CANARY_START, type Canary } from '../capacity/canary-plan.ts';
-import { canaryLine, resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '../capacity/result.ts';
-import { runInfo } from '../capacity/run-info.ts';
-import { reportedPercentiles, trendStat } from '../capacity/slo.ts';
-import { listQuery, newPetBody } from '../capacity/requests.ts';
-import { maxVUsOf, preAllocatedVUs } from '../capacity/vus.ts';
-import { parseKeysEnv } from '../shared/keys.ts';
-import { bucketCheck, bucketOf, histogramFromChecks } from '../shared/histogram.ts';
-import { keysForSegment, parseSegment, segmentRange } from '../shared/segment.ts';
-import { readK6Summary, type K6SummaryInput, type MetricValues } from '../shared/summary.ts';
-import { readTarget } from './lib/config.ts';
-import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument } from '../capacity/document.ts';
+import type { Options } from 'k6/options';
+import { canaryBudget, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
+import type { Canary } from '../capacity/canary-plan.ts';
+import { operationPicker } from '../capacity/operation-picker.ts';
+import { newPetBody } from '../capacity/requests.ts';
+import { bucketCheck, bucketOf } from '../shared/histogram.ts';
+import { keysForSegment, segmentRange } from '../shared/segment.ts';
+import type { K6SummaryInput } from '../shared/summary.ts';
+import * as cold from './lib/capacity-cold.lazy.ts';
 import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
-// REPORT_DIR is checked at init: k6 cannot create folders, and a summary it cannot write still exits 0.
-const target = readTarget();
-const REPORT_DIR = target.reportDir;
-/** petcert's document (the plan it built), or the same built here from the environment (plain k6 run). */
-let whole: CapacityDocument | undefined;
-function wholeDocument(): CapacityDocument {
-  return (whole ??= __ENV.CAPACITY_RUN ? readDocument(open(__ENV.CAPACITY_RUN), 'CAPACITY_RUN') : documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys()));
-}
-// Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only.
-// Every VU gets the document without its load keys; the keys stay in one SharedArray per plan, and an
-// iteration reads the one key it sends with (10,000 keys × 1,000 VUs would otherwise be 10 million).
-const doc: CapacityDocument = new SharedArray('petcert capacity run', () => [withoutLoadKeys(wholeDocument())])[0] as CapacityDocument;
-const loadKeys = new Map(Object.keys(doc.plan.load).map((p) => [p, new SharedArray(`petcert keys ${p}`, () => wholeDocument().plan.load[p] ?? [])]));
-const { baseUrl: BASE_URL, settings, plan } = doc;
-const steps = plan.steps.filter((s) => doc.step === null || s.index === doc.step);
-const first = steps[0]!.index;
-const stepMs = Math.round(settings.stepSeconds * 1000);
-const MAX_VUS = doc.maxVus;
+// Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
+// and the cold path (lib/capacity-cold.lazy.ts: the document, the plan building, the contract, the
+// options) is evaluated there, never in a load VU: k6 evaluates a script's top level in every VU.
+// Every VU reads element 0, what an iteration needs (no load key); the keys stay in one SharedArray per
+// plan, and an iteration reads the one key it sends with (10,000 keys × 1,000 VUs would be 10 million).
+const shared = new SharedArray('petcert capacity run', () => cold.sharedRun());
+const run = shared[0] as cold.VuRun;
+const loadKeys = new Map(run.loadPlans.map((p) => [p, new SharedArray(`petcert keys ${p}`, () => cold.loadKeys(p))]));
+const BASE_URL = run.baseUrl;
 /** Request timeout in ms (a number: k6 parses a duration string on every request). */
-const TIMEOUT = doc.requestTimeoutMs;
-const pickOperation = operationPicker(settings.ops);
+const TIMEOUT = run.requestTimeoutMs;
+const pickOperation = operationPicker(run.ops);
+const QUERIES = run.listQueries;
+const STATUSES = run.petStatuses;
 
 // Per-step counters of rare events, as metrics of their own: a sub-metric (a tag filter) costs every
 // sample of its parent metric a match, and only http_req_duration{step:i} needs one (its percentiles).
-const counters = (name: string): Map<number, Counter> => new Map(steps.map((s) => [s.index, new Counter(`${name}_s${s.index}`)]));
+const counters = (name: string): Map<number, Counter> => new Map(run.steps.map((i) => [i, new Counter(`${name}_s${i}`)]));
 const failedBy = counters('failed');
 const below429By = counters('below_quota_429');
 const unexpected4xxBy = counters('unexpected_4xx');
@@ -80,63 +63,28 @@ function countLatency(step: number, ms: number): void {
   check(null, c);
 }
 
-function envKeys(): PlanKey[] {
-  return __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
-}
-
 /** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
 const segment = (): string => exec.test.options.executionSegment ?? '';
 
-const scenarioName = (step: number, planName: string): string => `s${step}_${planName}`;
-
-function stepScenarios(): Record<string, Scenario> {
-  const out: Record<string, Scenario> = {};
-  for (const step of steps) {
-    for (const [planName, rate] of Object.entries(step.perPlan)) {
-      // VUs: load/capacity/vus.ts (pre-allocated for 100 ms of latency, up to 1 s).
-      out[scenarioName(step.index, planName)] = {
-        executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(rate * 60)), timeUnit: '1m',
-        duration: `${stepMs}ms`, startTime: `${(step.index - first) * stepMs}ms`, gracefulStop: '3s',
-        preAllocatedVUs: preAllocatedVUs(rate, MAX_VUS), maxVUs: maxVUsOf(rate, MAX_VUS),
-        tags: { step: String(step.index) },
-      };
-    }
-  }
-  const canaryStep = steps.find((s) => s.index === plan.canaryStep);
-  if (canaryStep && plan.canaries.length > 0) {
-    // Once the step's load is flowing; done by the step's end.
-    out.canary = { executor: 'per-vu-iterations', exec: 'canary', vus: plan.canaries.length, iterations: 1, startTime: `${(canaryStep.index - first) * stepMs + Math.round(stepMs * CANARY_START)}ms`, maxDuration: `${Math.round(stepMs * (1 - CANARY_START)) + 5000}ms`, tags: { step: `canary${canaryStep.index}` } };
-  }
-  return out;
-}
+/** Read at init: in setup() k6 hands `options` back as wrapped Go values. */
+const SCENARIO_NAMES = run.scenarioNames;
 
 /**
- * k6 reports a sub-metric only when a threshold names it: each step's latency (the SLO's percentiles,
- * so a plain `k6 run` fails past the knee too) and dropped iterations per scenario (rare samples).
+ * k6 reads a script's options in the first init (__VU 0, as are setup's and the summary's runtimes),
+ * and copies the whole consolidated options into every VU's exported `options` unless it is undefined:
+ * so a load VU exports none.
  */
-function thresholds(): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const step of steps) {
-    const latency = Object.entries(settings.slo.latency).map(([p, ms]) => `${trendStat(p)}<${ms}`);
-    out[`http_req_duration{step:${step.index}}`] = latency.length ? latency : ['max>=0'];
-    out[`below_quota_429_s${step.index}`] = ['count==0'];
-    for (const planName of Object.keys(step.perPlan)) out[`dropped_iterations{scenario:${scenarioName(step.index, planName)}}`] = ['count>=0'];
-  }
-  return out;
+function firstInitOptions(): Options {
+  const { options: fromRun } = shared[1] as cold.RunSetup;
+  return {
+    ...fromRun,
+    thresholds: { ...fromRun.thresholds, ...NO_SILENT_PASS },
+    discardResponseBodies: true,
+    // Never follow a redirect: the target is the API, not wherever it points.
+    maxRedirects: 0,
+  };
 }
-
-const SCENARIOS = stepScenarios();
-/** Read at init: in setup() k6 hands `options` back as wrapped Go values. */
-const SCENARIO_NAMES = Object.keys(SCENARIOS);
-
-export const options: Options = {
-  scenarios: SCENARIOS,
-  thresholds: { ...thresholds(), ...NO_SILENT_PASS },
-  summaryTrendStats: [...reportedPercentiles(settings.slo).map(trendStat), 'count'],
-  discardResponseBodies: true,
-  // Never follow a redirect: the target is the API, not wherever it points.
-  maxRedirects: 0,
-};
+export const options: Options | undefined = __VU === 0 ? firstInitOptions() : undefined;
 
 // SLO errors are 5xx, transport errors and timeouts; 4xx are counted apart (429 below quota is its own check).
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 499 }));
@@ -174,9 +122,9 @@ const JSON_TYPE = 'application/json';
 // one exec.scenario read (k6 builds that object on every access), few request params to parse.
 function request(op: string, i: number, key: string) {
   const authorization = `Bearer ${key}`;
-  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, __VU), { headers: { authorization, 'content-type': JSON_TYPE }, timeout: TIMEOUT, responseType: 'text' });
+  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, __VU, STATUSES), { headers: { authorization, 'content-type': JSON_TYPE }, timeout: TIMEOUT, responseType: 'text' });
   if (op === 'get' && created.length > 0) return http.asyncRequest('GET', `${BASE_URL}/pets/${created[i % created.length]}`, null, { headers: { authorization }, timeout: TIMEOUT, tags: GET_TAGS });
-  return http.asyncRequest('GET', `${BASE_URL}/pets${listQuery(i)}`, null, { headers: { authorization }, timeout: TIMEOUT });
+  return http.asyncRequest('GET', `${BASE_URL}/pets${QUERIES[i % QUERIES.length]}`, null, { headers: { authorization }, timeout: TIMEOUT });
 }
 
 /**
@@ -231,9 +179,7 @@ function rememberId(body: unknown): void {
 
 async function canaryRequest(key: string): Promise<CanaryResponse> {
   const res = await http.asyncRequest('GET', `${BASE_URL}/pets?limit=1`, null, { headers: { authorization: `Bearer ${key}` }, timeout: TIMEOUT, tags: { name: 'canary' } });
-  const headers = lowerCaseHeaders(res.headers);
-  const reset = parseHeaderInt(headers[RATE_LIMIT_HEADERS.reset]);
-  return { status: res.status, reset: reset ?? NaN, retryAfterOk: res.status !== 429 || parseRetryAfter(headers).ok };
+  return cold.canaryResponse(res.status, res.headers);
 }
 
 /**
@@ -242,7 +188,7 @@ async function canaryRequest(key: string): Promise<CanaryResponse> {
  * its first 429, its budget, or the end of its time in the step.
  */
 async function canaryIteration(): Promise<void> {
-  const c: Canary | undefined = keysForSegment(plan.canaries, segment())[exec.scenario.iterationInInstance];
+  const c: Canary | undefined = keysForSegment(run.canaries, segment())[exec.scenario.iterationInInstance];
   if (c === undefined) return;
   const batch = Math.max(1, Math.min(20, Math.ceil(c.rate / 20)));
   const gapMs = (1000 * batch) / c.rate;
@@ -254,10 +200,7 @@ async function canaryIteration(): Promise<void> {
     responses.push(...(await Promise.all(Array.from({ length: n }, () => canaryRequest(c.key)))));
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, gapMs - (Date.now() - started))));
   }
-  console.log(canaryLine({
-    plan: c.plan, perMinute: c.perMinute, step: plan.canaryStep, sent: responses.length, windows: canaryWindows(responses),
-    missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length, transportErrors: responses.filter((r) => r.status === 0).length,
-  }));
+  console.log(cold.canaryReport(c, run.canaryStep, responses));
 }
 
 // An iteration that throws is only logged by k6 (exit 0): guarded() aborts the test instead.
@@ -265,29 +208,6 @@ export const load = guarded('capacity', loadIteration);
 export const canary = guarded('capacity canary', canaryIteration);
 export default load;
 
-/** Both summary shapes (legacy, --new-machine-readable-summary) read as metric name → values. */
-function runnerStep(m: Record<string, MetricValues>, checks: ReadonlyArray<{ name: string; passes: number }>, index: number, offeredRate: number, perPlan: Record<string, number>, share: number): RunnerStep {
-  const latency = m[`http_req_duration{step:${index}}`] ?? {};
-  const count = (name: string) => m[`${name}_s${index}`]?.count ?? 0;
-  const percentilesMs: Record<string, number> = {};
-  for (const p of reportedPercentiles(settings.slo)) {
-    const v = latency[trendStat(p)];
-    if (typeof v === 'number') percentilesMs[p] = v;
-  }
-  const dropped = Object.keys(perPlan).reduce((sum, planName) => sum + (m[`dropped_iterations{scenario:${scenarioName(index, planName)}}`]?.count ?? 0), 0);
-  return {
-    index, offeredRate, share, seconds: settings.stepSeconds,
-    requests: latency.count ?? 0, failed: count('failed'), dropped,
-    below429: count('below_quota_429'), unexpected4xx: count('unexpected_4xx'), percentilesMs,
-    histogram: histogramFromChecks(checks, index),
-  };
-}
-
 export function handleSummary(data: K6SummaryInput): Record<string, string> {
-  const span = parseSegment(segment());
-  const { metrics, checks } = readK6Summary(data);
-  const steps_ = steps.map((s) => runnerStep(metrics, checks, s.index, s.offeredRate, s.perPlan, span.to - span.from));
-  const result: RunnerResult = { tool: 'petcert-capacity', version: RESULT_VERSION, run: runInfo(BASE_URL, settings, plan), segment: segment() || '0:1', steps: steps_, canaries: [] };
-  const line = `${resultLine(result)}\n`;
-  return REPORT_DIR === undefined ? { stdout: line } : { stdout: line, [`${REPORT_DIR}/k6-capacity.json`]: line };
+  return cold.summary(shared[1] as cold.RunSetup, segment(), data);
 }

@@ -3,7 +3,7 @@
 // REPORT_DIR (optional; checked here, at init, so a folder k6 cannot write into stops the run at once).
 import { parsePlansFile, resolvePlan, specPlanTable, type Plan, type PlanTable } from '../../../spec/plans.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
-import { checkedReportDir } from './guards.ts';
+import { checkedReportDir } from './report-dir.ts';
 
 export interface ScriptConfig {
   baseUrl: string;

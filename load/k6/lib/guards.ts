@@ -1,9 +1,9 @@
 // No silent pass: the k6 side of load/shared/guards.ts. Every petcert script carries NO_SILENT_PASS in
 // its thresholds, refuses in setup() a command line that replaced its scenarios, and runs its iterations
 // through guarded(): k6 only logs an exception thrown in an iteration (exit code 0), so guarded() aborts
-// the test instead (exit code 108).
+// the test instead (exit code 108). REPORT_DIR's check is in report-dir.ts (no k6 import: a lazy module uses it).
 import exec from 'k6/execution';
-import { replacedScenarios, reportDirProblem } from '../../shared/guards.ts';
+import { replacedScenarios } from '../../shared/guards.ts';
 
 /** A run that sent no request proved nothing: k6 fails this threshold at 0 requests (exit code 99). */
 export const NO_SILENT_PASS: Record<string, string[]> = { http_reqs: ['count>0'] };
@@ -25,18 +25,4 @@ export function guarded(script: string, iteration: () => Promise<void>): () => P
 export function refuseReplacedScenarios(expected: readonly string[]): void {
   const problem = replacedScenarios(expected, Object.keys(exec.test.options.scenarios ?? {}));
   if (problem !== undefined) exec.test.abort(problem);
-}
-
-/** REPORT_DIR, checked at init (the only time open() works): throws, so k6 exits 107 before any request. */
-export function checkedReportDir(dir: string | undefined): string | undefined {
-  if (dir === undefined || dir === '') return undefined;
-  let openError: string | undefined;
-  try {
-    open(dir);
-  } catch (error) {
-    openError = message(error);
-  }
-  const problem = reportDirProblem(dir.replace(/[\\/]+$/, '') || dir, openError);
-  if (problem !== undefined) throw new Error(problem);
-  return dir.replace(/[\\/]+$/, '') || dir;
 }

@@ -1,0 +1,101 @@
+// The capacity bundle's cold path, bundled as a function evaluated on first use (scripts/k6-lazy.ts):
+// what only the first init (the run document, the plan built, k6's options), the summary's runtime and
+// the canaries' VUs need. The load VUs never evaluate it: its functions, the plan building and the
+// generated contract's data cost one runtime each, not every VU (≈ 0.4 MB per VU when they were
+// evaluated everywhere). No k6 module here: the bundle's k6 side (../capacity.ts) passes in what it needs.
+import { lowerCaseHeaders } from '../../../core/exchange.ts';
+import { LIMIT, PET_STATUSES, RATE_LIMIT_HEADERS } from '../../../spec/contract.ts';
+import { parseHeaderInt, parseRetryAfter } from '../../../spec/ratelimit.ts';
+import { canaryWindows, type CanaryResponse } from '../../capacity/canary.ts';
+import type { Canary } from '../../capacity/canary-plan.ts';
+import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument } from '../../capacity/document.ts';
+import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
+import type { OpsMix } from '../../capacity/mix.ts';
+import { listQueries } from '../../capacity/requests.ts';
+import { canaryLine } from '../../capacity/result.ts';
+import { parseKeysEnv } from '../../shared/keys.ts';
+import type { K6SummaryInput } from '../../shared/summary.ts';
+import { runOptions, stepsOf } from './capacity-options.ts';
+import { summaryFiles } from './capacity-summary.ts';
+import { readTarget } from './config.ts';
+
+/** What every VU reads of the run (SharedArray element 0): only what an iteration needs, no load key. */
+export interface VuRun {
+  baseUrl: string;
+  /** ms (a number: k6 parses a duration string on every request) */
+  requestTimeoutMs: number;
+  ops: OpsMix;
+  /** The plans whose keys carry load (one SharedArray of keys each). */
+  loadPlans: string[];
+  /** The indexes of the steps this process runs (one Counter each per event). */
+  steps: number[];
+  canaries: Canary[];
+  canaryStep: number;
+  /** The scenarios' names, for setup() to check that k6 runs them. */
+  scenarioNames: string[];
+  /** One period of the list requests' queries (load/capacity/requests.ts), from the contract's bounds. */
+  listQueries: string[];
+  petStatuses: string[];
+}
+
+/** What only the first init (k6's options) and the summary read (SharedArray element 1). */
+export interface RunSetup {
+  doc: CapacityDocument;
+  /** Absolute, checked at init; undefined: the result line goes to stdout only. */
+  reportDir: string | undefined;
+  options: ReturnType<typeof runOptions>;
+}
+
+let whole: CapacityDocument | undefined;
+let reportDir: string | undefined;
+
+function envKeys(): PlanKey[] {
+  return __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
+}
+
+/** petcert's document (the plan it built), or the same built here from the environment (plain k6 run). */
+function wholeDocument(): CapacityDocument {
+  if (whole !== undefined) return whole;
+  // REPORT_DIR is checked at init: k6 cannot create folders, and a summary it cannot write still exits 0.
+  const target = readTarget();
+  reportDir = target.reportDir;
+  const fromPetcert = __ENV.CAPACITY_RUN ? readDocument(open(__ENV.CAPACITY_RUN), 'CAPACITY_RUN') : undefined;
+  return (whole = fromPetcert ?? documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys()));
+}
+
+/** The first init's work, for a SharedArray: [what every VU reads, what the options and the summary read]. */
+export function sharedRun(): [VuRun, RunSetup] {
+  const whole = wholeDocument();
+  const doc = withoutLoadKeys(whole);
+  const options = runOptions(whole);
+  const vu: VuRun = {
+    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, loadPlans: Object.keys(doc.plan.load), steps: stepsOf(doc).map((s) => s.index),
+    canaries: doc.plan.canaries, canaryStep: doc.plan.canaryStep, scenarioNames: Object.keys(options.scenarios),
+    listQueries: listQueries(LIMIT.max, PET_STATUSES), petStatuses: [...PET_STATUSES],
+  };
+  return [vu, { doc, reportDir, options }];
+}
+
+/** One plan's load keys, for its SharedArray (filled in the first init, read one key at a time). */
+export function loadKeys(plan: string): string[] {
+  return wholeDocument().plan.load[plan] ?? [];
+}
+
+/** What a canary keeps of an answer: its status, the window it counted in, whether a 429 said when to retry. */
+export function canaryResponse(status: number, headers: Record<string, string>): CanaryResponse {
+  const lower = lowerCaseHeaders(headers);
+  const reset = parseHeaderInt(lower[RATE_LIMIT_HEADERS.reset]);
+  return { status, reset: reset ?? NaN, retryAfterOk: status !== 429 || parseRetryAfter(lower).ok };
+}
+
+/** The canary's marked line (load/capacity/result.ts). */
+export function canaryReport(c: Canary, step: number, responses: readonly CanaryResponse[]): string {
+  return canaryLine({
+    plan: c.plan, perMinute: c.perMinute, step, sent: responses.length, windows: canaryWindows(responses),
+    missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length, transportErrors: responses.filter((r) => r.status === 0).length,
+  });
+}
+
+export function summary(run: RunSetup, segment: string, data: K6SummaryInput): Record<string, string> {
+  return summaryFiles(run.doc, run.reportDir, segment, data);
+}

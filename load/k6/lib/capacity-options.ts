@@ -1,0 +1,62 @@
+// The capacity bundle's k6 options, worked out once in its cold path (capacity-cold.lazy.ts) from the
+// run document: one constant-arrival-rate scenario per step and plan, the canaries' scenario, and the
+// thresholds that make k6 report each step's sub-metrics.
+import type { Scenario } from 'k6/options';
+import { CANARY_START } from '../../capacity/canary-plan.ts';
+import type { CapacityDocument } from '../../capacity/document.ts';
+import type { StepPlan } from '../../capacity/plan.ts';
+import { reportedPercentiles, trendStat } from '../../capacity/slo.ts';
+import { maxVUsOf, preAllocatedVUs } from '../../capacity/vus.ts';
+
+export const scenarioName = (step: number, planName: string): string => `s${step}_${planName}`;
+
+/** The steps this process runs: all, or the one `petcert capacity` asked for. */
+export const stepsOf = (doc: CapacityDocument): StepPlan[] => doc.plan.steps.filter((s) => doc.step === null || s.index === doc.step);
+
+export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
+  const steps = stepsOf(doc);
+  const first = steps[0]!.index;
+  const stepMs = Math.round(doc.settings.stepSeconds * 1000);
+  const out: Record<string, Scenario> = {};
+  for (const step of steps) {
+    for (const [planName, rate] of Object.entries(step.perPlan)) {
+      // VUs: load/capacity/vus.ts (pre-allocated for 100 ms of latency, up to 1 s).
+      out[scenarioName(step.index, planName)] = {
+        executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(rate * 60)), timeUnit: '1m',
+        duration: `${stepMs}ms`, startTime: `${(step.index - first) * stepMs}ms`, gracefulStop: '3s',
+        preAllocatedVUs: preAllocatedVUs(rate, doc.maxVus), maxVUs: maxVUsOf(rate, doc.maxVus),
+        tags: { step: String(step.index) },
+      };
+    }
+  }
+  const canaryStep = steps.find((s) => s.index === doc.plan.canaryStep);
+  if (canaryStep && doc.plan.canaries.length > 0) {
+    // Once the step's load is flowing; done by the step's end.
+    out.canary = {
+      executor: 'per-vu-iterations', exec: 'canary', vus: doc.plan.canaries.length, iterations: 1,
+      startTime: `${(canaryStep.index - first) * stepMs + Math.round(stepMs * CANARY_START)}ms`,
+      maxDuration: `${Math.round(stepMs * (1 - CANARY_START)) + 5000}ms`, tags: { step: `canary${canaryStep.index}` },
+    };
+  }
+  return out;
+}
+
+/**
+ * k6 reports a sub-metric only when a threshold names it: each step's latency (the SLO's percentiles,
+ * so a plain `k6 run` fails past the knee too) and dropped iterations per scenario (rare samples).
+ */
+export function thresholds(doc: CapacityDocument): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const step of stepsOf(doc)) {
+    const latency = Object.entries(doc.settings.slo.latency).map(([p, ms]) => `${trendStat(p)}<${ms}`);
+    out[`http_req_duration{step:${step.index}}`] = latency.length ? latency : ['max>=0'];
+    out[`below_quota_429_s${step.index}`] = ['count==0'];
+    for (const planName of Object.keys(step.perPlan)) out[`dropped_iterations{scenario:${scenarioName(step.index, planName)}}`] = ['count>=0'];
+  }
+  return out;
+}
+
+/** The options' part that comes from the run (capacity.ts adds what holds for every run). */
+export function runOptions(doc: CapacityDocument): { scenarios: Record<string, Scenario>; thresholds: Record<string, string[]>; summaryTrendStats: string[] } {
+  return { scenarios: stepScenarios(doc), thresholds: thresholds(doc), summaryTrendStats: [...reportedPercentiles(doc.settings.slo).map(trendStat), 'count'] };
+}
