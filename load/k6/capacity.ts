@@ -17,7 +17,6 @@ import exec from 'k6/execution';
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import http from 'k6/http';
-import { setTimeout } from 'k6/timers';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { canaryBudget, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
@@ -33,11 +32,11 @@ import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.t
 // Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
 // and the cold path (lib/capacity-cold.lazy.ts: the document, the plan building, the contract, the
 // options) is evaluated there, never in a load VU: k6 evaluates a script's top level in every VU.
-// Every VU reads element 0, what an iteration needs (no load key); the keys stay in one SharedArray per
-// plan, and an iteration reads the one key it sends with (10,000 keys × 1,000 VUs would be 10 million).
+// One SharedArray (each costs every VU a wrapper): element 0 is what an iteration needs, element 1 the
+// options' and the summary's part, then the load keys, each read alone when an iteration sends with it
+// (10,000 keys × 1,000 VUs would otherwise be 10 million).
 const shared = new SharedArray('petcert capacity run', () => cold.sharedRun());
 const run = shared[0] as cold.VuRun;
-const loadKeys = new Map(run.loadPlans.map((p) => [p, new SharedArray(`petcert keys ${p}`, () => cold.loadKeys(p))]));
 const BASE_URL = run.baseUrl;
 /** Request timeout in ms (a number: k6 parses a duration string on every request). */
 const TIMEOUT = run.requestTimeoutMs;
@@ -47,20 +46,19 @@ const STATUSES = run.petStatuses;
 
 // Per-step counters of rare events, as metrics of their own: a sub-metric (a tag filter) costs every
 // sample of its parent metric a match, and only http_req_duration{step:i} needs one (its percentiles).
-const counters = (name: string): Map<number, Counter> => new Map(run.steps.map((i) => [i, new Counter(`${name}_s${i}`)]));
+// Plain objects, not Maps: a builtin a VU touches is instantiated in its runtime.
+const counters = (name: string): Record<number, Counter> => Object.fromEntries(run.steps.map((i) => [i, new Counter(`${name}_s${i}`)]));
 const failedBy = counters('failed');
 const below429By = counters('below_quota_429');
 const unexpected4xxBy = counters('unexpected_4xx');
 // Each step's latency histogram (load/shared/histogram.ts), mergeable across runners, counted by k6 as
 // one always-true check per step and bucket; the check maps are built once per VU and bucket.
 const ALWAYS = (): boolean => true;
-const bucketChecks = new Map<string, Record<string, () => boolean>>();
+const bucketChecks: Record<string, Record<string, () => boolean>> = {};
 function countLatency(step: number, ms: number): void {
   const bucket = bucketOf(ms);
   const id = `${step} ${bucket}`;
-  let c = bucketChecks.get(id);
-  if (c === undefined) bucketChecks.set(id, (c = { [bucketCheck(step, bucket)]: ALWAYS }));
-  check(null, c);
+  check(null, (bucketChecks[id] ??= { [bucketCheck(step, bucket)]: ALWAYS }));
 }
 
 /** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
@@ -92,22 +90,21 @@ http.setResponseCallback(http.expectedStatuses({ min: 200, max: 499 }));
 /** What an iteration needs of its scenario ("s3_free"), worked out once per VU and scenario. */
 interface ScenarioContext {
   step: number;
-  /** the plan's load keys (shared by every VU) and this runner's part of them: [start, start + count) */
-  keys: readonly string[];
+  /** this runner's part of the plan's load keys, as positions in `shared`: [start, start + count) */
   start: number;
   count: number;
   failed: Counter;
   below429: Counter;
   unexpected4xx: Counter;
 }
-const contexts = new Map<string, ScenarioContext>();
+const contexts: Record<string, ScenarioContext> = {};
 function contextOf(name: string): ScenarioContext {
-  let ctx = contexts.get(name);
+  let ctx = contexts[name];
   if (ctx === undefined) {
     const step = Number(name.slice(1, name.indexOf('_')));
-    const keys = loadKeys.get(name.slice(name.indexOf('_') + 1)) ?? [];
-    const { start, count } = segmentRange(keys.length, segment());
-    contexts.set(name, (ctx = { step, keys, start, count, failed: failedBy.get(step)!, below429: below429By.get(step)!, unexpected4xx: unexpected4xxBy.get(step)! }));
+    const keys = run.keyRanges[name.slice(name.indexOf('_') + 1)] ?? { start: 0, count: 0 };
+    const part = segmentRange(keys.count, segment());
+    contexts[name] = ctx = { step, start: keys.start + part.start, count: part.count, failed: failedBy[step]!, below429: below429By[step]!, unexpected4xx: unexpected4xxBy[step]! };
   }
   return ctx;
 }
@@ -160,7 +157,7 @@ async function loadIteration(): Promise<void> {
   const ctx = contextOf(name);
   if (ctx.count === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
   const op = pickOperation(i);
-  const res = await request(op, i, ctx.keys[ctx.start + (i % ctx.count)]!);
+  const res = await request(op, i, shared[ctx.start + (i % ctx.count)] as string);
   const status = res.status; // one read: each property of a k6 response is a call into Go
   countLatency(ctx.step, res.timings.duration);
   // SLO errors: 5xx, transport errors and timeouts (status 0).

@@ -25,8 +25,8 @@ export interface VuRun {
   /** ms (a number: k6 parses a duration string on every request) */
   requestTimeoutMs: number;
   ops: OpsMix;
-  /** The plans whose keys carry load (one SharedArray of keys each). */
-  loadPlans: string[];
+  /** Where each plan's load keys sit in the run's SharedArray (after the two documents): [start, start + count). */
+  keyRanges: Record<string, { start: number; count: number }>;
   /** The indexes of the steps this process runs (one Counter each per event). */
   steps: number[];
   canaries: Canary[];
@@ -63,22 +63,23 @@ function wholeDocument(): CapacityDocument {
   return (whole = fromPetcert ?? documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys()));
 }
 
-/** The first init's work, for a SharedArray: [what every VU reads, what the options and the summary read]. */
-export function sharedRun(): [VuRun, RunSetup] {
+/** The first init's work, one SharedArray: what every VU reads, what the options and the summary read, then the load keys. */
+export function sharedRun(): Array<VuRun | RunSetup | string> {
   const whole = wholeDocument();
   const doc = withoutLoadKeys(whole);
   const options = runOptions(whole);
+  const keys: string[] = [];
+  const keyRanges: VuRun['keyRanges'] = {};
+  for (const [plan, planKeys] of Object.entries(whole.plan.load)) {
+    keyRanges[plan] = { start: 2 + keys.length, count: planKeys.length };
+    keys.push(...planKeys);
+  }
   const vu: VuRun = {
-    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, loadPlans: Object.keys(doc.plan.load), steps: stepsOf(doc).map((s) => s.index),
+    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, keyRanges, steps: stepsOf(doc).map((s) => s.index),
     canaries: doc.plan.canaries, canaryStep: doc.plan.canaryStep, scenarioNames: Object.keys(options.scenarios),
     listQueries: listQueries(LIMIT.max, PET_STATUSES), petStatuses: [...PET_STATUSES],
   };
-  return [vu, { doc, reportDir, options }];
-}
-
-/** One plan's load keys, for its SharedArray (filled in the first init, read one key at a time). */
-export function loadKeys(plan: string): string[] {
-  return wholeDocument().plan.load[plan] ?? [];
+  return [vu, { doc, reportDir, options }, ...keys];
 }
 
 /** What a canary keeps of an answer: its status, the window it counted in, whether a 429 said when to retry. */
