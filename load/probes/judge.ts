@@ -71,6 +71,28 @@ export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[]):
   })];
 }
 
+/**
+ * The fewest Remaining among the count's admitted answers when the count ended in a 429 of the minute
+ * quota and every one of them reports the minute quota; undefined otherwise. Whatever the model, the
+ * request the server admitted last before that 429 left less than one (a bucket's fraction reads 0): it
+ * answered Remaining 0. Read in any order (issue 15 §3): the answers of the 429's wave admitted before it
+ * are in the count (waves.ts serverOrder), and a request of the count that took that last place reports 0.
+ */
+export function fewestBeforeRefusal(count: WindowCount): number | undefined {
+  const rej = count.rejected;
+  if (rej?.quota !== 'minute' || count.admitted.length === 0 || !count.admitted.every((o) => o.quota === 'minute' && o.rate)) return undefined;
+  return Math.min(...count.admitted.map((o) => o.rate!.remaining));
+}
+
+/** §8.2: a count refused by the minute quota while all its answers reported Remaining > 0 (one more fitted, they said). */
+export function remainingAtRefusal(count: WindowCount): readonly Verdict[] {
+  const fewest = fewestBeforeRefusal(count);
+  if (fewest === undefined || fewest === 0) return silent;
+  return [failure(`the minute quota refused while every admitted answer of the count reported at least Remaining ${fewest}: the last request it admitted cannot have left ${fewest}`, {
+    exchange: count.rejected!.ex, expected: 0, received: fewest,
+  })];
+}
+
 /** §8.3 rule 2: the 429 carries a Retry-After we can read. */
 export function retryAfterPresent(o: Observation): Verdict {
   if (o.retryAfter) return verdict.pass;

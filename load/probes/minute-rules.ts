@@ -6,7 +6,7 @@ import { verdict, type Verdict } from '../../report/check.ts';
 import { failure, missing, rule, silent, type ProbeRule } from './findings.ts';
 import { dayOwned } from './day-out.ts';
 import {
-  applicable, notFixed, remainingBefore429, remainingCeiling, remainingCountdown, retryAfterAccurate, retryAfterConsistent, retryAfterForm,
+  applicable, notFixed, remainingAtRefusal, remainingBefore429, remainingCeiling, remainingCountdown, retryAfterAccurate, retryAfterConsistent, retryAfterForm,
   retryAfterPresent,
 } from './judge.ts';
 import { dayRefused, nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
@@ -141,6 +141,7 @@ export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
     return o.exact ? undefined : missing(o);
   }),
   rule('remaining', (o) => (o.exact && o.count && o.model ? remainingCountdown(o.scope, o.count, o.model) : silent)),
+  rule('remaining', (o) => (o.exact && o.count ? remainingAtRefusal(o.count) : silent)),
   rule('remaining', (o) => (o.exact && o.answers ? remainingCeiling(o.scope, o.answers) : silent)),
   rule('retryAfterPresent', (o) => retryAfterPresent(minute429(o).o), needs429),
   rule('retryAfterForm', (o) => (needs429(o) ? silent : retryAfterForm(minute429(o).o))),

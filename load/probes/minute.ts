@@ -9,6 +9,7 @@ import type { Observed } from './findings.ts';
 import type { Answer } from './remaining-ceiling.ts';
 import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
+import { fewestBeforeRefusal } from './judge.ts';
 import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
 import { inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
@@ -154,13 +155,15 @@ async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | U
 }
 
 /**
- * When the headers do not show the minute allowance (model unknown), a short count may have started from a
- * limiter not yet full (a counter's last window still weighs): count once more after an idle window, so
- * our ambiguity costs time, never a verdict.
+ * When the headers do not show the minute allowance (model unknown), or its Remaining was shown too high
+ * (the "full" start was read from those headers), a short count may have started from a limiter not yet
+ * full (a counter's last window still weighs, a bucket one token short): count once more after an idle
+ * window, so our ambiguity costs time, never a verdict.
  */
 async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
   const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayRefused(count.rejected, count.endMs));
-  if (!short || model.model !== 'unknown') return count;
+  const headersLied = (fewestBeforeRefusal(count) ?? 0) > 0;
+  if (!short || (model.model !== 'unknown' && !headersLied)) return count;
   return (await exhaustWindow(run, false, 1)) ?? count;
 }
 

@@ -5,6 +5,7 @@ import { silentProgress } from '../../core/progress.ts';
 import { PROBE_NAMES, type ProbeName } from '../../load/probes/checks.ts';
 import { createContext } from '../../load/probes/context.ts';
 import { runProbes } from '../../load/probes/run.ts';
+import { answerOf, type Answer } from '../../load/probes/remaining-ceiling.ts';
 import type { CheckResult, Sample } from '../../report/model.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { createFakeClock } from './fake-clock.ts';
@@ -21,7 +22,7 @@ export interface RunShape {
   seed?: number;
   startMs?: number;
   only?: readonly ProbeName[];
-  /** Requests the first key sends before the probes (as identifying the target does), told to them or not. */
+  /** Requests the first key sends before the probes (as identifying the target does), told to them (count and answers) or not. */
   before?: { requests: number; told: boolean };
 }
 
@@ -76,8 +77,12 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
   const keys = Object.entries(keyPlan).map(([key, plan]) => ({ key, plan: resolvePlan(table, plan) }));
   const first = keys[0]!.key;
   const url = 'http://127.0.0.1:1/v1/pets';
-  for (let i = 0; i < (o.before?.requests ?? 0); i++) await send({ method: 'GET', url, headers: { authorization: `Bearer ${first}` } });
-  const spentBefore = o.before?.told ? { spentBefore: { [first]: o.before.requests } } : {};
+  const answers: Answer[] = [];
+  for (let i = 0; i < (o.before?.requests ?? 0); i++) {
+    const { response } = await send({ method: 'GET', url, headers: { authorization: `Bearer ${first}` } });
+    answers.push(answerOf(response.status, response.headers));
+  }
+  const spentBefore = o.before?.told ? { spentBefore: { [first]: o.before.requests }, answersBefore: { [first]: answers } } : {};
   const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, ...spentBefore });
   const startedMs = clock.now();
   const r = await runProbes(ctx, keys, o.only ?? PROBE_NAMES, Object.keys(keyPlan));
