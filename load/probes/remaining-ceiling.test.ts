@@ -56,6 +56,11 @@ describe('remainingCeilingBreach (§8.2: Remaining never above Limit minus our o
     expect(remainingCeilingBreach([refused, unknownLimit, ...dayWindow(range(3, 24)), ...nextWindow], plan, windows)).toBeUndefined();
   });
 
+  it('leaves an over-admitted window to the exactness checks: Remaining 0 past Limit admissions is no breach', () => {
+    const over = dayWindow(range(1, 101)).map((a) => ({ ...a, remaining: Math.max(0, a.remaining!) }));
+    expect(remainingCeilingBreach(over, plan, windows)).toBeUndefined();
+  });
+
   it('reads the answers sent before the probes from their headers', () => {
     expect(answerOf(200, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '98', 'x-ratelimit-reset': String(RESET) }))
       .toEqual({ status: 200, limit: 100, remaining: 98, reset: RESET });

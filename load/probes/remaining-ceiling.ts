@@ -81,7 +81,8 @@ export function remainingCeilingBreach(answers: readonly Answer[], plan: Pick<Pl
     const sorted = [...g.answers].sort((a, b) => b.remaining! - a.remaining!);
     for (let j = 1; j <= sorted.length; j++) {
       const a = sorted[j - 1]!;
-      if (a.remaining! > g.limit - j) return { quota: g.quota, limit: g.limit, reset: g.reset, counted: j, remaining: a.remaining!, answer: a };
+      // Past Limit admissions the window over-admitted (the exactness checks' to fail): Remaining stays at 0.
+      if (a.remaining! > Math.max(0, g.limit - j)) return { quota: g.quota, limit: g.limit, reset: g.reset, counted: j, remaining: a.remaining!, answer: a };
     }
   }
   return undefined;
