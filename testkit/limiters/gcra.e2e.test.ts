@@ -6,6 +6,8 @@ proofSuite(
   [
     'gcra',
     'gcra overAdmit',
+    'gcra wrongRemaining',
     'gcra noRetryAfter',
+    'gcra noDay',
   ],
 );

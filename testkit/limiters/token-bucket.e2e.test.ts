@@ -6,6 +6,8 @@ proofSuite(
   [
     'token-bucket',
     'token-bucket overAdmit',
+    'token-bucket wrongRemaining',
     'token-bucket noRetryAfter',
+    'token-bucket noDay',
   ],
 );
