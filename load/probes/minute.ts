@@ -177,10 +177,12 @@ async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVer
 async function recountInFreshDay(run: ProbeRun, count: WindowCount, day: DayWait): Promise<WindowCount | undefined> {
   const { perMinute } = run.k.plan;
   const rej = count.rejected;
-  if (rej && dayOwned(run, rej) && count.admitted.length < perMinute) {
+  // No 429 at all: the minute quota over-admitted, which quota.minute.exact fails whatever the day; nothing after needs it.
+  if (!rej) return undefined;
+  if (dayOwned(run, rej) && count.admitted.length < perMinute) {
     if (await waitOutDay429(run, rej, "the count's 429", day)) return undefined;
   } else {
-    const left = count.admitted[count.admitted.length - 1]?.quota === 'day' ? dayLeft([...count.admitted, ...(rej ? [rej] : [])]) : undefined;
+    const left = count.admitted[count.admitted.length - 1]?.quota === 'day' ? dayLeft([...count.admitted, rej]) : undefined;
     if (!left || left.left >= perMinute + 1) return undefined;
     if (await waitOutDay(run, left.endMs, `the count's answers left ${left.left} of the day`, day)) return undefined;
   }
