@@ -24,7 +24,7 @@ export type DaySearch =
   | { kind: 'found'; endMs: number; final: Observation; own: Observation[] }
   | { kind: 'end-unknown'; final: Observation }
   | { kind: 'too-slow'; perDayAtPace: number }
-  | { kind: 'no-day-429'; admitted: number; spanMs: number; last: Observation };
+  | { kind: 'no-day-429'; admitted: number; spanMs: number; last: Observation; own: Observation[] };
 
 /** What the day probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
 export interface DayObservation extends Observed {
@@ -202,7 +202,7 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
       if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) return { kind: 'too-slow', perDayAtPace };
-      return { kind: 'no-day-429', admitted: total, spanMs: span, last: o };
+      return { kind: 'no-day-429', admitted: total, spanMs: span, last: o, own };
     }
     if (o.admitted && inWindow === k.plan.perMinute && !deliberate) {
       deliberate = true; // one deliberate 429: tells whether 429s count against the day quota (OBSERVE)
@@ -305,8 +305,12 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   if (model && !isFixed(model) && model.model !== 'unknown') return probeDaySliding(run, seen);
   const found = await findDayEnd(run, seen);
   seen.search = found;
-  if (found?.kind !== 'found') return;
   const unknown = model === undefined || model.model === 'unknown';
+  // No day 429 within the span: a day its own Resets show refilling may not have run dry at our pace
+  // (perDay plus its refill over the span), judged as a bucket's day that gave up (day-sliding.ts).
+  if (found?.kind === 'no-day-429' && unknown) seen.dayModel = refillingDay(run, found.own);
+  if (found?.kind === 'no-day-429' && seen.dayModel) seen.sliding = { kind: 'gave-up', own: found.own, last: found.last, spanMs: found.spanMs };
+  if (found?.kind !== 'found') return;
   // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day),
   // judged as any day that is not a fixed window's.
   seen.dayModel = unknown ? refillingDay(run, found.own) : undefined;

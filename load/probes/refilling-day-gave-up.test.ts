@@ -1,0 +1,38 @@
+// Two independent GCRA limiters (throttled, redis-cell: one per quota, each writing its own X-RateLimit-*, the
+// day's last) are a correct server: a day refilled perDay a day (spec/GAPS.md "Requests per day"). Paced at the
+// minute figure, a few requests a second above the day's refill, such a day need not run dry within the day
+// probe's span: 600 + 600 × 95/45 = 1866 may be admitted over 95 s, and 1801 were. The day's end search gave
+// up and failed quota.day.exact ('1801 requests were admitted over 95 s without a day-quota 429') when the
+// minute probe could not tell the model, at 0 ms and 50-150 ms, 3 of 3 seeds each: the refilling day (its
+// Resets rising faster than time, day-refill.ts) was told only from a day that refused. Now it is told from
+// the answers of a search that gave up too, and judged as a bucket's day that gave up (unjudged within its
+// refill); the unenforced twin, whose Resets do not rise, still fails.
+import { describe, expect, it } from 'vitest';
+import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { runShape } from '../../testkit/load/shape-run.ts';
+
+const windows = { minuteSeconds: 3, daySeconds: 45 };
+const plans = { free: { perMinute: 60, perDay: 600 } };
+const TWO_GCRA: Omit<ShapeOptions, 'windows'> = { meter: 'gcra', headers: { chain: ['minute', 'day'] } };
+const dayExact = (r: Awaited<ReturnType<typeof runShape>>) => r.checks.find((c) => c.id === 'quota.day.exact[free]')!;
+
+describe('a GCRA day that does not run dry within the day probe, its model not told by the minute probe', () => {
+  it.for([
+    ['--only day, at once', ['day'], [0, 0]],
+    ['--only day, 50-150 ms away', ['day'], [50, 150]],
+    ['minute and day, 50-150 ms away', ['minute', 'day'], [50, 150]],
+  ] as const)('is never failed on quota.day.exact: %s', async ([, only, latencyMs]) => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows, plans, shape: TWO_GCRA, latencyMs: [...latencyMs], seed, only: [...only] });
+      expect({ seed, outcome: dayExact(r).outcome, kind: dayExact(r).skipKind }).toEqual({ seed, outcome: 'skip', kind: 'unjudged' });
+      expect(dayExact(r).skipReason).toMatch(/within what a token-bucket day quota refills over that time/);
+    }
+  });
+
+  it('its unenforced twin (no day quota) is still failed', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows, plans, shape: { ...TWO_GCRA, faults: { noDay: true } }, latencyMs: [50, 150], seed, only: ['day'] });
+      expect(dayExact(r).outcome).toBe('fail');
+    }
+  });
+});
