@@ -54,3 +54,12 @@ describe('fewestBeforeRefusal (the count refused by the minute quota: its last a
     expect(fewestBeforeRefusal(count([answer(3), answer(90, 'day')], answer(0, 'minute', 429)))).toBeUndefined();
   });
 });
+
+describe('fixed windows whose headers report the minute (slowapi, express-rate-limit day first), Remaining +1', () => {
+  it.for(SEEDS)('fails quota.headers.remaining, never quota.rejected.next-window (seed %i)', async (seed) => {
+    const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: 'binding', faults: { remainingPlusOne: true } };
+    const r = await runShape({ windows, plans, shape, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
+    expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
+    expect(ids(r.failed)).not.toContain('quota.rejected.next-window[free]');
+  });
+});
