@@ -6,7 +6,7 @@ import { inProcessTarget } from '../../testkit/load/in-process.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 import type { Observation } from './observe.ts';
-import { dayRefills } from './day-refill.ts';
+import { dayRefills, refusalBeforeReset } from './day-refill.ts';
 
 // The limiter proofs' free plan: 20 per 2 s minute, 100 per 20 s day (a day token every 200 ms).
 const DAY_S = 20;
@@ -42,6 +42,22 @@ describe('dayRefills (a day told refilling from its own Resets, issue 15 §2)', 
 
   it('reads only answers reporting the day quota', () => {
     expect(dayRefills(paced(120, bucketReset, 'minute'), DAY_S)).toBeUndefined();
+  });
+});
+
+describe('refusalBeforeReset (a day 429 pointing before its admitted answers\' Reset)', () => {
+  const end = Math.ceil(T0 / 1000) + 20;
+  const refusal = (reset: number) => ({ admitted: false, status: 429, quota: 'day', sentLocal: T0 + 30, receivedLocal: T0 + 35, serverMs: T0 + 35, rate: { limit: 100, remaining: 0, reset } }) as Observation;
+
+  it('tells a bucket: admitted answers report "full again", its 429 "one more fits" (GCRA and token-bucket headers)', () => {
+    expect(refusalBeforeReset(paced(10, () => end), refusal(end - 19))).toMatch(/before the \d+ its admitted answers reported/);
+  });
+
+  it('never tells a fixed day: its 429 reports its window\'s end, or a second off when rounded from a jittering end', () => {
+    expect(refusalBeforeReset(paced(10, () => end), refusal(end))).toBeUndefined();
+    expect(refusalBeforeReset(paced(10, () => end), refusal(end - 1))).toBeUndefined();
+    expect(refusalBeforeReset(paced(10, () => end - DAY_S), refusal(end))).toBeUndefined();
+    expect(refusalBeforeReset([], refusal(end))).toBeUndefined();
   });
 });
 

@@ -36,9 +36,23 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
   return undefined;
 }
 
+/**
+ * The day's 429 reports a Reset before one an admitted answer of its day reported (by more than whole
+ * seconds' rounding): a limiter that tells "full again" when it admits and "one more fits" when it refuses
+ * (model.ts tells a minute bucket so). A fixed day's 429 reports its window's end, never before the Reset
+ * of an answer it admitted. A sliding log shows it too: judged by the refilling day's rules, which allow it
+ * more, never less.
+ */
+export function refusalBeforeReset(own: readonly Observation[], final: Observation): string | undefined {
+  if (final.quota !== 'day' || !final.rate) return undefined;
+  const latest = Math.max(...own.filter((o) => o.admitted && o.quota === 'day' && o.rate).map((o) => o.rate!.reset));
+  if (!(latest - final.rate.reset > HEADER_RESOLUTION_S)) return undefined;
+  return `the day's 429 reports Reset ${final.rate.reset}, before the ${latest} its admitted answers reported: the day gives one request back before it is full again (a day refilled continuously)`;
+}
+
 /** The model a day its own Resets show refilling is judged by (day-rules.ts, as day-sliding.ts's), or undefined. */
-export function refillingDay(run: ProbeScope, own: readonly Observation[]): ModelVerdict | undefined {
-  const why = dayRefills(own, run.ctx.windows.daySeconds);
+export function refillingDay(run: ProbeScope, own: readonly Observation[], final: Observation): ModelVerdict | undefined {
+  const why = dayRefills(own, run.ctx.windows.daySeconds) ?? refusalBeforeReset(own, final);
   if (!why || run.k.plan.perMinute === run.k.plan.perDay) return undefined;
   return { model: 'token-bucket', why };
 }

@@ -313,7 +313,7 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   if (found?.kind !== 'found') return;
   // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day),
   // judged as any day that is not a fixed window's.
-  seen.dayModel = unknown ? refillingDay(run, found.own) : undefined;
+  seen.dayModel = unknown ? refillingDay(run, found.own, found.final) : undefined;
   if (seen.dayModel) {
     seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent: spentByKey(run) };
     return;
