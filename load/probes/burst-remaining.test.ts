@@ -1,0 +1,36 @@
+// quota.burst.remaining (§8.2: under concurrency the Remaining values of one window are distinct and
+// contiguous) had no faulty server proving it fails (STYLE: every check proven by a fault), while 77ec2f7
+// changed its guard. The reference server in virtual time: Remaining that does not count down, and a
+// check-then-count limiter whose concurrent answers repeat a value, fail it; the correct server passes it.
+import { describe, expect, it } from 'vitest';
+import { silentProgress } from '../../core/progress.ts';
+import type { ReferenceOptions } from '../../reference/app.ts';
+import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { inProcessTarget } from '../../testkit/load/in-process.ts';
+import { createContext } from './context.ts';
+import { runProbes } from './run.ts';
+
+const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
+const KEY = 'pc_free_aaaaaaaaaaaa';
+
+/** The minute probe (it tells the model) and the burst, on the reference server in virtual time. */
+async function outcome(options: ReferenceOptions) {
+  const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, ...options });
+  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+  const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], ['minute', 'burst'], []);
+  return r.checks.find((c) => c.id === 'quota.burst.remaining[free]');
+}
+
+describe('quota.burst.remaining', () => {
+  it('passes the correct server', async () => {
+    expect((await outcome({}))?.outcome).toBe('pass');
+  });
+
+  it.for([
+    ['Remaining stuck at Limit', { remainingStuck: true }],
+    ['check-then-count across an await (racy)', { racy: true }],
+  ] as const)('fails a server whose concurrent answers repeat a Remaining value: %s', async ([, faults]) => {
+    const c = await outcome({ faults });
+    expect({ outcome: c?.outcome, message: c?.failures[0]?.message }).toMatchObject({ outcome: 'fail', message: expect.stringContaining('not distinct and contiguous') });
+  });
+});
