@@ -50,9 +50,9 @@ export function refusalBeforeReset(own: readonly Observation[], final: Observati
   return `the day's 429 reports Reset ${final.rate.reset}, before the ${latest} its admitted answers reported: the day gives one request back before it is full again (a day refilled continuously)`;
 }
 
-/** The model a day its own Resets show refilling is judged by (day-rules.ts, as day-sliding.ts's), or undefined. */
-export function refillingDay(run: ProbeScope, own: readonly Observation[], final: Observation): ModelVerdict | undefined {
-  const why = dayRefills(own, run.ctx.windows.daySeconds) ?? refusalBeforeReset(own, final);
+/** The model a day its own Resets (and its 429's, `final`, when there was one) show refilling is judged by (day-rules.ts), or undefined. */
+export function refillingDay(run: ProbeScope, own: readonly Observation[], final?: Observation): ModelVerdict | undefined {
+  const why = dayRefills(own, run.ctx.windows.daySeconds) ?? (final && refusalBeforeReset(own, final));
   if (!why || run.k.plan.perMinute === run.k.plan.perDay) return undefined;
   return { model: 'token-bucket', why };
 }
