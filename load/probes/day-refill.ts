@@ -29,7 +29,8 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
       const rise = day[i]!.rate!.reset - day[j]!.rate!.reset;
       const elapsed = (day[i]!.receivedLocal - day[j]!.sentLocal) / 1000;
       if (rise - elapsed > HEADER_RESOLUTION_S + BUCKET_RISE_S) {
-        return `the day quota's Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: each request pushed it further (a day refilled continuously)`;
+        const pushed = 'each request pushed it further (a day refilled continuously)';
+        return `the day quota's Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: ${pushed}`;
       }
     }
   }
@@ -47,10 +48,14 @@ export function refusalBeforeReset(own: readonly Observation[], final: Observati
   if (final.quota !== 'day' || !final.rate) return undefined;
   const latest = Math.max(...own.filter((o) => o.admitted && o.quota === 'day' && o.rate).map((o) => o.rate!.reset));
   if (!(latest - final.rate.reset > HEADER_RESOLUTION_S)) return undefined;
-  return `the day's 429 reports Reset ${final.rate.reset}, before the ${latest} its admitted answers reported: the day gives one request back before it is full again (a day refilled continuously)`;
+  const back = 'the day gives one request back before it is full again (a day refilled continuously)';
+  return `the day's 429 reports Reset ${final.rate.reset}, before the ${latest} its admitted answers reported: ${back}`;
 }
 
-/** The model a day its own Resets (and its 429's, `final`, when there was one) show refilling is judged by (day-rules.ts), or undefined. */
+/**
+ * The model a day its own Resets (and its 429's, `final`, when there was one) show refilling is judged by
+ * (day-rules.ts), or undefined.
+ */
 export function refillingDay(run: ProbeScope, own: readonly Observation[], final?: Observation): ModelVerdict | undefined {
   const why = dayRefills(own, run.ctx.windows.daySeconds) ?? (final && refusalBeforeReset(own, final));
   if (!why || run.k.plan.perMinute === run.k.plan.perDay) return undefined;

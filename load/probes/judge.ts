@@ -66,7 +66,9 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
 export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[]): readonly Verdict[] {
   const breach = remainingCeilingBreach(answers, scope.k.plan, scope.ctx.windows);
   if (!breach) return silent;
-  return [failure(`an admitted answer of the ${breach.quota} window ending ${breach.reset} reports Remaining ${breach.remaining}, but at least ${breach.counted} of this key's requests were admitted in that window (answers reporting that Limit and Reset): at most ${breach.limit - breach.counted} can remain`, {
+  const window = `the ${breach.quota} window ending ${breach.reset}`;
+  const counted = `at least ${breach.counted} of this key's requests were admitted in that window (answers reporting that Limit and Reset)`;
+  return [failure(`an admitted answer of ${window} reports Remaining ${breach.remaining}, but ${counted}: at most ${breach.limit - breach.counted} can remain`, {
     expected: `≤ ${breach.limit - breach.counted}`, received: breach.remaining,
   })];
 }
@@ -80,15 +82,17 @@ export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[]):
  */
 export function fewestBeforeRefusal(count: WindowCount): number | undefined {
   const rej = count.rejected;
-  if (rej?.quota !== 'minute' || count.admitted.length === 0 || !count.admitted.every((o) => o.quota === 'minute' && o.rate)) return undefined;
+  const minuteOnly = count.admitted.every((o) => o.quota === 'minute' && o.rate);
+  if (rej?.quota !== 'minute' || count.admitted.length === 0 || !minuteOnly) return undefined;
   return Math.min(...count.admitted.map((o) => o.rate!.remaining));
 }
 
-/** §8.2: a count refused by the minute quota while all its answers reported Remaining > 0 (one more fitted, they said). */
+/** §8.2: a count refused by the minute quota while all its answers reported Remaining > 0. */
 export function remainingAtRefusal(count: WindowCount): readonly Verdict[] {
   const fewest = fewestBeforeRefusal(count);
   if (fewest === undefined || fewest === 0) return silent;
-  return [failure(`the minute quota refused while every admitted answer of the count reported at least Remaining ${fewest}: the last request it admitted cannot have left ${fewest}`, {
+  const why = `the last request it admitted cannot have left ${fewest}`;
+  return [failure(`the minute quota refused while every admitted answer of the count reported at least Remaining ${fewest}: ${why}`, {
     exchange: count.rejected!.ex, expected: 0, received: fewest,
   })];
 }

@@ -48,7 +48,8 @@ interface Group {
 function groupsOf(answers: readonly Answer[], plan: Pick<Plan, 'perMinute' | 'perDay'>): Group[] {
   const groups = new Map<string, Group>();
   for (const a of answers) {
-    if (a.status < 200 || a.status >= 300 || a.limit === undefined || a.remaining === undefined || a.reset === undefined) continue;
+    const admitted = a.status >= 200 && a.status < 300;
+    if (!admitted || a.limit === undefined || a.remaining === undefined || a.reset === undefined) continue;
     const quota = quotaOf(a.limit, plan);
     if (quota === 'unknown') continue;
     const id = `${a.limit}/${a.reset}`;
@@ -74,7 +75,11 @@ function notABucket(g: Group, windows: Windows): boolean {
  * answers came back (concurrent ones too): of the j answers of a window reporting the most Remaining, the
  * one the server counted last had at least j requests counted, so the j-th most is at most Limit − j.
  */
-export function remainingCeilingBreach(answers: readonly Answer[], plan: Pick<Plan, 'perMinute' | 'perDay'>, windows: Windows): CeilingBreach | undefined {
+export function remainingCeilingBreach(
+  answers: readonly Answer[],
+  plan: Pick<Plan, 'perMinute' | 'perDay'>,
+  windows: Windows,
+): CeilingBreach | undefined {
   if (plan.perMinute === plan.perDay) return undefined; // the Limit cannot tell which quota an answer reports
   for (const g of groupsOf(answers, plan)) {
     if (!notABucket(g, windows)) continue;
@@ -82,7 +87,8 @@ export function remainingCeilingBreach(answers: readonly Answer[], plan: Pick<Pl
     for (let j = 1; j <= sorted.length; j++) {
       const a = sorted[j - 1]!;
       // Past Limit admissions the window over-admitted (the exactness checks' to fail): Remaining stays at 0.
-      if (a.remaining! > Math.max(0, g.limit - j)) return { quota: g.quota, limit: g.limit, reset: g.reset, counted: j, remaining: a.remaining!, answer: a };
+      if (a.remaining! <= Math.max(0, g.limit - j)) continue;
+      return { quota: g.quota, limit: g.limit, reset: g.reset, counted: j, remaining: a.remaining!, answer: a };
     }
   }
   return undefined;
