@@ -60,6 +60,8 @@ function remainingSet(o: BurstObservation): Verdict {
     const id = `${x.quota}@${x.rate.reset}`;
     groups.set(id, [...(groups.get(id) ?? []), x]);
   }
+  // Nothing to judge is no pass: no admitted answer reports a quota this plan has (quota.headers.limit's to fail).
+  if (groups.size === 0) return verdict.unjudged("no admitted answer of the burst reports a quota of this plan (X-RateLimit-Limit matches neither figure)");
   for (const [id, list] of groups) {
     const values = list.map((x) => x.rate!.remaining).sort((a, b) => a - b);
     const distinct = new Set(values).size === values.length;

@@ -33,6 +33,7 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
     }));
   }
   const fixed = isFixed(model);
+  let judged = false;
   for (let i = 1; i < list.length; i++) {
     const a = list[i - 1]!;
     const b = list[i]!;
@@ -40,6 +41,7 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
     // A Reset a whole window later is the next fixed window (its Remaining starts over), whatever the model.
     const length = a.quota === 'day' ? windows.daySeconds : windows.minuteSeconds;
     if (b.rate.reset - a.rate.reset >= length) continue;
+    judged = true;
     // Fractional refills add up: the floor of Remaining may come back by one even when less than one was refilled.
     const refill = fixed ? 0 : Math.ceil((a.rate.limit * Math.max(0, b.receivedLocal - a.sentLocal)) / (windows.minuteSeconds * 1000));
     if (b.rate.remaining < a.rate.remaining - 1 || b.rate.remaining > a.rate.remaining - 1 + refill) {
@@ -54,7 +56,10 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
   if (rej?.quota === 'minute' && rej.rate && rej.rate.remaining !== 0) {
     out.push(failure(`a 429 of the minute quota reports Remaining ${rej.rate.remaining}`, { exchange: rej.ex, expected: 0, received: rej.rate.remaining }));
   }
-  if (list.length > 1 || rej) out.push(verdict.pass);
+  // A pass only where something was judged: with no pair of one quota's answers (a Limit matching neither
+  // figure) the countdown was never read.
+  if (judged || rej?.quota === 'minute') out.push(verdict.pass);
+  else if (out.length === 0) out.push(verdict.unjudged("no two consecutive admitted answers of the count report one quota's window: the countdown could not be read"));
   return out;
 }
 
