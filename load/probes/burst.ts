@@ -8,7 +8,7 @@ import { allowance, isFixed, type ModelVerdict } from './model.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
-import { dayOwned, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
+import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
@@ -97,13 +97,13 @@ function notWhole(b: NonNullable<BurstObservation['burst']>, perMinute: number, 
   return admitted.length < perMinute && !(model && isFixed(model)) && start && start.remaining < start.limit - 1 ? start : undefined;
 }
 
-const DAY_OUT_FIX = 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
-
 /** A second burst that still did not start whole (model not shown fixed): neither of its rules is judged. */
 function notWholeVerdict(o: BurstObservation): Verdict | undefined {
   const start = notWhole(o.burst!, o.scope.k.plan.perMinute, o.model);
   if (!start) return undefined;
-  const why = `${o.burst!.all.length} simultaneous requests: ${admittedOf(o.burst!).length} admitted, and the first the server counted reports Remaining ${start.remaining} of ${start.limit}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the limiter's model`;
+  const seen = `${o.burst!.all.length} simultaneous requests: ${admittedOf(o.burst!).length} admitted`;
+  const first = `the first the server counted reports Remaining ${start.remaining} of ${start.limit}`;
+  const why = `${seen}, and ${first}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the limiter's model`;
   return verdict.unjudged(why, 'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window');
 }
 

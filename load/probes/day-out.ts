@@ -7,6 +7,9 @@ import { MARGIN_MS, notWaited, waitFor, type ProbeRun, type ProbeScope } from '.
 import { retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 
+/** The fix for a check left unjudged because the key's day ran out (the minute and burst rules say it). */
+export const DAY_OUT_FIX = 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
+
 /** A wait the day's end asked for that the run could not take: the reason and the fix, for an unjudged check. */
 export interface Unwaited {
   unwaited: string;

@@ -4,7 +4,7 @@
 // rule unjudged with the cut's reason (findings.ts `missing`). In the order they were judged before.
 import { verdict, type Verdict } from '../../report/check.ts';
 import { failure, missing, rule, silent, type ProbeRule } from './findings.ts';
-import { dayOwned } from './day-out.ts';
+import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
   applicable, notFixed, remainingAtRefusal, remainingBefore429, remainingCeiling, remainingCountdown, retryAfterAccurate, retryAfterConsistent, retryAfterForm,
   retryAfterPresent,
@@ -19,7 +19,6 @@ type Minute = MinuteObservation;
 
 const NO_429 = 'no 429 was obtained (the minute quota over-admitted)';
 const SLOW_FIX = 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert';
-const DAY_OUT_FIX = 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
 
 /** Rules on the 429: unjudged when there was none (once the probe knew it), or when it never got there. */
 function needs429(o: Minute): Verdict | undefined {

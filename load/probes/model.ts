@@ -69,7 +69,9 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
     if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
     if (e.recovery.reset === r1 + L) return { model: 'fixed', start: 'aligned', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
     if (e.later && e.later.afterMs >= LATER_MS && e.later.reset === e.recovery.reset) {
-      return { model: 'fixed', start: 'first-request', why: `one Reset (${r1}) for the whole count and its 429; the request after it opened a window ending ${e.recovery.reset}, still reported ${(e.later.afterMs / 1000).toFixed(1)} s later: windows open at a key's first request after the last one ended (express-rate-limit, rate-limiter-flexible)` };
+      const kept = `the request after it opened a window ending ${e.recovery.reset}, still reported ${(e.later.afterMs / 1000).toFixed(1)} s later`;
+      const why = `one Reset (${r1}) for the whole count and its 429; ${kept}: windows open at a key's first request after the last one ended (express-rate-limit, rate-limiter-flexible)`;
+      return { model: 'fixed', start: 'first-request', why };
     }
   }
   // The recovery came after the last admitted Reset: a sliding log then reports that time + a whole window.
