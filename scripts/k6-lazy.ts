@@ -22,12 +22,16 @@ const GLOBAL = '__petcertLazy';
 export type LazyShared = Pick<BuildOptions, 'target' | 'platform' | 'mainFields' | 'legalComments'>;
 
 async function exportNames(path: string, shared: LazyShared): Promise<string[]> {
-  const out = await build({ ...shared, entryPoints: [path], bundle: true, format: 'esm', write: false, metafile: true, outdir: '/lazy', logLevel: 'silent' });
+  const out = await build({
+    ...shared, entryPoints: [path], bundle: true, format: 'esm', write: false, metafile: true, outdir: '/lazy', logLevel: 'silent',
+  });
   return Object.values(out.metafile.outputs).flatMap((o) => o.exports);
 }
 
 async function iifeCode(path: string, shared: LazyShared): Promise<{ code: string; inputs: string[] }> {
-  const out = await build({ ...shared, entryPoints: [path], bundle: true, format: 'iife', globalName: GLOBAL, write: false, metafile: true, logLevel: 'silent' });
+  const out = await build({
+    ...shared, entryPoints: [path], bundle: true, format: 'iife', globalName: GLOBAL, write: false, metafile: true, logLevel: 'silent',
+  });
   return { code: out.outputFiles[0]!.text, inputs: Object.keys(out.metafile.inputs) };
 }
 

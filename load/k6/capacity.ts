@@ -47,7 +47,8 @@ const STATUSES = run.petStatuses;
 // Per-step counters of rare events, as metrics of their own: a sub-metric (a tag filter) costs every
 // sample of its parent metric a match, and only http_req_duration{step:i} needs one (its percentiles).
 // Plain objects, not Maps: a builtin a VU touches is instantiated in its runtime.
-const counters = (name: string): Record<number, Counter> => Object.fromEntries(run.steps.map((i) => [i, new Counter(`${name}_s${i}`)]));
+const counters = (name: string): Record<number, Counter> =>
+  Object.fromEntries(run.steps.map((i) => [i, new Counter(`${name}_s${i}`)]));
 const failedBy = counters('failed');
 const below429By = counters('below_quota_429');
 const unexpected4xxBy = counters('unexpected_4xx');
@@ -104,7 +105,8 @@ function contextOf(name: string): ScenarioContext {
     const step = Number(name.slice(1, name.indexOf('_')));
     const keys = run.keyRanges[name.slice(name.indexOf('_') + 1)] ?? { start: 0, count: 0 };
     const part = segmentRange(keys.count, segment());
-    contexts[name] = ctx = { step, start: keys.start + part.start, count: part.count, failed: failedBy[step]!, below429: below429By[step]!, unexpected4xx: unexpected4xxBy[step]! };
+    const events = { failed: failedBy[step]!, below429: below429By[step]!, unexpected4xx: unexpected4xxBy[step]! };
+    contexts[name] = ctx = { step, start: keys.start + part.start, count: part.count, ...events };
   }
   return ctx;
 }

@@ -15,7 +15,7 @@ import { listQueries } from '../../capacity/requests.ts';
 import { canaryLine } from '../../capacity/result.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
-import { runOptions, stepsOf } from './capacity-options.ts';
+import { runOptions, stepsOf, type RunOptions } from './capacity-options.ts';
 import { summaryFiles } from './capacity-summary.ts';
 import { readTarget } from './config.ts';
 
@@ -43,7 +43,7 @@ export interface RunSetup {
   doc: CapacityDocument;
   /** Absolute, checked at init; undefined: the result line goes to stdout only. */
   reportDir: string | undefined;
-  options: ReturnType<typeof runOptions>;
+  options: RunOptions;
 }
 
 let whole: CapacityDocument | undefined;
@@ -75,7 +75,8 @@ export function sharedRun(): Array<VuRun | RunSetup | string> {
     keys.push(...planKeys);
   }
   const vu: VuRun = {
-    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, keyRanges, steps: stepsOf(doc).map((s) => s.index),
+    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, keyRanges,
+    steps: stepsOf(doc).map((s) => s.index),
     canaries: doc.plan.canaries, canaryStep: doc.plan.canaryStep, scenarioNames: Object.keys(options.scenarios),
     listQueries: listQueries(LIMIT.max, PET_STATUSES), petStatuses: [...PET_STATUSES],
   };
@@ -93,7 +94,8 @@ export function canaryResponse(status: number, headers: Record<string, string>):
 export function canaryReport(c: Canary, step: number, responses: readonly CanaryResponse[]): string {
   return canaryLine({
     plan: c.plan, perMinute: c.perMinute, step, sent: responses.length, windows: canaryWindows(responses),
-    missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length, transportErrors: responses.filter((r) => r.status === 0).length,
+    missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length,
+    transportErrors: responses.filter((r) => r.status === 0).length,
   });
 }
 

@@ -9,9 +9,12 @@ import { reportedPercentiles, trendStat } from '../../capacity/slo.ts';
 import { maxVUsOf, preAllocatedVUs } from '../../capacity/vus.ts';
 
 export const scenarioName = (step: number, planName: string): string => `s${step}_${planName}`;
+/** One scenario's dropped iterations, a sub-metric k6 reports because a threshold names it. */
+export const droppedMetric = (step: number, planName: string): string => `dropped_iterations{scenario:${scenarioName(step, planName)}}`;
 
 /** The steps this process runs: all, or the one `petcert capacity` asked for. */
-export const stepsOf = (doc: CapacityDocument): StepPlan[] => doc.plan.steps.filter((s) => doc.step === null || s.index === doc.step);
+export const stepsOf = (doc: CapacityDocument): StepPlan[] =>
+  doc.plan.steps.filter((s) => doc.step === null || s.index === doc.step);
 
 export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
   const steps = stepsOf(doc);
@@ -51,12 +54,19 @@ export function thresholds(doc: CapacityDocument): Record<string, string[]> {
     const latency = Object.entries(doc.settings.slo.latency).map(([p, ms]) => `${trendStat(p)}<${ms}`);
     out[`http_req_duration{step:${step.index}}`] = latency.length ? latency : ['max>=0'];
     out[`below_quota_429_s${step.index}`] = ['count==0'];
-    for (const planName of Object.keys(step.perPlan)) out[`dropped_iterations{scenario:${scenarioName(step.index, planName)}}`] = ['count>=0'];
+    for (const planName of Object.keys(step.perPlan)) out[droppedMetric(step.index, planName)] = ['count>=0'];
   }
   return out;
 }
 
 /** The options' part that comes from the run (capacity.ts adds what holds for every run). */
-export function runOptions(doc: CapacityDocument): { scenarios: Record<string, Scenario>; thresholds: Record<string, string[]>; summaryTrendStats: string[] } {
-  return { scenarios: stepScenarios(doc), thresholds: thresholds(doc), summaryTrendStats: [...reportedPercentiles(doc.settings.slo).map(trendStat), 'count'] };
+export interface RunOptions {
+  scenarios: Record<string, Scenario>;
+  thresholds: Record<string, string[]>;
+  summaryTrendStats: string[];
+}
+
+export function runOptions(doc: CapacityDocument): RunOptions {
+  const summaryTrendStats = [...reportedPercentiles(doc.settings.slo).map(trendStat), 'count'];
+  return { scenarios: stepScenarios(doc), thresholds: thresholds(doc), summaryTrendStats };
 }

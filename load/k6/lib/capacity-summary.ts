@@ -9,11 +9,13 @@ import type { StepPlan } from '../../capacity/plan.ts';
 import { histogramFromChecks } from '../../shared/histogram.ts';
 import { parseSegment } from '../../shared/segment.ts';
 import { readK6Summary, type K6SummaryInput, type MetricValues } from '../../shared/summary.ts';
-import { scenarioName, stepsOf } from './capacity-options.ts';
+import { droppedMetric, stepsOf } from './capacity-options.ts';
 
 type Checks = ReadonlyArray<{ name: string; passes: number }>;
 
-function runnerStep(doc: CapacityDocument, m: Record<string, MetricValues>, checks: Checks, step: StepPlan, share: number): RunnerStep {
+type Metrics = Record<string, MetricValues>;
+
+function runnerStep(doc: CapacityDocument, m: Metrics, checks: Checks, step: StepPlan, share: number): RunnerStep {
   const { index } = step;
   const latency = m[`http_req_duration{step:${index}}`] ?? {};
   const count = (name: string) => m[`${name}_s${index}`]?.count ?? 0;
@@ -22,7 +24,7 @@ function runnerStep(doc: CapacityDocument, m: Record<string, MetricValues>, chec
     const v = latency[trendStat(p)];
     if (typeof v === 'number') percentilesMs[p] = v;
   }
-  const dropped = Object.keys(step.perPlan).reduce((sum, planName) => sum + (m[`dropped_iterations{scenario:${scenarioName(index, planName)}}`]?.count ?? 0), 0);
+  const dropped = Object.keys(step.perPlan).reduce((sum, planName) => sum + (m[droppedMetric(index, planName)]?.count ?? 0), 0);
   return {
     index, offeredRate: step.offeredRate, share, seconds: doc.settings.stepSeconds,
     requests: latency.count ?? 0, failed: count('failed'), dropped,
@@ -32,11 +34,14 @@ function runnerStep(doc: CapacityDocument, m: Record<string, MetricValues>, chec
 }
 
 /** handleSummary's files: the result line on stdout, and in REPORT_DIR when given. */
-export function summaryFiles(doc: CapacityDocument, reportDir: string | undefined, segment: string, data: K6SummaryInput): Record<string, string> {
+export function summaryFiles(
+  doc: CapacityDocument, reportDir: string | undefined, segment: string, data: K6SummaryInput,
+): Record<string, string> {
   const span = parseSegment(segment);
   const { metrics, checks } = readK6Summary(data);
   const steps = stepsOf(doc).map((s) => runnerStep(doc, metrics, checks, s, span.to - span.from));
-  const result: RunnerResult = { tool: 'petcert-capacity', version: RESULT_VERSION, run: runInfo(doc.baseUrl, doc.settings, doc.plan), segment: segment || '0:1', steps, canaries: [] };
+  const run = runInfo(doc.baseUrl, doc.settings, doc.plan);
+  const result: RunnerResult = { tool: 'petcert-capacity', version: RESULT_VERSION, run, segment: segment || '0:1', steps, canaries: [] };
   const line = `${resultLine(result)}\n`;
   return reportDir === undefined ? { stdout: line } : { stdout: line, [`${reportDir}/k6-capacity.json`]: line };
 }
