@@ -6,7 +6,9 @@
 // constant-arrival-rate scenario, as many VUs pre-allocated as the bundle's scenarios together),
 // alternated ROUNDS times. Printed as ratios of
 // one run (medians): achieved/offered, k6 peak RSS, CPU per request. Goals: ≥ 0.95× the bare rate,
-// ≤ 1.2× its memory.
+// ≤ 1.2× its memory. Also each script's RSS with its VUs initialised and no request sent (`k6 run
+// --paused`): what the VUs cost apart from the requests in flight and the garbage collector's slack.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,11 +64,30 @@ async function ours(k6: string, script: string, docFile: string): Promise<Measur
 }
 
 /** The bare script starts with as many VUs as the bundle's scenarios together (load/capacity/vus.ts): the same pool. */
-async function bare(k6: string, script: string, baseUrl: string, keysFile: string, PRE: number): Promise<Measured> {
-  const env = { BASE_URL: baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(VUS), PRE: String(PRE) };
+async function bare(k6: string, script: string, env: Record<string, string>): Promise<Measured> {
   const run = await timed(k6, ['run', '--quiet', '--log-format', 'raw', script], env);
   const requests = (JSON.parse(/BARE (\{.*\})/.exec(run.stdout)![1]!) as { requests: number }).requests;
   return { rate: requests / SECONDS, rssKb: run.rssKb, cpuMsPerRequest: (1000 * run.cpuS) / requests };
+}
+
+const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+
+/** RSS of `k6 run --paused` once it stops growing (VUs initialised, nothing sent); at most 30 s. */
+async function pausedRssKb(k6: string, script: string, env: Record<string, string>): Promise<number> {
+  const args = ['run', '--paused', '--quiet', '--address', '127.0.0.1:0', script];
+  const child = spawn(k6, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
+  try {
+    let last = 0;
+    for (let tick = 0, still = 0; tick < 60 && still < 4; tick++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const rss = rssKbOf(child.pid!);
+      still = rss === last ? still + 1 : 0;
+      last = rss;
+    }
+    return last;
+  } finally {
+    child.kill('SIGKILL');
+  }
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -90,9 +111,16 @@ try {
   console.log(`k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`);
   const a: Measured[] = [];
   const b: Measured[] = [];
+  const bareEnv = {
+    BASE_URL: server.baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(VUS), PRE: String(pre),
+  };
+  const idleOurs = await pausedRssKb(k6, script, { CAPACITY_RUN: docFile });
+  const idleBare = await pausedRssKb(k6, join(dir, 'bare.js'), bareEnv);
+  const mb = (kb: number): string => `${(kb / 1024).toFixed(0)} MB`;
+  console.log(`VUs initialised, nothing sent (k6 run --paused): petcert ${mb(idleOurs)}, bare ${mb(idleBare)}, ${(idleOurs / idleBare).toFixed(3)}×`);
   for (let round = 0; round < ROUNDS; round++) {
     a.push(await ours(k6, script, docFile));
-    b.push(await bare(k6, join(dir, 'bare.js'), server.baseUrl, keysFile, pre));
+    b.push(await bare(k6, join(dir, 'bare.js'), bareEnv));
   }
   const show = (name: string, xs: Measured[]) =>
     `${name}: ${xs.map((x) => `${x.rate.toFixed(0)} req/s (${(x.rate / RATE).toFixed(3)} × offered), ${(x.rssKb / 1024).toFixed(0)} MB peak RSS, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request`).join('; ')}`;
