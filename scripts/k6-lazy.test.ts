@@ -57,4 +57,19 @@ describe('lazy modules (scripts/k6-lazy.ts)', () => {
       expect(eagerText(text), marker).not.toContain(marker);
     }
   });
+
+  it('keeps the names of classes the script also declares (an error prints as ConfigError, not ConfigError2)', async () => {
+    const lazy = ['class Clash extends Error {}', "export const fail = (): never => { throw new Clash('x'); };"];
+    const entry = [
+      "import { fail } from './named.lazy.ts';",
+      'class Clash {}',
+      'export const clash = new Clash();',
+      'export const run = (): string => { try { return fail(); } catch (e) { return (e as Error).constructor.name; } };',
+    ];
+    writeFileSync(join(dir, 'named.lazy.ts'), lazy.join('\n'));
+    writeFileSync(join(dir, 'named-entry.ts'), entry.join('\n'));
+    const [out] = await buildK6(join(dir, 'dist-named'), [join(dir, 'named-entry.ts')]);
+    const bundle = (await import(pathToFileURL(out!).href)) as { run(): string };
+    expect(bundle.run()).toBe('Clash');
+  });
 });

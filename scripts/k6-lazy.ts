@@ -31,6 +31,9 @@ async function exportNames(path: string, shared: LazyShared): Promise<string[]> 
 async function iifeCode(path: string, shared: LazyShared): Promise<{ code: string; inputs: string[] }> {
   const out = await build({
     ...shared, entryPoints: [path], bundle: true, format: 'iife', globalName: GLOBAL, write: false, metafile: true, logLevel: 'silent',
+    // The script's bundle renames what the loader holds when a name is also the script's (ConfigError in
+    // both): keepNames keeps a class's `name`, which errors print (core/errors.ts sets it from new.target).
+    keepNames: true,
   });
   return { code: out.outputFiles[0]!.text, inputs: Object.keys(out.metafile.inputs) };
 }
