@@ -32,6 +32,14 @@ const refills = (model: ModelVerdict | undefined): boolean => model?.model === '
 
 const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] => b.all.filter((o) => o.admitted);
 
+/**
+ * The minute probe ran and could not tell the model (two limiters: its 200s report the day). A GCRA or token
+ * bucket refills while the burst is answered, so it may admit a few more and repeat a Remaining value: not
+ * a fixed window's fault to fail. Unjudged, never failed; a model shown fixed keeps its verdict.
+ */
+const UNTOLD = 'the minute probe could not tell the limiter\'s model (the headers of its admitted answers report the day quota)';
+const untold = (model: ModelVerdict | undefined): boolean => model?.model === 'unknown';
+
 /** Fewer than the limit admitted, with a 429 of the day quota (or a Retry-After past the window): the day ran out. */
 function dayRanOut(b: NonNullable<BurstObservation['burst']>, perMinute: number): boolean {
   const dayOut = b.all.some((x) => (x.status === 429 && x.quota === 'day') || retryAfterBeyond(x, b.endMs));
@@ -46,6 +54,10 @@ function exact(o: BurstObservation): Verdict {
   const fixed = judgedFixed(o.model);
   const most = perMinute + (fixed ? 0 : allowance(o.model!.model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs));
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
+  const refilled = perMinute + allowance('token-bucket', perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
+  if (untold(o.model) && admitted.length > perMinute && admitted.length <= refilled) {
+    return verdict.unjudged(`${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} over ${spanMs} ms, and ${UNTOLD}`);
+  }
   const limiter = most > perMinute ? ` (a ${o.model!.model} limiter at most ${most} over ${spanMs} ms)` : '';
   return failure(`${all.length} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${limiter}`, {
     exchange: (admitted[admitted.length - 1] ?? all[0])!.ex, expected: perMinute, received: admitted.length,
@@ -66,6 +78,9 @@ function remainingSet(o: BurstObservation): Verdict {
     const values = list.map((x) => x.rate!.remaining).sort((a, b) => a - b);
     const distinct = new Set(values).size === values.length;
     const contiguous = values.length === 0 || values[values.length - 1]! - values[0]! === values.length - 1;
+    if ((!distinct || !contiguous) && untold(o.model)) {
+      return verdict.unjudged(`Remaining values of window ${id} under concurrency: ${values.join(',')}; a refilling limiter may repeat one, and ${UNTOLD}`);
+    }
     if (!distinct || !contiguous) {
       return failure(`Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`, { exchange: list[0]!.ex, received: values });
     }

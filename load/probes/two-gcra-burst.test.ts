@@ -1,0 +1,28 @@
+// Two independent GCRA limiters (throttled, redis-cell: one per quota, each writing its own X-RateLimit-*, the
+// day's last) are a correct server (GAPS.md: two limiters; GCRA). Their 200s report the day, so the minute probe
+// cannot tell the model ('unknown'), and the burst was judged as a fixed window: a bucket refilling while 120
+// answers take 50-150 ms each way admitted 61 of 60 (quota.burst.exact failed, 3 of 3 seeds) and its day's
+// refills repeated a Remaining value (quota.burst.remaining failed, 2 of 3). Now both are unjudged there, never
+// failed; past what a bucket refills over the burst it still fails, and a model shown fixed keeps its verdict.
+import { describe, expect, it } from 'vitest';
+import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { runShape } from '../../testkit/load/shape-run.ts';
+
+const windows = { minuteSeconds: 3, daySeconds: 45 };
+const plans = { free: { perMinute: 60, perDay: 600 } };
+const TWO_GCRA: Omit<ShapeOptions, 'windows'> = { meter: 'gcra', headers: { chain: ['minute', 'day'] } };
+const burstChecks = (r: Awaited<ReturnType<typeof runShape>>) =>
+  r.checks.filter((c) => c.id.startsWith('quota.burst.')).map((c) => `${c.id} ${c.outcome}${c.skipKind ? ` ${c.skipKind}` : ''}`);
+
+describe('the burst on two GCRA limiters, 50-150 ms away (model not told)', () => {
+  it.for([1, 2, 3])('is never failed (seed %i)', async (seed) => {
+    const r = await runShape({ windows, plans, shape: TWO_GCRA, latencyMs: [50, 150], seed, only: ['minute', 'burst'] });
+    expect(r.checks.find((c) => c.id === 'quota.model[free]')?.observed).toMatchObject({ model: 'unknown' });
+    for (const line of burstChecks(r)) expect(line).not.toMatch(/ fail$/);
+  });
+
+  it.for([1, 2, 3])('still fails a minute limiter admitting ten more than its figure (seed %i)', async (seed) => {
+    const r = await runShape({ windows, plans, shape: { ...TWO_GCRA, faults: { overAdmit: 10 } }, latencyMs: [50, 150], seed, only: ['minute', 'burst'] });
+    expect(burstChecks(r)).toContain('quota.burst.exact[free] fail');
+  });
+});
