@@ -67,6 +67,17 @@ describe("the key's day runs out during the minute probe", () => {
     expect(r.elapsedMs).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.minute, plans.windows, waitCapMs(plans.windows)));
   });
 
+  // With 12 or 13 spent, the count's answers report the minute (the closer quota) and only the recovery's
+  // shows the day nearly spent: the window after the 429 cannot be counted whole in this day. Never failed;
+  // quota.rejected.next-window is left unjudged with the fix (a fresh day), the rest judged.
+  it.for([12, 13])('%i of 20 spent: the day runs out in the window after the 429: unjudged with the fix, nothing failed', async (spent) => {
+    const r = await run({ seed: 1, spent, only: ['minute'] });
+    expect(r.bad.filter((b) => !b.startsWith('quota.rejected.next-window['))).toEqual([]);
+    const next = r.check('quota.rejected.next-window[free]');
+    if (next?.outcome === 'skip') expect(next.fix).toMatch(/fresh day window/);
+    else expect(next?.outcome).toBe('pass');
+  });
+
   it.for([15, 17])('%i of 20 spent, a day wait beyond --max-wait: recovery unjudged with the fix, never failed', async (spent) => {
     const r = await run({ seed: 1, spent, only: ['minute'], maxWaitMs: 4_000 });
     expect(r.bad.filter((b) => / fail /.test(b))).toEqual([]);
