@@ -43,7 +43,8 @@ function exact(o: Minute): Verdict {
   const plan = most === perMinute ? `the plan allows ${perMinute}` : `the plan allows ${perMinute}, and a ${model.model} limiter at most ${most} over these ${spanMs} ms`;
   if (count.over || n > most) return failure(`${n} requests admitted from a full minute allowance; ${plan}`, { exchange: last?.ex, expected: perMinute, received: n });
   if (n >= perMinute) return verdict.pass;
-  if (count.rejected && dayRefused(count.rejected, count.endMs)) {
+  // Only a 429 the day owns (day-out.ts): one reporting the minute quota is the minute's, whatever its Retry-After.
+  if (count.rejected && dayOwned(o.scope, count.rejected)) {
     return verdict.unjudged(`429 after ${n} of ${perMinute} with a Retry-After beyond the minute window: the day quota ran out`, DAY_OUT_FIX);
   }
   return failure(`429 after only ${n} admitted from a full minute allowance; the plan allows ${perMinute}`, { exchange: count.rejected?.ex, expected: perMinute, received: n });

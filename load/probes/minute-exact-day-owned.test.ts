@@ -1,0 +1,36 @@
+// quota.minute.exact on a count refused early by a 429 that reports the minute quota (Limit = the minute's
+// figure, Remaining 0) but whose Retry-After reaches past the minute window: the under-admission was left
+// unjudged as '429 after 3 of 4 with a Retry-After beyond the minute window: the day quota ran out', though
+// the 429 says the minute refused (day-out.ts dayOwned: a 429 reporting the minute quota is the minute's,
+// whatever its Retry-After says; quota.retry-after.accurate fails that Retry-After). Every cause shown
+// (issue 15 §4): the short count fails too. The reference server in virtual time.
+import { describe, expect, it } from 'vitest';
+import { silentProgress } from '../../core/progress.ts';
+import type { ReferenceOptions } from '../../reference/app.ts';
+import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { inProcessTarget } from '../../testkit/load/in-process.ts';
+import { createContext } from './context.ts';
+import { runProbes } from './run.ts';
+
+const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
+const KEY = 'pc_free_aaaaaaaaaaaa';
+
+async function minuteChecks(options: ReferenceOptions) {
+  const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, ...options });
+  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+  const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], ['minute'], []);
+  return (id: string) => r.checks.find((c) => c.id === `${id}[free]`);
+}
+
+describe('a minute 429 with a Retry-After past the minute window', () => {
+  it('does not hide an under-admitting minute quota as "the day ran out"', async () => {
+    const check = await minuteChecks({ faults: { overAdmit: -1, retryAfter: 'tooLong' } });
+    expect(check('quota.minute.exact')?.failures[0]?.message).toMatch(/429 after only 3 admitted/);
+    expect(check('quota.retry-after.accurate')?.outcome).toBe('fail');
+  });
+
+  it('a correct count with the same Retry-After fault still passes quota.minute.exact', async () => {
+    const check = await minuteChecks({ faults: { retryAfter: 'tooLong' } });
+    expect(check('quota.minute.exact')?.outcome).toBe('pass');
+  });
+});
