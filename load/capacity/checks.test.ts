@@ -63,3 +63,13 @@ describe('capacity checks', () => {
     }
   });
 });
+
+describe('capacity.quota.below-quota-429 with nothing sent', () => {
+  it('is unjudged, not a pass, when no step sent a request (it passed with no steps, or steps of 0 requests)', () => {
+    for (const steps of [[], [step(100, { requests: 0 })]]) {
+      const c = capacityChecks(verdict(steps), null, undefined).find((x) => x.id === CAPACITY_CHECKS.below429.id)!;
+      expect({ outcome: c.outcome, kind: c.skipKind }).toEqual({ outcome: 'skip', kind: 'unjudged' });
+    }
+    expect(capacityChecks(verdict([step(100)]), null, undefined).find((x) => x.id === CAPACITY_CHECKS.below429.id)!.outcome).toBe('pass');
+  });
+});

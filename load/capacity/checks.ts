@@ -79,6 +79,8 @@ const headroom: CapacityRule = {
 
 const below429: CapacityRule = {
   check: CAPACITY_CHECKS.below429,
+  // No step that sent a request is nothing judged, never a pass (k6 sent nothing, or no step ran).
+  applies: ({ capacity }) => (capacity.steps.some((s) => s.requests > 0) ? undefined : verdict.unjudged('no load step sent a request')),
   judge: ({ capacity }) => failures(capacity.steps.filter((s) => s.below_quota_429 > 0)
     .map((s) => `${s.below_quota_429} × 429 at ${s.offeredRate} req/s offered, every key at ≤ ${KEY_SHARE * 100} % of its quota`)),
 };
