@@ -33,12 +33,17 @@ const refills = (model: ModelVerdict | undefined): boolean => model?.model === '
 const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] => b.all.filter((o) => o.admitted);
 
 /**
- * The minute probe ran and could not tell the model (two limiters: its 200s report the day). A GCRA or token
- * bucket refills while the burst is answered, so it may admit a few more and repeat a Remaining value: not
- * a fixed window's fault to fail. Unjudged, never failed; a model shown fixed keeps its verdict.
+ * The model not told: the minute probe did not run (--only burst), or ran and could not tell it (two
+ * limiters: its 200s report the day). A GCRA or token bucket refills while the burst is answered, so it may
+ * admit a few more and repeat a Remaining value: not a fixed window's fault to fail. Unjudged, never failed;
+ * a model shown fixed keeps its verdict.
  */
-const UNTOLD = 'the minute probe could not tell the limiter\'s model (the headers of its admitted answers report the day quota)';
-const untold = (model: ModelVerdict | undefined): boolean => model?.model === 'unknown';
+const untold = (model: ModelVerdict | undefined): boolean => model === undefined || model.model === 'unknown';
+const untoldWhy = (model: ModelVerdict | undefined): string => (model === undefined
+  ? 'the minute probe, which tells the limiter\'s model, did not run'
+  : 'the minute probe could not tell the limiter\'s model (the headers of its admitted answers report the day quota)');
+/** What tells the model, when the minute probe did not run (--only burst). */
+const untoldFix = (model: ModelVerdict | undefined): string | undefined => (model === undefined ? 'run the minute probe too (--only minute,burst)' : undefined);
 
 /** Fewer than the limit admitted, with a 429 of the day quota (or a Retry-After past the window): the day ran out. */
 function dayRanOut(b: NonNullable<BurstObservation['burst']>, perMinute: number): boolean {
@@ -46,17 +51,29 @@ function dayRanOut(b: NonNullable<BurstObservation['burst']>, perMinute: number)
   return admittedOf(b).length < perMinute && dayOut;
 }
 
+/** Local ms from the burst's first send to its last answer. */
+const spanOf = (all: readonly Observation[]): number => Math.max(...all.map((x) => x.receivedLocal)) - Math.min(...all.map((x) => x.sentLocal));
+
+/** What a bucket of `quota`'s figure refills over the burst (model.ts allowance). */
+function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
+  const { windows } = o.scope.ctx;
+  const { perMinute, perDay } = o.scope.k.plan;
+  const [figure, lengthS] = quota === 'day' ? [perDay, windows.daySeconds] : [perMinute, windows.minuteSeconds];
+  return allowance('token-bucket', figure, lengthS * 1000, spanOf(o.burst!.all));
+}
+
 function exact(o: BurstObservation): Verdict {
   const { perMinute } = o.scope.k.plan;
   const { all } = o.burst!;
   const admitted = admittedOf(o.burst!);
-  const spanMs = Math.max(...all.map((x) => x.receivedLocal)) - Math.min(...all.map((x) => x.sentLocal));
+  const spanMs = spanOf(all);
   const fixed = judgedFixed(o.model);
   const most = perMinute + (fixed ? 0 : allowance(o.model!.model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs));
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
-  const refilled = perMinute + allowance('token-bucket', perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
+  const refilled = perMinute + bucketRefill(o, 'minute');
   if (untold(o.model) && admitted.length > perMinute && admitted.length <= refilled) {
-    return verdict.unjudged(`${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} over ${spanMs} ms, and ${UNTOLD}`);
+    const why = `${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} over ${spanMs} ms`;
+    return verdict.unjudged(`${why}, and ${untoldWhy(o.model)}`, untoldFix(o.model));
   }
   const limiter = most > perMinute ? ` (a ${o.model!.model} limiter at most ${most} over ${spanMs} ms)` : '';
   return failure(`${all.length} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${limiter}`, {
@@ -78,8 +95,9 @@ function remainingSet(o: BurstObservation): Verdict {
     const values = list.map((x) => x.rate!.remaining).sort((a, b) => a - b);
     const distinct = new Set(values).size === values.length;
     const contiguous = values.length === 0 || values[values.length - 1]! - values[0]! === values.length - 1;
-    if ((!distinct || !contiguous) && untold(o.model)) {
-      return verdict.unjudged(`Remaining values of window ${id} under concurrency: ${values.join(',')}; a refilling limiter may repeat one, and ${UNTOLD}`);
+    // Only where a bucket refilled at least one over the burst (a skipped or repeated value at once is a fault).
+    if ((!distinct || !contiguous) && untold(o.model) && bucketRefill(o, list[0]!.quota as 'minute' | 'day') >= 1) {
+      return verdict.unjudged(`Remaining values of window ${id} under concurrency: ${values.join(',')}; a refilling limiter may repeat one, and ${untoldWhy(o.model)}`, untoldFix(o.model));
     }
     if (!distinct || !contiguous) {
       return failure(`Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`, { exchange: list[0]!.ex, received: values });

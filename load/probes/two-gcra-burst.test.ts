@@ -21,6 +21,20 @@ describe('the burst on two GCRA limiters, 50-150 ms away (model not told)', () =
     for (const line of burstChecks(r)) expect(line).not.toMatch(/ fail$/);
   });
 
+  it.for([1, 2, 3])('--only burst, one token bucket or GCRA: never failed (seed %i)', async (seed) => {
+    // The model is not told at all: 'quota.burst.exact[free]: … 61 admitted, the plan allows 60' and a repeated
+    // Remaining ('0,1,2,2,3') failed a correct bucket in 3 of 3 seeds of each before.
+    for (const meter of ['token-bucket', 'gcra'] as const) {
+      const r = await runShape({ windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [50, 150], seed, only: ['burst'] });
+      for (const line of burstChecks(r)) expect(line).not.toMatch(/ fail$/);
+    }
+  });
+
+  it.for([1, 2, 3])('--only burst still fails a bucket admitting ten more than its figure (seed %i)', async (seed) => {
+    const r = await runShape({ windows, plans, shape: { meter: 'token-bucket', headers: 'binding', faults: { overAdmit: 10 } }, latencyMs: [50, 150], seed, only: ['burst'] });
+    expect(burstChecks(r)).toContain('quota.burst.exact[free] fail');
+  });
+
   it.for([1, 2, 3])('still fails a minute limiter admitting ten more than its figure (seed %i)', async (seed) => {
     const r = await runShape({ windows, plans, shape: { ...TWO_GCRA, faults: { overAdmit: 10 } }, latencyMs: [50, 150], seed, only: ['minute', 'burst'] });
     expect(burstChecks(r)).toContain('quota.burst.exact[free] fail');
