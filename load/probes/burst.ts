@@ -54,7 +54,7 @@ function dayRanOut(b: NonNullable<BurstObservation['burst']>, perMinute: number)
 /** Local ms from the burst's first send to its last answer. */
 const spanOf = (all: readonly Observation[]): number => Math.max(...all.map((x) => x.receivedLocal)) - Math.min(...all.map((x) => x.sentLocal));
 
-/** What a bucket of `quota`'s figure refills over the burst (model.ts allowance). */
+/** Whole requests a bucket of `quota`'s figure refills over the burst (model.ts allowance). */
 function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
   const { windows } = o.scope.ctx;
   const { perMinute, perDay } = o.scope.k.plan;
@@ -95,8 +95,12 @@ function remainingSet(o: BurstObservation): Verdict {
     const values = list.map((x) => x.rate!.remaining).sort((a, b) => a - b);
     const distinct = new Set(values).size === values.length;
     const contiguous = values.length === 0 || values[values.length - 1]! - values[0]! === values.length - 1;
-    // Only where a bucket refilled at least one over the burst (a skipped or repeated value at once is a fault).
-    if ((!distinct || !contiguous) && untold(o.model) && bucketRefill(o, list[0]!.quota as 'minute' | 'day') >= 1) {
+    // A token back during the burst repeats a value (never skips one); any span may hold a token's arrival
+    // (fence posts: the ceiling of the refill). A skipped value, or repeats at once, are still a fault.
+    const repeats = values.length - new Set(values).size;
+    const gaps = values.length === 0 ? 0 : values[values.length - 1]! - values[0]! + 1 - new Set(values).size;
+    const tokens = bucketRefill(o, list[0]!.quota as 'minute' | 'day') + (spanOf(o.burst!.all) > 0 ? 1 : 0);
+    if ((!distinct || !contiguous) && untold(o.model) && gaps === 0 && repeats <= tokens) {
       return verdict.unjudged(`Remaining values of window ${id} under concurrency: ${values.join(',')}; a refilling limiter may repeat one, and ${untoldWhy(o.model)}`, untoldFix(o.model));
     }
     if (!distinct || !contiguous) {

@@ -40,3 +40,11 @@ describe('the burst on two GCRA limiters, 50-150 ms away (model not told)', () =
     expect(burstChecks(r)).toContain('quota.burst.exact[free] fail');
   });
 });
+
+describe('the burst on two GCRA limiters at 0-30 ms, the server clock 40 s off (seed 22)', () => {
+  it('a day token arriving inside a 40 ms burst repeats one Remaining value: not failed (floor of the refill is 0)', async () => {
+    // 'quota.burst.remaining[free]: Remaining values of window day@… 548,548,549,…,559' failed before.
+    const r = await runShape({ windows, plans: { free: { perMinute: 60, perDay: 600 }, pro: { perMinute: 300, perDay: 1200 } }, shape: TWO_GCRA, latencyMs: [0, 30], skewMs: 40_000, seed: 22 });
+    for (const line of burstChecks(r)) expect(line).not.toMatch(/ fail$/);
+  });
+});
