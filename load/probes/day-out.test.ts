@@ -5,12 +5,11 @@
 // quota's 429 and failed the correct server's quota.recovery ("429 again after waiting Retry-After (12)"):
 // 20 of the 20 runs below (the day spent to 14–18 of 20 before the probes); the burst was left unjudged.
 import { describe, expect, it } from 'vitest';
-import type { Send } from '../../core/exchange.ts';
 import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { seeded } from '../../testkit/load/shape-run.ts';
+import { distantSend } from '../../testkit/load/at-distance.ts';
 import type { ProbeName } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
@@ -31,14 +30,7 @@ interface DayOut {
 
 async function run(o: DayOut) {
   const t = inProcessTarget({ plans, keys: { [key]: 'free' }, variants: { limiterModel: 'first-request' }, ...(o.faults ? { faults: o.faults } : {}), startMs: Date.UTC(2030, 0, 1) + o.seed * 7919 });
-  const random = seeded(o.seed);
-  const leg = (): number => 20 + random() * 100;
-  const send: Send = async (request) => {
-    await t.clock.sleep(leg());
-    const exchange = await t.send(request);
-    await t.clock.sleep(leg());
-    return exchange;
-  };
+  const send = distantSend(t, o.seed);
   // Spend the day as an earlier client would: at the minute pace, waiting out each minute 429.
   for (let admitted = 0, tries = 0; admitted < o.spent && tries < 100; tries++) {
     const e = await send({ method: 'GET', url: `${t.baseUrl}/pets?limit=1`, headers: { authorization: `Bearer ${key}` } });

@@ -7,7 +7,7 @@ import { createContext } from '../../load/probes/context.ts';
 import { runProbes } from '../../load/probes/run.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
 import { resolvePlan, type PlanTable } from '../../spec/plans.ts';
-import { inProcessTarget } from './in-process.ts';
+import { inProcessTarget, type InProcessTarget } from './in-process.ts';
 import { seeded } from './shape-run.ts';
 
 export interface AtDistance extends Pick<ReferenceOptions, 'faults' | 'variants'> {
@@ -16,18 +16,23 @@ export interface AtDistance extends Pick<ReferenceOptions, 'faults' | 'variants'
   keys: Record<string, string>;
 }
 
-/** Every probe on every key against the reference server 20–120 ms away; the seed picks the delays and the start. */
-export async function probesAtDistance(seed: number, o: AtDistance) {
-  const { plans, keys, ...options } = o;
-  const t = inProcessTarget({ plans, keys, ...options, startMs: Date.UTC(2030, 0, 1) + seed * 7919 });
+/** Sends to `t` with 20–120 ms each way (the seed picks the delays): a distant server in virtual time. */
+export function distantSend(t: InProcessTarget, seed: number): Send {
   const random = seeded(seed);
   const leg = (): number => 20 + random() * 100;
-  const send: Send = async (request) => {
+  return async (request) => {
     await t.clock.sleep(leg());
     const exchange = await t.send(request);
     await t.clock.sleep(leg());
     return exchange;
   };
+}
+
+/** Every probe on every key against the reference server 20–120 ms away; the seed picks the delays and the start. */
+export async function probesAtDistance(seed: number, o: AtDistance) {
+  const { plans, keys, ...options } = o;
+  const t = inProcessTarget({ plans, keys, ...options, startMs: Date.UTC(2030, 0, 1) + seed * 7919 });
+  const send = distantSend(t, seed);
   const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
   const underTest = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
   return runProbes(ctx, underTest, PROBE_NAMES, Object.keys(keys));
