@@ -266,8 +266,9 @@ eachK6('documented capacity examples', (k6) => {
     expect(ran.out).not.toMatch(/unknown option|internal error|error: /);
     // A verdict on the load: PASS, or FAIL/INCOMPLETE when this busy machine misses the SLO or a check
     // cannot be judged in two short steps, or KEYS-/GENERATOR-BOUND (exit 3, the help's "the largest rate
-    // the keys carry" with a pool too small for the mix); never a usage error (2) nor any other stop (3).
-    const bound = /^(KEYS|GENERATOR)-BOUND: /m.test(ran.out);
+    // the keys carry" with a pool too small for the mix: the summary no longer says so, the stop line does);
+    // never a usage error (2) nor any other stop (3).
+    const bound = /Run stopped early \((KEYS|GENERATOR)_BOUND\)/.test(ran.out);
     expect(bound ? [3] : [0, 1, 4], ran.out.slice(-3000)).toContain(ran.code);
     expect(ran.out).toMatch(/step 1\/2: offered/);
   });
