@@ -4,25 +4,64 @@
 // failed or unjudged check's message per run (what limiters-status.md quotes). Then, for the correct
 // servers, the table of limiter × rule: how each MUST rule fared over all runs and keys (J judged,
 // U unjudged, F failed — a false alarm on a correct server, n/a not applicable).
-//   npm run bench:limiters -- [--runs 10] [--parallel 2] [--correct | --faulty] [--only NAME-PREFIX ...] [--details FILE]
+//   npm run bench:limiters -- [--runs 10] [--parallel 2] [--correct | --faulty] [--only NAME-PREFIX ...]
+//     [--name EXACT-NAME ...] [--details FILE]
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ALL_PROOFS } from '../testkit/limiters/all-proofs.ts';
 import { judgeProof, runProof, type Proof } from '../testkit/limiters/proofs.ts';
 import { verdictCell, type RuleState, type RunVerdict } from '../testkit/limiters/verdict.ts';
 
-const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '10' }, parallel: { type: 'string', default: '2' }, only: { type: 'string', multiple: true, default: [] },
-    details: { type: 'string' },
-    correct: { type: 'boolean', default: false },
-    faulty: { type: 'boolean', default: false },
-  },
-});
-const runs = Number(values.runs);
-const parallel = Number(values.parallel);
-const proofs = ALL_PROOFS.filter((p) => values.only.length === 0 || values.only.some((o) => p.name.startsWith(o)))
+const USAGE = 'usage: npm run bench:limiters -- [--runs N] [--parallel N] [--correct | --faulty] '
+  + '[--only NAME-PREFIX ...] [--name EXACT-NAME ...] [--details FILE]';
+
+function argsOrExit(): ReturnType<typeof parse> {
+  try {
+    return parse();
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      runs: { type: 'string', default: '10' },
+      parallel: { type: 'string', default: '2' },
+      only: { type: 'string', multiple: true, default: [] },
+      name: { type: 'string', multiple: true, default: [] },
+      details: { type: 'string' },
+      correct: { type: 'boolean', default: false },
+      faulty: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+}
+
+function countOrExit(flag: string, text: string): number {
+  const n = Number(text);
+  if (Number.isInteger(n) && n >= 1 && n <= 1000) return n;
+  console.error(`--${flag} ${JSON.stringify(text)}: expected a whole number from 1 to 1000\n${USAGE}`);
+  process.exit(2);
+}
+
+const { values } = argsOrExit();
+if (values.help) {
+  console.log(`${USAGE}\nproofs: ${ALL_PROOFS.map((p) => p.name).join(', ')}`);
+  process.exit(0);
+}
+const runs = countOrExit('runs', values.runs);
+const parallel = countOrExit('parallel', values.parallel);
+const picked = (p: Proof): boolean => (values.only.length === 0 && values.name.length === 0)
+  || values.only.some((o) => p.name.startsWith(o)) || values.name.includes(p.name);
+const proofs = ALL_PROOFS.filter(picked)
   .filter((p) => !values.correct || p.expect === 'pass')
   .filter((p) => !values.faulty || p.expect !== 'pass');
+if (proofs.length === 0) {
+  console.error(`no proof matches these filters (--help lists them)\n${USAGE}`);
+  process.exit(2);
+}
 
 interface Row {
   proof: Proof;
