@@ -5,7 +5,7 @@ import { verdict, type Verdict } from '../../report/check.ts';
 import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, missing, NOT_REACHED, rule, type Observed, type ProbeRule } from './findings.ts';
 import { allowance, isFixed, type ModelVerdict } from './model.ts';
-import { retryAfterBeyond, type Observation } from './observe.ts';
+import { localSpan, retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
@@ -52,7 +52,7 @@ function dayRanOut(b: NonNullable<BurstObservation['burst']>, perMinute: number)
 }
 
 /** Local ms from the burst's first send to its last answer. */
-const spanOf = (all: readonly Observation[]): number => Math.max(...all.map((x) => x.receivedLocal)) - Math.min(...all.map((x) => x.sentLocal));
+const spanOf = localSpan;
 
 /** Whole requests a bucket of `quota`'s figure refills over the burst (model.ts allowance). */
 function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {

@@ -11,23 +11,37 @@ import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { failure } from './findings.ts';
 import { allowance, type ModelVerdict } from './model.ts';
-import type { Observation } from './observe.ts';
+import { localSpan, type Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { serverOrder, widthFor } from './waves.ts';
 
 /** Paced this much slower than the minute figure: a sliding minute quota never refuses the pacing. */
 const PACE_MARGIN = 1.05;
 
-/** Most admitted within less than a day of each other (our clock, so only differences matter), beyond what the model refills. */
+/**
+ * Most admitted within less than a day of each other (our clock, so only differences matter), beyond what
+ * the model refills over their span. A set is every request sent between two sends, its span from the
+ * first send to the LAST ANSWER among them (as observe.ts localSpan): answers of one wave come back in any
+ * order, so the latest send's answer need not be the last, and a span to it was short of what the server
+ * may have taken (a GCRA day admitted 1611 within a 15.44 s span, its bound then read 1610 from 15.40 s).
+ */
 function overDay(run: ProbeScope, own: readonly Observation[], model: ModelVerdict): { count: number; most: number; at: Observation } | undefined {
   const { perDay } = run.k.plan;
   const dayMs = run.ctx.windows.daySeconds * 1000;
+  const sent = [...own].sort((a, b) => a.sentLocal - b.sentLocal);
+  const latest: number[] = []; // indices of sent[i..j] whose answer came last, latest first (a monotone queue)
   let i = 0;
-  for (let j = 0; j < own.length; j++) {
-    while (own[j]!.receivedLocal - own[i]!.sentLocal >= dayMs) i++;
+  for (let j = 0; j < sent.length; j++) {
+    while (latest.length > 0 && sent[latest[latest.length - 1]!]!.receivedLocal <= sent[j]!.receivedLocal) latest.pop();
+    latest.push(j);
+    const spanOf = (): number => sent[latest[0]!]!.receivedLocal - sent[i]!.sentLocal;
+    while (i < j && spanOf() >= dayMs) {
+      i++;
+      if (latest[0]! < i) latest.shift();
+    }
     const count = j - i + 1;
-    const most = perDay + allowance(model.model, perDay, dayMs, own[j]!.receivedLocal - own[i]!.sentLocal);
-    if (count > most) return { count, most, at: own[j]! };
+    const most = perDay + allowance(model.model, perDay, dayMs, spanOf());
+    if (count > most) return { count, most, at: sent[j]! };
   }
   return undefined;
 }
@@ -82,7 +96,8 @@ export function slidingGiveUp(scope: ProbeScope, d: Extract<SlidingDay, { kind: 
   const { perMinute, perDay } = scope.k.plan;
   const { own, last, spanMs } = d;
   const dayMs = scope.ctx.windows.daySeconds * 1000;
-  const most = perDay + allowance(model.model, perDay, dayMs, spanMs);
+  // The refill over the admitted requests' own span (first send to last answer), which the server's can only be within.
+  const most = perDay + allowance(model.model, perDay, dayMs, localSpan(own));
   const over = `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`;
   if (model.model !== 'token-bucket' || own.length > most) {
     const bucket = model.model === 'token-bucket' ? `; a token-bucket limiter at most ${most}` : '';

@@ -35,6 +35,14 @@ export function quotaOf(limit: number | undefined, plan: { perMinute: number; pe
   return 'unknown';
 }
 
+/**
+ * Local ms from the first send to the last answer of a set of requests: the longest the server can have
+ * taken between any two of them. Concurrent answers come back in any order, so neither end is the set's
+ * first or last element.
+ */
+export const localSpan = (all: readonly Observation[]): number =>
+  all.length === 0 ? 0 : Math.max(...all.map((x) => x.receivedLocal)) - Math.min(...all.map((x) => x.sentLocal));
+
 /** Server ms at which a 429's Retry-After says to come back, when it has one. */
 export function retryAfterEndMs(o: Observation): number | undefined {
   return o.retryAfter ? o.serverMs + o.retryAfter.seconds * 1000 : undefined;

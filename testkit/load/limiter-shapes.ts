@@ -119,6 +119,8 @@ export interface ShapeFaults {
   overAdmit?: number;
   /** The day quota is not enforced. */
   noDay?: boolean;
+  /** Admits this many more than the day figure (headers still the plan's). */
+  dayOverAdmit?: number;
   /** Remaining is off by one on admitted answers. */
   remainingOffByOne?: boolean;
   /** Remaining one too high on admitted answers (express-rate-limit twin `wrongRemaining`). */
@@ -186,7 +188,7 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       const { minuteMs, dayMs } = options.windows;
       s = {
         minute: meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs),
-        day: meterOf(options.dayMeter ?? options.meter, f.noDay ? 1e12 : plan.perDay, dayMs, options.originMs),
+        day: meterOf(options.dayMeter ?? options.meter, f.noDay ? 1e12 : plan.perDay + (f.dayOverAdmit ?? 0), dayMs, options.originMs),
       };
       keys.set(key, s);
     }
