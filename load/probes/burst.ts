@@ -5,7 +5,7 @@ import { verdict, type Verdict } from '../../report/check.ts';
 import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, missing, NOT_REACHED, rule, type Observed, type ProbeRule } from './findings.ts';
 import { allowance, isFixed, type ModelVerdict } from './model.ts';
-import { localSpan, retryAfterBeyond, type Observation } from './observe.ts';
+import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
@@ -45,10 +45,9 @@ const untoldWhy = (model: ModelVerdict | undefined): string => (model === undefi
 /** What tells the model, when the minute probe did not run (--only burst). */
 const untoldFix = (model: ModelVerdict | undefined): string | undefined => (model === undefined ? 'run the minute probe too (--only minute,burst)' : undefined);
 
-/** Fewer than the limit admitted, with a 429 of the day quota (or a Retry-After past the window): the day ran out. */
-function dayRanOut(b: NonNullable<BurstObservation['burst']>, perMinute: number): boolean {
-  const dayOut = b.all.some((x) => (x.status === 429 && x.quota === 'day') || retryAfterBeyond(x, b.endMs));
-  return admittedOf(b).length < perMinute && dayOut;
+/** Fewer than the limit admitted, with a 429 the day quota owns (day-out.ts dayOwned): the day ran out. */
+function dayRanOut(scope: ProbeScope, b: NonNullable<BurstObservation['burst']>): boolean {
+  return admittedOf(b).length < scope.k.plan.perMinute && b.all.some((x) => dayOwned(scope, x));
 }
 
 /** Local ms from the burst's first send to its last answer. */
@@ -148,8 +147,8 @@ function notWholeVerdict(o: BurstObservation): Verdict | undefined {
 function exactApplies(o: BurstObservation): Verdict | undefined {
   if (!o.burst) return missing(o);
   const { perMinute } = o.scope.k.plan;
-  if (dayRanOut(o.burst, perMinute)) {
-    const why = `${admittedOf(o.burst).length} of ${perMinute} admitted with a Retry-After beyond the minute window: the day quota ran out`;
+  if (dayRanOut(o.scope, o.burst)) {
+    const why = `${admittedOf(o.burst).length} of ${perMinute} admitted before a 429 the day quota owns: the day quota ran out`;
     return verdict.unjudged(`${why}${o.unwaited ? ` (${o.unwaited.unwaited})` : ''}`, o.unwaited?.fix ?? DAY_OUT_FIX);
   }
   return notWholeVerdict(o);
@@ -157,7 +156,7 @@ function exactApplies(o: BurstObservation): Verdict | undefined {
 
 function remainingApplies(o: BurstObservation): Verdict | undefined {
   if (!o.burst) return missing(o);
-  if (dayRanOut(o.burst, o.scope.k.plan.perMinute)) return verdict.unjudged(NOT_REACHED);
+  if (dayRanOut(o.scope, o.burst)) return verdict.unjudged(NOT_REACHED);
   // A limiter that was refilling (a bucket) may repeat a Remaining value: not a fixed window's to judge.
   const whole = notWholeVerdict(o);
   if (whole) return whole;
@@ -198,7 +197,7 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
       continue;
     }
     const burst = { all, endMs: fresh.endMs };
-    if (dayRanOut(burst, perMinute)) {
+    if (dayRanOut(run, burst)) {
       // The key's day ran out (its minute and day probes spend it too): burst again in the next day window,
       // when the run affords the wait, instead of leaving the rule unjudged.
       const refusal = attempt === 0 ? all.find((o) => dayOwned(run, o)) : undefined;

@@ -31,11 +31,13 @@ interface DayOut {
 async function run(o: DayOut) {
   const t = inProcessTarget({ plans, keys: { [key]: 'free' }, variants: { limiterModel: 'first-request' }, ...(o.faults ? { faults: o.faults } : {}), startMs: Date.UTC(2030, 0, 1) + o.seed * 7919 });
   const send = distantSend(t, o.seed);
-  // Spend the day as an earlier client would: at the minute pace, waiting out each minute 429.
+  // Spend the day as an earlier client would: at the minute pace, waiting out each minute 429 (at most a
+  // minute window: a faulty Retry-After must not carry the spending into the next day).
+  const minuteMs = plans.windows.minuteSeconds * 1000;
   for (let admitted = 0, tries = 0; admitted < o.spent && tries < 100; tries++) {
     const e = await send({ method: 'GET', url: `${t.baseUrl}/pets?limit=1`, headers: { authorization: `Bearer ${key}` } });
     if (e.response.status === 200) admitted++;
-    else await t.clock.sleep(Number(e.response.headers['retry-after']) * 1000);
+    else await t.clock.sleep(Math.min(Number(e.response.headers['retry-after']) * 1000, minuteMs));
   }
   const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress, ...(o.maxWaitMs ? { maxWaitMs: o.maxWaitMs } : {}) });
   const start = t.clock.now();
@@ -96,3 +98,22 @@ describe("the key's day runs out at the burst", () => {
     expect(r.elapsedMs).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.burst, plans.windows, waitCapMs(plans.windows)));
   });
 });
+
+// A Retry-After past the day window (fault 'tooLong') on a day 429 whose headers name the day's Reset about
+// 2 s away: the day ends at its Reset (day-refusal.ts dayEndOf, the day probe's rule), not at the
+// Retry-After. With a second dayEndOf that preferred the Retry-After, the burst was left unjudged with the
+// fix "--max-wait 86410 or more", and the minute probe's recovery, next-window and exactness too.
+describe('a day 429 whose Retry-After reaches past the day window', () => {
+  it('the burst waits to the day Reset and is judged', async () => {
+    const r = await run({ seed: 1, spent: 16, only: ['burst'], faults: { retryAfter: 'tooLong' } });
+    expect(r.bad).toEqual([]);
+    expect(r.check('quota.burst.exact[free]')?.outcome).toBe('pass');
+  });
+
+  it('the minute probe judges every MUST rule and fails only the Retry-After', async () => {
+    const r = await run({ seed: 1, spent: 16, only: ['minute'], faults: { retryAfter: 'tooLong' } });
+    expect(r.bad.filter((b) => !/ fail /.test(b))).toEqual([]);
+    expect(r.bad.map((b) => b.split(':')[0])).toEqual(['quota.retry-after.accurate[free]']);
+  });
+});
+

@@ -4,6 +4,7 @@
 // when the wait fits --max-wait and the run's bound (waits.ts declares it); else the checks that needed
 // the day are left unjudged with the fix, never failed: a retry before the day's end proves nothing.
 import { MARGIN_MS, notWaited, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { dayEndOf } from './day-refusal.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 
@@ -46,10 +47,6 @@ export function dayLeft(answers: readonly Observation[]): { left: number; endMs:
   return { left, endMs: reset * 1000 };
 }
 
-/** Server ms at which the day that refused `o` ends: its Retry-After, else its Reset when it reports the day. */
-const dayEndOf = (o: Observation): number | undefined =>
-  o.retryAfter ? o.serverMs + o.retryAfter.seconds * 1000 : o.quota === 'day' && o.rate ? o.rate.reset * 1000 : undefined;
-
 /**
  * Waits until the day ends at `endMs` (server ms; from a day 429, `dayEndOf`), when this probe's day wait
  * is unspent and the run affords it; otherwise says why not (`what` names the evidence).
@@ -75,4 +72,4 @@ export async function waitOutDay(run: ProbeRun, endMs: number | undefined, what:
 
 /** waitOutDay for a day quota's 429. */
 export const waitOutDay429 = (run: ProbeRun, o: Observation, what: string, budget: DayWait): Promise<Unwaited | undefined> =>
-  waitOutDay(run, dayEndOf(o), `${what} was the day quota's (Retry-After ${o.retryAfter?.raw ?? 'absent'})`, budget);
+  waitOutDay(run, dayEndOf(run, o), `${what} was the day quota's (Retry-After ${o.retryAfter?.raw ?? 'absent'})`, budget);

@@ -9,16 +9,17 @@ import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
+import type { ProbeName } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
 const KEY = 'pc_free_aaaaaaaaaaaa';
 
-async function minuteChecks(options: ReferenceOptions) {
+async function minuteChecks(options: ReferenceOptions, only: ProbeName[] = ['minute']) {
   const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, ...options });
   const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
-  const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], ['minute'], []);
+  const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], only, []);
   return (id: string) => r.checks.find((c) => c.id === `${id}[free]`);
 }
 
@@ -32,5 +33,13 @@ describe('a minute 429 with a Retry-After past the minute window', () => {
   it('a correct count with the same Retry-After fault still passes quota.minute.exact', async () => {
     const check = await minuteChecks({ faults: { retryAfter: 'tooLong' } });
     expect(check('quota.minute.exact')?.outcome).toBe('pass');
+  });
+
+  // The burst read "the day ran out" by its own rule (any Retry-After past the window), not dayOwned's:
+  // --only burst ended INCOMPLETE ("3 of 4 admitted with a Retry-After beyond the minute window") on a
+  // server that under-admits.
+  it.for<{ only: ProbeName[] }>([{ only: ['burst'] }, { only: ['minute', 'burst'] }])('$only: the short burst fails quota.burst.exact too', async ({ only }) => {
+    const check = await minuteChecks({ faults: { overAdmit: -1, retryAfter: 'tooLong' } }, only);
+    expect(check('quota.burst.exact')?.failures[0]?.message).toMatch(/: 3 admitted, the plan allows 4/);
   });
 });

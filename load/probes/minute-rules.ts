@@ -3,13 +3,14 @@
 // rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
 // rule unjudged with the cut's reason (findings.ts `missing`). In the order they were judged before.
 import { verdict, type Verdict } from '../../report/check.ts';
+import type { ProbeScope } from './context.ts';
 import { failure, missing, rule, silent, type ProbeRule } from './findings.ts';
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
   applicable, notFixed, remainingAtRefusal, remainingBefore429, remainingCeiling, remainingCountdown, retryAfterAccurate, retryAfterConsistent, retryAfterForm,
   retryAfterPresent,
 } from './judge.ts';
-import { dayRefused, nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
+import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
 import { allowance, isFixed, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
 import type { Retried } from './backoff.ts';
@@ -45,7 +46,7 @@ function exact(o: Minute): Verdict {
   if (n >= perMinute) return verdict.pass;
   // Only a 429 the day owns (day-out.ts): one reporting the minute quota is the minute's, whatever its Retry-After.
   if (count.rejected && dayOwned(o.scope, count.rejected)) {
-    return verdict.unjudged(`429 after ${n} of ${perMinute} with a Retry-After beyond the minute window: the day quota ran out`, DAY_OUT_FIX);
+    return verdict.unjudged(`429 after ${n} of ${perMinute} admitted, then a 429 the day quota owns: the day quota ran out`, DAY_OUT_FIX);
   }
   return failure(`429 after only ${n} admitted from a full minute allowance; the plan allows ${perMinute}`, { exchange: count.rejected?.ex, expected: perMinute, received: n });
 }
@@ -82,12 +83,13 @@ function resetMoved(o: Minute): readonly Verdict[] {
  * The whole allowance admitted proves the 429 did not shrink it; fewer, with the model unknown, cannot
  * tell a 429 charged to it from a counter's carried weight (unjudged).
  */
-function nextByCount({ admitted, last, untilMs }: NextWindowCount, perMinute: number, model: ModelVerdict): Verdict {
+function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, model: ModelVerdict): Verdict {
+  const { perMinute } = scope.k.plan;
   if (admitted >= perMinute) return verdict.pass;
-  if (isFixed(model) && last.status === 429 && !dayRefused(last, untilMs)) {
+  if (isFixed(model) && last.status === 429 && !dayOwned(scope, last)) {
     return failure(`the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
   }
-  const dayOut = !last.admitted && dayRefused(last, untilMs);
+  const dayOut = !last.admitted && dayOwned(scope, last);
   const why = last.admitted ? 'the window ended first (a slow target)' : dayOut ? 'then the day quota ran out' : `then a ${last.status}`;
   const reason = `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`;
   // The day's answers showed too little left only at the recovery (before it, the minute's): recountInFreshDay could not see it coming.
@@ -103,7 +105,7 @@ function nextWindow(o: Minute): Verdict {
   if (!admitted) return verdict.unjudged('no recovery');
   if (retried.refusals.length > 0) return verdict.unjudged('the first request after the wait was refused');
   if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
-  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.next, o.scope.k.plan.perMinute, model) : missing(o);
+  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.scope, o.next, model) : missing(o);
   const rate = admitted.rate!;
   if (rate.remaining === rate.limit - 1) return verdict.pass;
   // A 429 charged to this window lowers its Remaining; Remaining ≥ Limit is the header's own fault

@@ -10,7 +10,7 @@ import type { Answer } from './remaining-ceiling.ts';
 import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
 import { fewestBeforeRefusal } from './judge.ts';
-import { retryAfterBeyond, resetEndMs, type Observation } from './observe.ts';
+import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
 import { inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
@@ -21,8 +21,6 @@ export interface NextWindowCount {
   admitted: number;
   /** The last answer of the count: a 429, or the last admitted when the window ended first. */
   last: Observation;
-  /** Server ms the window ends (one window after the recovery). */
-  untilMs: number;
 }
 
 /** What the minute probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
@@ -47,9 +45,6 @@ export interface MinuteObservation extends Observed {
 }
 
 export const minuteOf = (run: ProbeRun): MinuteObservation => ({ scope: scopeOf(run) });
-
-/** A 429 of the day quota: its headers say so, or its Retry-After reaches past the minute window. */
-export const dayRefused = (o: Observation, minuteEndMs: number): boolean => o.quota === 'day' || retryAfterBeyond(o, minuteEndMs);
 
 /**
  * Waits out the 429 as told (bounded) — and at least until the last admitted request's Reset, when every
@@ -107,7 +102,7 @@ async function countNextWindow(run: ProbeRun, first: Observation): Promise<NextW
     if (!last.admitted) break;
     admitted++;
   }
-  return { admitted, last, untilMs };
+  return { admitted, last };
 }
 
 /**
@@ -161,7 +156,7 @@ async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | U
  * window, so our ambiguity costs time, never a verdict.
  */
 async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
-  const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayRefused(count.rejected, count.endMs));
+  const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayOwned(run, count.rejected));
   const headersLied = (fewestBeforeRefusal(count) ?? 0) > 0;
   if (!short || (model.model !== 'unknown' && !headersLied)) return count;
   return (await exhaustWindow(run, false, 1)) ?? count;
