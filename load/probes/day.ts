@@ -4,7 +4,7 @@
 // `probeDay` sends and records a DayObservation; DAY_RULES (day-rules.ts) judge it.
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
-import { keySamples, labelOf, scopeOf, serverNow, sleepUntilServer, spentBefore, type ProbeRun, type ProbeScope } from './context.ts';
+import { keySamples, labelOf, MARGIN_MS, scopeOf, serverNow, sleepUntilServer, spentBefore, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, silent, type Observed } from './findings.ts';
 import type { Verdict } from '../../report/check.ts';
 import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
@@ -167,6 +167,7 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
   let total = 0;
   let inWindow = 0;
   let winEnd: number | undefined;
+  let counted: number | undefined; // local ms: the answer of this window's first admitted request
   let deliberate = false;
   const own: Observation[] = []; // admitted, for a day its Resets show refilling (day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
@@ -192,6 +193,7 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
     }
     started ??= o.serverMs;
     if (o.admitted) {
+      counted ??= o.receivedLocal;
       own.push(o);
       total++;
       inWindow++;
@@ -210,12 +212,30 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
     }
     if (o.status === 429 || inWindow >= k.plan.perMinute) {
       source.drop();
-      await sleepUntilServer(ctx, winEnd);
+      await nextWindow(run, winEnd, o.status === 429 ? undefined : counted);
       inWindow = 0;
       winEnd = undefined;
+      counted = undefined;
     }
   }
   return undefined;
+}
+
+/**
+ * Waits for the next minute window after a window's figure was admitted: until its end `winEndMs` on the
+ * latest reading of the server's clock, or one window after the answer of its first admitted request
+ * (`countedLocal`, local ms) when that comes first. Any window of one minute's length that counted that
+ * request has ended by then, wherever it started; the Reset read at the latest can be seconds later (a
+ * Reset a second after the window's expiry as slowapi's, a Date a second stale as uvicorn's): paced by
+ * the Reset alone, each 2 s window of the search took ~4 s, under the day's figure per day, and an
+ * unenforced day was read as a target too slow to judge (spec/GAPS.md, "The server's Date"). After a 429,
+ * its own end (`countedLocal` undefined).
+ */
+async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number | undefined): Promise<void> {
+  const { ctx } = run;
+  const byReset = ctx.serverClock.toLocalNotBefore(winEndMs + MARGIN_MS) ?? ctx.clock.now();
+  const byCount = countedLocal === undefined ? byReset : countedLocal + ctx.windows.minuteSeconds * 1000 + MARGIN_MS;
+  await waitFor(ctx, Math.min(byReset, byCount) - ctx.clock.now(), 'the wait for a window to end');
 }
 
 /**
@@ -257,6 +277,7 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
     let winEnd = start + (w + 1) * minuteMs;
     ctx.progress({ phase: `quota ${k.plan.name}: day`, done: c.admitted, total: perDay, etaMs: (windows - 2 - w) * minuteMs });
     let inWindow = 0;
+    let counted: number | undefined; // local ms: the answer of this window's first admitted request
     // Near the day's end, no more at once than the day may have left if 429s count against it (plus the
     // final one): no refusal races the day's 429, so the count is exact whichever the limiter does.
     const source = waveSource(run, perMinute, () => Math.min(perMinute - inWindow, Math.max(1, perDay + 1 - c.admitted - c.rejected)));
@@ -264,6 +285,7 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
       if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
       const o = await source.next();
       if (o.admitted) c.first ??= o;
+      if (o.admitted) counted ??= o.receivedLocal;
       if (o.quota === 'minute') winEnd = resetEndMs(run, o) ?? winEnd;
       if (o.status === 429) {
         examined.push(o);
@@ -288,7 +310,7 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
       if (o.status === 429) c.rejected++;
       else c.admitted++;
     }
-    await sleepUntilServer(ctx, winEnd);
+    await nextWindow(run, winEnd, counted);
   }
   return c;
 }
