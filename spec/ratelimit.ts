@@ -45,7 +45,10 @@ export function parseUnixTime(value: string | undefined): number | undefined {
 /** Reset in whole seconds, the form clients and the IETF draft read (SHOULD; a fraction still parses). */
 export const isWholeSeconds = (value: string | undefined): boolean => parseHeaderInt(value) !== undefined;
 
-export function readRateLimit(headers: Headers): Parsed<RateLimitState> {
+/** X-RateLimit-* as read: the state, or what is wrong with the headers. */
+export type RateLimitRead = Parsed<RateLimitState>;
+
+export function readRateLimit(headers: Headers): RateLimitRead {
   const problems: string[] = [];
   const read = (name: string, parse: (v: string | undefined) => number | undefined, what: string): number => {
     const raw = headers[name];

@@ -2,7 +2,7 @@
 // recorded as a sample. Judging what came back is response-judge.ts's; request.ts's `observe` does both.
 import { ConfigError } from '../../core/errors.ts';
 import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
-import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit, type RateLimitRead, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
 import type { ProbeRun, ProbeScope } from './context.ts';
 import type { Sample } from '../../report/model.ts';
 
@@ -66,8 +66,14 @@ export function resetEndMs(run: ProbeScope, o: Observation): number | undefined 
 const probeRequest = (run: ProbeRun): HttpRequest =>
   ({ method: 'GET', url: joinUrl(run.ctx.baseUrl, '/pets?limit=1'), headers: { authorization: `Bearer ${run.k.key}`, accept: 'application/json' } });
 
+/** One probe answer, and its X-RateLimit-* as read (the response rules judge the problem when not ok). */
+export interface Sent {
+  o: Observation;
+  headers: RateLimitRead;
+}
+
 /** Sends one probe request and records it; stops only when the answer cannot be interpreted at all. */
-export async function sendProbe(run: ProbeRun): Promise<Observation> {
+export async function sendProbe(run: ProbeRun): Promise<Sent> {
   const { ctx, k } = run;
   const sentLocal = ctx.clock.now();
   const ex = await ctx.send(probeRequest(run));
@@ -94,7 +100,7 @@ export async function sendProbe(run: ProbeRun): Promise<Observation> {
     throw new ProbeStop('the responses carry no Date header, so the server\'s clock is unknown and its windows cannot be judged (RFC 9110 §6.6.1: an origin server with a clock sends Date)');
   }
   if (status === 401 || status === 403) throw new ConfigError(`the API key for plan "${k.plan.name}" was refused with ${status}`, 'key');
-  return o;
+  return { o, headers: parsed };
 }
 
 function record(run: ProbeRun, o: Observation): void {

@@ -5,8 +5,8 @@ import { ProbeStop, sendProbe, type Observation } from './observe.ts';
 import { interpretable, RESPONSE_RULES, responseOf } from './response-judge.ts';
 
 export async function observe(run: ProbeRun): Promise<Observation> {
-  const o = await sendProbe(run);
-  run.f.judge(RESPONSE_RULES, responseOf(run, o));
+  const { o, headers } = await sendProbe(run);
+  run.f.judge(RESPONSE_RULES, responseOf(run, o, headers));
   if (!interpretable(o)) throw new ProbeStop(`unexpected status ${o.status}`);
   return o;
 }

@@ -1,10 +1,11 @@
 // Rules on every probe response, apart from sending it: §8.2's headers (present, valid, the plan's
 // figure, a plausible Reset) and a status the probes can interpret (200, or 429 over the limit).
 // request.ts judges each response by RESPONSE_RULES as it comes back, into its key's ledger.
-import { isWholeSeconds, readRateLimit, type RateLimitState } from '../../spec/ratelimit.ts';
+import { isWholeSeconds, type RateLimitRead, type RateLimitState } from '../../spec/ratelimit.ts';
+import type { Sample } from '../../report/model.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { verdict } from '../../report/check.ts';
-import { keySamples, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
+import { scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, rule, silent, type ProbeRule } from './findings.ts';
 import { earlierWindowWithRoom } from './window-edge.ts';
 import { resetEndMs, type Observation } from './observe.ts';
@@ -13,7 +14,7 @@ import { resetEndMs, type Observation } from './observe.ts';
 export interface ProbeResponse {
   scope: ProbeScope;
   o: Observation;
-  headers: ReturnType<typeof readRateLimit>;
+  headers: RateLimitRead;
   /**
    * Remaining = Limit on an admitted answer whose request may have been counted in an earlier window of this
    * key that still had room, and answered after it ended (window-edge.ts: slowapi). More than Limit never is.
@@ -21,15 +22,47 @@ export interface ProbeResponse {
   pastItsWindow: boolean;
 }
 
+/** Per key: how far each of its series was read, and one admitted sample with room per window (Limit, Reset). */
+interface RoomIndex {
+  read: Map<readonly Sample[], number>;
+  roomy: Map<string, Sample>;
+}
+const ROOM = new WeakMap<ProbeRun['ctx'], Map<string, RoomIndex>>();
+
+/**
+ * This key's admitted answers that left room, one per window: all earlierWindowWithRoom needs. Read
+ * incrementally, because a server whose Remaining never counts down answers every request with
+ * Remaining = Limit, and a scan of every sample per answer is quadratic over a day probe (100,000 requests
+ * for a business key).
+ */
+function roomyWindows(run: ProbeRun): Sample[] {
+  const byKey = ROOM.get(run.ctx) ?? new Map<string, RoomIndex>();
+  ROOM.set(run.ctx, byKey);
+  const index = byKey.get(run.subject.key) ?? { read: new Map(), roomy: new Map() };
+  byKey.set(run.subject.key, index);
+  for (const [name, list] of Object.entries(run.ctx.series)) {
+    if (run.ctx.subjects[name]?.key !== run.subject.key) continue;
+    for (let i = index.read.get(list) ?? 0; i < list.length; i++) {
+      const s = list[i]!;
+      const window = `${s.limit}:${s.reset}`;
+      if (s.status >= 200 && s.status < 300 && (s.remaining ?? 0) >= 1 && !index.roomy.has(window)) index.roomy.set(window, s);
+    }
+    index.read.set(list, list.length);
+  }
+  return [...index.roomy.values()];
+}
+
 function answeredPastItsWindow(run: ProbeRun, o: Observation, rate: RateLimitState | undefined): boolean {
   if (!rate || rate.remaining !== rate.limit) return false;
   const answer = { sentLocal: o.sentLocal, limit: rate.limit, reset: rate.reset, sample: o.sample };
-  return earlierWindowWithRoom(answer, keySamples(run), (serverMs) => run.ctx.serverClock.toLocalNotBefore(serverMs)) !== undefined;
+  return earlierWindowWithRoom(answer, roomyWindows(run), (serverMs) => run.ctx.serverClock.toLocalNotBefore(serverMs)) !== undefined;
 }
 
-/** The response as its rules see it: what came back, and what this key's samples then say of its window. */
-export function responseOf(run: ProbeRun, o: Observation): ProbeResponse {
-  const headers = readRateLimit(o.ex.response.headers);
+/**
+ * The response as its rules see it: what came back (its headers as sendProbe read them), and what this
+ * key's samples then say of its window.
+ */
+export function responseOf(run: ProbeRun, o: Observation, headers: RateLimitRead): ProbeResponse {
   return { scope: scopeOf(run), o, headers, pastItsWindow: answeredPastItsWindow(run, o, headers.ok ? headers.value : undefined) };
 }
 
