@@ -81,8 +81,8 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   const ctx = createContext({
     send: stop ? stopLayer(stop)(send) : send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
     maxWaitMs: options.maxWaitMs,
-    ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
-    ...(options.answersBefore !== undefined ? { answersBefore: options.answersBefore } : {}),
+    spentBefore: options.spentBefore,
+    answersBefore: options.answersBefore,
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
   const report: Report = {

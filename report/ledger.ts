@@ -116,12 +116,10 @@ export function record<C extends CheckMeta>(ledger: Ledger<C>, check: C, v: Verd
  * The guard first (a Verdict when the rule does not speak about this observation), then the judge; the
  * rule's facts, when it keeps any, are recorded after its verdict (a skip's reason stays beside them).
  */
-export function judgeRule<O, C extends CheckMeta>(ledger: Ledger<C>, rule: Rule<O, C>, observation: O): readonly Verdict[] {
-  const verdicts = verdictsOf(rule.applies?.(observation) ?? rule.judge(observation));
-  for (const v of verdicts) record(ledger, rule.check, v);
+export function judgeRule<O, C extends CheckMeta>(ledger: Ledger<C>, rule: Rule<O, C>, observation: O): void {
+  for (const v of verdictsOf(rule.applies?.(observation) ?? rule.judge(observation))) record(ledger, rule.check, v);
   const facts = rule.facts?.(observation);
   if (facts !== undefined) ledger.entry(rule.check).observed = facts;
-  return verdicts;
 }
 
 /** A judge's one Verdict or several, as a list. */

@@ -13,6 +13,7 @@
 // come back as a require(), which k6 offers in the init context only).
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { dirname } from 'node:path';
+import { errorMessage } from '../core/errors.ts';
 
 export const LAZY_MODULE = /\.lazy\.ts$/;
 /** The IIFE's global name, local to the loader function that holds it. */
@@ -57,7 +58,7 @@ export function lazyModules(shared: LazyShared): Plugin {
           const [names, { code, inputs }] = await Promise.all([exportNames(path, shared), iifeCode(path, shared)]);
           return { contents: lazyModuleText(code, names), loader: 'js', resolveDir: dirname(path), watchFiles: inputs };
         } catch (error) {
-          const why = error instanceof Error ? error.message : String(error);
+          const why = errorMessage(error);
           return { errors: [{ text: `lazy module ${path} (pure code only, no k6 module: scripts/k6-lazy.ts): ${why}` }] };
         }
       });

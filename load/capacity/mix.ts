@@ -3,10 +3,6 @@
 // (spec/plans.ts: the contract, overridden by a plans file), never from here.
 import { ConfigError } from '../../core/errors.ts';
 import { resolvePlan, type Plan, type PlanTable } from '../../spec/plans.ts';
-import { operationPicker } from './operation-picker.ts';
-
-export { operationPicker };
-
 export interface MixEntry {
   plan: Plan;
   customers: number;
@@ -72,12 +68,4 @@ export function plannedRateOf(entry: MixEntry, utilisation: number, minuteSecond
 
 export function plannedRate(mix: readonly MixEntry[], utilisation: number, minuteSeconds: number): number {
   return mix.reduce((sum, e) => sum + plannedRateOf(e, utilisation, minuteSeconds), 0);
-}
-
-/**
- * Which operation iteration i performs: a golden-ratio sequence against the cumulative weights, so
- * every window of iterations holds the mix closely without any shared state between VUs.
- */
-export function operationFor(i: number, ops: OpsMix): Operation {
-  return operationPicker(ops)(i);
 }

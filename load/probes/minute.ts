@@ -130,13 +130,13 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
   return e;
 }
 
+/** Room left in a first-request window after the later request, for its answer to come back inside it. */
+const LATER_ROOM_MS = 500;
+
 /**
  * When the evidence fits a first-request window and a sliding log alike (model.ts laterNeeded), one more
  * request LATER_MS after the recovery tells them apart, where the window leaves room for it.
  */
-/** Room left in a first-request window after the later request, for its answer to come back inside it. */
-const LATER_ROOM_MS = 500;
-
 async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | Unwaited): Promise<ModelVerdict> {
   const retried = recovery && 'unwaited' in recovery ? undefined : recovery;
   const e = evidenceOf(run, count, retried);

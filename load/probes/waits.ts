@@ -46,7 +46,7 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
     // "count once more" below.
     waits: { minute: 13, day: 1 },
     // The 14th span: the window after the 429 counted when its headers do not show the minute quota
-    // (minute.ts judgeNextWindowByCount, two limiters); the pause: one more request LATER_MS after the
+    // (minute.ts countNextWindow, two limiters); the pause: one more request LATER_MS after the
     // recovery, telling a first-request window from a sliding log (minute.ts modelOf).
     spans: { minute: 14 },
     pausesMs: LATER_MS,

@@ -118,8 +118,8 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
   for (let i = 0; i <= 4 * perMinute + 4; i++) {
     const o = await source.next();
     const oEnd = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
-    // Remaining above Limit-1 is a fault judgeRemaining reports; below it, the allowance was not whole.
-    // After an idle window every model has its whole allowance back: less is counted, and judgeRemaining says so.
+    // Remaining above Limit-1 is a fault remainingCountdown (judge.ts) reports; below it, the allowance was not
+    // whole. After an idle window every model has its whole allowance back: less is counted, and reported so.
     if (!afterIdle && admitted.length === 0 && o.admitted && o.quota === 'minute' && o.rate!.remaining < o.rate!.limit - 1) return 'not-full';
     if (rolledOver(run, prev, o)) return 'rolled-over';
     if (oEnd !== undefined && firstEnd === undefined) endMs = firstEnd = oEnd;

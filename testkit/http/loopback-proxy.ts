@@ -1,6 +1,6 @@
 // What every test proxy in front of a server shares: listening on loopback, forwarding one request
-// upstream and reading its whole answer (so a proxy can hold it back or rewrite it), a failed
-// upstream answered as a 502 with an Error body, and a close that leaves no socket open.
+// upstream and reading its whole answer (so a proxy can hold it back or rewrite it), the 502 with an
+// Error body a proxy answers a failed upstream with (BAD_GATEWAY), and a close that leaves no socket open.
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

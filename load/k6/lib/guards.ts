@@ -5,9 +5,6 @@
 import exec from 'k6/execution';
 import { replacedScenarios } from '../../shared/guards.ts';
 
-// One of the guards, kept in a file without k6 imports so the capacity bundle's lazy cold path can use it.
-export { checkedReportDir } from './report-dir.ts';
-
 /** A run that sent no request proved nothing: k6 fails this threshold at 0 requests (exit code 99). */
 export const NO_SILENT_PASS: Record<string, string[]> = { http_reqs: ['count>0'] };
 
