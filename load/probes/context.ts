@@ -112,10 +112,16 @@ export function notWaited(ctx: ProbeContext, ms: number, what: string): string |
 /** Wait margin past a server-time instant: covers the server's own processing and rounding. */
 export const MARGIN_MS = 40;
 
-/** Sleeps until the server's clock has passed `serverMs` (judged by its Date headers, never our clock alone). */
+/**
+ * Our local ms by which the server's clock has passed `serverMs` (with MARGIN_MS), by its Date headers,
+ * never our clock alone: the latest it can be. Undefined before any Date was seen.
+ */
+export const localPast = (ctx: ProbeContext, serverMs: number): number | undefined =>
+  ctx.serverClock.toLocalNotBefore(serverMs + MARGIN_MS);
+
+/** Sleeps until the server's clock has passed `serverMs`. */
 export async function sleepUntilServer(ctx: ProbeContext, serverMs: number, what = 'the wait for a window to end'): Promise<void> {
-  const local = ctx.serverClock.toLocalNotBefore(serverMs + MARGIN_MS);
-  await waitFor(ctx, (local ?? ctx.clock.now()) - ctx.clock.now(), what);
+  await waitFor(ctx, (localPast(ctx, serverMs) ?? ctx.clock.now()) - ctx.clock.now(), what);
 }
 
 /** The key's label ("free#2"). */

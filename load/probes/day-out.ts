@@ -3,7 +3,7 @@
 // day's end does, which its 429's Retry-After (or the day quota's Reset) names. A probe waits for it once
 // when the wait fits --max-wait and the run's bound (waits.ts declares it); else the checks that needed
 // the day are left unjudged with the fix, never failed: a retry before the day's end proves nothing.
-import { MARGIN_MS, notWaited, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { localPast, notWaited, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayEndOf } from './day-refusal.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
@@ -53,7 +53,7 @@ export function dayLeft(answers: readonly Observation[]): { left: number; endMs:
  */
 export async function waitOutDay(run: ProbeRun, endMs: number | undefined, what: string, budget: DayWait): Promise<Unwaited | undefined> {
   const { ctx } = run;
-  const local = endMs === undefined ? undefined : ctx.serverClock.toLocalNotBefore(endMs + MARGIN_MS);
+  const local = endMs === undefined ? undefined : localPast(ctx, endMs);
   const ms = local === undefined ? undefined : Math.max(0, local - ctx.clock.now());
   const why = ms === undefined ? 'it does not say when the day ends'
     : budget.used ? 'this probe already waited for one day window'

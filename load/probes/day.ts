@@ -4,7 +4,7 @@
 // `probeDay` sends and records a DayObservation; DAY_RULES (day-rules.ts) judge it.
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
-import { keySamples, labelOf, MARGIN_MS, scopeOf, serverNow, sleepUntilServer, spentBefore, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { keySamples, labelOf, localPast, MARGIN_MS, scopeOf, serverNow, sleepUntilServer, spentBefore, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, silent, type Observed } from './findings.ts';
 import type { Verdict } from '../../report/check.ts';
 import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
@@ -233,7 +233,7 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
  */
 async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number | undefined): Promise<void> {
   const { ctx } = run;
-  const byReset = ctx.serverClock.toLocalNotBefore(winEndMs + MARGIN_MS) ?? ctx.clock.now();
+  const byReset = localPast(ctx, winEndMs) ?? ctx.clock.now();
   const byCount = countedLocal === undefined ? byReset : countedLocal + ctx.windows.minuteSeconds * 1000 + MARGIN_MS;
   await waitFor(ctx, Math.min(byReset, byCount) - ctx.clock.now(), 'the wait for a window to end');
 }

@@ -3,7 +3,7 @@
 // The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
 // `probeMinute` sends and records a MinuteObservation; MINUTE_RULES (minute-rules.ts) judge it.
-import { answersBefore, keySamples, labelOf, MARGIN_MS, scopeOf, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { answersBefore, keySamples, labelOf, localPast, MARGIN_MS, scopeOf, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import type { Observed } from './findings.ts';
 import type { Answer } from './remaining-ceiling.ts';
@@ -65,7 +65,7 @@ async function recover(run: ProbeRun, count: WindowCount, day: DayWait): Promise
   // A minute Reset only: a day's would hold the wait to the cap, and a bucket would be full again by then.
   const lastReset = last?.quota === 'minute' ? resetEndMs(run, last) : undefined;
   // On the server's clock (the latest it can be), so the wait never ends before that Reset.
-  const wholeAt = lastReset === undefined ? undefined : ctx.serverClock.toLocalNotBefore(lastReset + MARGIN_MS);
+  const wholeAt = lastReset === undefined ? undefined : localPast(ctx, lastReset);
   const whole = wholeAt === undefined ? 0 : wholeAt - ctx.clock.now();
   const retried = await retryUntilAdmitted(run, Math.min(Math.max(told, whole), capMs), capMs, dayOut);
   const met = retried.refusals[retried.refusals.length - 1];
