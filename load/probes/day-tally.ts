@@ -177,12 +177,20 @@ export function tallyConsume(s: Settled): Verdict {
   return verdict.observed({ consumesDayQuota: s.consumes, admittedInDay: t.admitted, rejectedInDay: t.rejected });
 }
 
+/**
+ * More than perDay in one day window, the limiter's model unknown: a day refilled continuously (a token
+ * bucket, GCRA) admits up to twice perDay in one window (spec/GAPS.md "Requests per day"), so up to that
+ * it is unjudged, never failed (undefined past it).
+ */
+export function refillMayExplain(perDay: number, admitted: number, modelUnknown: boolean): Verdict | undefined {
+  if (!modelUnknown || admitted > 2 * perDay) return undefined;
+  const why = `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`;
+  return verdict.unjudged(why, 'run the minute probe too (--only minute,day), which tells the model');
+}
+
 /** More than perDay in one day window: over-admission, unless the model is unknown and a refilling day explains it. */
 function overDay(input: TallyInput, admitted: number): Verdict {
   const { perDay } = input.k.plan;
-  if (input.modelUnknown && admitted <= 2 * perDay) {
-    const why = `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`;
-    return verdict.unjudged(why, 'run the minute probe too (--only minute,day), which tells the model');
-  }
-  return failure(`${admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: input.final.ex, expected: perDay, received: admitted });
+  return refillMayExplain(perDay, admitted, input.modelUnknown)
+    ?? failure(`${admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: input.final.ex, expected: perDay, received: admitted });
 }

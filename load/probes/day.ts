@@ -315,6 +315,27 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
   return c;
 }
 
+/**
+ * After waiting out the day's 429 (its Retry-After, else the end it names; within a day window), one
+ * request: a fixed day is whole again (Remaining perDay - 1 of the day, or headers of the minute), while a
+ * day that refills continuously gives back a few requests and reports the day with little left. The
+ * refilling day's model, or undefined. The one day evidence left when the admitted answers show the day
+ * in too few answers to see its Reset rise (metered limiters report the quota with fewer left: a token
+ * bucket's day only in its last requests) and its 429 names the same Reset or the one token's.
+ */
+async function gaveBack(run: ProbeRun, seen: DayObservation, final: Observation): Promise<ModelVerdict | undefined> {
+  const { perDay } = run.k.plan;
+  const endMs = retryAfterEndMs(final) ?? dayEndOf(run, final);
+  if (endMs === undefined || endMs - final.serverMs > run.ctx.windows.daySeconds * 1000 + SLACK_MS) return undefined;
+  await sleepUntilServer(run.ctx, endMs, "the wait for the day's 429 to pass");
+  const o = await observe(run);
+  if (o.status === 429) seen.examined.push(o);
+  if (!o.admitted || o.quota !== 'day' || !o.rate || o.rate.remaining >= perDay - 1) return undefined;
+  const waited = `after waiting out the day's 429 (${final.retryAfter ? `Retry-After ${final.retryAfter.raw}` : 'to the end it named'})`;
+  const back = 'the day gave back a few requests, not a whole fresh day window (a day refilled continuously)';
+  return { model: 'token-bucket', why: `${waited}, the next request reported the day quota with Remaining ${o.rate.remaining} of ${perDay}: ${back}` };
+}
+
 /** The day probe into `seen`: the search for the day's end, the tally, and when it cannot decide a fresh day counted. */
 export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<void> {
   const { ctx, k } = run;
@@ -336,16 +357,23 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day),
   // judged as any day that is not a fixed window's.
   seen.dayModel = unknown ? refillingDay(run, found.own, found.final) : undefined;
+  const spent = spentByKey(run);
+  // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
+  seen.notFixed = unknown && !seen.dayModel ? dayNotFixed(run, found.final) : undefined;
+  const tally: TallyInput = { ...scopeOf(run), samples: keySamples(run), before: spentBefore(run), endMs: found.endMs, final: found.final, modelUnknown: unknown };
+  const settled = seen.dayModel || seen.notFixed ? undefined : settleByTally(tally);
+  // Left unjudged either way (a day not shown fixed, or more than perDay that a refill may explain): the
+  // one request the day gives back after its 429 may show it refills. No fresh day is counted then, so
+  // this wait is the one that count's would have been (waits.ts).
+  if (unknown && !seen.dayModel && (seen.notFixed || (settled && 'over' in settled))) seen.dayModel = await gaveBack(run, seen, found.final);
   if (seen.dayModel) {
-    seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent: spentByKey(run) };
+    seen.notFixed = undefined;
+    seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent };
     return;
   }
-  // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
-  seen.notFixed = unknown ? dayNotFixed(run, found.final) : undefined;
   if (seen.notFixed) return;
-  const tally: TallyInput = { ...scopeOf(run), samples: keySamples(run), before: spentBefore(run), endMs: found.endMs, final: found.final, modelUnknown: unknown };
   seen.tally = tally;
-  if (settleByTally(tally)) return;
+  if (settled) return;
   const start = found.endMs;
   ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
   await sleepUntilServer(ctx, start, 'the wait for a fresh day window');

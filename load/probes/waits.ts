@@ -63,7 +63,8 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
   },
   day: {
     // Two minute waits: each phase gives up between waits, so the one under way when its span runs out
-    // ends past it (day.ts DAY_GIVE_UP; day-span.test.ts).
+    // ends past it (day.ts DAY_GIVE_UP; day-span.test.ts). The second day wait is the fresh day's, or, when
+    // no fresh day is counted, the wait out of the day's 429 before the one request it gives back (gaveBack).
     waits: { day: 2, minute: 2 },
     spans: { day: DAY_GIVE_UP.find.day + DAY_GIVE_UP.count.day, minute: DAY_GIVE_UP.find.minute + DAY_GIVE_UP.count.minute },
     why: `waits for a day window long enough to count, finds the day's end at the minute pace (gives up after ${DAY_GIVE_UP.find.day} days + ` +

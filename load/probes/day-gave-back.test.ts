@@ -1,0 +1,50 @@
+// A token-bucket or GCRA day whose model the minute probe did not tell (--only day): metered limiters report
+// the quota with fewer left, so its day shows only in the last few answers before its 429, too few for its
+// Reset to be seen rising (day-refill.ts), and the day looked fixed but not whole ('the day window ending …
+// did not start whole: … reports Remaining 3'): on main 5684d3e, 40 of 40 seeds at 0-10 ms were not judged,
+// one of them a false FAIL; the real `limiter` library's 'token-bucket roomy day' was INCOMPLETE 3 of 9.
+// After waiting out its 429, one request now shows what it gives back (day.ts gaveBack): a few requests, not
+// a whole fresh day, and it is judged as a refilling day (39 of 40 PASS). A count of a fresh day that passes
+// perDay with the model unknown is unjudged within what a refill explains, as the tally's is (the false FAIL,
+// seed 3: '101 requests admitted within one day window without a day-quota 429'); a fixed day that
+// over-admits is then unjudged with the fix to run the minute probe, and failed with it.
+import { describe, expect, it } from 'vitest';
+import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { runShape } from '../../testkit/load/shape-run.ts';
+
+// testkit/limiters/proofs.ts ROOMY_PLANS: the free day refills 5/s against a 10/s minute pace.
+const windows = { minuteSeconds: 2, daySeconds: 20 };
+const plans = { free: { perMinute: 20, perDay: 100 } };
+const BUCKET: Omit<ShapeOptions, 'windows'> = { meter: 'token-bucket', headers: 'binding' };
+const dayExact = (r: Awaited<ReturnType<typeof runShape>>) => r.checks.find((c) => c.id === 'quota.day.exact[free]')!;
+
+describe('a bucket day, model not told, whose answers show the day only at its end (--only day, 0-10 ms)', () => {
+  it.for([['token bucket', 'token-bucket'], ['GCRA', 'gcra']] as const)('%s: judged and passed', async ([, meter]) => {
+    for (const seed of [1, 2, 4, 5, 6]) {
+      const r = await runShape({ windows, plans, shape: { ...BUCKET, meter }, latencyMs: [0, 10], seed, only: ['day'] });
+      expect({ seed, failed: r.failed, unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
+    }
+  });
+
+  it('a fresh day counted past perDay is not failed (seed 3: the tally could not settle)', async () => {
+    const r = await runShape({ windows, plans, shape: BUCKET, latencyMs: [0, 10], seed: 3, only: ['day'] });
+    expect(dayExact(r)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: 'run the minute probe too (--only minute,day), which tells the model' });
+  });
+
+  it('its unenforced twin is failed', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows, plans, shape: { ...BUCKET, faults: { noDay: true } }, latencyMs: [0, 10], seed, only: ['day'] });
+      expect(dayExact(r).outcome).toBe('fail');
+    }
+  });
+
+  it('a fixed day admitting one more is never passed: unjudged alone, failed with the minute probe', async () => {
+    const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: 'binding', faults: { dayOverAdmit: 1 } };
+    for (const seed of [1, 2, 3]) {
+      const alone = await runShape({ windows, plans, shape, latencyMs: [0, 30], seed, only: ['day'] });
+      expect(dayExact(alone)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
+      const told = await runShape({ windows, plans, shape, latencyMs: [0, 30], seed: seed + 1, only: ['minute', 'day'] });
+      expect(dayExact(told).outcome).toBe('fail');
+    }
+  });
+});
