@@ -9,7 +9,7 @@ import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { distantSend } from '../../testkit/load/at-distance.ts';
+import { distantSend, seededStartMs } from '../../testkit/load/at-distance.ts';
 import type { ProbeName } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
@@ -29,7 +29,7 @@ interface DayOut {
 }
 
 async function run(o: DayOut) {
-  const t = inProcessTarget({ plans, keys: { [key]: 'free' }, variants: { limiterModel: 'first-request' }, ...(o.faults ? { faults: o.faults } : {}), startMs: Date.UTC(2030, 0, 1) + o.seed * 7919 });
+  const t = inProcessTarget({ plans, keys: { [key]: 'free' }, variants: { limiterModel: 'first-request' }, ...(o.faults ? { faults: o.faults } : {}), startMs: seededStartMs(o.seed) });
   const send = distantSend(t, o.seed);
   // Spend the day as an earlier client would: at the minute pace, waiting out each minute 429 (at most a
   // minute window: a faulty Retry-After must not carry the spending into the next day).

@@ -9,13 +9,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { runShape } from '../../testkit/load/shape-run.ts';
+import { seededStartMs } from '../../testkit/load/at-distance.ts';
 
 const windows = { minuteSeconds: 3, daySeconds: 30 };
 const plans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } };
 const erl: Pick<ShapeOptions, 'meter' | 'headers'> = { meter: 'first-use', headers: { chain: ['minute', 'day'] } };
 
 const atDistance = (seed: number) =>
-  runShape({ windows, plans, shape: erl, latencyMs: [20, 120], seed, startMs: Date.UTC(2030, 0, 1) + seed * 7919 });
+  runShape({ windows, plans, shape: erl, latencyMs: [20, 120], seed, startMs: seededStartMs(seed) });
 
 describe('express-rate-limit 20–120 ms away, 3 s / 30 s windows', () => {
   it.for([1, 2, 3, 4, 5, 6])('seed %i: PASS with every MUST judged', async (seed) => {

@@ -9,12 +9,11 @@
 // model was shown fixed, it bursts again after an idle window, never failed for a start it did not get.
 // After: 0 of 400 false alarms, the over-admitting twin caught in 400 of 400.
 import { describe, expect, it } from 'vitest';
-import type { Send } from '../../core/exchange.ts';
 import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { seeded } from '../../testkit/load/shape-run.ts';
+import { distantSend, seededStartMs } from '../../testkit/load/at-distance.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
@@ -22,14 +21,8 @@ const plans = parsePlansFile({ windows: { minuteSeconds: 1, daySeconds: 4 }, pla
 const keys = { pc_free_onesec_aaaaa: 'free', pc_pro_onesec_bbbbbb: 'pro' };
 
 async function bucket(seed: number, faults?: ReferenceOptions['faults']) {
-  const t = inProcessTarget({ plans, keys, variants: { limiterModel: 'token-bucket' }, ...(faults ? { faults } : {}), startMs: Date.UTC(2030, 0, 1) + seed * 7919 });
-  const random = seeded(seed);
-  const send: Send = async (request) => {
-    await t.clock.sleep(random() * 2);
-    const exchange = await t.send(request);
-    await t.clock.sleep(random() * 2);
-    return exchange;
-  };
+  const t = inProcessTarget({ plans, keys, variants: { limiterModel: 'token-bucket' }, ...(faults ? { faults } : {}), startMs: seededStartMs(seed) });
+  const send = distantSend(t, seed, [0, 2]);
   const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
   const underTest = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
   const r = await runProbes(ctx, underTest, ['minute', 'burst'], Object.keys(keys));

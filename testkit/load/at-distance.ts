@@ -16,10 +16,13 @@ export interface AtDistance extends Pick<ReferenceOptions, 'faults' | 'variants'
   keys: Record<string, string>;
 }
 
-/** Sends to `t` with 20–120 ms each way (the seed picks the delays): a distant server in virtual time. */
-export function distantSend(t: InProcessTarget, seed: number): Send {
+/** A start instant per seed (a prime step apart): windows fall differently against the probes' waits. */
+export const seededStartMs = (seed: number): number => Date.UTC(2030, 0, 1) + seed * 7919;
+
+/** Sends to `t` with [lo, hi) ms each way (the seed picks the delays): a distant server in virtual time. */
+export function distantSend(t: InProcessTarget, seed: number, [lo, hi]: readonly [number, number] = [20, 120]): Send {
   const random = seeded(seed);
-  const leg = (): number => 20 + random() * 100;
+  const leg = (): number => lo + random() * (hi - lo);
   return async (request) => {
     await t.clock.sleep(leg());
     const exchange = await t.send(request);
@@ -31,7 +34,7 @@ export function distantSend(t: InProcessTarget, seed: number): Send {
 /** Every probe on every key against the reference server 20–120 ms away; the seed picks the delays and the start. */
 export async function probesAtDistance(seed: number, o: AtDistance) {
   const { plans, keys, ...options } = o;
-  const t = inProcessTarget({ plans, keys, ...options, startMs: Date.UTC(2030, 0, 1) + seed * 7919 });
+  const t = inProcessTarget({ plans, keys, ...options, startMs: seededStartMs(seed) });
   const send = distantSend(t, seed);
   const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
   const underTest = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
