@@ -19,6 +19,7 @@ const SHAPES: Array<[string, Shape]> = [
   ['rate-limiter-flexible: two limiters, Retry-After in decimal seconds (msBeforeNext / 1000)', { meter: 'first-use', headers: { chain: ['minute', 'day'] }, decimalRetryAfter: true }],
   ['token bucket of the minute figure, continuous refill', { meter: 'token-bucket', headers: 'binding' }],
   ['GCRA (redis-cell, throttled)', { meter: 'gcra', headers: 'binding' }],
+  ['the limits library\'s moving window (slowapi strategy="moving-window"): a log, Reset = its oldest request\'s expiry', { meter: 'moving-window', headers: 'binding' }],
   ['slowapi: first-request windows, Reset with microseconds a second after expiry, Date cached up to a second', { meter: 'first-use', headers: 'binding', fractionalReset: true, resetLateMs: 1000, dateLagMs: (n) => (n * 397) % 1000 }],
 ];
 

@@ -12,7 +12,7 @@ import { retryUntilAdmitted, type Retried } from './backoff.ts';
 import { fewestBeforeRefusal } from './judge.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
-import { inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
+import { afterFits, afterNeeded, inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 import { waveSource } from './waves.ts';
 
@@ -126,7 +126,10 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
   const rec = minuteOnly(retried?.admitted);
   if (rej) e.refused = { reset: rej.rate!.reset };
   const dateMs = rec && serverDateMs(rec.ex.response.headers);
-  if (rec) e.recovery = { reset: rec.rate!.reset, dateS: dateMs === undefined ? undefined : dateMs / 1000 };
+  if (rec) {
+    const { reset, remaining, limit } = rec.rate!;
+    e.recovery = { reset, dateS: dateMs === undefined ? undefined : dateMs / 1000, remaining, limit };
+  }
   return e;
 }
 
@@ -145,8 +148,24 @@ async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | U
     await waitFor(run.ctx, LATER_MS - (run.ctx.clock.now() - rec.receivedLocal), 'one more request to tell the window model');
     const later = minuteOnly(await observe(run));
     if (later?.admitted) e.later = { reset: later.rate!.reset, afterMs: later.sentLocal - rec.receivedLocal };
+    if (later && afterNeeded(e)) await tellAfter(run, e, rec, later);
   }
   return inferModel(e);
+}
+
+/**
+ * A first-request window or a moving window (a log reporting its oldest request's expiry, model.ts
+ * afterNeeded): one more request once the recovery's window has ended, while the later one still counts.
+ */
+async function tellAfter(run: ProbeRun, e: ModelEvidence, rec: Observation, later: Observation): Promise<void> {
+  const windowMs = run.ctx.windows.minuteSeconds * 1000;
+  const untilMs = rec.receivedLocal + windowMs + MARGIN_MS;
+  await waitFor(run.ctx, untilMs - run.ctx.clock.now(), 'one more request to tell a moving window');
+  const after = minuteOnly(await observe(run));
+  if (!after?.admitted) return;
+  const sent = { recoveryReceivedMs: rec.receivedLocal, laterSentMs: later.sentLocal };
+  const times = { ...sent, afterSentMs: after.sentLocal, afterReceivedMs: after.receivedLocal };
+  e.after = { remaining: after.rate!.remaining, limit: after.rate!.limit, fits: afterFits(times, e.windowSeconds) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The limiter's model from one count's evidence: each model's own evidence, and the ambiguous cases
 // never called "fixed" (fixed-window rules would then fail a correct sliding limiter).
 import { describe, expect, it } from 'vitest';
-import { allowance, inferModel, laterNeeded, LATER_MS, type ModelEvidence } from './model.ts';
+import { afterFits, afterNeeded, allowance, inferModel, laterNeeded, LATER_MS, type ModelEvidence } from './model.ts';
 
 const R = 1_900_000_000;
 /** n admitted requests `step` s apart (10 ms by default) starting at `t0` (s), each reporting reset(t). */
@@ -47,6 +47,39 @@ describe('inferModel', () => {
     expect(inferModel({ ...base, later: { reset: R + 4, afterMs: 300 } }).model).toBe('sliding-log'); // too soon to tell
     expect(laterNeeded({ ...base, recovery: { reset: R + 3 } })).toBe(false);
     expect(inferModel({ ...base, recovery: { reset: R + 3 } })).toMatchObject({ model: 'fixed', start: 'aligned' });
+  });
+
+  // The limits library's moving window (slowapi strategy="moving-window") reports its OLDEST request's expiry:
+  // the later request keeps the recovery's Reset (the recovery is the oldest) as a first-request window
+  // does. Told fixed, the fixed-window rules failed it (review R2: burst 58 of 60, day 141 of 600).
+  it('a moving window: told from a first-request window by one request once the recovery\'s window ended', () => {
+    const kept = { windowSeconds: 3, admitted: count(4, R - 2.5, () => R), refused: { reset: R }, recovery: { reset: R + 4 } };
+    const e = { ...kept, later: { reset: R + 4, afterMs: LATER_MS } };
+    expect(afterNeeded(e)).toBe(true);
+    expect(afterNeeded({ ...e, later: { reset: R + 5, afterMs: LATER_MS } })).toBe(false); // a log moving its Reset: told already
+    expect(afterNeeded(kept)).toBe(false);
+    // The log still counts the later request: Remaining Limit - 2; a fixed window opened afresh: Limit - 1.
+    expect(inferModel({ ...e, after: { remaining: 2, limit: 4, fits: true } })).toMatchObject({ model: 'sliding-log', why: expect.stringMatching(/oldest request's expiry/) });
+    expect(inferModel({ ...e, after: { remaining: 0, limit: 4, fits: true } }).model).toBe('sliding-log');
+    expect(inferModel({ ...e, after: { remaining: 3, limit: 4, fits: true } })).toMatchObject({ model: 'fixed', start: 'first-request', why: expect.stringMatching(/found it fresh/) });
+    // Timing that cannot tell (sent too soon, or answered after the later request's window): as before.
+    expect(inferModel({ ...e, after: { remaining: 2, limit: 4, fits: false } })).toMatchObject({ model: 'fixed', start: 'first-request' });
+  });
+
+  it('the after request tells only when it reached the server between the two windows\' ends', () => {
+    const t = { recoveryReceivedMs: 10_000, laterSentMs: 11_100, afterSentMs: 13_040, afterReceivedMs: 13_200 };
+    expect(afterFits(t, 3)).toBe(true);
+    expect(afterFits({ ...t, afterSentMs: 12_990 }, 3)).toBe(false); // the recovery's window may not have ended
+    expect(afterFits({ ...t, afterReceivedMs: 14_100 }, 3)).toBe(false); // the later request's may have
+  });
+
+  // A count spread wider than the wait's margin (a far target): after the count's Reset its first requests
+  // aged out of the log, the rest still count. A bucket is full again by then (the wait is to its Reset).
+  it('a moving window whose count outlasts the recovery: the recovery finds most of it still counted', () => {
+    const e = { windowSeconds: 3, admitted: count(4, R - 2.5, () => R), refused: { reset: R }, recovery: { reset: R + 1, remaining: 1, limit: 4 } };
+    expect(inferModel(e)).toMatchObject({ model: 'sliding-log', why: expect.stringMatching(/later ones still counted/) });
+    expect(inferModel({ ...e, recovery: { reset: R + 1, remaining: 3, limit: 4 } }).model).toBe('token-bucket');
+    expect(inferModel({ ...e, recovery: { reset: R + 1 } }).model).toBe('token-bucket');
   });
 
   // 1 s windows: a whole-second Date lets the wait to the count's Reset end a whole window late, so a fixed

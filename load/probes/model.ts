@@ -23,9 +23,14 @@ export interface ModelEvidence {
   /** The 429 that ended the count, when it reports the minute quota. */
   refused?: { reset: number };
   /** The first admitted response after waiting the 429 out, when it reports the minute quota (dateS: its Date, Unix s). */
-  recovery?: { reset: number; dateS?: number };
+  recovery?: { reset: number; dateS?: number; remaining?: number; limit?: number };
   /** One more admitted response, at least `afterMs` (server time) after the recovery (`laterNeeded`). */
   later?: { reset: number; afterMs: number };
+  /**
+   * One more admitted response once the recovery's window has ended while the later request is still less
+   * than a window old (`afterNeeded`): its Remaining and Limit, and whether its timing could tell (`afterFits`).
+   */
+  after?: { remaining: number; limit: number; fits: boolean };
 }
 
 export interface ModelVerdict {
@@ -70,12 +75,21 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
     if (e.recovery.reset === r1 + L) return { model: 'fixed', start: 'aligned', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
     if (e.later && e.later.afterMs >= LATER_MS && e.later.reset === e.recovery.reset) {
       const kept = `the request after it opened a window ending ${e.recovery.reset}, still reported ${(e.later.afterMs / 1000).toFixed(1)} s later`;
-      const why = `one Reset (${r1}) for the whole count and its 429; ${kept}: windows open at a key's first request after the last one ended (express-rate-limit, rate-limiter-flexible)`;
-      return { model: 'fixed', start: 'first-request', why };
+      const one = `one Reset (${r1}) for the whole count and its 429; ${kept}`;
+      if (e.after?.fits && e.after.remaining <= e.after.limit - 2) return movingWindow(one, e.after);
+      const why = `${one}: windows open at a key's first request after the last one ended (express-rate-limit, rate-limiter-flexible)`;
+      return { model: 'fixed', start: 'first-request', why: e.after?.fits ? `${why}; ${freshAfter(e.after)}` : why };
     }
   }
   // The recovery came after the last admitted Reset: a sliding log then reports that time + a whole window.
   if (e.recovery && e.recovery.reset - rMax <= L) {
+    if (rise === 0 && e.refused.reset === r1 && stillCounted(e.recovery)) {
+      const { reset, remaining, limit } = e.recovery;
+      const seen = `one Reset (${r1}) for the whole count and its 429; once it passed, the request after it reported`;
+      const aged = "the count's first requests aged out, its later ones still counted";
+      const why = `${seen} Remaining ${remaining} of ${limit}, Reset ${reset}: ${aged} (${OLDEST_LOG}); a bucket is full again by then`;
+      return { model: 'sliding-log', why };
+    }
     return { model: 'token-bucket', why: `once the whole allowance was back (Reset ${rMax}), one request pushed Reset only to ${e.recovery.reset}: the time one token takes` };
   }
   if (rise === 0 && e.refused.reset === r1 && e.recovery && onGridOnly(e)) {
@@ -120,6 +134,50 @@ export function laterNeeded(e: ModelEvidence): boolean {
   if (!e.refused || !e.recovery || resets.length === 0) return false;
   const r1 = resets[0]!;
   return Math.max(...resets) === r1 && e.refused.reset === r1 && e.recovery.reset > r1 + e.windowSeconds;
+}
+
+/**
+ * A first-request window and a log whose Reset is its OLDEST request's expiry (the `limits` library's moving
+ * window, slowapi `strategy="moving-window"`: MovingWindowRateLimiter.get_window_stats) answer alike until
+ * the recovery's window ends: both report the recovery's Reset on the later request. One more request once
+ * that window has ended, while the later one is under a window old, tells them apart: a fixed window opened
+ * afresh (Remaining Limit − 1), the log still counts the later request (Limit − 2 at most). A bucket would
+ * have refilled whole by then, so this log is told from one too.
+ */
+export function afterNeeded(e: ModelEvidence): boolean {
+  return laterNeeded(e) && e.later !== undefined && e.later.afterMs >= LATER_MS && e.later.reset === e.recovery!.reset;
+}
+
+/**
+ * When the after request tells: it reached the server after the recovery's window ended (sent a window after
+ * the recovery's answer came back) and before the later request's ended (its answer came back within a
+ * window of the later request's sending). Durations only, of our own sends: the windows' length is the plan's.
+ */
+export interface AfterTimes {
+  recoveryReceivedMs: number;
+  laterSentMs: number;
+  afterSentMs: number;
+  afterReceivedMs: number;
+}
+
+export function afterFits(sent: AfterTimes, windowSeconds: number): boolean {
+  const windowMs = windowSeconds * 1000;
+  return sent.afterSentMs >= sent.recoveryReceivedMs + windowMs && sent.afterReceivedMs < sent.laterSentMs + windowMs;
+}
+
+const OLDEST_LOG = "a sliding log whose Reset is its oldest request's expiry (the limits library's moving window, slowapi)";
+
+/** A request after waiting out the count's Reset that still finds most of the count counted (two or more besides it). */
+const stillCounted = (r: NonNullable<ModelEvidence['recovery']>): boolean =>
+  r.remaining !== undefined && r.limit !== undefined && r.remaining <= r.limit - 2;
+
+const freshAfter = (a: NonNullable<ModelEvidence['after']>): string =>
+  `once that window ended a request found it fresh (Remaining ${a.remaining} of ${a.limit})`;
+
+function movingWindow(one: string, a: NonNullable<ModelEvidence['after']>): ModelVerdict {
+  const still = `once that window ended a request still counted the later one (Remaining ${a.remaining} of ${a.limit})`;
+  const why = `${one}; ${still}: ${OLDEST_LOG}`;
+  return { model: 'sliding-log', why };
 }
 
 /** Fixed-window-only rules apply only here; elsewhere they are skipped with `notFixedReason`. */

@@ -44,7 +44,9 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
     // The day wait: a day quota's 429 met by the count or by the first retry after it (the key's day ran
     // out) is waited out as its Retry-After says, once (minute.ts waitOutDay); the recount after it is the
     // "count once more" below.
-    waits: { minute: 13, day: 1 },
+    // The 14th minute wait: to one more request once the recovery's window ended, when the later one kept
+    // its Reset (a first-request window or a moving window, minute.ts tellAfter).
+    waits: { minute: 14, day: 1 },
     // The 14th span: the window after the 429 counted when its headers do not show the minute quota
     // (minute.ts countNextWindow, two limiters); the pause: one more request LATER_MS after the
     // recovery, telling a first-request window from a sliding log (minute.ts modelOf).
@@ -52,7 +54,8 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
     pausesMs: LATER_MS,
     why: 'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, ' +
       "waits out the day quota's Retry-After once when the key's day ran out (then counts once more, below), " +
-      `may send one more request ${LATER_MS / 1000} s after the recovery (a first-request window or a sliding log), ` +
+      `may send one more request ${LATER_MS / 1000} s after the recovery (a first-request window or a sliding log) ` +
+      "and one once the recovery's window ended (a first-request window or a moving window), " +
       "may count the window after the 429 (when its headers do not show the minute quota), and may count once more after an idle window (three, two of them doubled)",
   },
   burst: {
@@ -85,7 +88,7 @@ export function waitsMs(waits: ProbeWaits, windows: Windows, capMs: number): num
   return ms + (waits.pausesMs ?? 0);
 }
 
-/** The declaration as a formula, for --help: "13 × min(W, M + 1.5 s) + 14M + 1.1 s". */
+/** The declaration as a formula, for --help: "14 × min(W, M + 1.5 s) + 14M + 1.1 s". */
 export function waitsFormula(waits: ProbeWaits): string {
   const slack = `${DATE_SLACK_MS / 1000} s`;
   const letter = { minute: 'M', day: 'D' } as const;

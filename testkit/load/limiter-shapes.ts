@@ -24,7 +24,7 @@ export interface Meter {
   peek?(nowMs: number): Pick<Take, 'remaining' | 'resetMs'>;
 }
 
-export type MeterKind = 'first-use' | 'aligned' | 'token-bucket' | 'gcra';
+export type MeterKind = 'first-use' | 'aligned' | 'token-bucket' | 'gcra' | 'moving-window';
 
 /** express-rate-limit's memory store, rate-limiter-flexible, slowapi's fixed window: the window opens at the key's first request. */
 export function firstUse(limit: number, windowMs: number): Meter {
@@ -100,11 +100,41 @@ export function gcra(limit: number, windowMs: number): Meter {
   };
 }
 
+/**
+ * The `limits` library's moving window (slowapi `strategy="moving-window"`; limits 5.8 MemoryStorage
+ * acquire_entry / get_moving_window): a log of each admitted request, one admitted while fewer than `limit`
+ * are younger than a window; Reset = the OLDEST counted request + a window (when one more fits), not the
+ * newest + a window (reference/limiter-models.ts 'sliding-log', when the whole allowance is back).
+ */
+export function movingWindow(limit: number, windowMs: number): Meter {
+  const times: number[] = [];
+  const expire = (now: number): void => {
+    while (times.length > 0 && times[0]! <= now - windowMs) times.shift();
+  };
+  const stats = (now: number): Pick<Take, 'remaining' | 'resetMs'> =>
+    ({ remaining: limit - times.length, resetMs: (times[0] ?? now) + windowMs });
+  return {
+    take(now) {
+      expire(now);
+      const admitted = times.length < limit;
+      if (admitted) times.push(now);
+      const { remaining, resetMs } = stats(now);
+      return { admitted, remaining, resetMs, retryMs: resetMs };
+    },
+    // get_moving_window with no request in the window: (now, 0), so Reset = now + a window.
+    peek(now) {
+      expire(now);
+      return stats(now);
+    },
+  };
+}
+
 export const meterOf = (kind: MeterKind, limit: number, windowMs: number, originMs = 0): Meter =>
   kind === 'first-use' ? firstUse(limit, windowMs)
     : kind === 'aligned' ? aligned(limit, windowMs, originMs)
       : kind === 'token-bucket' ? tokenBucket(limit, windowMs)
-        : gcra(limit, windowMs);
+        : kind === 'moving-window' ? movingWindow(limit, windowMs)
+          : gcra(limit, windowMs);
 
 /**
  * How the two quotas share X-RateLimit-*: 'binding' (one limiter checks both and reports the one closer to
