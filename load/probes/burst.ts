@@ -4,7 +4,7 @@
 import { verdict, type Verdict } from '../../report/check.ts';
 import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, missing, NOT_REACHED, rule, type Observed, type ProbeRule } from './findings.ts';
-import { allowance, isFixed, type ModelVerdict } from './model.ts';
+import { allowance, allowanceFor, isFixed, type ModelVerdict } from './model.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -67,7 +67,7 @@ function exact(o: BurstObservation): Verdict {
   const admitted = admittedOf(o.burst!);
   const spanMs = spanOf(all);
   const fixed = judgedFixed(o.model);
-  const most = perMinute + (fixed ? 0 : allowance(o.model!.model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs));
+  const most = perMinute + (fixed ? 0 : allowanceFor(o.model!, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs));
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
   const refilled = perMinute + bucketRefill(o, 'minute');
   if (untold(o.model) && admitted.length > perMinute && admitted.length <= refilled) {

@@ -11,7 +11,7 @@ import {
   retryAfterPresent,
 } from './judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
-import { allowance, isFixed, type ModelVerdict } from './model.ts';
+import { allowanceFor, isFixed, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
 import type { Retried } from './backoff.ts';
 import type { WindowCount } from './window.ts';
@@ -40,7 +40,7 @@ function exact(o: Minute): Verdict {
   const n = count.admitted.length;
   const last = count.admitted[n - 1] ?? count.rejected;
   const spanMs = (last?.receivedLocal ?? 0) - (count.admitted[0]?.sentLocal ?? 0);
-  const most = perMinute + allowance(model.model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
+  const most = perMinute + allowanceFor(model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
   const plan = most === perMinute ? `the plan allows ${perMinute}` : `the plan allows ${perMinute}, and a ${model.model} limiter at most ${most} over these ${spanMs} ms`;
   if (count.over || n > most) return failure(`${n} requests admitted from a full minute allowance; ${plan}`, { exchange: last?.ex, expected: perMinute, received: n });
   if (n >= perMinute) return verdict.pass;

@@ -1,7 +1,7 @@
 // The limiter's model from one count's evidence: each model's own evidence, and the ambiguous cases
 // never called "fixed" (fixed-window rules would then fail a correct sliding limiter).
 import { describe, expect, it } from 'vitest';
-import { afterFits, afterNeeded, allowance, inferModel, laterNeeded, LATER_MS, type ModelEvidence } from './model.ts';
+import { afterFits, afterNeeded, allowance, allowanceFor, inferModel, laterNeeded, LATER_MS, type ModelEvidence } from './model.ts';
 
 const R = 1_900_000_000;
 /** n admitted requests `step` s apart (10 ms by default) starting at `t0` (s), each reporting reset(t). */
@@ -111,6 +111,28 @@ describe('allowance', () => {
     expect(allowance('token-bucket', 60, 60_000, 999)).toBe(0);
     expect(allowance('token-bucket', 60, 60_000, 2500)).toBe(2);
     expect(allowance('sliding-log', 4, 2000, 100)).toBe(0);
+  });
+});
+
+describe('allowanceFor', () => {
+  // A moving window's overAdmit twin (one more per window, headers of the plan) passed the minute count at
+  // 2 s windows when the count took 100 ms (an allowance of 1 for any sliding log): the tell shows this log
+  // does not refill, so within a window it gets none.
+  it('none within a window for a log shown to count each request a whole window; the model\'s otherwise', () => {
+    const log = { model: 'sliding-log' as const, why: '' };
+    expect(allowanceFor(log, 20, 2000, 150)).toBe(1);
+    expect(allowanceFor({ ...log, wholeWindow: true }, 20, 2000, 150)).toBe(0);
+    expect(allowanceFor({ ...log, wholeWindow: true }, 20, 2000, 2100)).toBe(21); // a count longer than a window
+    expect(allowanceFor({ model: 'token-bucket', why: '' }, 20, 2000, 150)).toBe(1);
+    expect(allowanceFor({ model: 'fixed', why: '' }, 20, 2000, 1500)).toBe(0);
+  });
+
+  it('both moving-window tells mark the log', () => {
+    const kept = { windowSeconds: 3, admitted: count(4, R - 2.5, () => R), refused: { reset: R }, recovery: { reset: R + 4 } };
+    const after = { ...kept, later: { reset: R + 4, afterMs: LATER_MS }, after: { remaining: 2, limit: 4, fits: true } };
+    expect(inferModel(after).wholeWindow).toBe(true);
+    expect(inferModel({ ...kept, recovery: { reset: R + 1, remaining: 1, limit: 4 } }).wholeWindow).toBe(true);
+    expect(inferModel({ ...kept, later: { reset: R + 5, afterMs: LATER_MS } }).wholeWindow).toBeUndefined(); // Reset = newest + window
   });
 });
 

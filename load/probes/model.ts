@@ -41,6 +41,11 @@ export interface ModelVerdict {
   why: string;
   /** When the model is left unknown for want of resolution: what would tell it (the rules it gates are unjudged). */
   fix?: string;
+  /**
+   * A sliding log shown to count each request for a whole window (a bucket would have refilled, model.ts
+   * afterNeeded and stillCounted): within a window it gives nothing back (`allowanceFor`).
+   */
+  wholeWindow?: true;
 }
 
 /** Reset and Date are whole seconds (§8, RFC 9110 §5.6.7): a window this long or shorter puts every second on its grid. */
@@ -88,7 +93,7 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
       const seen = `one Reset (${r1}) for the whole count and its 429; once it passed, the request after it reported`;
       const aged = "the count's first requests aged out, its later ones still counted";
       const why = `${seen} Remaining ${remaining} of ${limit}, Reset ${reset}: ${aged} (${OLDEST_LOG}); a bucket is full again by then`;
-      return { model: 'sliding-log', why };
+      return { model: 'sliding-log', why, wholeWindow: true };
     }
     return { model: 'token-bucket', why: `once the whole allowance was back (Reset ${rMax}), one request pushed Reset only to ${e.recovery.reset}: the time one token takes` };
   }
@@ -177,7 +182,7 @@ const freshAfter = (a: NonNullable<ModelEvidence['after']>): string =>
 function movingWindow(one: string, a: NonNullable<ModelEvidence['after']>): ModelVerdict {
   const still = `once that window ended a request still counted the later one (Remaining ${a.remaining} of ${a.limit})`;
   const why = `${one}; ${still}: ${OLDEST_LOG}`;
-  return { model: 'sliding-log', why };
+  return { model: 'sliding-log', why, wholeWindow: true };
 }
 
 /** Fixed-window-only rules apply only here; elsewhere they are skipped with `notFixedReason`. */
@@ -198,6 +203,15 @@ export const notFixedReason = (v: ModelVerdict | undefined): string =>
 export function allowance(model: LimiterModelName, limit: number, windowMs: number, spanMs: number): number {
   if (model === 'fixed') return 0;
   return Math.floor((limit * Math.max(0, spanMs)) / windowMs);
+}
+
+/**
+ * `allowance` for a told model. A log shown to count each request a whole window (`wholeWindow`) admits at
+ * most `limit` over any span shorter than a window, whatever state it started in: the count's own requests
+ * all still count at its end (an earlier one aging out only frees a place the count did not have).
+ */
+export function allowanceFor(v: ModelVerdict, limit: number, windowMs: number, spanMs: number): number {
+  return v.wholeWindow && spanMs < windowMs ? 0 : allowance(v.model, limit, windowMs, spanMs);
 }
 
 /**

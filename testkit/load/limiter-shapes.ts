@@ -147,6 +147,8 @@ export type HeaderMode = 'binding' | { chain: ['minute', 'day'] | ['day', 'minut
 export interface ShapeFaults {
   /** Admits this many more than the minute figure. */
   overAdmit?: number;
+  /** overAdmit's excess hidden from the minute's Remaining (lowered by it, ≥ 0), as testkit/limiters/faults.ts twins do. */
+  hideOverAdmit?: boolean;
   /** The day quota is not enforced. */
   noDay?: boolean;
   /** Admits this many more than the day figure (headers still the plan's). */
@@ -251,7 +253,8 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       shown = steps.reduce((a, b) => (b.t.remaining < a.t.remaining || (b.t.remaining === a.t.remaining && b.t.resetMs < a.t.resetMs) ? b : a));
     } else shown = steps[steps.length - 1]!;
     if (options.slowapiHeadersAfterMs !== undefined) shown = slowapiRead(shown, s, nowMs + options.slowapiHeadersAfterMs);
-    const remaining = shown.t.remaining - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) + (f.remainingPlusOne && !refused ? 1 : 0);
+    const hidden = f.hideOverAdmit && shown.quota === 'minute' ? Math.min(shown.t.remaining, f.overAdmit ?? 0) : 0;
+    const remaining = shown.t.remaining - hidden - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) + (f.remainingPlusOne && !refused ? 1 : 0);
     const lag = options.dateLagMs?.(n++) ?? 0;
     const headers: Record<string, string> = {
       date: new Date(Math.floor((nowMs - lag) / 1000) * 1000).toUTCString(),
