@@ -12,6 +12,15 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
   ],
   'gcra': [{ name: 'gcra', service: 'gcra', expect: 'pass' }, ...twins('gcra')],
   'slowapi': [{ name: 'slowapi', service: 'slowapi', expect: 'pass' }, ...twins('slowapi')],
+  // slowapi Limiter(strategy="moving-window"): limits' log of the last window, Reset = its oldest request's expiry + 1 s.
+  // Its noDay twin runs the minute probe too: it tells the model, so the day is judged as a log's (paced at the
+  // minute figure, no day 429 over 44 s); with --only day, at slowapi's pace (each minute Reset 1 s late), it is
+  // unjudged 'cannot be reached within one day window', as 'slowapi noDay' (bench only) is.
+  'slowapi-moving-window': [
+    { name: 'slowapi moving-window', service: 'slowapi-moving-window', expect: 'pass' },
+    ...twins('slowapi-moving-window', ['overAdmit', 'wrongRemaining', 'noRetryAfter'], 'slowapi moving-window'),
+    { name: 'slowapi moving-window noDay', service: 'slowapi-moving-window', fault: 'noDay', only: ['minute', 'day'], freeOnly: true, expect: 'quota.day.exact' },
+  ],
   'wrappers': [
     { name: 'erl latency 150ms', service: 'erl', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
     { name: 'token-bucket latency 150ms', service: 'token-bucket', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePlansFile, type PlanTable } from '../../spec/plans.ts';
-import type { LimiterFault } from './faults.ts';
+import { LIMITER_FAULTS, type LimiterFault } from './faults.ts';
 import { startService } from './start.ts';
 import { runQuota, type RunVerdict } from './verdict.ts';
 import type { WrapOptions } from './wrappers.ts';
@@ -49,15 +49,15 @@ export interface Proof {
   expect: 'pass' | string;
 }
 
-/** The four faulty twins of a service, each with the probe that catches it, on the free key alone. */
-export function twins(service: string, faults: readonly LimiterFault[] = ['overAdmit', 'wrongRemaining', 'noRetryAfter', 'noDay']): Proof[] {
+/** The four faulty twins of a service, each with the probe that catches it, on the free key alone; rows named `${label} FAULT`. */
+export function twins(service: string, faults: readonly LimiterFault[] = LIMITER_FAULTS, label = service): Proof[] {
   const caught: Record<LimiterFault, [string, string]> = {
     overAdmit: ['minute', 'quota.minute.exact'],
     wrongRemaining: ['minute', 'quota.headers.remaining'],
     noRetryAfter: ['minute', 'quota.retry-after.present'],
     noDay: ['day', 'quota.day.exact'],
   };
-  return faults.map((fault) => ({ name: `${service} ${fault}`, service, fault, only: [caught[fault][0]], freeOnly: true, expect: caught[fault][1] }));
+  return faults.map((fault) => ({ name: `${label} ${fault}`, service, fault, only: [caught[fault][0]], freeOnly: true, expect: caught[fault][1] }));
 }
 
 export function plansFile(plans: Proof['plans'] = PROOF_PLANS): { file: string; table: PlanTable } {

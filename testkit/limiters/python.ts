@@ -17,19 +17,22 @@ const START_MS = 20_000;
 export const SLOWAPI_SKIP: string | undefined =
   existsSync(VENV_PYTHON) || IN_CI ? undefined : 'skipped: the slowapi venv is not built — run bash testkit/limiters/python/setup.sh';
 
+/** slowapi's `strategy` (limits' strategies): its default, or limits' moving window (a log of the last window). */
+export type SlowapiStrategy = 'fixed-window' | 'moving-window';
+
 /** The plans resolved by spec/plans.ts, handed to app.py as LIMITER_CONFIG: no figure written twice. */
-export function slowapiConfig(options: ServiceOptions, fault?: LimiterFault): string {
+export function slowapiConfig(options: ServiceOptions, fault?: LimiterFault, strategy: SlowapiStrategy = 'fixed-window'): string {
   const keys: Record<string, { perMinute: number; perDay: number }> = {};
   for (const [key, plan] of resolveKeys(options.plans, options.keys)) keys[key] = { perMinute: plan.perMinute, perDay: plan.perDay };
   const { minuteSeconds, daySeconds } = options.plans.windows;
   const anonymous = { perMinute: anonymousPlan(options.plans).perMinute };
-  return JSON.stringify({ windows: { minuteSeconds, daySeconds }, keys, anonymous, fault });
+  return JSON.stringify({ windows: { minuteSeconds, daySeconds }, keys, anonymous, fault, strategy });
 }
 
-export function slowapiService(options: ServiceOptions, fault?: LimiterFault): Promise<RunningService> {
+export function slowapiService(options: ServiceOptions, fault?: LimiterFault, strategy?: SlowapiStrategy): Promise<RunningService> {
   if (!existsSync(VENV_PYTHON)) return Promise.reject(new Error(`no slowapi venv at ${VENV_PYTHON}: run bash testkit/limiters/python/setup.sh`));
   const args = ['-m', 'uvicorn', 'app:app', '--app-dir', APP_DIR, '--host', '127.0.0.1', '--port', '0', '--no-access-log'];
-  const child = spawn(VENV_PYTHON, args, { env: { ...process.env, LIMITER_CONFIG: slowapiConfig(options, fault) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(VENV_PYTHON, args, { env: { ...process.env, LIMITER_CONFIG: slowapiConfig(options, fault, strategy) }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const close = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -6,13 +6,18 @@
 import { proofSuite } from './proof-suite.ts';
 import { SLOWAPI_SKIP } from './python.ts';
 
+// The moving-window rows (Limiter(strategy="moving-window"): limits' log, Reset = its oldest request's expiry
+// + 1 s) run beside them, on their own servers: the file's wall time stays the longest row's.
 proofSuite(
-  'FastAPI + slowapi (stock settings, uvicorn)',
+  'FastAPI + slowapi (stock settings, and strategy="moving-window"; uvicorn)',
   [
     'slowapi',
     'slowapi overAdmit',
     'slowapi wrongRemaining',
     'slowapi noRetryAfter',
+    'slowapi moving-window',
+    'slowapi moving-window overAdmit',
+    'slowapi moving-window noDay',
   ],
   SLOWAPI_SKIP,
 );

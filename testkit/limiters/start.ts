@@ -1,12 +1,15 @@
 // One way to start any limiter service by name, behind the wrappers when asked: what the e2e proofs,
 // the repeat bench and serve.ts share.
 import type { LimiterFault } from './faults.ts';
-import { slowapiService } from './python.ts';
+import { slowapiService, type SlowapiStrategy } from './python.ts';
 import { isNodeService, NODE_SERVICES } from './services.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 import { wrapServer, type WrapOptions } from './wrappers.ts';
 
-export const SERVICE_NAMES: string[] = [...Object.keys(NODE_SERVICES), 'slowapi'];
+/** FastAPI + slowapi under uvicorn (python.ts), by its `strategy`: the stock fixed window, or limits' moving window. */
+const PYTHON_SERVICES = { 'slowapi': 'fixed-window', 'slowapi-moving-window': 'moving-window' } as const satisfies Record<string, SlowapiStrategy>;
+
+export const SERVICE_NAMES: string[] = [...Object.keys(NODE_SERVICES), ...Object.keys(PYTHON_SERVICES)];
 
 export interface StartOptions extends ServiceOptions {
   fault?: LimiterFault;
@@ -17,7 +20,7 @@ const wraps = (w: WrapOptions | undefined): boolean =>
   w !== undefined && ((w.latencyMs ?? 0) > 0 || (w.jitterMs ?? 0) > 0 || (w.skewSeconds ?? 0) !== 0);
 
 function startBare(name: string, base: ServiceOptions, fault: LimiterFault | undefined): Promise<RunningService> {
-  if (name === 'slowapi') return slowapiService(base, fault);
+  if (Object.hasOwn(PYTHON_SERVICES, name)) return slowapiService(base, fault, PYTHON_SERVICES[name as keyof typeof PYTHON_SERVICES]);
   if (!isNodeService(name)) throw new Error(`no limiter service named ${JSON.stringify(name)} (${SERVICE_NAMES.join(', ')})`);
   return NODE_SERVICES[name](base, fault);
 }

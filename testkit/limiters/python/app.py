@@ -10,6 +10,10 @@
 - uvicorn's own Date header (refreshed about once a second).
 Plans and keys come from the LIMITER_CONFIG environment variable (JSON), resolved from spec/plans.ts by
 testkit/limiters/python.ts, so no figure is written twice. A test kit: petcert never imports it.
+
+LIMITER_CONFIG "strategy": "moving-window" (testkit/limiters/start.ts service slowapi-moving-window) sets
+slowapi's Limiter(strategy="moving-window"): limits' MovingWindowRateLimiter on its memory storage, a log of
+each request of the last window; Reset = 1 + the OLDEST counted request's expiry (get_window_stats).
 """
 
 import itertools
@@ -49,7 +53,9 @@ def plan_limits(key: str) -> str:
     return minute if FAULT == "noDay" else f"{minute};{day}"
 
 
-limiter = Limiter(key_func=bearer_key, headers_enabled=True)
+# slowapi's default ("fixed-window") unless the config names another of limits' strategies.
+STRATEGY = CONFIG.get("strategy") or "fixed-window"
+limiter = Limiter(key_func=bearer_key, headers_enabled=True, strategy=STRATEGY)
 app = FastAPI()
 app.state.limiter = limiter
 app.add_exception_handler(RateLimitExceeded, _rate_limit_exceeded_handler)
