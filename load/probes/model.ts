@@ -9,7 +9,9 @@
 //                    first request after it reports R + one window.
 //   sliding-counter  the 429 points past R: the count just made still weighs in the next window.
 //   sliding-log      Reset = now + window: it moves with time (or the recovery's Reset is more than one
-//                    window after R).
+//                    window after R). A log reporting its OLDEST request's expiry instead (the limits
+//                    library's moving window, slowapi) looks like a first-request window until the
+//                    recovery's window ends: then it still counts the requests sent after the recovery.
 //   token-bucket     Reset = when the bucket is full again: each request pushes it further, so it rises
 //                    faster than time (by about window / limit per request), and once full again one
 //                    request pushes it less than a window ahead.
