@@ -41,8 +41,15 @@ function exact(o: Minute): Verdict {
   const last = count.admitted[n - 1] ?? count.rejected;
   const spanMs = (last?.receivedLocal ?? 0) - (count.admitted[0]?.sentLocal ?? 0);
   const most = perMinute + allowanceFor(model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
-  const plan = most === perMinute ? `the plan allows ${perMinute}` : `the plan allows ${perMinute}, and a ${model.model} limiter at most ${most} over these ${spanMs} ms`;
+  // Told by the count's own evidence where the headers did not show it (minute.ts bucketOrFixed): say which.
+  const told = o.model && model !== o.model ? ` (${model.why})` : '';
+  const refill = most === perMinute ? '' : `, and a ${model.model} limiter at most ${most} over these ${spanMs} ms`;
+  const plan = `the plan allows ${perMinute}${refill}${told}`;
   if (count.over || n > most) return failure(`${n} requests admitted from a full minute allowance; ${plan}`, { exchange: last?.ex, expected: perMinute, received: n });
+  // The model still unknown (minute.ts bucketOrFixed): a bucket's refill and a fixed window's over-admission alike.
+  if (n > perMinute && model.model === 'unknown') {
+    return verdict.unjudged(`${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`, model.fix);
+  }
   if (n >= perMinute) return verdict.pass;
   // Only a 429 the day owns (day-out.ts): one reporting the minute quota is the minute's, whatever its Retry-After.
   if (count.rejected && dayOwned(o.scope, count.rejected)) {

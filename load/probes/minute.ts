@@ -14,6 +14,7 @@ import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
 import { afterFits, afterNeeded, inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
+import { bucketOrFixed, nextTooSoon } from './minute-bucket.ts';
 import { waveSource } from './waves.ts';
 
 /** The window after the 429, counted from the recovery on (its headers did not show the minute allowance). */
@@ -91,29 +92,23 @@ export function nextWindowByCount(retried: Retried | Unwaited, model: ModelVerdi
  * its own X-RateLimit-*: the day's on a 200): count it instead, from the recovery on, until a 429 or the
  * window's end (minute-rules.ts judges the count).
  */
-async function countNextWindow(run: ProbeRun, first: Observation): Promise<NextWindowCount> {
+async function countNextWindow(run: ProbeRun, first: Observation, count: WindowCount): Promise<NextWindowCount> {
   const { perMinute } = run.k.plan;
   const untilMs = first.serverMs + run.ctx.windows.minuteSeconds * 1000;
   let admitted = 1;
   let last: Observation = first;
-  const source = waveSource(run, perMinute, () => perMinute + 1 - admitted);
-  while (admitted < perMinute && last.serverMs < untilMs) {
+  // Past the figure, up to one more than the count admitted, in waves as wide as the figure's: a fixed window
+  // admitting what the count did shows its 429 there, or its allowance back sooner than a bucket refills
+  // (minute.ts nextTooSoon, bucket-fit.ts).
+  const most = Math.max(perMinute, count.admitted.length) + 1;
+  const source = waveSource(run, perMinute, () => (admitted < perMinute ? perMinute + 1 : most) - admitted);
+  while (admitted < most && last.serverMs < untilMs) {
     last = await source.next();
     if (!last.admitted) break;
     admitted++;
   }
   return { admitted, last };
 }
-
-/**
- * Waiting only what the 429's Retry-After said gave the whole allowance back at once: no refilling model
- * (a bucket or counter gives back about one request in that time), so the count before it is judged
- * exactly, as a fixed window's (a log's fast count admits exactly the figure too).
- */
-const wholeAtOnce = (model: ModelVerdict, nextAdmitted: number | undefined, perMinute: number): ModelVerdict =>
-  model.model === 'unknown' && nextAdmitted !== undefined && nextAdmitted >= perMinute
-    ? { model: 'fixed', why: `${model.why}; after the 429's Retry-After the next window admitted ${nextAdmitted} at once: no refill allowance` }
-    : model;
 
 const minuteOnly = (o: Observation | undefined) => (o?.quota === 'minute' && o.rate ? o : undefined);
 
@@ -238,8 +233,9 @@ export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterE
   const model = await modelOf(run, count, retried);
   remember(run, seen, model);
   seen.retried = retried;
-  const next = nextWindowByCount(retried, model) ? await countNextWindow(run, (retried as Retried).admitted!) : undefined;
+  const next = nextWindowByCount(retried, model) ? await countNextWindow(run, (retried as Retried).admitted!, count) : undefined;
   seen.next = next;
   const exact = fresh ? count : await recountIfShort(run, count, model);
-  judgeBy(run, seen, exact, wholeAtOnce(model, next?.admitted, run.k.plan.perMinute));
+  const judged = await bucketOrFixed(run, exact, model, next, nextTooSoon(run, count, next));
+  judgeBy(run, seen, judged.count, judged.model);
 }

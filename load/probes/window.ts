@@ -13,6 +13,8 @@ export interface FreshWindow {
   first?: Observation;
   /** Server ms at which this window ends. */
   endMs: number;
+  /** Our clock once every request before the count had been answered (absent when `first` starts the count). */
+  quietLocal?: number;
 }
 
 export interface WindowCount {
@@ -22,6 +24,11 @@ export interface WindowCount {
   /** More than the plan's figure was admitted; sending stopped there. */
   over: boolean;
   endMs: number;
+  /**
+   * Our clock from the key's last answer before the count to the count's first request (no request of the
+   * key in between): a bucket holds at least what it refilled over it (bucket-fit.ts). Absent when unknown.
+   */
+  restMs?: number;
 }
 
 /** End of the minute window an observation belongs to, when the server told us. */
@@ -68,6 +75,8 @@ export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWind
   }
   // Last resort (no Reset, no usable Retry-After): one full window length from here.
   end ??= o.serverMs + minuteMs;
+  // Every request sent so far has been answered (waves are awaited whole): the key is quiet from here.
+  const quietLocal = run.ctx.clock.now();
   // Idle windows count from the end of the window holding our last request (a counter's 429 reports a later
   // Reset: a whole window after our last request). `onBoundary` (a fixed window whose headers do not show it):
   // in whole windows from the end the server named, so that the fresh window starts on its boundary.
@@ -76,7 +85,7 @@ export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWind
     end += idleWindows * minuteMs;
   } else if (idleWindows > 0) end = Math.max(end, o.serverMs + minuteMs) + idleWindows * minuteMs;
   await sleepUntilServer(run.ctx, end);
-  return { endMs: end + minuteMs };
+  return { endMs: end + minuteMs, quietLocal };
 }
 
 /** The whole minute allowance is there: the response reports the minute quota with Remaining = Limit - 1. */
@@ -113,6 +122,8 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     return perMinute + 1 + allowance('token-bucket', perMinute, minuteMs, spanMs) - admitted.length;
   };
   const source = waveSource(run, perMinute + 2, room, true);
+  // Measured before the first request goes out: never longer than the key's true rest.
+  const restMs = fresh.first || fresh.quietLocal === undefined ? undefined : run.ctx.clock.now() - fresh.quietLocal;
   // At most the limit plus what a refilling limiter gives back over the count, plus one (`over` below);
   // the iteration cap is a backstop only.
   for (let i = 0; i <= 4 * perMinute + 4; i++) {
@@ -124,13 +135,13 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     if (rolledOver(run, prev, o)) return 'rolled-over';
     if (oEnd !== undefined && firstEnd === undefined) endMs = firstEnd = oEnd;
     else if (oEnd === undefined && o.serverMs > endMs + SLACK_MS) return 'rolled-over';
-    if (o.status === 429) return { admitted, rejected: o, over: false, endMs };
+    if (o.status === 429) return { admitted, rejected: o, over: false, endMs, restMs };
     admitted.push(o);
     prev = o;
     const spanMs = o.receivedLocal - admitted[0]!.sentLocal;
-    if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs)) return { admitted, over: true, endMs };
+    if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs)) return { admitted, over: true, endMs, restMs };
   }
-  return { admitted, over: true, endMs };
+  return { admitted, over: true, endMs, restMs };
 }
 
 /** A fresh window counted whole: tried again when a fixed window ended mid-count, or with an idle window when the count did not start full. */

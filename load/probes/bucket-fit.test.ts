@@ -1,0 +1,109 @@
+// bucket-fit.ts decides "no bucket of the plan's figure gives this", which minute.ts turns into an exact
+// (fixed-window) verdict. A correct bucket must never be read so, whatever the latency and its asymmetry:
+// continuous buckets (testkit/load/limiter-shapes.ts token bucket and GCRA) driven by random waves with
+// random legs each way. A fixed window over-admitting is read so once the count outlasts a few tokens.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { aligned, gcra, tokenBucket, type Meter } from '../../testkit/load/limiter-shapes.ts';
+import { admittedTooSoon, longerThanOneToken, refusedTooEarly, startedFull, type Timed } from './bucket-fit.ts';
+
+interface Sent extends Timed {
+  admitted: boolean;
+  retryMs: number;
+  atMs: number;
+}
+
+/**
+ * Waves of `widths` requests against `meter` from local time `t0` (server = local): each request's legs drawn
+ * from `legs` (there, back); a wave goes out when the last one came back. The meter sees arrivals in order.
+ */
+function drive(meter: Meter, t0: number, widths: readonly number[], legs: () => [number, number]): Sent[] {
+  const out: Sent[] = [];
+  let t = t0;
+  for (const width of widths) {
+    const wave = Array.from({ length: width }, () => {
+      const [there, back] = legs();
+      return { sentMs: t, atMs: t + there, back };
+    }).sort((a, b) => a.atMs - b.atMs);
+    for (const r of wave) {
+      const take = meter.take(r.atMs);
+      out.push({ sentMs: r.sentMs, receivedMs: r.atMs + r.back, admitted: take.admitted, retryMs: take.retryMs, atMs: r.atMs });
+    }
+    t = Math.max(...out.slice(-width).map((o) => o.receivedMs));
+  }
+  return out;
+}
+
+/** The count as minute.ts holds it: admitted up to the first refusal, the first sent first. */
+function countOf(sent: readonly Sent[]): { admitted: Timed[]; refused: Sent } | undefined {
+  const i = sent.findIndex((o) => !o.admitted);
+  if (i < 0) return undefined;
+  return { admitted: sent.filter((o, j) => o.admitted && (j < i || o.sentMs < sent[i]!.receivedMs)), refused: sent[i]! };
+}
+
+const LIMIT = 20;
+const WINDOW_MS = 2000;
+const buckets = { 'token bucket': tokenBucket, GCRA: gcra } as const;
+const arbitraryRun = fc.record({
+  restMs: fc.integer({ min: 0, max: 5000 }),
+  widths: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 3, maxLength: 12 }),
+  legs: fc.array(fc.tuple(fc.integer({ min: 0, max: 150 }), fc.integer({ min: 0, max: 150 })), { minLength: 1, maxLength: 50 }),
+});
+
+describe('a correct continuous bucket is never read as "no bucket"', () => {
+  it.for(Object.entries(buckets))('%s: its first refusal, at any latency and rest', ([, make]) => {
+    let refusals = 0;
+    let after429 = 0;
+    fc.assert(fc.property(arbitraryRun, ({ restMs, widths, legs }) => {
+      const meter = make(LIMIT, WINDOW_MS);
+      // Drained first (its state then unknown to the count), rested, then counted.
+      const before = drive(meter, 0, [LIMIT + 5], () => [0, 0]);
+      const quiet = Math.max(...before.map((o) => o.receivedMs));
+      let n = 0;
+      const sent = drive(meter, quiet + restMs, [1, ...widths], () => legs[n++ % legs.length]!);
+      const count = countOf(sent);
+      if (!count) return;
+      refusals++;
+      expect(refusedTooEarly({ limit: LIMIT, windowMs: WINDOW_MS, restMs, admitted: count.admitted, refused: count.refused })).toBe(false);
+      // A bucket's 429 names when one more fits: never longer than a token's interval, rounded up.
+      const seconds = Math.max(1, Math.ceil((count.refused.retryMs - count.refused.atMs) / 1000));
+      expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds, form: 'delay-seconds' })).toBe(false);
+      // What it admitted after that refusal: never sooner than it refills.
+      const after = sent.filter((o) => o.admitted && o.sentMs >= count.refused.receivedMs);
+      const last = after[after.length - 1];
+      if (last) after429++;
+      if (last) expect(admittedTooSoon({ limit: LIMIT, windowMs: WINDOW_MS, refused: count.refused, admitted: after.length, lastMs: last.receivedMs })).toBe(false);
+    }), { numRuns: 400, seed: 15 });
+    // The property was asked of refusals and of admissions after them, not vacuously.
+    expect(refusals).toBeGreaterThan(200);
+    expect(after429).toBeGreaterThan(100);
+  });
+});
+
+describe('a fixed window admitting more than the figure', () => {
+  it('is read as "no bucket" from a window at rest, one request at a time over 21 × 40 ms', () => {
+    const sent = drive(aligned(LIMIT + 1, 60_000), 10_000, Array.from({ length: 23 }, () => 1), () => [20, 20]);
+    const count = countOf(sent)!;
+    expect(count.admitted).toHaveLength(LIMIT + 1);
+    expect(startedFull({ restMs: WINDOW_MS, windowMs: WINDOW_MS })).toBe(true);
+    expect(refusedTooEarly({ limit: LIMIT, windowMs: WINDOW_MS, restMs: WINDOW_MS, admitted: count.admitted, refused: count.refused })).toBe(true);
+    // Not without the rest: a bucket drained just before may hold anything down to none.
+    expect(refusedTooEarly({ limit: LIMIT, windowMs: WINDOW_MS, restMs: 0, admitted: count.admitted, refused: count.refused })).toBe(false);
+  });
+
+  it('its whole allowance back sooner than a bucket refills: admittedTooSoon', () => {
+    const refused = { sentMs: 0, receivedMs: 10 };
+    // 20 per 2 s: 1 + 10 per s, and one more for fence posts.
+    expect(admittedTooSoon({ limit: LIMIT, windowMs: WINDOW_MS, refused, admitted: 19, lastMs: 1700 })).toBe(true);
+    expect(admittedTooSoon({ limit: LIMIT, windowMs: WINDOW_MS, refused, admitted: 18, lastMs: 1700 })).toBe(false);
+  });
+
+  it('a Retry-After naming a 2 s window\'s end is longer than a 20-per-2-s bucket\'s token (1 s rounded up)', () => {
+    expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds: 2, form: 'delay-seconds' })).toBe(true);
+    expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds: 1, form: 'delay-seconds' })).toBe(false);
+    // An HTTP-date, read against a Date of one-second resolution that may be a second stale: two more.
+    expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds: 3, form: 'http-date' })).toBe(false);
+    // 3 requests per 3 s: a token is a whole second; rounding must not make it two.
+    expect(longerThanOneToken(3, 3000, { seconds: 2, form: 'delay-seconds' })).toBe(false);
+  });
+});
