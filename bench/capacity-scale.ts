@@ -2,7 +2,8 @@
 // business 500) in `petcert serve --key-pool` (its own process), every key carrying load, at RATE
 // req/s (default 1500: about what this shared 2-core machine sustains with server and k6 side by
 // side): petcert's capacity bundle (one step, list requests, no canaries) against a bare k6 script
-// doing the same requests (GET /pets?limit=20, the keys round robin from a SharedArray, one
+// doing the same requests (GET /pets with the bundle's cycle of list queries and its request timeout,
+// the keys round robin from a SharedArray, one
 // constant-arrival-rate scenario, as many VUs pre-allocated as the bundle's scenarios together),
 // alternated ROUNDS times. Printed as ratios of
 // one run (medians): achieved/offered, k6 peak RSS, CPU per request. Goals: ≥ 0.95× the bare rate,
@@ -15,11 +16,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { documentFromEnv, documentText } from '../load/capacity/document.ts';
 import { parseKeysFile } from '../load/capacity/keys-file.ts';
+import { listQueries } from '../load/capacity/requests.ts';
 import { parseRunnerResults } from '../load/capacity/result.ts';
 import { preAllocatedVUs } from '../load/capacity/vus.ts';
 import { findK6 } from '../load/k6-binary.ts';
 import { runK6Process } from '../load/k6-process.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
+import { LIMIT, PET_STATUSES } from '../spec/contract.ts';
 import { specPlanTable } from '../spec/plans.ts';
 import { startServe } from './serve-process.ts';
 
@@ -39,7 +42,9 @@ import { SharedArray } from 'k6/data';
 const keys = new SharedArray('keys', () => open(__ENV.KEYS_FILE).split('\\n').filter((l) => l && !l.startsWith('#')).map((l) => l.slice(l.indexOf('=') + 1)));
 export const options = { discardResponseBodies: true, scenarios: { bare: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.SECONDS + 's', preAllocatedVUs: Number(__ENV.PRE), maxVUs: Number(__ENV.VUS) } } };
 let i = __VU * 7919;
-export default async function () { i++; await http.asyncRequest('GET', __ENV.BASE_URL + '/pets?limit=20', null, { headers: { authorization: 'Bearer ' + keys[i % keys.length] } }); }
+const queries = JSON.parse(__ENV.QUERIES);
+const timeout = Number(__ENV.TIMEOUT_MS);
+export default async function () { i++; await http.asyncRequest('GET', __ENV.BASE_URL + '/pets' + queries[i % queries.length], null, { headers: { authorization: 'Bearer ' + keys[i % keys.length] }, timeout }); }
 export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ requests: d.metrics.http_reqs.values.count }) + '\\n' }; }
 `;
 
@@ -113,6 +118,8 @@ try {
   const b: Measured[] = [];
   const bareEnv = {
     BASE_URL: server.baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(VUS), PRE: String(pre),
+    // The same list requests as the bundle's (until 2026-11-24 the bare script sent only ?limit=20: smaller pages).
+    QUERIES: JSON.stringify(listQueries(LIMIT.max, PET_STATUSES)), TIMEOUT_MS: String(doc.requestTimeoutMs),
   };
   const idleOurs = await pausedRssKb(k6, script, { CAPACITY_RUN: docFile });
   const idleBare = await pausedRssKb(k6, join(dir, 'bare.js'), bareEnv);

@@ -17,24 +17,23 @@ import exec from 'k6/execution';
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import http from 'k6/http';
-import { Counter } from 'k6/metrics';
-import type { Options } from 'k6/options';
-import { canaryBudget, shouldSendMore, type CanaryResponse } from '../capacity/canary.ts';
-import type { Canary } from '../capacity/canary-plan.ts';
 import { operationPicker } from '../capacity/operation-picker.ts';
 import { newPetBody } from '../capacity/requests.ts';
+import { eventCheck, eventPasses, type StepEvent } from '../capacity/step-events.ts';
 import { bucketCheck, bucketOf } from '../shared/histogram.ts';
-import { keysForSegment, segmentRange } from '../shared/segment.ts';
+import { segmentRange, segmentSpan, type SegmentSpan } from '../shared/segment.ts';
 import type { K6SummaryInput } from '../shared/summary.ts';
 import * as cold from './lib/capacity-cold.lazy.ts';
 import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 
 // Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
 // and the cold path (lib/capacity-cold.lazy.ts: the document, the plan building, the contract, the
-// options) is evaluated there, never in a load VU: k6 evaluates a script's top level in every VU.
+// options, the canaries) is evaluated there, never in a load VU: k6 evaluates a script's top level in
+// every VU, and each function, class, k6 module and custom metric it creates is an object in every
+// VU's runtime (README.md, 10,000 keys: what a load VU holds is what this file declares).
 // One SharedArray (each costs every VU a wrapper): element 0 is what an iteration needs, element 1 the
-// options' and the summary's part, then the load keys, each read alone when an iteration sends with it
-// (10,000 keys × 1,000 VUs would otherwise be 10 million).
+// options', the summary's and the canaries' part, then the load keys, each read alone when an
+// iteration sends with it (10,000 keys × 1,000 VUs would otherwise be 10 million).
 const shared = new SharedArray('petcert capacity run', () => cold.sharedRun());
 const run = shared[0] as cold.VuRun;
 const BASE_URL = run.baseUrl;
@@ -43,47 +42,37 @@ const TIMEOUT = run.requestTimeoutMs;
 const pickOperation = operationPicker(run.ops);
 const QUERIES = run.listQueries;
 const STATUSES = run.petStatuses;
+const setupPart = (): cold.RunSetup => shared[1] as cold.RunSetup;
 
-// Per-step counters of rare events, as metrics of their own: a sub-metric (a tag filter) costs every
-// sample of its parent metric a match, and only http_req_duration{step:i} needs one (its percentiles).
-// Plain objects, not Maps: a builtin a VU touches is instantiated in its runtime.
-const counters = (name: string): Record<number, Counter> =>
-  Object.fromEntries(run.steps.map((i) => [i, new Counter(`${name}_s${i}`)]));
-const failedBy = counters('failed');
-const below429By = counters('below_quota_429');
-const unexpected4xxBy = counters('unexpected_4xx');
-// Each step's latency histogram (load/shared/histogram.ts), mergeable across runners, counted by k6 as
-// one always-true check per step and bucket; the check maps are built once per VU and bucket.
+// Each step's latency histogram (load/shared/histogram.ts), mergeable across runners, and its rare
+// events (capacity/step-events.ts) are counted by k6 as checks named for the step. The check's object
+// is built per request, not kept: kept per VU and bucket, 167 VUs held 10 MB of them at 1,500 req/s.
 const ALWAYS = (): boolean => true;
-const bucketChecks: Record<string, Record<string, () => boolean>> = {};
+const NEVER = (): boolean => false;
 function countLatency(step: number, ms: number): void {
-  const bucket = bucketOf(ms);
-  const id = `${step} ${bucket}`;
-  check(null, (bucketChecks[id] ??= { [bucketCheck(step, bucket)]: ALWAYS }));
+  check(null, { [bucketCheck(step, bucketOf(ms))]: ALWAYS });
+}
+function countEvent(event: StepEvent, step: number): void {
+  check(null, { [eventCheck(event, step)]: eventPasses(event) ? ALWAYS : NEVER });
 }
 
 /** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
 const segment = (): string => exec.test.options.executionSegment ?? '';
-
-/** Read at init: in setup() k6 hands `options` back as wrapped Go values. */
-const SCENARIO_NAMES = run.scenarioNames;
+let span: SegmentSpan | undefined;
+/** k6 checked the segment it was given: one that is none aborts the test (guarded). */
+function segmentOfVu(): SegmentSpan {
+  if (span !== undefined) return span;
+  const read = segmentSpan(segment());
+  if (typeof read === 'string') throw new Error(`executionSegment: ${read}`);
+  return (span = read);
+}
 
 /**
  * k6 reads a script's options in the first init (__VU 0, as are setup's and the summary's runtimes),
  * and copies the whole consolidated options into every VU's exported `options` unless it is undefined:
  * so a load VU exports none.
  */
-function firstInitOptions(): Options {
-  const { options: fromRun } = shared[1] as cold.RunSetup;
-  return {
-    ...fromRun,
-    thresholds: { ...fromRun.thresholds, ...NO_SILENT_PASS },
-    discardResponseBodies: true,
-    // Never follow a redirect: the target is the API, not wherever it points.
-    maxRedirects: 0,
-  };
-}
-export const options: Options | undefined = __VU === 0 ? firstInitOptions() : undefined;
+export const options = __VU === 0 ? cold.firstInitOptions(setupPart(), NO_SILENT_PASS) : undefined;
 
 // SLO errors are 5xx, transport errors and timeouts; 4xx are counted apart (429 below quota is its own check).
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 499 }));
@@ -94,19 +83,14 @@ interface ScenarioContext {
   /** this runner's part of the plan's load keys, as positions in `shared`: [start, start + count) */
   start: number;
   count: number;
-  failed: Counter;
-  below429: Counter;
-  unexpected4xx: Counter;
 }
 const contexts: Record<string, ScenarioContext> = {};
 function contextOf(name: string): ScenarioContext {
   let ctx = contexts[name];
   if (ctx === undefined) {
-    const step = Number(name.slice(1, name.indexOf('_')));
     const keys = run.keyRanges[name.slice(name.indexOf('_') + 1)] ?? { start: 0, count: 0 };
-    const part = segmentRange(keys.count, segment());
-    const events = { failed: failedBy[step]!, below429: below429By[step]!, unexpected4xx: unexpected4xxBy[step]! };
-    contexts[name] = ctx = { step, start: keys.start + part.start, count: part.count, ...events };
+    const part = segmentRange(keys.count, segmentOfVu());
+    contexts[name] = ctx = { step: Number(name.slice(1, name.indexOf('_'))), start: keys.start + part.start, count: part.count };
   }
   return ctx;
 }
@@ -151,7 +135,7 @@ function scenarioNow(): { name: string; iteration: number } {
 
 /** k6 v2.1+ replaces the scenarios on `--vus N`: the steps would silently vanish. */
 export function setup(): void {
-  refuseReplacedScenarios(SCENARIO_NAMES);
+  refuseReplacedScenarios(Object.keys(setupPart().options.scenarios));
 }
 
 async function loadIteration(): Promise<void> {
@@ -163,9 +147,9 @@ async function loadIteration(): Promise<void> {
   const status = res.status; // one read: each property of a k6 response is a call into Go
   countLatency(ctx.step, res.timings.duration);
   // SLO errors: 5xx, transport errors and timeouts (status 0).
-  if (status === 0 || status >= 500) ctx.failed.add(1);
-  else if (status === 429) ctx.below429.add(1);
-  else if (status >= 400) ctx.unexpected4xx.add(1);
+  if (status === 0 || status >= 500) countEvent('failed', ctx.step);
+  else if (status === 429) countEvent('below429', ctx.step);
+  else if (status >= 400) countEvent('unexpected4xx', ctx.step);
   if (op === 'create' && status === 201) rememberId(res.body);
 }
 
@@ -176,30 +160,12 @@ function rememberId(body: unknown): void {
   if (created.length > 64) created.shift();
 }
 
-async function canaryRequest(key: string): Promise<CanaryResponse> {
-  const res = await http.asyncRequest('GET', `${BASE_URL}/pets?limit=1`, null, { headers: { authorization: `Bearer ${key}` }, timeout: TIMEOUT, tags: { name: 'canary' } });
-  return cold.canaryResponse(res.status, res.headers);
-}
+const canaryRequest = (key: string) =>
+  http.asyncRequest('GET', `${BASE_URL}/pets?limit=1`, null, { headers: { authorization: `Bearer ${key}` }, timeout: TIMEOUT, tags: { name: 'canary' } });
 
-/**
- * One canary key past its quota, at the rate its plan chose (canary-plan.ts: ≥ 1.5 × its quota within
- * one window, whatever the window's phase), in small concurrent batches, until a few requests after
- * its first 429, its budget, or the end of its time in the step.
- */
+/** A canary key past its quota (the cold path's canaryIteration, evaluated in the canaries' VUs only). */
 async function canaryIteration(): Promise<void> {
-  const c: Canary | undefined = keysForSegment(run.canaries, segment())[exec.scenario.iterationInInstance];
-  if (c === undefined) return;
-  const batch = Math.max(1, Math.min(20, Math.ceil(c.rate / 20)));
-  const gapMs = (1000 * batch) / c.rate;
-  const deadline = Date.now() + c.seconds * 1000;
-  const responses: CanaryResponse[] = [];
-  while (shouldSendMore(responses, c.perMinute) && Date.now() < deadline) {
-    const started = Date.now();
-    const n = Math.min(batch, canaryBudget(c.perMinute) - responses.length);
-    responses.push(...(await Promise.all(Array.from({ length: n }, () => canaryRequest(c.key)))));
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, gapMs - (Date.now() - started))));
-  }
-  console.log(cold.canaryReport(c, run.canaryStep, responses));
+  await cold.canaryIteration(setupPart(), { send: canaryRequest, segment: segment(), iteration: exec.scenario.iterationInInstance });
 }
 
 // An iteration that throws is only logged by k6 (exit 0): guarded() aborts the test instead.
@@ -208,5 +174,5 @@ export const canary = guarded('capacity canary', canaryIteration);
 export default load;
 
 export function handleSummary(data: K6SummaryInput): Record<string, string> {
-  return cold.summary(shared[1] as cold.RunSetup, segment(), data);
+  return cold.summary(setupPart(), segment(), data);
 }

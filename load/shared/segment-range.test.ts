@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { keysForSegment, segmentRange } from './segment.ts';
+import { keysForSegment, parseSegment, segmentRange } from './segment.ts';
 
 it('segmentRange is keysForSegment as an index range, for any split into 1..7 runners and 0..40 keys', () => {
   for (let n = 1; n <= 7; n++) {
@@ -7,7 +7,7 @@ it('segmentRange is keysForSegment as an index range, for any split into 1..7 ru
       const keys = Array.from({ length: total }, (_, j) => j);
       for (let i = 0; i < n; i++) {
         const segment = n === 1 ? '' : `${i}/${n}:${i + 1}/${n}`;
-        const { start, count } = segmentRange(total, segment);
+        const { start, count } = segmentRange(total, parseSegment(segment));
         expect(keys.slice(start, start + count)).toEqual(keysForSegment(keys, segment));
       }
     }

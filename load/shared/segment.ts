@@ -3,8 +3,13 @@
 // j/K, so no key is ever shared between runners (two runners on one key would halve its quota).
 import { ConfigError } from '../../core/errors.ts';
 
-/** "1/3", "0.5", "50%" or "" → a number in [0, 1]. */
-export function parseSegmentPoint(text: string): number {
+export interface SegmentSpan {
+  from: number;
+  to: number;
+}
+
+/** "1/3", "0.5", "50%" or "" → a number in [0, 1]; NaN when it is none. */
+function segmentPoint(text: string): number {
   const t = text.trim();
   let value: number;
   if (t === '') value = 0;
@@ -14,23 +19,32 @@ export function parseSegmentPoint(text: string): number {
   } else if (/^\d+(\.\d+)?%$/.test(t)) value = Number(t.slice(0, -1)) / 100;
   else if (/^\d+(\.\d+)?$/.test(t)) value = Number(t);
   else value = NaN;
-  if (!(value >= 0 && value <= 1)) throw new ConfigError(`not a segment point: ${JSON.stringify(text)}`, 'executionSegment');
-  return value;
+  return value >= 0 && value <= 1 ? value : NaN;
 }
 
 /**
- * "from:to" (k6's executionSegment); no segment is the whole test. Under a plain `k6 run` (no
- * --execution-segment) k6 gives `exec.test.options.executionSegment` as null, not "": so null,
- * undefined and "" all mean 0:1.
+ * "from:to" (k6's executionSegment), or why it is none (a string). No segment is the whole test: under
+ * a plain `k6 run` (no --execution-segment) k6 gives `exec.test.options.executionSegment` as null, not
+ * "": so null, undefined and "" all mean 0:1. No error class here: the capacity bundle's load VUs read
+ * their segment with it, and each class costs every VU's runtime (scripts/k6-lazy.ts).
  */
-export function parseSegment(segment: unknown): { from: number; to: number } {
+export function segmentSpan(segment: unknown): SegmentSpan | string {
   if (segment === undefined || segment === null || (typeof segment === 'string' && segment.trim() === '')) return { from: 0, to: 1 };
-  if (typeof segment !== 'string') throw new ConfigError(`not a segment: ${JSON.stringify(segment)}`, 'executionSegment');
+  if (typeof segment !== 'string') return `not a segment: ${JSON.stringify(segment)}`;
   const parts = segment.split(':');
-  const from = parseSegmentPoint(parts.length === 2 ? parts[0]! : '0');
-  const to = parseSegmentPoint(parts.length === 2 ? parts[1]! : parts[0]!);
-  if (from >= to) throw new ConfigError(`empty segment ${JSON.stringify(segment)}`, 'executionSegment');
+  const [fromText, toText] = parts.length === 2 ? [parts[0]!, parts[1]!] : ['0', parts[0]!];
+  const from = segmentPoint(fromText);
+  const to = segmentPoint(toText);
+  if (Number.isNaN(from) || Number.isNaN(to)) return `not a segment point: ${JSON.stringify(Number.isNaN(from) ? fromText : toText)}`;
+  if (from >= to) return `empty segment ${JSON.stringify(segment)}`;
   return { from, to };
+}
+
+/** segmentSpan, a ConfigError when the segment is none. */
+export function parseSegment(segment: unknown): SegmentSpan {
+  const span = segmentSpan(segment);
+  if (typeof span === 'string') throw new ConfigError(span, 'executionSegment');
+  return span;
 }
 
 export function keysForSegment<T>(keys: readonly T[], segment: unknown): T[] {
@@ -40,8 +54,7 @@ export function keysForSegment<T>(keys: readonly T[], segment: unknown): T[] {
 }
 
 /** keysForSegment as an index range: [start, start + count) of `total` keys, without touching them. */
-export function segmentRange(total: number, segment: unknown): { start: number; count: number } {
-  const { from, to } = parseSegment(segment);
+export function segmentRange(total: number, { from, to }: SegmentSpan): { start: number; count: number } {
   const eps = 1e-9; // the same predicate as keysForSegment: j belongs when j/total ∈ [from − eps, to − eps)
   const first = (x: number): number => {
     let j = Math.max(0, Math.min(total, Math.floor((x - eps) * total)));

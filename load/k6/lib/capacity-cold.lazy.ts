@@ -1,12 +1,14 @@
 // The capacity bundle's cold path, bundled as a function evaluated on first use (scripts/k6-lazy.ts):
 // what only the first init (the run document, the plan built, k6's options), the summary's runtime and
-// the canaries' VUs need. The load VUs never evaluate it: its functions, the plan building and the
-// generated contract's data cost one runtime each, not every VU (≈ 0.4 MB per VU when they were
-// evaluated everywhere). No k6 module here: the bundle's k6 side (../capacity.ts) passes in what it needs.
+// the canaries' VUs need (their whole iteration). The load VUs never evaluate it: its
+// functions, the plan building and the generated contract's data cost one runtime each, not every VU
+// (≈ 0.4 MB per VU when they were evaluated everywhere). No k6 module here: the bundle's k6 side
+// (../capacity.ts) passes in what it needs.
 import { lowerCaseHeaders } from '../../../core/exchange.ts';
 import { LIMIT, PET_STATUSES, RATE_LIMIT_HEADERS } from '../../../spec/contract.ts';
 import { parseHeaderInt, parseRetryAfter } from '../../../spec/ratelimit.ts';
-import { canaryWindows, type CanaryResponse } from '../../capacity/canary.ts';
+import type { Options } from 'k6/options';
+import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../../capacity/canary.ts';
 import type { Canary } from '../../capacity/canary-plan.ts';
 import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument } from '../../capacity/document.ts';
 import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
@@ -14,8 +16,9 @@ import type { OpsMix } from '../../capacity/mix.ts';
 import { listQueries } from '../../capacity/requests.ts';
 import { canaryLine } from '../../capacity/result.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
+import { keysForSegment } from '../../shared/segment.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
-import { runOptions, stepsOf, type RunOptions } from './capacity-options.ts';
+import { runOptions, type RunOptions } from './capacity-options.ts';
 import { summaryFiles } from './capacity-summary.ts';
 import { readTarget } from './config.ts';
 
@@ -27,12 +30,6 @@ export interface VuRun {
   ops: OpsMix;
   /** Where each plan's load keys sit in the run's SharedArray (after the two documents): [start, start + count). */
   keyRanges: Record<string, { start: number; count: number }>;
-  /** The indexes of the steps this process runs (one Counter each per event). */
-  steps: number[];
-  canaries: Canary[];
-  canaryStep: number;
-  /** The scenarios' names, for setup() to check that k6 runs them. */
-  scenarioNames: string[];
   /** One period of the list requests' queries (load/capacity/requests.ts), from the contract's bounds. */
   listQueries: string[];
   petStatuses: string[];
@@ -76,22 +73,68 @@ export function sharedRun(): Array<VuRun | RunSetup | string> {
   }
   const vu: VuRun = {
     baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, keyRanges,
-    steps: stepsOf(doc).map((s) => s.index),
-    canaries: doc.plan.canaries, canaryStep: doc.plan.canaryStep, scenarioNames: Object.keys(options.scenarios),
     listQueries: listQueries(LIMIT.max, PET_STATUSES), petStatuses: [...PET_STATUSES],
   };
   return [vu, { doc, reportDir, options }, ...keys];
 }
 
+/** k6's options, in the __VU 0 runtimes only: the run's, and what holds for every run. */
+export function firstInitOptions(setup: RunSetup, noSilentPass: Record<string, string[]>): Options {
+  const fromRun = setup.options;
+  return {
+    ...fromRun,
+    thresholds: { ...fromRun.thresholds, ...noSilentPass },
+    discardResponseBodies: true,
+    // Never follow a redirect: the target is the API, not wherever it points.
+    maxRedirects: 0,
+  };
+}
+
 /** What a canary keeps of an answer: its status, the window it counted in, whether a 429 said when to retry. */
-export function canaryResponse(status: number, headers: Record<string, string>): CanaryResponse {
+function canaryResponse(status: number, headers: Record<string, string>): CanaryResponse {
   const lower = lowerCaseHeaders(headers);
   const reset = parseHeaderInt(lower[RATE_LIMIT_HEADERS.reset]);
   return { status, reset: reset ?? NaN, retryAfterOk: status !== 429 || parseRetryAfter(lower).ok };
 }
 
+/** What a canary's VU lends its iteration here (this module imports no k6 module). */
+export interface CanaryK6 {
+  /** one request with the key (k6/http's asyncRequest, tagged `name: canary`) */
+  send: (key: string) => Promise<{ status: number; headers: Record<string, string> }>;
+  /** this runner's execution segment ("" = the whole test) */
+  segment: string;
+  /** exec.scenario.iterationInInstance: which of this runner's canaries this VU drives */
+  iteration: number;
+}
+
+/**
+ * One canary key past its quota, at the rate its plan chose (canary-plan.ts: ≥ 1.5 × its quota within
+ * one window, whatever the window's phase), in small concurrent batches, until a few requests after
+ * its first 429, its budget, or the end of its time in the step. In the canary's VU only: the load VUs
+ * never evaluate this module.
+ */
+export async function canaryIteration(setup: RunSetup, k6: CanaryK6): Promise<void> {
+  const c: Canary | undefined = keysForSegment(setup.doc.plan.canaries, k6.segment)[k6.iteration];
+  if (c === undefined) return;
+  const batch = Math.max(1, Math.min(20, Math.ceil(c.rate / 20)));
+  const gapMs = (1000 * batch) / c.rate;
+  const deadline = Date.now() + c.seconds * 1000;
+  const responses: CanaryResponse[] = [];
+  const send = async (): Promise<CanaryResponse> => {
+    const res = await k6.send(c.key);
+    return canaryResponse(res.status, res.headers);
+  };
+  while (shouldSendMore(responses, c.perMinute) && Date.now() < deadline) {
+    const started = Date.now();
+    const n = Math.min(batch, canaryBudget(c.perMinute) - responses.length);
+    responses.push(...(await Promise.all(Array.from({ length: n }, send))));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, gapMs - (Date.now() - started))));
+  }
+  console.log(canaryReport(c, setup.doc.plan.canaryStep, responses));
+}
+
 /** The canary's marked line (load/capacity/result.ts). */
-export function canaryReport(c: Canary, step: number, responses: readonly CanaryResponse[]): string {
+function canaryReport(c: Canary, step: number, responses: readonly CanaryResponse[]): string {
   return canaryLine({
     plan: c.plan, perMinute: c.perMinute, step, sent: responses.length, windows: canaryWindows(responses),
     missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length,

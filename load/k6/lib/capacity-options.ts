@@ -6,6 +6,7 @@ import { CANARY_START } from '../../capacity/canary-plan.ts';
 import type { CapacityDocument } from '../../capacity/document.ts';
 import type { StepPlan } from '../../capacity/plan.ts';
 import { reportedPercentiles, trendStat } from '../../capacity/slo.ts';
+import { EVENT_THRESHOLDS } from '../../capacity/step-events.ts';
 import { maxVUsOf, preAllocatedVUs } from '../../capacity/vus.ts';
 
 export const scenarioName = (step: number, planName: string): string => `s${step}_${planName}`;
@@ -46,14 +47,14 @@ export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
 
 /**
  * k6 reports a sub-metric only when a threshold names it: each step's latency (the SLO's percentiles,
- * so a plain `k6 run` fails past the knee too) and dropped iterations per scenario (rare samples).
+ * so a plain `k6 run` fails past the knee too) and dropped iterations per scenario (rare samples). A 429
+ * below quota fails its check, and so `checks` (step-events.ts).
  */
 export function thresholds(doc: CapacityDocument): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = { ...EVENT_THRESHOLDS };
   for (const step of stepsOf(doc)) {
     const latency = Object.entries(doc.settings.slo.latency).map(([p, ms]) => `${trendStat(p)}<${ms}`);
     out[`http_req_duration{step:${step.index}}`] = latency.length ? latency : ['max>=0'];
-    out[`below_quota_429_s${step.index}`] = ['count==0'];
     for (const planName of Object.keys(step.perPlan)) out[droppedMetric(step.index, planName)] = ['count>=0'];
   }
   return out;

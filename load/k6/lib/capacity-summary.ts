@@ -6,19 +6,20 @@ import { resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '
 import { runInfo } from '../../capacity/run-info.ts';
 import { reportedPercentiles, trendStat } from '../../capacity/slo.ts';
 import type { StepPlan } from '../../capacity/plan.ts';
+import { eventCounts } from '../../capacity/step-events.ts';
 import { histogramFromChecks } from '../../shared/histogram.ts';
 import { parseSegment } from '../../shared/segment.ts';
 import { readK6Summary, type K6SummaryInput, type MetricValues } from '../../shared/summary.ts';
 import { droppedMetric, stepsOf } from './capacity-options.ts';
 
-type Checks = ReadonlyArray<{ name: string; passes: number }>;
+type Checks = ReadonlyArray<{ name: string; passes: number; fails: number }>;
 
 type Metrics = Record<string, MetricValues>;
 
 function runnerStep(doc: CapacityDocument, m: Metrics, checks: Checks, step: StepPlan, share: number): RunnerStep {
   const { index } = step;
   const latency = m[`http_req_duration{step:${index}}`] ?? {};
-  const count = (name: string) => m[`${name}_s${index}`]?.count ?? 0;
+  const events = eventCounts(checks, index);
   const percentilesMs: Record<string, number> = {};
   for (const p of reportedPercentiles(doc.settings.slo)) {
     const v = latency[trendStat(p)];
@@ -27,8 +28,8 @@ function runnerStep(doc: CapacityDocument, m: Metrics, checks: Checks, step: Ste
   const dropped = Object.keys(step.perPlan).reduce((sum, planName) => sum + (m[droppedMetric(index, planName)]?.count ?? 0), 0);
   return {
     index, offeredRate: step.offeredRate, share, seconds: doc.settings.stepSeconds,
-    requests: latency.count ?? 0, failed: count('failed'), dropped,
-    below429: count('below_quota_429'), unexpected4xx: count('unexpected_4xx'), percentilesMs,
+    requests: latency.count ?? 0, failed: events.failed, dropped,
+    below429: events.below429, unexpected4xx: events.unexpected4xx, percentilesMs,
     histogram: histogramFromChecks(checks, index),
   };
 }
