@@ -66,7 +66,7 @@ export interface Spent {
   before: number;
 }
 
-/** What the paced run saw: the day 429 (its end known or not), or two days without one. */
+/** What the paced run saw: the day 429 (its end known or not), or its span without one. */
 export type SlidingDay =
   | { kind: 'refused'; final: Observation; own: readonly Observation[]; spent: Spent }
   | { kind: 'end-unknown'; final: Observation }
@@ -87,10 +87,10 @@ export function slidingExact(scope: ProbeScope, d: Extract<SlidingDay, { kind: '
 }
 
 /**
- * No day 429 within two days at our pace. A token bucket's day (perDay, refilled perDay per day) gives
+ * No day 429 within the span at our pace. A token bucket's day (perDay, refilled perDay per day) gives
  * back nearly what a pace just above its refill spends: within what it refills over the span it is not
  * shown to be unenforced (unjudged); past it, it is. A log or counter never refills beyond perDay a day:
- * two days without a refusal at the minute pace is a fault.
+ * a span of two days or more without a refusal at the minute pace is a fault.
  */
 export function slidingGiveUp(scope: ProbeScope, d: Extract<SlidingDay, { kind: 'gave-up' }>, model: ModelVerdict): Verdict {
   const { perMinute, perDay } = scope.k.plan;
@@ -106,7 +106,7 @@ export function slidingGiveUp(scope: ProbeScope, d: Extract<SlidingDay, { kind: 
   return verdict.unjudged(`${over}: within what a token-bucket day quota refills over that time (${most}), so the pace cannot show whether it is enforced`);
 }
 
-/** Paces until the day 429 (or two days), recording into `seen.sliding`; every 429 met joins `examined`. */
+/** Paces until the day 429 (or three days and four minutes: waits.ts DAY_GIVE_UP.paced), recording into `seen.sliding`; every 429 met joins `examined`. */
 export async function probeDaySliding(run: ProbeRun, seen: { sliding?: SlidingDay; examined: Observation[] }): Promise<void> {
   const { ctx, k } = run;
   const { perMinute, perDay } = k.plan;
@@ -114,8 +114,8 @@ export async function probeDaySliding(run: ProbeRun, seen: { sliding?: SlidingDa
   const gapMs = (minuteMs / perMinute) * PACE_MARGIN;
   const own: Observation[] = [];
   const started = serverNow(ctx);
-  // Bounded by time below (two days and two minutes at this pace), and by count here as a backstop.
-  const most = Math.ceil(dayGiveUpMs(ctx.windows, 'find') / gapMs) + 3 * perDay + 10;
+  // Bounded by time below (DAY_GIVE_UP.paced), and by count here as a backstop.
+  const most = Math.ceil(dayGiveUpMs(ctx.windows, 'paced') / gapMs) + 3 * perDay + 10;
   let rttMs: number | undefined;
   for (let i = 0; i < most;) {
     // In waves when the round trip needs it (waves.ts), at the same average pace; read in the server's order.
@@ -132,7 +132,7 @@ export async function probeDaySliding(run: ProbeRun, seen: { sliding?: SlidingDa
         return;
       }
       if (o.admitted) own.push(o);
-      if (o.serverMs - started > dayGiveUpMs(ctx.windows, 'find')) {
+      if (o.serverMs - started > dayGiveUpMs(ctx.windows, 'paced')) {
         seen.sliding = { kind: 'gave-up', own, last: o, spanMs: o.serverMs - started };
         return;
       }

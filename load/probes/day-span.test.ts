@@ -37,4 +37,21 @@ describe("the day probe's declaration covers each phase's give-up and the wait u
     const dayWaits = 2 * (D + DATE_SLACK_MS);
     expect(dayWaits + searchMs + count).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.day, plans.windows, waitCapMs(plans.windows)));
   });
+
+  // A limiter shown not to be fixed windows (here told a token bucket, as the minute probe tells one) has no
+  // day's end to find nor a fresh day to count: its paced run takes both spans (DAY_GIVE_UP.paced), and a
+  // wait under way when it runs out.
+  it('a token bucket whose day is not enforced: the paced run gives up after 3 days + 4 minutes, within the declaration', async () => {
+    const bucketPlans = parsePlansFile({ windows: plans.windows, plans: { free: { perMinute: 6, perDay: 25 } } });
+    const t = inProcessTarget({ plans: bucketPlans, keys: { [key]: 'free' }, variants: { limiterModel: 'token-bucket' }, faults: { noDayQuota: true }, skewMs: 0, startMs: Date.UTC(2030, 0, 1) + 500 });
+    const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+    ctx.models['free'] = { model: 'token-bucket', why: 'told as the minute probe tells it' };
+    const start = t.clock.now();
+    const r = await runProbes(ctx, [{ key, plan: resolvePlan(bucketPlans, 'free') }], ['day'], [key]);
+    const pacedMs = t.clock.now() - start;
+    expect(r.checks.find((c) => c.id === 'quota.day.exact[free]')?.failures[0]?.message).toMatch(/without a day-quota 429 .*a token-bucket limiter at most/);
+    expect(pacedMs).toBeGreaterThan(3 * D + 4 * M);
+    expect(pacedMs).toBeLessThanOrEqual(3 * D + 4 * M + M + DATE_SLACK_MS);
+    expect(pacedMs).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.day, plans.windows, waitCapMs(plans.windows)));
+  });
 });

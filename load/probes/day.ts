@@ -169,6 +169,7 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
   let winEnd: number | undefined;
   let counted: number | undefined; // local ms: the answer of this window's first admitted request
   let deliberate = false;
+  let refills: boolean | undefined; // asked once, when the search's own span or count runs out
   const own: Observation[] = []; // admitted, for a day its Resets show refilling (day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
@@ -200,7 +201,11 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
     }
     if (i % perWindowTick(k.plan.perMinute) === 0) ctx.progress(findingProgress(run, total, minuteMs));
     const span = o.serverMs - started;
-    if (total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find')) {
+    // A day its own Resets already show refilling (model not told) is judged as one (no fresh day is counted
+    // after it): its search may take the paced run's span (waits.ts DAY_GIVE_UP.paced), which a pace little
+    // above its refill needs to run it dry or to admit past what it can refill.
+    refills ??= total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find') ? bucketDay(run, seen, own) : undefined;
+    if (refills ? span > dayGiveUpMs(ctx.windows, 'paced') : total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find')) {
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
       if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) return { kind: 'too-slow', perDayAtPace };
@@ -237,6 +242,10 @@ async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number 
   const byCount = countedLocal === undefined ? byReset : countedLocal + ctx.windows.minuteSeconds * 1000 + MARGIN_MS;
   await waitFor(ctx, Math.min(byReset, byCount) - ctx.clock.now(), 'the wait for a window to end');
 }
+
+/** The model is not told, and the day's own Resets show it refilling (day-refill.ts). */
+const bucketDay = (run: ProbeRun, seen: DayObservation, own: readonly Observation[]): boolean =>
+  (seen.model === undefined || seen.model.model === 'unknown') && refillingDay(run, own) !== undefined;
 
 /**
  * Past perDay admitted without a day 429 the pacing crossed into the next day window (a slow target, or a
