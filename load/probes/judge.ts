@@ -18,6 +18,41 @@ export function notFixed(model: ModelVerdict | undefined): Verdict {
 }
 
 /**
+ * Two answers of one quota in flight at once (one wave), from a limiter that refills: the server may have
+ * decided either first (issue 15 §3: our concurrency, not the server's).
+ */
+function oneWave(a: Observation, b: Observation, fixed: boolean): boolean {
+  return !fixed && a.quota === b.quota && a.sentLocal < b.receivedLocal && b.sentLocal < a.receivedLocal;
+}
+
+/**
+ * waves.ts serverOrder reads a tied Reset in falling Remaining, but a token bucket or GCRA that refilled
+ * between two requests of one wave answered the later one with more: 0 then 2 comes out as 2 then 0. Such a
+ * gap (one Reset, one wave) is a refill read the wrong way round only if the refill covers it: the jump from
+ * at most b's Remaining (plus a fraction) to a's needed more than a − b refilled between two requests, and
+ * the jumps of one wave share what was refilled over its span (first send to last answer), not each the whole.
+ */
+function refillJumps(fixed: boolean, refillIn: (limit: number, spanMs: number) => number) {
+  let run: Observation[] = [];
+  let jumped = 0;
+  return {
+    /** Every consecutive pair, in the list's order: keeps the answers of the current wave. */
+    see(a: Observation, b: Observation): void {
+      if (!oneWave(a, b, fixed)) [run, jumped] = [[], 0];
+      else run = run.length === 0 ? [a, b] : [...run, b];
+    },
+    /** b fell more than one below a: a refill jump read the wrong way round, within the wave's refill. */
+    explains(a: Observation, b: Observation): boolean {
+      const gap = a.rate!.remaining - b.rate!.remaining;
+      if (run.length === 0 || a.rate!.reset !== b.rate!.reset || gap < 2) return false;
+      jumped += gap;
+      const spanMs = Math.max(...run.map((o) => o.receivedLocal)) - Math.min(...run.map((o) => o.sentLocal));
+      return jumped + 1 <= refillIn(a.rate!.limit, spanMs);
+    },
+  };
+}
+
+/**
  * Remaining counts down from Limit-1, between responses reporting the same quota: by exactly one per
  * admitted request in a fixed window (same Reset); for other models by one, less what they refilled in
  * between (model.ts allowance). A 429 of the minute quota reports 0.
@@ -33,18 +68,24 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
     }));
   }
   const fixed = isFixed(model);
+  // What a refilling limiter gave back over a span. Fractional refills add up: the floor of Remaining may
+  // come back by one even when less than one was refilled.
+  const refillIn = (limit: number, spanMs: number): number =>
+    fixed ? 0 : Math.ceil((limit * Math.max(0, spanMs)) / (windows.minuteSeconds * 1000));
+  const jumps = refillJumps(fixed, refillIn);
   let judged = false;
   for (let i = 1; i < list.length; i++) {
     const a = list[i - 1]!;
     const b = list[i]!;
+    jumps.see(a, b);
     if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset)) continue;
     // A Reset a whole window later is the next fixed window (its Remaining starts over), whatever the model.
     const length = a.quota === 'day' ? windows.daySeconds : windows.minuteSeconds;
     if (b.rate.reset - a.rate.reset >= length) continue;
     judged = true;
-    // Fractional refills add up: the floor of Remaining may come back by one even when less than one was refilled.
-    const refill = fixed ? 0 : Math.ceil((a.rate.limit * Math.max(0, b.receivedLocal - a.sentLocal)) / (windows.minuteSeconds * 1000));
-    if (b.rate.remaining < a.rate.remaining - 1 || b.rate.remaining > a.rate.remaining - 1 + refill) {
+    const refill = refillIn(a.rate.limit, b.receivedLocal - a.sentLocal);
+    const fits = b.rate.remaining >= a.rate.remaining - 1 && b.rate.remaining <= a.rate.remaining - 1 + refill;
+    if (!fits && !jumps.explains(a, b)) {
       const expected = refill ? `${a.rate.remaining - 1}..${a.rate.remaining - 1 + refill}` : a.rate.remaining - 1;
       out.push(failure(`Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request (expected ${expected})`, {
         exchange: b.ex, expected, received: b.rate.remaining,
