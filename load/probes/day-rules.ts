@@ -50,7 +50,9 @@ const countedExact = (o: Day): Verdict => {
   const unknown = o.model === undefined || o.model.model === 'unknown';
   if (!c.final) {
     return refillMayExplain(perDay, c.admitted, unknown)
-      ?? failure(`${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}`, { expected: perDay, received: c.admitted });
+      ?? failure(`${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}`, {
+        expected: perDay, received: c.admitted,
+      });
   }
   const consumes = c.rejected > 0 && c.admitted === perDay - c.rejected;
   // Short of perDay (or of it less the counted 429s) by no more than our own earlier answers that may have

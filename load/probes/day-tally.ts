@@ -184,7 +184,8 @@ export function tallyConsume(s: Settled): Verdict {
  */
 export function refillMayExplain(perDay: number, admitted: number, modelUnknown: boolean): Verdict | undefined {
   if (!modelUnknown || admitted > 2 * perDay) return undefined;
-  const why = `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`;
+  const refilled = `a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`;
+  const why = `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: ${refilled}`;
   return verdict.unjudged(why, 'run the minute probe too (--only minute,day), which tells the model');
 }
 

@@ -204,8 +204,9 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
     // A day its own Resets already show refilling (model not told) is judged as one (no fresh day is counted
     // after it): its search may take the paced run's span (waits.ts DAY_GIVE_UP.paced), which a pace little
     // above its refill needs to run it dry or to admit past what it can refill.
-    refills ??= total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find') ? bucketDay(run, seen, own) : undefined;
-    if (refills ? span > dayGiveUpMs(ctx.windows, 'paced') : total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find')) {
+    const spent = total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find');
+    refills ??= spent ? bucketDay(run, seen, own) : undefined;
+    if (refills ? span > dayGiveUpMs(ctx.windows, 'paced') : spent) {
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
       if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) return { kind: 'too-slow', perDayAtPace };
@@ -340,9 +341,10 @@ async function gaveBack(run: ProbeRun, seen: DayObservation, final: Observation)
   const o = await observe(run);
   if (o.status === 429) seen.examined.push(o);
   if (!o.admitted || o.quota !== 'day' || !o.rate || o.rate.remaining >= perDay - 1) return undefined;
-  const waited = `after waiting out the day's 429 (${final.retryAfter ? `Retry-After ${final.retryAfter.raw}` : 'to the end it named'})`;
+  const asked = final.retryAfter ? `Retry-After ${final.retryAfter.raw}` : 'to the end it named';
+  const waited = `after waiting out the day's 429 (${asked}), the next request reported the day quota`;
   const back = 'the day gave back a few requests, not a whole fresh day window (a day refilled continuously)';
-  return { model: 'token-bucket', why: `${waited}, the next request reported the day quota with Remaining ${o.rate.remaining} of ${perDay}: ${back}` };
+  return { model: 'token-bucket', why: `${waited} with Remaining ${o.rate.remaining} of ${perDay}: ${back}` };
 }
 
 /** The day probe into `seen`: the search for the day's end, the tally, and when it cannot decide a fresh day counted. */
@@ -369,12 +371,15 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   const spent = spentByKey(run);
   // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
   seen.notFixed = unknown && !seen.dayModel ? dayNotFixed(run, found.final) : undefined;
-  const tally: TallyInput = { ...scopeOf(run), samples: keySamples(run), before: spentBefore(run), endMs: found.endMs, final: found.final, modelUnknown: unknown };
+  const tally: TallyInput = {
+    ...scopeOf(run), samples: keySamples(run), before: spentBefore(run), endMs: found.endMs, final: found.final, modelUnknown: unknown,
+  };
   const settled = seen.dayModel || seen.notFixed ? undefined : settleByTally(tally);
   // Left unjudged either way (a day not shown fixed, or more than perDay that a refill may explain): the
   // one request the day gives back after its 429 may show it refills. No fresh day is counted then, so
   // this wait is the one that count's would have been (waits.ts).
-  if (unknown && !seen.dayModel && (seen.notFixed || (settled && 'over' in settled))) seen.dayModel = await gaveBack(run, seen, found.final);
+  const undecided = seen.notFixed !== undefined || (settled !== undefined && 'over' in settled);
+  if (unknown && !seen.dayModel && undecided) seen.dayModel = await gaveBack(run, seen, found.final);
   if (seen.dayModel) {
     seen.notFixed = undefined;
     seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent };
