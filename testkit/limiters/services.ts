@@ -5,6 +5,7 @@ import { gcraService } from './gcra.ts';
 import { rlfService } from './rate-limiter-flexible.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 import { tokenBucketService } from './token-bucket.ts';
+import { tokenBucketTwiceService } from './buckets-twice.ts';
 
 export const NODE_SERVICES = {
   /** express-rate-limit, minute then day limiter (the issue's setup: a 200 reports the day). */
@@ -15,6 +16,8 @@ export const NODE_SERVICES = {
   'rlf': (o: ServiceOptions, fault?: LimiterFault) => rlfService({ ...o, fault }),
   /** the `limiter` package's TokenBucket. */
   'token-bucket': (o: ServiceOptions, fault?: LimiterFault) => tokenBucketService({ ...o, fault }),
+  /** the `limiter` package's TokenBucket mounted once per quota, each writing its own headers (a 200 reports the day). */
+  'token-bucket-twice': (o: ServiceOptions, fault?: LimiterFault) => tokenBucketTwiceService({ ...o, fault }),
   /** GCRA written here (no in-memory Node library exists). */
   'gcra': (o: ServiceOptions, fault?: LimiterFault) => gcraService({ ...o, fault }),
 } as const satisfies Record<string, (o: ServiceOptions, fault?: LimiterFault) => Promise<RunningService>>;
