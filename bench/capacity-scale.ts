@@ -28,7 +28,7 @@ import { startServe } from './serve-process.ts';
 
 const RATE = Number(process.env.BENCH_SCALE_RATE ?? 1500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const POOL = 'free=8000,pro=1500,business=500';
 const VUS = 300;
 

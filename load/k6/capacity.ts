@@ -88,9 +88,9 @@ const contexts: Record<string, ScenarioContext> = {};
 function contextOf(name: string): ScenarioContext {
   let ctx = contexts[name];
   if (ctx === undefined) {
-    const keys = run.keyRanges[name.slice(name.indexOf('_') + 1)] ?? { start: 0, count: 0 };
-    const part = segmentRange(keys.count, segmentOfVu());
-    contexts[name] = ctx = { step: Number(name.slice(1, name.indexOf('_'))), start: keys.start + part.start, count: part.count };
+    const scenario = run.scenarios[name] ?? { step: -1, start: 0, count: 0 };
+    const part = segmentRange(scenario.count, segmentOfVu());
+    contexts[name] = ctx = { step: scenario.step, start: scenario.start + part.start, count: part.count };
   }
   return ctx;
 }

@@ -18,7 +18,7 @@ import { canaryLine } from '../../capacity/result.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
 import { keysForSegment } from '../../shared/segment.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
-import { runOptions, type RunOptions } from './capacity-options.ts';
+import { runOptions, scenarioName, stepsOf, type RunOptions } from './capacity-options.ts';
 import { summaryFiles } from './capacity-summary.ts';
 import { readTarget } from './config.ts';
 
@@ -28,8 +28,12 @@ export interface VuRun {
   /** ms (a number: k6 parses a duration string on every request) */
   requestTimeoutMs: number;
   ops: OpsMix;
-  /** Where each plan's load keys sit in the run's SharedArray (after the two documents): [start, start + count). */
-  keyRanges: Record<string, { start: number; count: number }>;
+  /**
+   * Per load scenario ("s3_free"): its step, and where its plan's load keys sit in the run's SharedArray
+   * (after the two documents): [start, start + count). Looked up by name: a VU that called a string
+   * method on the name would instantiate String's prototype in its runtime (≈ 3.6 KB per VU).
+   */
+  scenarios: Record<string, { step: number; start: number; count: number }>;
   /** One period of the list requests' queries (load/capacity/requests.ts), from the contract's bounds. */
   listQueries: string[];
   petStatuses: string[];
@@ -66,13 +70,19 @@ export function sharedRun(): Array<VuRun | RunSetup | string> {
   const doc = withoutLoadKeys(whole);
   const options = runOptions(whole);
   const keys: string[] = [];
-  const keyRanges: VuRun['keyRanges'] = {};
+  const keyRanges: Record<string, { start: number; count: number }> = {};
   for (const [plan, planKeys] of Object.entries(whole.plan.load)) {
     keyRanges[plan] = { start: 2 + keys.length, count: planKeys.length };
     keys.push(...planKeys);
   }
+  const scenarios: VuRun['scenarios'] = {};
+  for (const step of stepsOf(whole)) {
+    for (const plan of Object.keys(step.perPlan)) {
+      scenarios[scenarioName(step.index, plan)] = { step: step.index, ...(keyRanges[plan] ?? { start: 0, count: 0 }) };
+    }
+  }
   const vu: VuRun = {
-    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, keyRanges,
+    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, scenarios,
     listQueries: listQueries(LIMIT.max, PET_STATUSES), petStatuses: [...PET_STATUSES],
   };
   return [vu, { doc, reportDir, options }, ...keys];
