@@ -103,7 +103,31 @@ export function slidingGiveUp(scope: ProbeScope, d: Extract<SlidingDay, { kind: 
     const bucket = model.model === 'token-bucket' ? `; a token-bucket limiter at most ${most}` : '';
     return failure(`${over}${bucket}`, { exchange: last.ex, expected: perDay, received: own.length });
   }
-  return verdict.unjudged(`${over}: within what a token-bucket day quota refills over that time (${most}), so the pace cannot show whether it is enforced`);
+  const why = `${over}: within what a token-bucket day quota refills over that time (${most}), so the pace cannot show whether it is enforced`;
+  return verdict.unjudged(why, undecidedFix(scope, own));
+}
+
+/**
+ * What would decide a refilling day that neither ran dry nor admitted past its refill within the paced span
+ * S: a pace P a second with (P - refill) x S > perDay, at which a correct day runs dry (a 429) and an
+ * unenforced one admits past perDay + its refill. The minute figure bounds the pace: past it, these figures
+ * cannot decide it within the probe's span.
+ */
+function undecidedFix(scope: ProbeScope, own: readonly Observation[]): string {
+  const { perMinute, perDay } = scope.k.plan;
+  const { minuteSeconds, daySeconds } = scope.ctx.windows;
+  const spanS = dayGiveUpMs(scope.ctx.windows, 'paced') / 1000;
+  const refill = perDay / daySeconds;
+  const needed = refill + perDay / spanS;
+  const most = perMinute / minuteSeconds;
+  const kept = own.length > 1 ? `this run kept ${(own.length / (localSpan(own) / 1000)).toFixed(1)}; ` : '';
+  if (needed < most / PACE_MARGIN) {
+    return `a pace of at least ${needed.toFixed(1)} requests a second (${kept}the minute figure allows ${most.toFixed(1)}): ` +
+      "a target closer to petcert, whose answers keep the minute figure's pace";
+  }
+  const dryS = Math.round(perDay / Math.max(1e-9, most / PACE_MARGIN - refill));
+  return `none at these figures within the probe's ${Math.round(spanS)} s: the minute figure's pace runs a day of ${perDay} refilled ` +
+    `${refill.toFixed(1)} a second dry only after ${dryS} s (a shorter day window, plans file: windows.daySeconds, or a higher minute figure)`;
 }
 
 /** Paces until the day 429 (or three days and four minutes: waits.ts DAY_GIVE_UP.paced), recording into `seen.sliding`; every 429 met joins `examined`. */

@@ -39,4 +39,15 @@ describe('a GCRA day that did not run dry within the day search, its model not t
       expect(dayExact(r).outcome).toBe('fail');
     }
   });
+
+  // Still undecidable: unjudged, and the fix says what would decide it (it had none).
+  it('a day that neither ran dry nor admitted past its refill is unjudged with what would decide it', async () => {
+    const far = await runShape({ windows, plans, shape: TWO_GCRA, latencyMs: [250, 400], seed: 1, only: ['minute', 'day'] });
+    expect(dayExact(far)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
+    expect(dayExact(far).fix).toMatch(/^a pace of at least 17\.4 requests a second \(this run kept [\d.]+; the minute figure allows 20\.0\): a target closer/);
+    const slow = { free: { perMinute: 60, perDay: 850 } };
+    const near = await runShape({ windows, plans: slow, shape: TWO_GCRA, latencyMs: [0, 30], seed: 1, only: ['minute', 'day'] });
+    expect(dayExact(near)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
+    expect(dayExact(near).fix).toMatch(/^none at these figures within the probe's 147 s: the minute figure's pace runs a day of 850/);
+  });
 });
