@@ -18,7 +18,7 @@ import type { WindowCount } from './window.ts';
 
 type Minute = MinuteObservation;
 
-const NO_429 = 'no 429 was obtained (the minute quota over-admitted)';
+const NO_429 = 'no 429 was obtained (the minute quota over-admitted, or refilled as fast as the count drained it)';
 const SLOW_FIX = 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert';
 
 /** Rules on the 429: unjudged when there was none (once the probe knew it), or when it never got there. */
@@ -43,9 +43,13 @@ function exact(o: Minute): Verdict {
   const most = perMinute + allowanceFor(model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
   // Told by the count's own evidence where the headers did not show it (minute.ts bucketOrFixed): say which.
   const told = o.model && model !== o.model ? ` (${model.why})` : '';
-  const refill = most === perMinute ? '' : `, and a ${model.model} limiter at most ${most} over these ${spanMs} ms`;
+  const refill = most === perMinute ? '' : `, and a ${model.model} limiter at most ${most} over these ${Math.round(spanMs)} ms`;
   const plan = `the plan allows ${perMinute}${refill}${told}`;
   if (count.over || n > most) return failure(`${n} requests admitted from a full minute allowance; ${plan}`, { exchange: last?.ex, expected: perMinute, received: n });
+  if (count.capped) {
+    const why = `${n} requests admitted and no 429 before the count's backstop (${plan}): a limiter refilling as fast as the waves drained it`;
+    return verdict.unjudged(why, 'a minute window longer against the round trip (the target nearer, or windows less compressed)');
+  }
   // The model still unknown (minute.ts bucketOrFixed): a bucket's refill and a fixed window's over-admission alike.
   if (n > perMinute && model.model === 'unknown') {
     return verdict.unjudged(`${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`, model.fix);

@@ -21,8 +21,13 @@ export interface WindowCount {
   admitted: Observation[];
   /** The 429 that ended the window's admissions. */
   rejected?: Observation;
-  /** More than the plan's figure was admitted; sending stopped there. */
+  /** More than the plan's figure was admitted (and more than any refill explains); sending stopped there. */
   over: boolean;
+  /**
+   * The count's backstop ended it: no 429, yet no more admitted than a bucket refills over the count (one
+   * refilling as fast as the waves drain it, at this latency). Neither exact nor over: could not judge.
+   */
+  capped?: boolean;
   endMs: number;
   /**
    * Our clock from the key's last answer before the count to the count's first request (no request of the
@@ -141,7 +146,7 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     const spanMs = o.receivedLocal - admitted[0]!.sentLocal;
     if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs)) return { admitted, over: true, endMs, restMs };
   }
-  return { admitted, over: true, endMs, restMs };
+  return { admitted, over: false, capped: true, endMs, restMs };
 }
 
 /** A fresh window counted whole: tried again when a fixed window ended mid-count, or with an idle window when the count did not start full. */

@@ -1,0 +1,28 @@
+// A bucket 0–200 ms away each way on 2 s windows (pro 40 per window) refills as fast as the count's waves
+// drain it: the count reached its backstop (4 × the figure + 5 requests) with no 429, within what a bucket
+// refills over the count. quota.minute.exact failed it as over-admission ("165 requests admitted …; the plan
+// allows 40, and a unknown limiter at most 171 over these 6593 ms"), seeds 4, 13, 27 and 29 of 30, GCRA
+// and token bucket alike. Could not judge (with the fix) is the truth; an over-admitting fixed window still fails.
+import { describe, expect, it } from 'vitest';
+import { runShape } from '../../testkit/load/shape-run.ts';
+import type { MeterKind } from '../../testkit/load/limiter-shapes.ts';
+
+const windows = { minuteSeconds: 2, daySeconds: 20 };
+const plans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } };
+
+describe('a count that reached its backstop without a 429', () => {
+  it.for<{ meter: MeterKind; seed: number }>([
+    { meter: 'gcra', seed: 4 }, { meter: 'gcra', seed: 13 }, { meter: 'token-bucket', seed: 27 }, { meter: 'token-bucket', seed: 29 },
+  ])('$meter, seed $seed: quota.minute.exact unjudged with the fix, never failed', async ({ meter, seed }) => {
+    const r = await runShape({ windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 200], seed, only: ['minute'] });
+    expect(r.failed.filter((f) => f.startsWith('quota.minute.exact'))).toEqual([]);
+    const exact = r.checks.find((c) => c.id === 'quota.minute.exact[pro]');
+    expect(exact).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: expect.stringMatching(/before the count's backstop/) });
+    expect(exact?.fix).toMatch(/minute window longer/);
+  });
+
+  it('a fixed window over-admitting past the backstop still fails quota.minute.exact', async () => {
+    const r = await runShape({ windows, plans, shape: { meter: 'aligned', headers: 'binding', faults: { overAdmit: 200 } }, latencyMs: [0, 30], seed: 1, only: ['minute'] });
+    expect(r.failed.some((f) => f.startsWith('quota.minute.exact[pro]'))).toBe(true);
+  });
+});
