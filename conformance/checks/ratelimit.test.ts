@@ -2,9 +2,12 @@
 // or milliseconds still are. With a Date header, Reset is judged against it.
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../core/exchange.ts';
-import type { RunContext } from '../context.ts';
+import { resolvePlan, specPlanTable } from '../../spec/plans.ts';
+import { fakeClock, inProcess } from '../../testkit/reference/in-process.ts';
+import type { LimiterModel } from '../../reference/variants.ts';
+import { listRequest, type RunContext } from '../context.ts';
 import { ratelimitChecks } from './ratelimit.ts';
-import type { ResponseCheck } from './types.ts';
+import { UNDECIDED, type ResponseCheck, type ScenarioCheck } from './types.ts';
 
 const check = ratelimitChecks.find((c) => c.id === 'ratelimit.reset-timestamp') as ResponseCheck;
 const ctx = { resetHorizonSeconds: 86_400 } as RunContext;
@@ -50,12 +53,54 @@ describe('ratelimit.countdown and refilling limiters', () => {
     if (countdown.kind !== 'scenario') throw new Error('countdown is a scenario');
     return countdown.run(4, { ...bucketCtx, baseUrl: 'http://127.0.0.1/v1', apiKey: 'k', send } as RunContext);
   }
-  test('a full bucket that refills between requests passes', async () => {
-    expect(await run(1, 1000)).toBeUndefined();
+  // A run that compared nothing is not a pass (it was, before: `comparable < 2` returned undefined).
+  test('a full bucket that refills between requests is undecided, never failed', async () => {
+    expect(await run(1, 1000)).toBe(UNDECIDED);
   });
   test('a stuck Remaining in a fixed window still fails', async () => {
-    expect(await run(2, 1000)).toBeUndefined(); // Reset within what refilling takes: cannot tell
+    expect(await run(2, 1000)).toBe(UNDECIDED); // Reset within what refilling takes: cannot tell
     expect(await run(30, 1000)).toMatchObject({ message: expect.stringMatching(/did not decrease/) });
     expect(await run(1, 6)).toMatchObject({ message: expect.stringMatching(/did not decrease/) }); // no refill in 20 ms
+  });
+});
+
+// The reference server's limiter models in virtual time, on the spec's windows and a Business key (1,000 a
+// minute): a client of the key sent a request every 100 ms for the last two minutes, and the scenario's
+// requests keep that pace. In a sliding log the request sent a window earlier ages out between two of
+// them: Remaining stays level (-1 + 1) on a correct server (load/limiter-models.e2e.test.ts, 2 runs in 6).
+describe('ratelimit.countdown on the reference limiter models at a steady rate', () => {
+  const countdown = ratelimitChecks.find((c) => c.id === 'ratelimit.countdown') as ScenarioCheck<number>;
+  const table = specPlanTable();
+  const PACE_MS = 100;
+  const plan = resolvePlan(table, 'business');
+  const windows = { resetHorizonSeconds: table.windows.daySeconds, minuteSeconds: table.windows.minuteSeconds };
+  async function steady(limiterModel: LimiterModel, faults: { remainingStuck?: boolean } = {}): Promise<unknown> {
+    // Starts (and ends, two minutes later) mid-window: a fixed window's Reset is 30 s off, far from a log's.
+    const clock = fakeClock(Date.UTC(2030, 0, 1, 0, 0, 30));
+    const call = inProcess({ now: clock.now, variants: { limiterModel }, faults }, plan.name);
+    const paced = async (path: string) => {
+      const sentAt = clock.now();
+      const response = await call('GET', path);
+      clock.advance(PACE_MS);
+      return { response, sentAt };
+    };
+    for (let t = 0; t < 2 * table.windows.minuteSeconds * 1000; t += PACE_MS) await paced('/v1/pets?limit=1');
+    const send = async (request: Exchange['request']): Promise<Exchange> => {
+      const { response, sentAt } = await paced(request.url.slice(request.url.indexOf('/v1')));
+      return { request, response: { status: response.status, headers: response.headers, body: response.body }, sentAt, durationMs: 1 };
+    };
+    const ctx = { baseUrl: 'http://127.0.0.1/v1', apiKey: 'k', send, plan, ...windows } as RunContext;
+    expect((await send(listRequest(ctx, 'limit=1'))).response.status).toBe(200); // the key is the caller's
+    return countdown.run(5, ctx);
+  }
+  test('a sliding log whose Remaining stays level is never failed: what ages out is unknown, so undecided', async () => {
+    expect(await steady('sliding-log')).toBe(UNDECIDED);
+  });
+  test.for(['sliding-counter', 'token-bucket', 'first-request'] as const)('%s at the same pace is never failed', async (model) => {
+    expect([undefined, UNDECIDED]).toContain(await steady(model));
+  });
+  test('a fixed window at the same pace still counts down, and a stuck Remaining still fails', async () => {
+    expect(await steady('fixed')).toBeUndefined();
+    expect(await steady('fixed', { remainingStuck: true })).toMatchObject({ message: expect.stringMatching(/did not decrease/) });
   });
 });

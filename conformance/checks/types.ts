@@ -29,6 +29,13 @@ export interface ResponseCheck extends CheckMeta {
   unseen?: Skip;
 }
 
+/**
+ * What a scenario run returns when it sent its requests but the answers could not decide the rule (e.g.
+ * nothing in them was comparable): neither a pass nor a failure. A check judged by no run is unjudged.
+ */
+export const UNDECIDED = Symbol('undecided');
+export type RunVerdict = Finding | undefined | typeof UNDECIDED;
+
 export interface ScenarioCheck<T = unknown> extends CheckMeta {
   kind: 'scenario';
   /** Share of the budget, relative to the other scenario checks. */
@@ -43,8 +50,10 @@ export interface ScenarioCheck<T = unknown> extends CheckMeta {
    * implementations make most, so a small budget still covers them instead of leaving them to chance.
    */
   examples?: (ctx: RunContext) => T[];
-  /** Sends the requests of one input and judges them; undefined when the rule held. */
-  run: (input: T, ctx: RunContext) => Promise<Finding | undefined>;
+  /** Sends the requests of one input and judges them; undefined when the rule held, UNDECIDED when it could not tell. */
+  run: (input: T, ctx: RunContext) => Promise<RunVerdict>;
+  /** Why the check is unjudged when every run it made was UNDECIDED (checks that can return UNDECIDED give it). */
+  undecided?: Skip;
 }
 
 /** An OBSERVE (or aggregate) check judged once at the end from what the run recorded. */

@@ -8,7 +8,7 @@ import { int64Field, nullOptional } from '../checks/create-edges.ts';
 import { unspecifiedEndpoints } from '../checks/endpoints.ts';
 import { absent, badId } from '../checks/get.ts';
 import { limitOutOfRangeCheck, unknownStatus, validQuery } from '../checks/list.ts';
-import type { CheckMeta, Finding, ScenarioCheck } from '../checks/types.ts';
+import type { CheckMeta, Finding, RunVerdict, ScenarioCheck } from '../checks/types.ts';
 import { bearer, createRequest, type RunContext } from '../context.ts';
 import { someCategory } from '../create-pet.ts';
 import { NAMES as RATE_LIMIT_NAMES } from '../checks/ratelimit.ts';
@@ -20,7 +20,7 @@ export interface CoverageCase {
   check: CheckMeta;
   /** Most requests the case can take (a valid pet may be re-sent: create-pet.ts); the budget reserves this. */
   cost: number;
-  run(ctx: RunContext): Promise<Finding | undefined>;
+  run(ctx: RunContext): Promise<RunVerdict>;
   /**
    * Whether a case that found nothing wrong decided anything, from the statuses its requests got: a
    * valid pet refused by a server that knows only some categories (GAPS.md) is undecided, not a pass.

@@ -6,7 +6,7 @@ import { AbortRunError, TransportError } from '../../core/errors.ts';
 import type { HttpRequest } from '../../core/exchange.ts';
 import type { ProgressSink } from '../../core/progress.ts';
 import type { Ledger } from '../../report/ledger.ts';
-import type { ResponseCheck } from '../checks/types.ts';
+import { UNDECIDED, type ResponseCheck } from '../checks/types.ts';
 import type { RunContext } from '../context.ts';
 import type { Attribution } from '../runner/book.ts';
 import type { CoverageCase } from './cases.ts';
@@ -84,7 +84,9 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
     try {
       const finding = await c.run(scoped);
       const byResponseChecks = o.attributions.failedChecks(c);
-      if (finding) {
+      if (finding === UNDECIDED) {
+        outcome = 'undecided';
+      } else if (finding) {
         ledger.fail(c.check, { ...finding, message: `${c.spec.name}: ${finding.message}`, counterexample: counterexampleOf(c) });
         outcome = 'fail';
       } else if (byResponseChecks.length) {

@@ -4,13 +4,15 @@
 // candidates) pass without sending, which ends shrinking at the smallest case found so far.
 import fc from 'fast-check';
 import { AbortRunError, PetcertError, TransportError } from '../../core/errors.ts';
-import type { ScenarioCheck, Finding } from '../checks/types.ts';
+import { UNDECIDED, type ScenarioCheck, type Finding } from '../checks/types.ts';
 import type { RunContext } from '../context.ts';
 
 export interface ScenarioOutcome {
   runs: number;
   /** Runs whose input was sent and judged: runs after the share was spent pass without judging anything. */
   judged: number;
+  /** Runs that sent their input but whose answers could not decide the rule (UNDECIDED): not judged. */
+  undecided: number;
   requests: number;
   seed: number;
   transportErrors: number;
@@ -27,6 +29,7 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
   let stop: PetcertError | undefined;
   let transportErrors = 0;
   let judged = 0;
+  let undecided = 0;
   let last: { input: unknown; finding: Finding } | undefined;
   const scoped: RunContext = {
     ...ctx,
@@ -40,6 +43,10 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
     if (spent || stop) return true;
     try {
       const finding = await check.run(input, scoped);
+      if (finding === UNDECIDED) {
+        undecided += 1;
+        return true;
+      }
       judged += 1;
       if (!finding) return true;
       last = { input, finding };
@@ -58,7 +65,7 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
   const examples = (check.examples?.(ctx) ?? []).map((e) => [e] as [unknown]);
   const details = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples });
   if (details.failed && !last) throw details.errorInstance ?? new Error(`check ${check.id} failed without a finding`);
-  const outcome: ScenarioOutcome = { runs: details.numRuns, judged, requests: used, seed: o.seed, transportErrors, ...(stop ? { stop } : {}) };
+  const outcome: ScenarioOutcome = { runs: details.numRuns, judged, undecided, requests: used, seed: o.seed, transportErrors, ...(stop ? { stop } : {}) };
   if (details.failed && last) {
     outcome.failure = { finding: last.finding, counterexample: details.counterexample?.[0], path: details.counterexamplePath, shrinks: details.numShrinks };
   }

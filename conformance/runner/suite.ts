@@ -15,7 +15,7 @@ import { isPets } from '../../spec/validators.ts';
 import { INT64_FIX, int64Undecided, int64Field } from '../checks/create-edges.ts';
 import { draftAgrees } from '../checks/ratelimit-draft.ts';
 import { limitOfPlan, NO_PLAN } from '../checks/ratelimit-plan.ts';
-import type { ScenarioCheck } from '../checks/types.ts';
+import type { ScenarioCheck, Skip } from '../checks/types.ts';
 import { coverageCases, NEEDS_PETS, type CoverageCase } from '../coverage/cases.ts';
 import { createAttributions, runCoverage } from '../coverage/run.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
@@ -179,8 +179,12 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       const outcome = await runScenario(check, ctx, { seed, numRuns: runs, share: Math.ceil(share) });
       Object.assign(entry.info, { seed, runs: outcome.runs, requests: outcome.requests, ...(outcome.transportErrors ? { transportErrors: outcome.transportErrors } : {}) });
       entry.applied += outcome.judged;
-      // Runs after its share was spent pass without sending: a check that judged no input is not a pass.
-      if (outcome.judged === 0 && !outcome.failure) ledger.skip(check, 'its share of the budget was spent before its first input was judged (429s waited out and retries cost requests too)', { fix: budgetFix() });
+      // Runs after its share was spent pass without sending, and a run whose answers decided nothing
+      // (UNDECIDED) passes without judging: a check that judged no input is not a pass.
+      if (outcome.judged === 0 && !outcome.failure) {
+        const why = unjudgedScenario(check, outcome.undecided, budgetFix());
+        ledger.skip(check, why.skip, why);
+      }
       if (outcome.failure) {
         const f = outcome.failure;
         ledger.fail(check, {
@@ -235,6 +239,12 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     else for (const finding of verdict ?? []) ledger.fail(check, finding);
   }
   return { ledger, ctx, requests: runner.requests(), ...(aborted ? { aborted } : {}) };
+}
+
+/** Why a scenario check that judged no input is unjudged: its runs decided nothing, or its share ran out first. */
+function unjudgedScenario(check: ScenarioCheck, undecided: number, budgetFix: string): Skip {
+  if (undecided > 0 && check.undecided) return { ...check.undecided, skip: `${undecided} run(s), none decided: ${check.undecided.skip}` };
+  return { skip: 'its share of the budget was spent before its first input was judged (429s waited out and retries cost requests too)', fix: budgetFix };
 }
 
 /** Runs tasks with at most `n` at a time; the first error stops new starts and is rethrown after the others settle. */
