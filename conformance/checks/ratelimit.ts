@@ -119,7 +119,7 @@ export const ratelimitChecks: Check[] = [
     arbitrary: () => fc.integer({ min: 3, max: 5 }),
     undecided: {
       skip: 'no two answers in one window could be compared: every pair had a new Reset, time for a refilling limiter to give a request back, or Reset one window after Date (a sliding log, where requests age out at times petcert cannot know)',
-      fix: 'run against a key on a fixed-window limiter with windows of 60 s or more, or judge Remaining with `petcert quota`',
+      fix: 'a key no other client uses, on windows of 60 s or more; `petcert quota` judges the count down its own way (quota.headers.remaining)',
     },
     async run(n, ctx) {
       const seen: Exchange[] = [];
@@ -128,15 +128,16 @@ export const ratelimitChecks: Check[] = [
       // from the minute to the day quota between two requests is not a fault. Other checks' requests
       // running meanwhile only make Remaining drop faster. A refilling limiter (token bucket, GCRA) may
       // give a request back between two of them: only pairs closer than one request's refill compare.
-      // A sliding log gives back what ages out, at any moment: its pairs never compare.
+      // A sliding log gives back what ages out, at any moment: its level pairs never compare. A give-back
+      // only ever hides a decrease: any pair in one window that went down shows the count (short windows).
       let comparable = 0;
       for (let i = 1; i < seen.length; i += 1) {
         const a = parsed(seen[i - 1]!);
         const b = parsed(seen[i]!);
         if (!a.ok || !b.ok || a.value.limit !== b.value.limit || a.value.reset !== b.value.reset) continue;
+        if (b.value.remaining < a.value.remaining) return undefined;
         if (mayRefillOne(seen[i - 1]!, seen[i]!, a.value.limit, ctx) || readsLikeSlidingLog(seen[i]!, a.value.limit, ctx)) continue;
         comparable += 1;
-        if (b.value.remaining < a.value.remaining) return undefined;
       }
       // Fewer than two pairs that stayed level decide nothing (one level pair may be a rounding): not a pass.
       if (comparable < 2) return UNDECIDED;
