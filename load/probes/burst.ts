@@ -18,8 +18,11 @@ export interface BurstObservation extends Observed {
   scope: ProbeScope;
   /** The limiter's model the minute probe found for this key (undefined: it did not run). */
   model?: ModelVerdict;
-  /** The judged burst: its simultaneous answers, and the end (server ms) of the fresh window it was sent in. */
-  burst?: { all: Observation[]; endMs: number };
+  /**
+   * The judged burst: its simultaneous answers, the end (server ms) of the fresh window it was sent in, and
+   * whether answers still came after that window's end on its last try (a target slow for this window length).
+   */
+  burst?: { all: Observation[]; endMs: number; pastEnd?: boolean };
   /** The key's day ran out and the run could not wait for its end (day-out.ts): why, and the fix. */
   unwaited?: Unwaited;
 }
@@ -143,10 +146,35 @@ function notWholeVerdict(o: BurstObservation): Verdict | undefined {
   return verdict.unjudged(why, 'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window');
 }
 
+/** The most answers admitted with one minute Reset: what one fixed window admitted of a burst that straddled two. */
+function mostInOneWindow(all: readonly Observation[]): number {
+  const perReset = new Map<number, number>();
+  for (const x of all) if (x.admitted && x.quota === 'minute' && x.rate) perReset.set(x.rate.reset, (perReset.get(x.rate.reset) ?? 0) + 1);
+  return Math.max(0, ...perReset.values());
+}
+
+/**
+ * A burst answered past its fixed window's end on both tries: two windows may each have admitted up to the
+ * figure. Over it within one window (one Reset) is still judged; a count above it otherwise could not be.
+ * (Resets that differ alone are a bucket's creeping Reset as well: not a straddle.)
+ */
+function straddled(o: BurstObservation): Verdict | undefined {
+  const { perMinute } = o.scope.k.plan;
+  const b = o.burst!;
+  const n = admittedOf(b).length;
+  // Only a count above the figure can come from two windows; over two windows' worth, or over it in one, is judged.
+  if (!b.pastEnd || n <= perMinute || n > 2 * perMinute || mostInOneWindow(b.all) > perMinute) return undefined;
+  const why = `${b.all.length} simultaneous requests straddled the minute window's end on both tries (${admittedOf(b).length} admitted`
+    + ' across two windows): the target answers too slowly for a burst of this size within one window';
+  return verdict.unjudged(why, 'longer minute windows (the plans file), or a target nearer or less loaded');
+}
+
 /** burstExact's guard: nothing to judge, the day ran out, or a burst that did not start whole (unjudged). */
 function exactApplies(o: BurstObservation): Verdict | undefined {
   if (!o.burst) return missing(o);
   const { perMinute } = o.scope.k.plan;
+  const across = straddled(o);
+  if (across) return across;
   if (dayRanOut(o.scope, o.burst)) {
     const why = `${admittedOf(o.burst).length} of ${perMinute} admitted before a 429 the day quota owns: the day quota ran out`;
     return verdict.unjudged(`${why}${o.unwaited ? ` (${o.unwaited.unwaited})` : ''}`, o.unwaited?.fix ?? DAY_OUT_FIX);
@@ -189,14 +217,16 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
     const fresh = await findFreshWindow(run, false, idle || counter || model?.model === 'unknown' ? 1 : 0, !counter && !idle);
     const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
     const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
-    const crossed = fixed && (resets.size > 1 || all.some((o) => o.serverMs > fresh.endMs + SLACK_MS));
+    const pastEnd = all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);
+    const crossed = fixed && (resets.size > 1 || pastEnd);
     if (crossed && attempt === 0) {
       // Resets that differ also come from a bucket's Reset creeping per request: with no model shown fixed,
       // the next try starts after an idle window too.
       idle = !(model && isFixed(model));
       continue;
     }
-    const burst = { all, endMs: fresh.endMs };
+    // A window told fixed does not creep: Resets that differ are two windows. Untold, only answers past the end.
+    const burst = { all, endMs: fresh.endMs, pastEnd: model && isFixed(model) ? crossed : fixed && pastEnd };
     if (dayRanOut(run, burst)) {
       // The key's day ran out (its minute and day probes spend it too): burst again in the next day window,
       // when the run affords the wait, instead of leaving the rule unjudged.
