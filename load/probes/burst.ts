@@ -20,9 +20,9 @@ export interface BurstObservation extends Observed {
   model?: ModelVerdict;
   /**
    * The judged burst: its simultaneous answers, the end (server ms) of the fresh window it was sent in, and
-   * whether answers still came after that window's end on its last try (a target slow for this window length).
+   * whether it still straddled two fixed windows on its last try (a target slow for this window length).
    */
-  burst?: { all: Observation[]; endMs: number; pastEnd?: boolean };
+  burst?: { all: Observation[]; endMs: number; straddled?: boolean };
   /** The key's day ran out and the run could not wait for its end (day-out.ts): why, and the fix. */
   unwaited?: Unwaited;
 }
@@ -158,13 +158,13 @@ function mostInOneWindow(all: readonly Observation[]): number {
  * figure. Over it within one window (one Reset) is still judged; a count above it otherwise could not be.
  * (Resets that differ alone are a bucket's creeping Reset as well: not a straddle.)
  */
-function straddled(o: BurstObservation): Verdict | undefined {
+function straddledVerdict(o: BurstObservation): Verdict | undefined {
   const { perMinute } = o.scope.k.plan;
   const b = o.burst!;
   const n = admittedOf(b).length;
   // Only a count above the figure can come from two windows; over two windows' worth, or over it in one, is judged.
-  if (!b.pastEnd || n <= perMinute || n > 2 * perMinute || mostInOneWindow(b.all) > perMinute) return undefined;
-  const why = `${b.all.length} simultaneous requests straddled the minute window's end on both tries (${admittedOf(b).length} admitted`
+  if (!b.straddled || n <= perMinute || n > 2 * perMinute || mostInOneWindow(b.all) > perMinute) return undefined;
+  const why = `${b.all.length} simultaneous requests straddled the minute window's end on both tries (${n} admitted`
     + ' across two windows): the target answers too slowly for a burst of this size within one window';
   return verdict.unjudged(why, 'longer minute windows (the plans file), or a target nearer or less loaded');
 }
@@ -173,7 +173,7 @@ function straddled(o: BurstObservation): Verdict | undefined {
 function exactApplies(o: BurstObservation): Verdict | undefined {
   if (!o.burst) return missing(o);
   const { perMinute } = o.scope.k.plan;
-  const across = straddled(o);
+  const across = straddledVerdict(o);
   if (across) return across;
   if (dayRanOut(o.scope, o.burst)) {
     const why = `${admittedOf(o.burst).length} of ${perMinute} admitted before a 429 the day quota owns: the day quota ran out`;
@@ -226,7 +226,7 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
       continue;
     }
     // A window told fixed does not creep: Resets that differ are two windows. Untold, only answers past the end.
-    const burst = { all, endMs: fresh.endMs, pastEnd: model && isFixed(model) ? crossed : fixed && pastEnd };
+    const burst = { all, endMs: fresh.endMs, straddled: model && isFixed(model) ? crossed : fixed && pastEnd };
     if (dayRanOut(run, burst)) {
       // The key's day ran out (its minute and day probes spend it too): burst again in the next day window,
       // when the run affords the wait, instead of leaving the rule unjudged.
