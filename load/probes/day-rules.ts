@@ -4,11 +4,11 @@
 // window (day-sliding.ts), the tally when the day refused (day-tally.ts), or a fresh day counted — and
 // a stage never reached makes it unjudged with the cut's reason (findings.ts `missing`).
 import { verdict, type Verdict } from '../../report/check.ts';
-import { lastRemaining, dayNotFull, type DayObservation } from './day.ts';
+import { lastRemaining, dayNotFull, type DayObservation, type DaySearch } from './day.ts';
 import { countedDayEnd, openedByOurEarlierAnswers } from './day-edge.ts';
 import { minuteResetContradicts, retryAfterBeyondDay } from './day-refusal.ts';
-import { slidingExact, slidingGiveUp } from './day-sliding.ts';
-import { refillMayExplain, settleByTally, tallyConsume, tallyExact, tallyRetryAfter, type Settled } from './day-tally.ts';
+import { slidingExact, slidingGiveUp, type SlidingDay } from './day-sliding.ts';
+import { refillMayExplain, tallyConsume, tallyExact, tallyRetryAfter, type Settled, type TallyInput } from './day-tally.ts';
 import { failure, missing, rule, silent, type ProbeRule } from './findings.ts';
 import { applicable, notFixed, remainingBefore429, retryAfterAccurate, retryAfterConsistent, retryAfterForm, retryAfterPresent } from './judge.ts';
 import type { Observation } from './observe.ts';
@@ -24,24 +24,44 @@ const binds = (o: Day): Verdict | undefined => (o.cannotBind ? verdict.notApplic
 
 /** The model is unknown and the day's answers (or the counted day's first) do not show a fixed day. */
 const unknownModel = (why: string): Verdict => verdict.unjudged(`the limiter's model is unknown and ${why}`);
-const notFixedDay = (o: Day): Verdict => unknownModel(`the day quota's answers do not show a fixed day window: ${o.notFixed}`);
 
 /** The model a day that is not a fixed window's is judged by: the minute probe's, or the one its own Resets show. */
 const notFixedModel = (o: Day): ModelVerdict => o.dayModel ?? o.model!;
 
-const settled = (o: Day): Settled | undefined => (o.tally ? settleByTally(o.tally) : undefined);
+type Found = Extract<DaySearch, { kind: 'found' }>;
 
-/** The counted day's first answer shows a day that did not start whole (model unknown): why. */
-function notFull(o: Day): string | undefined {
+/**
+ * The path the day probe took (day.ts `probeDay`), decided once for every rule: a limiter that is not a
+ * fixed window; a search that found no day end; a day not shown fixed; the tally that settled it; or a
+ * fresh day counted (with why it may not have started whole). `missing`: no stage was reached.
+ */
+type DayPath =
+  | { kind: 'missing' }
+  | { kind: 'sliding'; d: SlidingDay }
+  | { kind: 'unfound'; s: Exclude<DaySearch, Found> }
+  | { kind: 'not-fixed'; why: string; found: Found }
+  | { kind: 'tally'; input: TallyInput; t: Settled }
+  | { kind: 'counted'; c: Counted; notFull?: string };
+
+type Counted = NonNullable<Day['count']>;
+
+function pathOf(o: Day): DayPath {
+  const s = o.search;
+  if (o.sliding) return { kind: 'sliding', d: o.sliding };
+  if (!s) return { kind: 'missing' };
+  if (s.kind !== 'found') return { kind: 'unfound', s };
+  if (o.notFixed) return { kind: 'not-fixed', why: o.notFixed, found: s };
+  if (o.tally && o.settled) return { kind: 'tally', input: o.tally, t: o.settled };
+  if (!o.count) return { kind: 'missing' };
   const unknown = o.model === undefined || o.model.model === 'unknown';
-  return unknown ? dayNotFull(o.scope, o.count!.first) : undefined;
+  return { kind: 'counted', c: o.count, notFull: unknown ? dayNotFull(o.scope, o.count.first) : undefined };
 }
 
-const countedExact = (o: Day): Verdict => {
-  const c = o.count!;
+/** The model is unknown and the day's answers do not show a fixed day window. */
+const notFixedDay = (why: string): Verdict => unknownModel(`the day quota's answers do not show a fixed day window: ${why}`);
+
+function countedExact(o: Day, c: Counted): Verdict {
   const { perDay } = o.scope.k.plan;
-  const why = notFull(o);
-  if (why) return unknownModel(why);
   if (!c.final && c.admitted <= perDay && c.late) {
     return verdict.unjudged(`the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`, SLOW_FIX);
   }
@@ -62,89 +82,95 @@ const countedExact = (o: Day): Verdict => {
   const within = (counted: number): boolean => counted <= perDay && perDay <= counted + early;
   if (c.admitted === perDay || consumes || within(c.admitted) || (c.rejected > 0 && within(c.admitted + c.rejected))) return verdict.pass;
   return failure(`${c.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: c.final.ex, expected: perDay, received: c.admitted });
-};
+}
 
-function searchExact(o: Day): Verdict {
-  const s = o.search;
+function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
   const { perDay, perMinute } = o.scope.k.plan;
-  if (!s) return missing(o);
   if (s.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when the day window ends within one day window");
   if (s.kind === 'too-slow') {
     return verdict.unjudged(`at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be reached within one day window`, SLOW_FIX);
   }
-  if (s.kind === 'no-day-429') {
-    return failure(`paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`, {
-      exchange: s.last.ex, expected: perDay, received: s.admitted,
-    });
-  }
-  if (o.notFixed) return notFixedDay(o);
-  const t = settled(o);
-  if (t) return tallyExact(o.tally!, t);
-  return o.count ? countedExact(o) : missing(o);
+  return failure(`paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`, {
+    exchange: s.last.ex, expected: perDay, received: s.admitted,
+  });
 }
 
-function dayExact(o: Day): Verdict {
-  const d = o.sliding;
-  if (!o.search && !d) return missing(o);
-  if (!d) return searchExact(o);
+function slidingDayExact(o: Day, d: SlidingDay): Verdict {
   if (d.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when one more request fits within one day window");
   return d.kind === 'refused' ? slidingExact(o.scope, d, notFixedModel(o)) : slidingGiveUp(o.scope, d, notFixedModel(o));
 }
 
+function dayExact(o: Day): Verdict {
+  const p = pathOf(o);
+  switch (p.kind) {
+    case 'missing': return missing(o);
+    case 'sliding': return slidingDayExact(o, p.d);
+    case 'unfound': return unfoundExact(o, p.s);
+    case 'not-fixed': return notFixedDay(p.why);
+    case 'tally': return tallyExact(p.input, p.t);
+    case 'counted': return p.notFull ? unknownModel(p.notFull) : countedExact(o, p.c);
+  }
+}
+
 /** The day 429's Retry-After: present, then pointing at the day's end (or consistent, for other models). */
 function dayRetryAfter(o: Day): readonly Verdict[] {
-  const d = o.sliding;
-  if (d?.kind === 'refused') return [retryAfterPresent(d.final), ...retryAfterConsistent(o.scope, d.final, o.scope.ctx.windows.daySeconds)];
-  if (d?.kind === 'end-unknown') return retryAfterBeyondDay(o.scope, d.final);
-  if (o.search?.kind === 'end-unknown') return retryAfterBeyondDay(o.scope, o.search.final);
-  if (d || o.search?.kind !== 'found') return silent;
-  if (o.notFixed) return [notFixedDay(o)];
-  const t = settled(o);
-  if (t) return 'over' in t ? silent : tallyRetryAfter(o.tally!);
-  const c = o.count;
-  if (!c) return silent;
-  const why = notFull(o);
-  if (why) return [unknownModel(why)];
-  if (!c.final) return silent;
-  return [retryAfterPresent(c.final), ...retryAfterAccurate(c.final, countedDayEnd(o.scope, c.start, c.final, c.first, o.model))];
+  const p = pathOf(o);
+  switch (p.kind) {
+    case 'missing': return silent;
+    case 'sliding': {
+      const { d } = p;
+      if (d.kind === 'refused') return [retryAfterPresent(d.final), ...retryAfterConsistent(o.scope, d.final, o.scope.ctx.windows.daySeconds)];
+      return d.kind === 'end-unknown' ? retryAfterBeyondDay(o.scope, d.final) : silent;
+    }
+    case 'unfound': return p.s.kind === 'end-unknown' ? retryAfterBeyondDay(o.scope, p.s.final) : silent;
+    case 'not-fixed': return [notFixedDay(p.why)];
+    case 'tally': return 'over' in p.t ? silent : tallyRetryAfter(p.input);
+    case 'counted': {
+      const { c, notFull } = p;
+      if (notFull) return [unknownModel(notFull)];
+      return c.final ? [retryAfterPresent(c.final), ...retryAfterAccurate(c.final, countedDayEnd(o.scope, c.start, c.final, c.first, o.model))] : silent;
+    }
+  }
 }
 
 /** The day 429 whose Retry-After form §8.3 judges, where the day probe judged it. */
 function formed(o: Day): Observation | undefined {
-  if (o.sliding?.kind === 'refused') return o.sliding.final;
-  if (o.search?.kind !== 'found' || o.notFixed) return undefined;
-  const t = settled(o);
-  if (t) return 'over' in t || o.tally!.final.quota !== 'day' || !o.tally!.final.rate ? undefined : o.tally!.final;
-  return o.count && !notFull(o) ? o.count.final : undefined;
+  const p = pathOf(o);
+  if (p.kind === 'sliding') return p.d.kind === 'refused' ? p.d.final : undefined;
+  if (p.kind === 'tally') return 'over' in p.t || p.input.final.quota !== 'day' || !p.input.final.rate ? undefined : p.input.final;
+  return p.kind === 'counted' && !p.notFull ? p.c.final : undefined;
 }
 
 function dayHeaders(o: Day): readonly Verdict[] {
-  const d = o.sliding;
-  if (d) return d.kind === 'refused' ? [verdict.observed({ on429: d.final.quota })] : silent;
-  if (o.search?.kind !== 'found') return silent;
-  if (o.notFixed) return [verdict.observed({ on429: o.search.final.quota })];
-  const t = settled(o);
-  if (t) return 'over' in t ? silent : [verdict.observed({ on429: o.search.final.quota })];
-  const c = o.count;
-  if (!c) return silent;
-  return [verdict.observed({ beforeDayBinds: [...c.reported.dayNotBinding], whileDayBinds: [...c.reported.dayBinding], on429: c.final?.quota })];
+  const p = pathOf(o);
+  switch (p.kind) {
+    case 'missing': case 'unfound': return silent;
+    case 'sliding': return p.d.kind === 'refused' ? [verdict.observed({ on429: p.d.final.quota })] : silent;
+    case 'not-fixed': return [verdict.observed({ on429: p.found.final.quota })];
+    case 'tally': return 'over' in p.t ? silent : [verdict.observed({ on429: p.input.final.quota })];
+    case 'counted': {
+      const { reported, final } = p.c;
+      return [verdict.observed({ beforeDayBinds: [...reported.dayNotBinding], whileDayBinds: [...reported.dayBinding], on429: final?.quota })];
+    }
+  }
 }
 
 function rejectedConsume(o: Day): readonly Verdict[] {
-  const d = o.sliding;
-  if (d) return d.kind === 'refused' ? [notFixed(notFixedModel(o))] : silent;
-  if (o.search?.kind !== 'found') return silent;
-  if (o.notFixed) return [notFixedDay(o)];
-  const t = settled(o);
-  if (t) return 'over' in t ? silent : [tallyConsume(t)];
-  const c = o.count;
-  if (!c) return silent;
-  const why = notFull(o);
-  if (why) return [unknownModel(why)];
-  if (!c.final) return silent;
-  if (c.rejected === 0) return [verdict.unjudged('no deliberate 429 was made in this day window')];
-  const consumes = c.rejected > 0 && c.admitted === o.scope.k.plan.perDay - c.rejected;
-  return [verdict.observed({ consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.rejected })];
+  const p = pathOf(o);
+  switch (p.kind) {
+    case 'missing': case 'unfound': return silent;
+    case 'sliding': return p.d.kind === 'refused' ? [notFixed(notFixedModel(o))] : silent;
+    case 'not-fixed': return [notFixedDay(p.why)];
+    case 'tally': return 'over' in p.t ? silent : [tallyConsume(p.t)];
+    case 'counted': {
+      const { c, notFull } = p;
+      if (notFull) return [unknownModel(notFull)];
+      if (!c.final) return silent;
+      if (c.rejected === 0) return [verdict.unjudged('no deliberate 429 was made in this day window')];
+      const consumes = c.admitted === o.scope.k.plan.perDay - c.rejected;
+      return [verdict.observed({ consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.rejected })];
+    }
+  }
 }
 
 /** Consecutive answers of the search for the day's end (the server's order). */

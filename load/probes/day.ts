@@ -16,7 +16,7 @@ import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
 import { refillingDay } from './day-refill.ts';
 import { waveSource } from './waves.ts';
 import { isFixed, type ModelVerdict } from './model.ts';
-import { settleByTally, type TallyInput } from './day-tally.ts';
+import { settleByTally, type Settled, type TallyInput } from './day-tally.ts';
 import { dayGiveUpMs } from './waits.ts';
 
 /** How the search for the day's end (phase A) ended. */
@@ -46,6 +46,8 @@ export interface DayObservation extends Observed {
   notFixed?: string;
   /** This key's samples and earlier spending when the day refused: the tally's input. */
   tally?: TallyInput;
+  /** What the tally decided (settleByTally), when it decided: no fresh day is counted then. */
+  settled?: Settled;
   /** A fresh day window counted from `start` (when the tally could not decide), and this key's samples then. */
   count?: DayCount & { start: number; samples: readonly Sample[] };
 }
@@ -387,6 +389,7 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   }
   if (seen.notFixed) return;
   seen.tally = tally;
+  seen.settled = settled;
   if (settled) return;
   const start = found.endMs;
   ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
