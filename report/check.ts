@@ -40,10 +40,16 @@ export const defineCheck = <L extends Level>(id: string, level: L, specRef: stri
  * apply" are results with a reason (the ledger records them as skips of that kind), never a missing
  * call or a string to parse. An OBSERVE check returns what it saw.
  */
+/** Why a rule could not be judged, and what would let it: an unjudged Verdict without its kind. */
+export interface Unjudged {
+  readonly reason: string;
+  readonly fix?: string;
+}
+
 export type Verdict =
   | { readonly kind: 'pass' }
   | { readonly kind: 'fail'; readonly findings: readonly Finding[] }
-  | { readonly kind: 'unjudged'; readonly reason: string; readonly fix?: string }
+  | ({ readonly kind: 'unjudged' } & Unjudged)
   | { readonly kind: 'not-applicable'; readonly reason: string }
   | { readonly kind: 'observed'; readonly value: unknown };
 
@@ -51,6 +57,7 @@ export const verdict = {
   pass: { kind: 'pass' } as Verdict,
   fail: (...findings: [Finding, ...Finding[]]): Verdict => ({ kind: 'fail', findings }),
   unjudged: (reason: string, fix?: string): Verdict => (fix === undefined ? { kind: 'unjudged', reason } : { kind: 'unjudged', reason, fix }),
+  unjudgedBy: ({ reason, fix }: Unjudged): Verdict => verdict.unjudged(reason, fix),
   notApplicable: (reason: string): Verdict => ({ kind: 'not-applicable', reason }),
   observed: (value: unknown): Verdict => ({ kind: 'observed', value }),
 } as const;

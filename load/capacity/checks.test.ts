@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeCanaries } from './canary.ts';
-import { boundOf, CAPACITY_CHECKS, judgeCapacity, type Unjudged } from './checks.ts';
+import type { Unjudged } from '../../report/check.ts';
+import { boundOf, CAPACITY_CHECKS, judgeCapacity } from './checks.ts';
 import { parseSlo } from './slo.ts';
 import { capacityVerdict } from './verdict.ts';
 import type { MergedStep } from './merge.ts';

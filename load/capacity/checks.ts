@@ -3,7 +3,7 @@
 // canaries, whether it was interrupted). `judgeCapacity` records them all into one ledger. Quota under
 // load is the specification's (§8); the headroom is the operator's question, asked of the plan figures
 // of §8.1 and judged against --slo/--min-headroom.
-import { defineCheck as def, verdict, type Rule, type Verdict } from '../../report/check.ts';
+import { defineCheck as def, verdict, type Rule, type Unjudged, type Verdict } from '../../report/check.ts';
 import { createLedger, judgeRule, resultOf, verdictsOf } from '../../report/ledger.ts';
 import type { CheckResult } from '../../report/model.ts';
 import type { CapacityVerdict } from '../../report/capacity.ts';
@@ -17,12 +17,6 @@ export const CAPACITY_CHECKS = {
   canaryRetryAfter: def('capacity.quota.canary-retry-after', 'MUST', '§8.3 rule 2', "Under load, the canaries' 429 responses carry Retry-After"),
 } as const;
 
-/** Why a check could not be judged, and what would let it (verdict.unjudged's fix). */
-export interface Unjudged {
-  reason: string;
-  fix?: string;
-}
-
 /** What a capacity run saw: the steps as judged (verdict.ts), and the canaries' windows or why none ran. */
 export interface CapacityObservation {
   capacity: CapacityVerdict;
@@ -32,9 +26,8 @@ export interface CapacityObservation {
 }
 
 /** Why the headroom says nothing of the target: petcert's generator or its keys ran out before it broke. */
-export interface Bound {
+export interface Bound extends Unjudged {
   code: 'GENERATOR_BOUND' | 'KEYS_BOUND';
-  reason: string;
   fix: string;
 }
 
@@ -62,7 +55,7 @@ const failures = (messages: readonly string[]): Verdict =>
 
 /** The canaries' findings, or the Verdict that stands for them when none ran. */
 const canariesOf = (o: CapacityObservation): CanaryFindings | Verdict =>
-  'skipped' in o.canaries ? verdict.unjudged(o.canaries.skipped.reason, o.canaries.skipped.fix) : o.canaries.judged;
+  'skipped' in o.canaries ? verdict.unjudgedBy(o.canaries.skipped) : o.canaries.judged;
 
 type CapacityRule = Rule<CapacityObservation>;
 
@@ -70,7 +63,7 @@ const headroom: CapacityRule = {
   check: CAPACITY_CHECKS.headroom,
   applies: (o) => {
     const bound = boundOf(o.capacity);
-    return bound && verdict.unjudged(bound.reason, bound.fix);
+    return bound && verdict.unjudgedBy(bound);
   },
   judge: ({ capacity: v }) => (v.headroom >= v.minHeadroom ? verdict.pass : verdict.fail({ message: v.summary })),
   facts: ({ capacity: v }) =>

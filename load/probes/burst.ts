@@ -1,14 +1,14 @@
 // The burst probe: far more simultaneous requests than the limit, at the start of a fresh window, must
 // admit exactly the limit, and the Remaining values handed out must be distinct and contiguous.
 // `probeBurst` sends and records the burst; BURST_RULES judge it.
-import { verdict, type Verdict } from '../../report/check.ts';
+import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, missing, NOT_REACHED, rule, type Observed, type ProbeRule } from './findings.ts';
 import { allowance, allowanceFor, isFixed, type ModelVerdict } from './model.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
-import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
+import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
@@ -24,7 +24,7 @@ export interface BurstObservation extends Observed {
    */
   burst?: { all: Observation[]; endMs: number; straddled?: boolean };
   /** The key's day ran out and the run could not wait for its end (day-out.ts): why, and the fix. */
-  unwaited?: Unwaited;
+  unwaited?: Unjudged;
 }
 
 /** Judged as a fixed window unless the minute probe showed another model. */
@@ -177,7 +177,7 @@ function exactApplies(o: BurstObservation): Verdict | undefined {
   if (across) return across;
   if (dayRanOut(o.scope, o.burst)) {
     const why = `${admittedOf(o.burst).length} of ${perMinute} admitted before a 429 the day quota owns: the day quota ran out`;
-    return verdict.unjudged(`${why}${o.unwaited ? ` (${o.unwaited.unwaited})` : ''}`, o.unwaited?.fix ?? DAY_OUT_FIX);
+    return verdict.unjudged(`${why}${o.unwaited ? ` (${o.unwaited.reason})` : ''}`, o.unwaited?.fix ?? DAY_OUT_FIX);
   }
   return notWholeVerdict(o);
 }
@@ -233,7 +233,7 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
       const refusal = attempt === 0 ? all.find((o) => dayOwned(run, o)) : undefined;
       const unwaited = refusal ? await waitOutDay429(run, refusal, "the burst's 429", day) : undefined;
       if (refusal && !unwaited) continue;
-      seen.unwaited = unwaited;
+      seen.unwaited = unwaited?.unwaited;
     } else if (attempt === 0 && notWhole(burst, perMinute, model)) {
       idle = true; // once more after an idle window (BURST_RULES leave a second such burst unjudged)
       continue;

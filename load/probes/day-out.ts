@@ -3,6 +3,7 @@
 // day's end does, which its 429's Retry-After (or the day quota's Reset) names. A probe waits for it once
 // when the wait fits --max-wait and the run's bound (waits.ts declares it); else the checks that needed
 // the day are left unjudged with the fix, never failed: a retry before the day's end proves nothing.
+import type { Unjudged } from '../../report/check.ts';
 import { localPast, notWaited, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayEndOf } from './day-refusal.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
@@ -13,8 +14,7 @@ export const DAY_OUT_FIX = 'run again in a fresh day window of this key (or with
 
 /** A wait the day's end asked for that the run could not take: the reason and the fix, for an unjudged check. */
 export interface Unwaited {
-  unwaited: string;
-  fix: string;
+  unwaited: Unjudged & { fix: string };
 }
 
 /** The one day wait a probe may take (waits.ts): spent once taken. */
@@ -60,10 +60,8 @@ export async function waitOutDay(run: ProbeRun, endMs: number | undefined, what:
       : notWaited(ctx, ms, 'the wait for the day window to end');
   if (why) {
     const seconds = ms === undefined ? undefined : Math.ceil(ms / 1000);
-    return {
-      unwaited: `${what}: the key's day quota ran out, and ${why}`,
-      fix: `${seconds === undefined ? '' : `--max-wait ${seconds} or more (with time for it), or `}a key whose day quota is unspent`,
-    };
+    const fix = `${seconds === undefined ? '' : `--max-wait ${seconds} or more (with time for it), or `}a key whose day quota is unspent`;
+    return { unwaited: { reason: `${what}: the key's day quota ran out, and ${why}`, fix } };
   }
   budget.used = true;
   await waitFor(ctx, ms!, 'the wait for the day window to end');

@@ -3,7 +3,7 @@
 // Verdicts) is judged into the ledger by `judge`, the one way a probe's result is recorded. Results are
 // labelled with the plan ("quota.minute.exact[free]") so plans never merge.
 import type { Exchange } from '../../core/exchange.ts';
-import { verdict, type Judged, type Rule, type Verdict } from '../../report/check.ts';
+import { verdict, type Judged, type Rule, type Unjudged, type Verdict } from '../../report/check.ts';
 import { createLedger, judgeRule, record, resultOf } from '../../report/ledger.ts';
 import type { CheckResult } from '../../report/model.ts';
 import { CHECKS, type CheckKey } from './checks.ts';
@@ -11,15 +11,9 @@ import { CHECKS, type CheckKey } from './checks.ts';
 export type QuotaCheck = (typeof CHECKS)[CheckKey];
 export type ProbeRule<O> = Rule<O, QuotaCheck>;
 
-/** Why a probe's observation is incomplete: it was stopped or cut short (run.ts), and what would help. */
-export interface Cut {
-  reason: string;
-  fix?: string;
-}
-
-/** Every probe's observation may end early; the rules that need what is missing say so (`missing`). */
+/** Every probe's observation may end early (stopped or cut short, run.ts): the rules that need what is missing say why (`missing`). */
 export interface Observed {
-  cut?: Cut;
+  cut?: Unjudged;
 }
 
 export interface FailureDetail {
@@ -38,7 +32,7 @@ export const failure = (message: string, detail: FailureDetail = {}): Verdict =>
 export const NOT_REACHED = 'not reached (see the other checks of this probe)';
 
 /** What a rule whose part of the observation is missing returns: the cut's reason, or "not reached". */
-export const missing = (o: Observed): Verdict => (o.cut ? verdict.unjudged(o.cut.reason, o.cut.fix) : verdict.unjudged(NOT_REACHED));
+export const missing = (o: Observed): Verdict => verdict.unjudgedBy(o.cut ?? { reason: NOT_REACHED });
 
 /** Nothing to say about this observation: the table's `owns` reports the check unjudged if no rule spoke. */
 export const silent: readonly Verdict[] = [];

@@ -65,7 +65,7 @@ function exact(o: Minute): Verdict {
 /** The recovery's tries, or the Verdict standing for them when the day's end was not waited (day-out.ts). */
 const triesOf = (o: Minute): Retried | Verdict => {
   const r = o.retried!;
-  return 'unwaited' in r ? verdict.unjudged(r.unwaited, r.fix) : r;
+  return 'unwaited' in r ? verdict.unjudgedBy(r.unwaited) : r;
 };
 
 function recovery(o: Minute): Verdict {
@@ -109,7 +109,7 @@ function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, mod
 
 function nextWindow(o: Minute): Verdict {
   const r = o.retried!;
-  if ('unwaited' in r) return verdict.unjudged(`no recovery was waited: ${r.unwaited}`, r.fix);
+  if ('unwaited' in r) return verdict.unjudged(`no recovery was waited: ${r.unwaited.reason}`, r.unwaited.fix);
   const retried = r;
   const model = o.model!;
   const admitted = retried.admitted;

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { BURST_RULES, type BurstObservation } from './burst.ts';
 import { CHECKS, PROBE_CHECKS, type ProbeName } from './checks.ts';
-import { createFindings, type Cut, type ProbeRule } from './findings.ts';
+import type { Unjudged } from '../../report/check.ts';
+import { createFindings, type ProbeRule } from './findings.ts';
 import { DAY_RULES } from './day-rules.ts';
 import type { DayObservation } from './day.ts';
 import { ISOLATION_RULES, type IsolationObservation } from './isolation.ts';
@@ -37,7 +38,7 @@ describe('results reach the ledger through rule tables only', () => {
   });
 });
 
-const cut: Cut = { reason: 'probe cut short: not waited: the wait Retry-After asks for needs 2d', fix: 'raise --max-wait' };
+const cut: Unjudged = { reason: 'probe cut short: not waited: the wait Retry-After asks for needs 2d', fix: 'raise --max-wait' };
 
 /** Each reshaped probe, its rules and an observation holding nothing but the cut. */
 const probes: Array<[ProbeName, readonly ProbeRule<never>[], unknown]> = [

@@ -2,13 +2,14 @@
 // time, the spender first (the isolation probe spends a request of every other key in its spent window);
 // each key's burst and day probes, on its own buckets, follow its minute probe beside the others'.
 import { AbortRunError } from '../../core/errors.ts';
+import type { Unjudged } from '../../report/check.ts';
 import type { CheckResult } from '../../report/model.ts';
 import { PROBE_CHECKS, type ProbeName } from './checks.ts';
 import { seriesName, type KeyUnderTest, type ProbeContext, type ProbeRun } from './context.ts';
 import { BURST_RULES, burstOf, probeBurst } from './burst.ts';
 import { dayOf, probeDay } from './day.ts';
 import { DAY_RULES } from './day-rules.ts';
-import { createFindings, type Cut, type Findings, type Observed, type ProbeRule } from './findings.ts';
+import { createFindings, type Findings, type Observed, type ProbeRule } from './findings.ts';
 import { ISOLATION_RULES, isolationOf, probeIsolation } from './isolation.ts';
 import { minuteOf, probeMinute } from './minute.ts';
 import { MINUTE_RULES } from './minute-rules.ts';
@@ -35,7 +36,7 @@ function labels(keys: KeyUnderTest[]): string[] {
 /** Why a probe ended early: stopped by an uninterpretable answer, or cut short by a wait or the run's bound. */
 const CUT_FIX = 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time';
 
-function cutOf(error: unknown): Cut | undefined {
+function cutOf(error: unknown): Unjudged | undefined {
   if (error instanceof WaitCapped) return { reason: `probe cut short: ${error.message}`, fix: CUT_FIX };
   return error instanceof ProbeStop ? { reason: `probe stopped: ${error.message}` } : undefined;
 }
