@@ -22,9 +22,8 @@ import { newPetBody } from '../capacity/requests.ts';
 import { eventCheck, eventPasses, type StepEvent } from '../capacity/step-events.ts';
 import { bucketCheck, bucketOf } from '../shared/histogram.ts';
 import { segmentRange, segmentSpan, type SegmentSpan } from '../shared/segment.ts';
-import type { K6SummaryInput } from '../shared/summary.ts';
 import * as cold from './lib/capacity-cold.lazy.ts';
-import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
+import { guarded, NO_SILENT_PASS } from './lib/guards.ts';
 
 // Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
 // and the cold path (lib/capacity-cold.lazy.ts: the document, the plan building, the contract, the
@@ -34,7 +33,7 @@ import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.t
 // One SharedArray (each costs every VU a wrapper): element 0 is what an iteration needs, element 1 the
 // options', the summary's and the canaries' part, then the load keys, each read alone when an
 // iteration sends with it (10,000 keys × 1,000 VUs would otherwise be 10 million).
-const shared = new SharedArray('petcert capacity run', () => cold.sharedRun());
+const shared = new SharedArray('petcert capacity run', cold.sharedRun);
 const run = shared[0] as cold.VuRun;
 const BASE_URL = run.baseUrl;
 /** Request timeout in ms (a number: k6 parses a duration string on every request). */
@@ -42,7 +41,6 @@ const TIMEOUT = run.requestTimeoutMs;
 const pickOperation = operationPicker(run.ops);
 const QUERIES = run.listQueries;
 const STATUSES = run.petStatuses;
-const setupPart = (): cold.RunSetup => shared[1] as cold.RunSetup;
 
 // Each step's latency histogram (load/shared/histogram.ts), mergeable across runners, and its rare
 // events (capacity/step-events.ts) are counted by k6 as checks named for the step. The check's object
@@ -56,23 +54,28 @@ function countEvent(event: StepEvent, step: number): void {
   check(null, { [eventCheck(event, step)]: eventPasses(event) ? ALWAYS : NEVER });
 }
 
-/** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
-const segment = (): string => exec.test.options.executionSegment ?? '';
 let span: SegmentSpan | undefined;
-/** k6 checked the segment it was given: one that is none aborts the test (guarded). */
+/**
+ * This runner's execution segment ("" = the whole test; k6 does not tell the init context). k6 checked
+ * the segment it was given: one that is none aborts the test (guarded).
+ */
 function segmentOfVu(): SegmentSpan {
   if (span !== undefined) return span;
-  const read = segmentSpan(segment());
+  const read = segmentSpan(exec.test.options.executionSegment ?? '');
   if (typeof read === 'string') throw new Error(`executionSegment: ${read}`);
   return (span = read);
 }
 
 /**
- * k6 reads a script's options in the first init (__VU 0, as are setup's and the summary's runtimes),
- * and copies the whole consolidated options into every VU's exported `options` unless it is undefined:
- * so a load VU exports none.
+ * k6 reads a script's options in the first init and runs setup and handleSummary in runtimes of their
+ * own, all __VU 0; it copies the whole consolidated options into every VU's exported `options` unless
+ * it is undefined. So a load VU exports none of them, and holds none of their functions (each function
+ * object costs every VU ≈ 0.7 KB, README.md, 10,000 keys): the cold path builds them in __VU 0 only.
  */
-export const options = __VU === 0 ? cold.firstInitOptions(setupPart(), NO_SILENT_PASS) : undefined;
+const vuZero = __VU === 0 ? cold.vuZero(shared[1] as cold.RunSetup, exec, NO_SILENT_PASS) : undefined;
+export const options = vuZero?.options;
+export const setup = vuZero?.setup;
+export const handleSummary = vuZero?.handleSummary;
 
 // SLO errors are 5xx, transport errors and timeouts; 4xx are counted apart (429 below quota is its own check).
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 499 }));
@@ -133,11 +136,6 @@ function scenarioNow(): { name: string; iteration: number } {
   return { name, iteration };
 }
 
-/** k6 v2.1+ replaces the scenarios on `--vus N`: the steps would silently vanish. */
-export function setup(): void {
-  refuseReplacedScenarios(Object.keys(setupPart().options.scenarios));
-}
-
 async function loadIteration(): Promise<void> {
   const { name, iteration: i } = scenarioNow();
   const ctx = contextOf(name);
@@ -160,19 +158,8 @@ function rememberId(body: unknown): void {
   if (created.length > 64) created.shift();
 }
 
-const canaryRequest = (key: string) =>
-  http.asyncRequest('GET', `${BASE_URL}/pets?limit=1`, null, { headers: { authorization: `Bearer ${key}` }, timeout: TIMEOUT, tags: { name: 'canary' } });
-
-/** A canary key past its quota (the cold path's canaryIteration, evaluated in the canaries' VUs only). */
-async function canaryIteration(): Promise<void> {
-  await cold.canaryIteration(setupPart(), { send: canaryRequest, segment: segment(), iteration: exec.scenario.iterationInInstance });
-}
-
 // An iteration that throws is only logged by k6 (exit 0): guarded() aborts the test instead.
 export const load = guarded('capacity', loadIteration);
-export const canary = guarded('capacity canary', canaryIteration);
+/** A canary key past its quota: the cold path's canaryIteration, evaluated in the canaries' VUs only. */
+export const canary = guarded('capacity canary', () => cold.canaryIteration(shared[1] as cold.RunSetup, { http, exec }));
 export default load;
-
-export function handleSummary(data: K6SummaryInput): Record<string, string> {
-  return cold.summary(setupPart(), segment(), data);
-}

@@ -1,12 +1,14 @@
 // The capacity bundle's cold path, bundled as a function evaluated on first use (scripts/k6-lazy.ts):
-// what only the first init (the run document, the plan built, k6's options), the summary's runtime and
-// the canaries' VUs need (their whole iteration). The load VUs never evaluate it: its
-// functions, the plan building and the generated contract's data cost one runtime each, not every VU
-// (≈ 0.4 MB per VU when they were evaluated everywhere). No k6 module here: the bundle's k6 side
-// (../capacity.ts) passes in what it needs.
+// what only the first init (the run document, the plan built, k6's options), the other __VU 0 runtimes
+// (setup's, the summary's) and the canaries' VUs need (their whole iteration). The load VUs never
+// evaluate it: its functions, the plan building and the generated contract's data cost one runtime
+// each, not every VU. No k6 module here: the bundle's k6 side (../capacity.ts) passes in k6/execution
+// and k6/http.
 import { lowerCaseHeaders } from '../../../core/exchange.ts';
 import { LIMIT, PET_STATUSES, RATE_LIMIT_HEADERS } from '../../../spec/contract.ts';
 import { parseHeaderInt, parseRetryAfter } from '../../../spec/ratelimit.ts';
+import type exec from 'k6/execution';
+import type http from 'k6/http';
 import type { Options } from 'k6/options';
 import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../../capacity/canary.ts';
 import type { Canary } from '../../capacity/canary-plan.ts';
@@ -15,6 +17,7 @@ import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
 import type { OpsMix } from '../../capacity/mix.ts';
 import { listQueries } from '../../capacity/requests.ts';
 import { canaryLine } from '../../capacity/result.ts';
+import { replacedScenarios } from '../../shared/guards.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
 import { keysForSegment } from '../../shared/segment.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
@@ -47,26 +50,22 @@ export interface RunSetup {
   options: RunOptions;
 }
 
-let whole: CapacityDocument | undefined;
-let reportDir: string | undefined;
-
 function envKeys(): PlanKey[] {
   return __ENV.KEYS_FILE ? parseKeysFile(open(__ENV.KEYS_FILE), __ENV.KEYS_FILE, __ENV) : parseKeysEnv(__ENV);
 }
 
 /** petcert's document (the plan it built), or the same built here from the environment (plain k6 run). */
-function wholeDocument(): CapacityDocument {
-  if (whole !== undefined) return whole;
+function wholeDocument(): { whole: CapacityDocument; reportDir: string | undefined } {
   // REPORT_DIR is checked at init: k6 cannot create folders, and a summary it cannot write still exits 0.
   const target = readTarget();
-  reportDir = target.reportDir;
   const fromPetcert = __ENV.CAPACITY_RUN ? readDocument(open(__ENV.CAPACITY_RUN), 'CAPACITY_RUN') : undefined;
-  return (whole = fromPetcert ?? documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys()));
+  const whole = fromPetcert ?? documentFromEnv(__ENV, target.baseUrl, target.plans, envKeys());
+  return { whole, reportDir: target.reportDir };
 }
 
 /** The first init's work, one SharedArray: what every VU reads, what the options and the summary read, then the load keys. */
 export function sharedRun(): Array<VuRun | RunSetup | string> {
-  const whole = wholeDocument();
+  const { whole, reportDir } = wholeDocument();
   const doc = withoutLoadKeys(whole);
   const options = runOptions(whole);
   const keys: string[] = [];
@@ -88,17 +87,33 @@ export function sharedRun(): Array<VuRun | RunSetup | string> {
   return [vu, { doc, reportDir, options }, ...keys];
 }
 
-/** k6's options, in the __VU 0 runtimes only: the run's, and what holds for every run. */
-export function firstInitOptions(setup: RunSetup, noSilentPass: Record<string, string[]>): Options {
-  const fromRun = setup.options;
-  return {
-    ...fromRun,
-    thresholds: { ...fromRun.thresholds, ...noSilentPass },
+/** What the __VU 0 runtimes export (the first init's, setup's, the summary's); a load VU exports none of it. */
+export interface VuZeroExports {
+  options: Options;
+  /** k6 v2.1+ replaces the scenarios on `--vus N`: the steps would silently vanish. */
+  setup: () => void;
+  handleSummary: (data: K6SummaryInput) => Record<string, string>;
+}
+
+/** k6's options (the run's, and what holds for every run), setup and the summary, for __VU 0 runtimes. */
+export function vuZero(run: RunSetup, k6: typeof exec, noSilentPass: Record<string, string[]>): VuZeroExports {
+  const options: Options = {
+    ...run.options,
+    thresholds: { ...run.options.thresholds, ...noSilentPass },
     discardResponseBodies: true,
     // Never follow a redirect: the target is the API, not wherever it points.
     maxRedirects: 0,
   };
+  const setup = (): void => {
+    const problem = replacedScenarios(Object.keys(run.options.scenarios), Object.keys(k6.test.options.scenarios ?? {}));
+    if (problem !== undefined) k6.test.abort(problem);
+  };
+  const handleSummary = (data: K6SummaryInput) => summaryFiles(run.doc, run.reportDir, segmentOf(k6), data);
+  return { options, setup, handleSummary };
 }
+
+/** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
+const segmentOf = (k6: typeof exec): string => k6.test.options.executionSegment ?? '';
 
 /** What a canary keeps of an answer: its status, the window it counted in, whether a 429 said when to retry. */
 function canaryResponse(status: number, headers: Record<string, string>): CanaryResponse {
@@ -109,12 +124,14 @@ function canaryResponse(status: number, headers: Record<string, string>): Canary
 
 /** What a canary's VU lends its iteration here (this module imports no k6 module). */
 export interface CanaryK6 {
-  /** one request with the key (k6/http's asyncRequest, tagged `name: canary`) */
-  send: (key: string) => Promise<{ status: number; headers: Record<string, string> }>;
-  /** this runner's execution segment ("" = the whole test) */
-  segment: string;
-  /** exec.scenario.iterationInInstance: which of this runner's canaries this VU drives */
-  iteration: number;
+  http: typeof http;
+  exec: typeof exec;
+}
+
+/** One request of a canary's key, tagged `name: canary`. */
+function canaryRequest(k6: CanaryK6, doc: CapacityDocument, key: string) {
+  const params = { headers: { authorization: `Bearer ${key}` }, timeout: doc.requestTimeoutMs, tags: { name: 'canary' } };
+  return k6.http.asyncRequest('GET', `${doc.baseUrl}/pets?limit=1`, null, params);
 }
 
 /**
@@ -124,14 +141,16 @@ export interface CanaryK6 {
  * never evaluate this module.
  */
 export async function canaryIteration(setup: RunSetup, k6: CanaryK6): Promise<void> {
-  const c: Canary | undefined = keysForSegment(setup.doc.plan.canaries, k6.segment)[k6.iteration];
+  const canaries = keysForSegment(setup.doc.plan.canaries, segmentOf(k6.exec));
+  // Which of this runner's canaries this VU drives.
+  const c: Canary | undefined = canaries[k6.exec.scenario.iterationInInstance];
   if (c === undefined) return;
   const batch = Math.max(1, Math.min(20, Math.ceil(c.rate / 20)));
   const gapMs = (1000 * batch) / c.rate;
   const deadline = Date.now() + c.seconds * 1000;
   const responses: CanaryResponse[] = [];
   const send = async (): Promise<CanaryResponse> => {
-    const res = await k6.send(c.key);
+    const res = await canaryRequest(k6, setup.doc, c.key);
     return canaryResponse(res.status, res.headers);
   };
   while (shouldSendMore(responses, c.perMinute) && Date.now() < deadline) {
@@ -150,8 +169,4 @@ function canaryReport(c: Canary, step: number, responses: readonly CanaryRespons
     missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length,
     transportErrors: responses.filter((r) => r.status === 0).length,
   });
-}
-
-export function summary(run: RunSetup, segment: string, data: K6SummaryInput): Record<string, string> {
-  return summaryFiles(run.doc, run.reportDir, segment, data);
 }
