@@ -3,6 +3,7 @@
 // day's end does, which its 429's Retry-After (or the day quota's Reset) names. A probe waits for it once
 // when the wait fits --max-wait and the run's bound (waits.ts declares it); else the checks that needed
 // the day are left unjudged with the fix, never failed: a retry before the day's end proves nothing.
+import { fewest, most } from '../../core/extent.ts';
 import type { Unjudged } from '../../report/check.ts';
 import { localPast, notWaited, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayEndOf } from './day-refusal.ts';
@@ -42,8 +43,8 @@ export function dayOwned(run: ProbeScope, o: Observation): boolean {
 export function dayLeft(answers: readonly Observation[]): { left: number; endMs: number } | undefined {
   const day = answers.filter((o) => o.quota === 'day' && o.rate);
   if (day.length === 0) return undefined;
-  const reset = Math.max(...day.map((o) => o.rate!.reset));
-  const left = Math.min(...day.filter((o) => o.rate!.reset === reset).map((o) => o.rate!.remaining));
+  const reset = most(day.map((o) => o.rate!.reset));
+  const left = fewest(day.filter((o) => o.rate!.reset === reset).map((o) => o.rate!.remaining));
   return { left, endMs: reset * 1000 };
 }
 

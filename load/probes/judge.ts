@@ -1,6 +1,7 @@
 // Pure judges of a counted window and of a 429, shared by the minute and day rule tables: the exact
 // count's Remaining counting down, the 429's Retry-After, and §8.2's "currently applicable" headers.
 // Each returns the Verdicts of one check (findings.ts records them); none sends or waits.
+import { fewest } from '../../core/extent.ts';
 import { verdict, type Verdict } from '../../report/check.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { ProbeScope } from './context.ts';
@@ -33,21 +34,27 @@ function oneWave(a: Observation, b: Observation, fixed: boolean): boolean {
  * the jumps of one wave share what was refilled over its span (first send to last answer), not each the whole.
  */
 function refillJumps(fixed: boolean, refillIn: (limit: number, spanMs: number) => number) {
-  let run: Observation[] = [];
+  // The current wave's first send and last answer (observe.ts localSpan, kept as the wave grows).
+  let wave: { sent: number; answered: number } | undefined;
   let jumped = 0;
+  const widen = (o: Observation): void => {
+    wave = { sent: Math.min(wave?.sent ?? Infinity, o.sentLocal), answered: Math.max(wave?.answered ?? -Infinity, o.receivedLocal) };
+  };
   return {
-    /** Every consecutive pair, in the list's order: keeps the answers of the current wave. */
+    /** Every consecutive pair, in the list's order: keeps the span of the current wave. */
     see(a: Observation, b: Observation): void {
-      if (!oneWave(a, b, fixed)) [run, jumped] = [[], 0];
-      else run = run.length === 0 ? [a, b] : [...run, b];
+      if (!oneWave(a, b, fixed)) [wave, jumped] = [undefined, 0];
+      else {
+        if (!wave) widen(a);
+        widen(b);
+      }
     },
     /** b fell more than one below a: a refill jump read the wrong way round, within the wave's refill. */
     explains(a: Observation, b: Observation): boolean {
       const gap = a.rate!.remaining - b.rate!.remaining;
-      if (run.length === 0 || a.rate!.reset !== b.rate!.reset || gap < 2) return false;
+      if (!wave || a.rate!.reset !== b.rate!.reset || gap < 2) return false;
       jumped += gap;
-      const spanMs = Math.max(...run.map((o) => o.receivedLocal)) - Math.min(...run.map((o) => o.sentLocal));
-      return jumped + 1 <= refillIn(a.rate!.limit, spanMs);
+      return jumped + 1 <= refillIn(a.rate!.limit, wave.answered - wave.sent);
     },
   };
 }
@@ -130,7 +137,7 @@ export function fewestBeforeRefusal(count: WindowCount): number | undefined {
   const rej = count.rejected;
   const minuteOnly = count.admitted.every((o) => o.quota === 'minute' && o.rate);
   if (rej?.quota !== 'minute' || count.admitted.length === 0 || !minuteOnly) return undefined;
-  return Math.min(...count.admitted.map((o) => o.rate!.remaining));
+  return fewest(count.admitted.map((o) => o.rate!.remaining));
 }
 
 /** §8.2: a count refused by the minute quota while all its answers reported Remaining > 0. */

@@ -1,5 +1,6 @@
 // One probe request: GET /pets?limit=1 (cheap, no writes) with the key; its headers are parsed and
 // recorded as a sample. Judging what came back is response-judge.ts's; request.ts's `observe` does both.
+import { fewest, most } from '../../core/extent.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit, type RateLimitRead, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
@@ -41,7 +42,7 @@ export function quotaOf(limit: number | undefined, plan: { perMinute: number; pe
  * first or last element.
  */
 export const localSpan = (all: readonly Observation[]): number =>
-  all.length === 0 ? 0 : Math.max(...all.map((x) => x.receivedLocal)) - Math.min(...all.map((x) => x.sentLocal));
+  all.length === 0 ? 0 : most(all.map((x) => x.receivedLocal)) - fewest(all.map((x) => x.sentLocal));
 
 /** Server ms at which a 429's Retry-After says to come back, when it has one. */
 export function retryAfterEndMs(o: Observation): number | undefined {

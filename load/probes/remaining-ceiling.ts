@@ -12,6 +12,7 @@
 // that much per token refilled. So a group of answers sharing one Reset is judged only where a bucket could
 // not have kept it: at least HEADER_RESOLUTION_S of such rises between them, and spread over more server
 // time than a second and one token (with the Date slack).
+import { fewest, most } from '../../core/extent.ts';
 import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import type { Headers } from '../../core/exchange.ts';
@@ -66,7 +67,7 @@ function notABucket(g: Group, windows: Windows): boolean {
   const tokenMs = (lengthS * 1000) / g.limit;
   const resolutionMs = HEADER_RESOLUTION_S * 1000;
   const times = g.answers.flatMap((a) => (a.t === undefined ? [] : [a.t]));
-  const spanMs = times.length < 2 ? 0 : Math.max(...times) - Math.min(...times);
+  const spanMs = times.length < 2 ? 0 : most(times) - fewest(times);
   return (g.answers.length - 1) * tokenMs >= resolutionMs && spanMs - DATE_SLACK_MS > resolutionMs + tokenMs;
 }
 
