@@ -5,6 +5,7 @@
 // boundary. Such a day is judged as the day of any refilling limiter is (day-rules.ts): never more than
 // perDay plus what it refilled over the span of the requests (model.ts allowance), the refusal only once
 // the key spent perDay, and a consistent Retry-After. An unenforced day still fails: it admits past that.
+import { most } from '../../core/extent.ts';
 import { RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import type { ProbeScope } from './context.ts';
 import { BUCKET_RISE_S, HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
@@ -20,19 +21,28 @@ import type { Observation } from './observe.ts';
 export function dayRefills(own: readonly Observation[], daySeconds: number): string | undefined {
   const day = own.filter((o) => o.admitted && o.quota === 'day' && o.rate);
   const jumpS = daySeconds - RESET_ROUNDING_MS / 1000;
+  const slackS = HEADER_RESOLUTION_S + BUCKET_RISE_S;
+  // rise - elapsed = (reset_i - answered_i) + (sent_j - reset_j): the best j so far decides for every i, so
+  // one pass (a day's search holds up to three days of answers; every pair was quadratic).
+  const lead = (o: Observation): number => o.sentLocal / 1000 - o.rate!.reset;
   let from = 0;
+  let best = day.length > 0 ? lead(day[0]!) : -Infinity;
   for (let i = 1; i < day.length; i++) {
-    if (day[i]!.rate!.reset - day[i - 1]!.rate!.reset >= jumpS) from = i;
-    // Any earlier answer of the chain: a bucket's rise outpaces time within a burst, not across the pauses
-    // between minute windows (where it refills).
-    for (let j = from; j < i; j++) {
-      const rise = day[i]!.rate!.reset - day[j]!.rate!.reset;
-      const elapsed = (day[i]!.receivedLocal - day[j]!.sentLocal) / 1000;
-      if (rise - elapsed > HEADER_RESOLUTION_S + BUCKET_RISE_S) {
-        const pushed = 'each request pushed it further (a day refilled continuously)';
-        return `the day quota's Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: ${pushed}`;
+    const b = day[i]!;
+    if (b.rate!.reset - day[i - 1]!.rate!.reset >= jumpS) [from, best] = [i, -Infinity];
+    if (b.rate!.reset - b.receivedLocal / 1000 + best > slackS) {
+      // Any earlier answer of the chain: a bucket's rise outpaces time within a burst, not across the pauses
+      // between minute windows (where it refills). The first such answer names the figures.
+      for (let j = from; j < i; j++) {
+        const rise = b.rate!.reset - day[j]!.rate!.reset;
+        const elapsed = (b.receivedLocal - day[j]!.sentLocal) / 1000;
+        if (rise - elapsed > slackS) {
+          const pushed = 'each request pushed it further (a day refilled continuously)';
+          return `the day quota's Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: ${pushed}`;
+        }
       }
     }
+    best = Math.max(best, lead(b));
   }
   return undefined;
 }
@@ -46,7 +56,7 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
  */
 export function refusalBeforeReset(own: readonly Observation[], final: Observation): string | undefined {
   if (final.quota !== 'day' || !final.rate) return undefined;
-  const latest = Math.max(...own.filter((o) => o.admitted && o.quota === 'day' && o.rate).map((o) => o.rate!.reset));
+  const latest = most(own.filter((o) => o.admitted && o.quota === 'day' && o.rate).map((o) => o.rate!.reset));
   if (!(latest - final.rate.reset > HEADER_RESOLUTION_S)) return undefined;
   const back = 'the day gives one request back before it is full again (a day refilled continuously)';
   return `the day's 429 reports Reset ${final.rate.reset}, before the ${latest} its admitted answers reported: ${back}`;

@@ -2,6 +2,7 @@
 // day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
 // `probeDay` sends and records a DayObservation; DAY_RULES (day-rules.ts) judge it.
+import { fewest } from '../../core/extent.ts';
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
 import { keySamples, labelOf, localPast, MARGIN_MS, scopeOf, serverNow, sleepUntilServer, spentBefore, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
@@ -24,7 +25,7 @@ export type DaySearch =
   | { kind: 'found'; endMs: number; final: Observation; own: Observation[] }
   | { kind: 'end-unknown'; final: Observation }
   | { kind: 'too-slow'; perDayAtPace: number }
-  | { kind: 'no-day-429'; admitted: number; spanMs: number; last: Observation; own: Observation[] };
+  | { kind: 'no-day-429'; admitted: number; spanMs: number; last: Observation; own: Observation[]; dayModel?: ModelVerdict };
 
 /** What the day probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
 export interface DayObservation extends Observed {
@@ -107,9 +108,9 @@ export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): read
   const during = samples.filter((s) => s.t >= startMs + SLACK_MS && s.t <= final.serverMs);
   if (during.length === 0 || !during.every((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset)) return silent;
   // Every answer of this window, also those of the final 429's wave that came back after it.
-  const fewest = Math.min(...samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!));
-  if (fewest <= 0) return silent;
-  return [failure(`the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${fewest} (every admitted answer reports the day quota)`, { exchange: final.ex, expected: 0, received: fewest })];
+  const least = fewest(samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!));
+  if (least <= 0) return silent;
+  return [failure(`the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day quota)`, { exchange: final.ex, expected: 0, received: least })];
 }
 
 /**
@@ -171,7 +172,8 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
   let winEnd: number | undefined;
   let counted: number | undefined; // local ms: the answer of this window's first admitted request
   let deliberate = false;
-  let refills: boolean | undefined; // asked once, when the search's own span or count runs out
+  let asked = false; // whether the day refills (dayModel): asked once, when the search's own span or count runs out
+  let dayModel: ModelVerdict | undefined;
   const own: Observation[] = []; // admitted, for a day its Resets show refilling (day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
@@ -207,12 +209,12 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
     // after it): its search may take the paced run's span (waits.ts DAY_GIVE_UP.paced), which a pace little
     // above its refill needs to run it dry or to admit past what it can refill.
     const spent = total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find');
-    refills ??= spent ? bucketDay(run, seen, own) : undefined;
-    if (refills ? span > dayGiveUpMs(ctx.windows, 'paced') : spent) {
+    if (spent && !asked) [asked, dayModel] = [true, bucketDay(run, seen, own)];
+    if (dayModel ? span > dayGiveUpMs(ctx.windows, 'paced') : spent) {
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
       if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) return { kind: 'too-slow', perDayAtPace };
-      return { kind: 'no-day-429', admitted: total, spanMs: span, last: o, own };
+      return { kind: 'no-day-429', admitted: total, spanMs: span, last: o, own, dayModel };
     }
     if (o.admitted && inWindow === k.plan.perMinute && !deliberate) {
       deliberate = true; // one deliberate 429: tells whether 429s count against the day quota (OBSERVE)
@@ -246,9 +248,9 @@ async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number 
   await waitFor(ctx, Math.min(byReset, byCount) - ctx.clock.now(), 'the wait for a window to end');
 }
 
-/** The model is not told, and the day's own Resets show it refilling (day-refill.ts). */
-const bucketDay = (run: ProbeRun, seen: DayObservation, own: readonly Observation[]): boolean =>
-  (seen.model === undefined || seen.model.model === 'unknown') && refillingDay(run, own) !== undefined;
+/** The model is not told, and the day's own Resets show it refilling (day-refill.ts): that day's model. */
+const bucketDay = (run: ProbeRun, seen: DayObservation, own: readonly Observation[]): ModelVerdict | undefined =>
+  (seen.model === undefined || seen.model.model === 'unknown' ? refillingDay(run, own) : undefined);
 
 /**
  * Past perDay admitted without a day 429 the pacing crossed into the next day window (a slow target, or a
@@ -364,7 +366,7 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   const unknown = model === undefined || model.model === 'unknown';
   // No day 429 within the span: a day its own Resets show refilling may not have run dry at our pace
   // (perDay plus its refill over the span), judged as a bucket's day that gave up (day-sliding.ts).
-  if (found?.kind === 'no-day-429' && unknown) seen.dayModel = refillingDay(run, found.own);
+  if (found?.kind === 'no-day-429') seen.dayModel = found.dayModel;
   if (found?.kind === 'no-day-429' && seen.dayModel) seen.sliding = { kind: 'gave-up', own: found.own, last: found.last, spanMs: found.spanMs };
   if (found?.kind !== 'found') return;
   // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day),
