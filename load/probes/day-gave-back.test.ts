@@ -47,4 +47,14 @@ describe('a bucket day, model not told, whose answers show the day only at its e
       expect(dayExact(told).outcome).toBe('fail');
     }
   });
+
+  it("a wait for the day to give back that --max-wait forbids is not taken: the tally's reason, not a probe cut short", async () => {
+    // The tally counts 110 (a refill may explain it, model unknown): waiting out the day's 429 needs ~8 s.
+    const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: 'binding', faults: { dayOverAdmit: 30 } };
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows, plans, shape, latencyMs: [0, 10], seed, only: ['day'], maxWaitMs: 5000 });
+      expect(dayExact(r)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: 'run the minute probe too (--only minute,day), which tells the model' });
+      expect(dayExact(r).skipReason).toMatch(/^110 requests admitted in one day window/);
+    }
+  });
 });

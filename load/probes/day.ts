@@ -5,7 +5,7 @@
 import { fewest } from '../../core/extent.ts';
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
-import { keySamples, labelOf, localPast, MARGIN_MS, scopeOf, serverNow, sleepUntilServer, spentBefore, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { keySamples, labelOf, localPast, MARGIN_MS, notWaited, scopeOf, serverNow, sleepUntilServer, spentBefore, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { failure, silent, type Observed } from './findings.ts';
 import type { Verdict } from '../../report/check.ts';
 import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
@@ -341,7 +341,11 @@ async function gaveBack(run: ProbeRun, seen: DayObservation, final: Observation)
   const { perDay } = run.k.plan;
   const endMs = retryAfterEndMs(final) ?? dayEndOf(run, final);
   if (endMs === undefined || endMs - final.serverMs > run.ctx.windows.daySeconds * 1000 + SLACK_MS) return undefined;
-  await sleepUntilServer(run.ctx, endMs, "the wait for the day's 429 to pass");
+  // A wait the run cannot take leaves the day undecided (as without this wait), not the whole probe cut.
+  const what = "the wait for the day's 429 to pass";
+  const ms = (localPast(run.ctx, endMs) ?? run.ctx.clock.now()) - run.ctx.clock.now();
+  if (notWaited(run.ctx, ms, what)) return undefined;
+  await sleepUntilServer(run.ctx, endMs, what);
   const o = await observe(run);
   if (o.status === 429) seen.examined.push(o);
   if (!o.admitted || o.quota !== 'day' || !o.rate || o.rate.remaining >= perDay - 1) return undefined;

@@ -24,6 +24,8 @@ export interface RunShape {
   only?: readonly ProbeName[];
   /** Requests the first key sends before the probes (as identifying the target does), told to them (count and answers) or not. */
   before?: { requests: number; told: boolean };
+  /** --max-wait, ms (default: the longest window the plans allow). */
+  maxWaitMs?: number;
 }
 
 /** mulberry32: a small seeded generator, so a failing seed can be replayed. */
@@ -83,7 +85,7 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
     answers.push(answerOf(response.status, response.headers));
   }
   const spentBefore = o.before?.told ? { spentBefore: { [first]: o.before.requests }, answersBefore: { [first]: answers } } : {};
-  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, ...spentBefore });
+  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, maxWaitMs: o.maxWaitMs, ...spentBefore });
   const startedMs = clock.now();
   const r = await runProbes(ctx, keys, o.only ?? PROBE_NAMES, Object.keys(keyPlan));
   return {
