@@ -35,17 +35,17 @@ export const fail = (message: string, exchange?: Exchange, extra: Omit<Finding, 
 
 export const defineCheck = <L extends Level>(id: string, level: L, specRef: string, title: string): CheckMeta & { readonly level: L } => ({ id, level, specRef, title });
 
-/**
- * What a judge returns: the one result of every engine's checks. "Could not judge" and "does not
- * apply" are results with a reason (the ledger records them as skips of that kind), never a missing
- * call or a string to parse. An OBSERVE check returns what it saw.
- */
 /** Why a rule could not be judged, and what would let it: an unjudged Verdict without its kind. */
 export interface Unjudged {
   readonly reason: string;
   readonly fix?: string;
 }
 
+/**
+ * What a judge returns: the one result of every engine's checks. "Could not judge" and "does not
+ * apply" are results with a reason (the ledger records them as skips of that kind), never a missing
+ * call or a string to parse. An OBSERVE check returns what it saw.
+ */
 export type Verdict =
   | { readonly kind: 'pass' }
   | { readonly kind: 'fail'; readonly findings: readonly Finding[] }
