@@ -19,7 +19,7 @@ import type { ScenarioCheck, Skip } from '../checks/types.ts';
 import { coverageCases, NEEDS_PETS, type CoverageCase } from '../coverage/cases.ts';
 import { createAttributions, runCoverage } from '../coverage/run.ts';
 import { listRequest, operationOf, usesValidKey, type RunContext } from '../context.ts';
-import { CATEGORY_FIX, createValidPet, rememberCategory } from '../create-pet.ts';
+import { createValidPet, rememberCategory } from '../create-pet.ts';
 import { idTextOf, jsonOf } from '../json.ts';
 import { CHECKS, responseChecks, scenarioChecks, summaryChecks } from '../registry.ts';
 import { createLedger, type Ledger } from '../../report/ledger.ts';
@@ -215,10 +215,6 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       reserved = plan.coverage;
       const first = scenarios.filter((c) => c.id === 'create.valid');
       for (const c of first) await runOne(c);
-      const created = ledger.entry(first[0]!);
-      if (ctx.created.length === 0 && created.findings.length === 0 && !created.skipReason) {
-        Object.assign(created, { skipReason: 'every valid pet was refused and no category id is known to be accepted', skipKind: 'unjudged', fix: CATEGORY_FIX });
-      }
       o.progress({ phase: 'conform: population', done: 0, message: 'creating pets for the list checks' });
       await populate(ctx, plan.population, concurrency);
       reserved = 0;
@@ -243,7 +239,10 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
 
 /** Why a scenario check that judged no input is unjudged: its runs decided nothing, or its share ran out first. */
 function unjudgedScenario(check: ScenarioCheck, undecided: number, budgetFix: string): Skip {
-  if (undecided > 0 && check.undecided) return { ...check.undecided, skip: `${undecided} run(s), none decided: ${check.undecided.skip}` };
+  if (undecided > 0) {
+    const why = check.undecided ?? { skip: 'their answers could not decide the rule' };
+    return { ...why, skip: `${undecided} run(s), none decided: ${why.skip}` };
+  }
   return { skip: 'its share of the budget was spent before its first input was judged (429s waited out and retries cost requests too)', fix: budgetFix };
 }
 
