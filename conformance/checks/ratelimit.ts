@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { DATE_SLACK_MS, isRfcRetryAfter, isWholeSeconds, parseHeaderInt, parseRetryAfter, parseUnixTime, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
+import { DATE_CACHE_MS, DATE_SLACK_MS, isRfcRetryAfter, isWholeSeconds, parseHeaderInt, parseRetryAfter, parseUnixTime, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
 import { listRequest, type RunContext } from '../context.ts';
 import { SPEC_WINDOWS } from '../../spec/plans.ts';
 import { fail, UNDECIDED, type Check, type ResponseCheck } from './types.ts';
@@ -18,8 +18,8 @@ function headerCheck(id: string, title: string, applies: ResponseCheck['applies'
 }
 
 const SLACK_SECONDS = DATE_SLACK_MS / 1000;
-/** Reset and Date come from one server clock a moment apart: a second covers a Date stamped before Reset. */
-const SAME_CLOCK_SLACK_SECONDS = 1;
+/** Reset and Date come from one server clock, the Date stamped (or cached) up to DATE_CACHE_MS before Reset. */
+const SAME_CLOCK_SLACK_SECONDS = DATE_CACHE_MS / 1000;
 /**
  * Without a Date header Reset can only be compared with our clock, and the server's may be hours off
  * (principle 3). A delta (seconds until the reset: at most a day) or milliseconds are still decades
@@ -31,12 +31,15 @@ export const judgesValues = (ex: Exchange): boolean => ex.response.status !== 40
 
 /**
  * Whether a refilling limiter (token bucket, GCRA) could have given a request back between sending `a` and
- * answering `b`: time enough for one request's refill at `limit` per window (the day's when Limit is the
- * plan's day figure, else the minute's), and `b` reads like one: its Reset ("when full again") no further
- * from its Date than refilling what is missing takes. A fixed window's Reset is its end, far off.
+ * answering `b`: time enough for one request's refill at `limit` per window (windowsOf), and `b` reads
+ * like one: its Reset ("when full again") no further from its Date than refilling what is missing takes.
+ * A fixed window's Reset is its end, far off.
  */
 function mayRefillOne(a: Exchange, b: Exchange, limit: number, ctx: Pick<RunContext, 'plan' | 'resetHorizonSeconds' | 'minuteSeconds'>): boolean {
-  const windowSeconds = ctx.plan && limit === ctx.plan.perDay ? ctx.resetHorizonSeconds : ctx.minuteSeconds ?? SPEC_WINDOWS.minuteSeconds;
+  return windowsOf(limit, ctx).some((w) => refillsOneIn(a, b, limit, w));
+}
+
+function refillsOneIn(a: Exchange, b: Exchange, limit: number, windowSeconds: number): boolean {
   const elapsedMs = b.sentAt + b.durationMs - a.sentAt;
   if ((elapsedMs * limit) / (windowSeconds * 1000) < 1) return false;
   const r = parsed(b);
