@@ -22,7 +22,7 @@ import { newPetBody } from '../capacity/requests.ts';
 import { eventCheck, eventPasses, type StepEvent } from '../capacity/step-events.ts';
 import { bucketCheck, bucketOf } from '../shared/histogram.ts';
 import { segmentRange, segmentSpan, type SegmentSpan } from '../shared/segment.ts';
-import * as cold from './lib/capacity-cold.lazy.ts';
+import { coldPath, type RunSetup, type VuRun } from './lib/capacity-cold.lazy.ts';
 import { guarded, NO_SILENT_PASS } from './lib/guards.ts';
 
 // Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
@@ -33,8 +33,8 @@ import { guarded, NO_SILENT_PASS } from './lib/guards.ts';
 // One SharedArray (each costs every VU a wrapper): element 0 is what an iteration needs, element 1 the
 // options', the summary's and the canaries' part, then the load keys, each read alone when an
 // iteration sends with it (10,000 keys × 1,000 VUs would otherwise be 10 million).
-const shared = new SharedArray('petcert capacity run', cold.sharedRun);
-const run = shared[0] as cold.VuRun;
+const shared = new SharedArray('petcert capacity run', () => coldPath().sharedRun());
+const run = shared[0] as VuRun;
 const BASE_URL = run.baseUrl;
 /** Request timeout in ms (a number: k6 parses a duration string on every request). */
 const TIMEOUT = run.requestTimeoutMs;
@@ -56,12 +56,14 @@ function countEvent(event: StepEvent, step: number): void {
 
 let span: SegmentSpan | undefined;
 /**
- * This runner's execution segment ("" = the whole test; k6 does not tell the init context). k6 checked
- * the segment it was given: one that is none aborts the test (guarded).
+ * This runner's execution segment (none: the whole test; k6 does not tell the init context). k6 checked
+ * the segment it was given: one that is none aborts the test (guarded). k6's null for no segment goes
+ * to segmentSpan as it is: `?? ''` made it call trim(), and a string method instantiates String's
+ * prototype in the VU's runtime (1 MB of live heap at 167 VUs, 10,000 keys in README.md).
  */
 function segmentOfVu(): SegmentSpan {
   if (span !== undefined) return span;
-  const read = segmentSpan(exec.test.options.executionSegment ?? '');
+  const read = segmentSpan(exec.test.options.executionSegment);
   if (typeof read === 'string') throw new Error(`executionSegment: ${read}`);
   return (span = read);
 }
@@ -72,7 +74,7 @@ function segmentOfVu(): SegmentSpan {
  * it is undefined. So a load VU exports none of them, and holds none of their functions (each function
  * object costs every VU ≈ 0.7 KB, README.md, 10,000 keys): the cold path builds them in __VU 0 only.
  */
-const vuZero = __VU === 0 ? cold.vuZero(shared[1] as cold.RunSetup, exec, NO_SILENT_PASS) : undefined;
+const vuZero = __VU === 0 ? coldPath().vuZero(shared[1] as RunSetup, exec, NO_SILENT_PASS) : undefined;
 export const options = vuZero?.options;
 export const setup = vuZero?.setup;
 export const handleSummary = vuZero?.handleSummary;
@@ -161,5 +163,5 @@ function rememberId(body: unknown): void {
 // An iteration that throws is only logged by k6 (exit 0): guarded() aborts the test instead.
 export const load = guarded('capacity', loadIteration);
 /** A canary key past its quota: the cold path's canaryIteration, evaluated in the canaries' VUs only. */
-export const canary = guarded('capacity canary', () => cold.canaryIteration(shared[1] as cold.RunSetup, { http, exec }));
+export const canary = guarded('capacity canary', () => coldPath().canaryIteration(shared[1] as RunSetup, { http, exec }));
 export default load;

@@ -64,7 +64,7 @@ function wholeDocument(): { whole: CapacityDocument; reportDir: string | undefin
 }
 
 /** The first init's work, one SharedArray: what every VU reads, what the options and the summary read, then the load keys. */
-export function sharedRun(): Array<VuRun | RunSetup | string> {
+function sharedRun(): Array<VuRun | RunSetup | string> {
   const { whole, reportDir } = wholeDocument();
   const doc = withoutLoadKeys(whole);
   const options = runOptions(whole);
@@ -96,7 +96,7 @@ export interface VuZeroExports {
 }
 
 /** k6's options (the run's, and what holds for every run), setup and the summary, for __VU 0 runtimes. */
-export function vuZero(run: RunSetup, k6: typeof exec, noSilentPass: Record<string, string[]>): VuZeroExports {
+function vuZero(run: RunSetup, k6: typeof exec, noSilentPass: Record<string, string[]>): VuZeroExports {
   const options: Options = {
     ...run.options,
     thresholds: { ...run.options.thresholds, ...noSilentPass },
@@ -140,7 +140,7 @@ function canaryRequest(k6: CanaryK6, doc: CapacityDocument, key: string) {
  * its first 429, its budget, or the end of its time in the step. In the canary's VU only: the load VUs
  * never evaluate this module.
  */
-export async function canaryIteration(setup: RunSetup, k6: CanaryK6): Promise<void> {
+async function canaryIteration(setup: RunSetup, k6: CanaryK6): Promise<void> {
   const canaries = keysForSegment(setup.doc.plan.canaries, segmentOf(k6.exec));
   // Which of this runner's canaries this VU drives.
   const c: Canary | undefined = canaries[k6.exec.scenario.iterationInInstance];
@@ -170,3 +170,14 @@ function canaryReport(c: Canary, step: number, responses: readonly CanaryRespons
     transportErrors: responses.filter((r) => r.status === 0).length,
   });
 }
+
+/**
+ * The cold path's entry points as one export: each export of a lazy module is a forwarding function
+ * object in every VU's runtime (scripts/k6-lazy.ts), ≈ 0.7 KB each per VU.
+ */
+export interface ColdPath {
+  sharedRun: typeof sharedRun;
+  vuZero: typeof vuZero;
+  canaryIteration: typeof canaryIteration;
+}
+export const coldPath = (): ColdPath => ({ sharedRun, vuZero, canaryIteration });

@@ -8,15 +8,17 @@ import { replacedScenarios } from '../../shared/guards.ts';
 /** A run that sent no request proved nothing: k6 fails this threshold at 0 requests (exit code 99). */
 export const NO_SILENT_PASS: Record<string, string[]> = { http_reqs: ['count>0'] };
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** The iteration, aborting the whole test (exit code 108) when it throws. */
+/**
+ * The iteration, aborting the whole test (exit code 108) when it throws. The message is read in place:
+ * each function declared here is an object in every VU's runtime (the capacity bundle's load VUs).
+ */
 export function guarded(script: string, iteration: () => Promise<void>): () => Promise<void> {
   return async () => {
     try {
       await iteration();
     } catch (error) {
-      exec.test.abort(`${script}: an iteration threw (${message(error)}); nothing it measured can be trusted`);
+      const why = error instanceof Error ? error.message : String(error);
+      exec.test.abort(`${script}: an iteration threw (${why}); nothing it measured can be trusted`);
     }
   };
 }
