@@ -138,41 +138,40 @@ export interface ServerClock {
 }
 
 /**
- * How stale a Date may be when the server stamps it: frameworks cache the formatted Date and refresh it
- * once a second (uvicorn, nginx), so it can lag the server's clock by up to a second beyond its
- * one-second resolution. A lower bound on the server's clock is never wrong for a stale Date; the upper
- * bound must allow for it.
+ * How stale a framework's cached Date usually is: uvicorn and nginx re-format it once a second, so up to a
+ * second on an idle server (under CPU starvation uvicorn's lags by seconds: the server clock below assumes
+ * no bound; conform's ratelimit.countdown reads a fresh window's Reset against one answer's Date with it).
  */
 export const DATE_CACHE_MS = 1000;
 
+/**
+ * offset = server − local. Every answer bounds it from below: the server stamped its Date no later than
+ * our receive, floored to the second, and a framework may have cached it for longer still (uvicorn
+ * re-formats it on a timer, once a second when idle and every two or three under CPU starvation), which
+ * only lowers it. So `low`, the freshest Date seen against our receive times, is never wrong, whatever
+ * the staleness. From above only a fresh Date bounds it (date + 1 s − send): a Date whose bound lies
+ * under `low` lagged the freshest evidence by more than its resolution: stale, not a clock set back, and
+ * it says nothing. `fresh` is the tightest upper bound of the answers not shown stale so far (when a
+ * fresher Date shows it stale, that Date's own bound takes its place). No bound on staleness is assumed.
+ */
 export function createServerClock(): ServerClock {
-  // offset = server - local lies in [low, high]: the server stamped Date somewhere between our send and
-  // receive, floored to the second, and (cached) up to DATE_CACHE_MS before that. `fresh` is the upper
-  // bound were every Date fresh: while it agrees with `low` it is the tighter estimate (most servers).
   let low = -Infinity;
-  let high = Infinity;
   let fresh = Infinity;
   return {
     observe(sentAtLocal, receivedAtLocal, headers) {
       const date = serverDateMs(headers);
       if (date === undefined) return;
       const sampleLow = date - receivedAtLocal;
-      const sampleHigh = date + 1000 + DATE_CACHE_MS - sentAtLocal;
       const sampleFresh = date + 1000 - sentAtLocal;
-      if (sampleLow > high || sampleHigh < low) {
-        // The server's clock jumped (or it is several servers): start over from this sample.
+      if (sampleLow > low) {
         low = sampleLow;
-        high = sampleHigh;
-        fresh = sampleFresh;
-        return;
+        if (fresh < low) fresh = sampleFresh;
       }
-      low = Math.max(low, sampleLow);
-      high = Math.min(high, sampleHigh);
-      fresh = Math.min(fresh, sampleFresh);
+      if (sampleFresh >= low) fresh = Math.min(fresh, sampleFresh);
     },
     toServer(localMs) {
       if (!Number.isFinite(low)) return undefined;
-      return localMs + (low + (fresh >= low ? fresh : high)) / 2;
+      return localMs + (low + fresh) / 2;
     },
     toLocalNotBefore(serverMs) {
       if (!Number.isFinite(low)) return undefined;

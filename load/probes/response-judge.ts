@@ -20,6 +20,11 @@ export interface ProbeResponse {
    * key that still had room, and answered after it ended (window-edge.ts: slowapi). More than Limit never is.
    */
   pastItsWindow: boolean;
+  /**
+   * Judged once the run is over (`judgeHeld`): on the server's clock as every Date of the run tells it.
+   * Before, a Reset that looks out of its window is held, never failed (`heldReset`).
+   */
+  last?: boolean;
 }
 
 /** Per key: how far each of its series was read, and one admitted sample with room per window (Limit, Reset). */
@@ -105,6 +110,7 @@ const reset = rule<ProbeResponse>('reset', (r) => {
   const { o, scope } = r;
   if (!v || o.quota === 'unknown') return silent;
   if (resetEndMs(scope, o) !== undefined) return verdict.pass;
+  if (!r.last) return silent;
   const length = o.quota === 'minute' ? scope.ctx.windows.minuteSeconds : scope.ctx.windows.daySeconds;
   const nowS = Math.round(o.serverMs / 1000);
   const what = `X-RateLimit-Reset ${v.reset} is not a Unix time (s) within the ${length} s ${o.quota} window`;
@@ -117,3 +123,28 @@ const status = rule<ProbeResponse>('status', ({ o }) => (interpretable(o)
 
 /** In the order they were judged before rules (the failure cap keeps the first findings of a cause). */
 export const RESPONSE_RULES: readonly ProbeRule<ProbeResponse>[] = [headersValid, resetInteger, limit, remainingCounted, reset, status];
+
+/**
+ * A Reset out of its window on the server's clock as the Dates so far tell it: held until the run is over,
+ * because the freshest Date, the tightest bound on that clock, may come later. A framework's cached Date
+ * (uvicorn's, re-formatted every few seconds when its CPU is starved) can lag by seconds for a whole stretch
+ * of answers: no Date of them says how stale it is; a fresher one later does (spec/ratelimit.ts).
+ */
+const HELD = new WeakMap<ProbeRun['ctx'], Array<{ f: ProbeRun['f']; r: ProbeResponse }>>();
+
+export function holdReset(run: ProbeRun, r: ProbeResponse): void {
+  const v = valid(r);
+  if (!v || r.o.quota === 'unknown' || resetEndMs(r.scope, r.o) !== undefined) return;
+  const held = HELD.get(run.ctx) ?? [];
+  HELD.set(run.ctx, held);
+  held.push({ f: run.f, r });
+}
+
+/** The held Resets, judged on the server's clock as the whole run's Dates tell it (run.ts, at the end). */
+export function judgeHeld(ctx: ProbeRun['ctx']): void {
+  for (const { f, r } of HELD.get(ctx) ?? []) {
+    const serverMs = ctx.serverClock.toServer(r.o.receivedLocal) ?? r.o.serverMs;
+    f.judge([reset], { ...r, o: { ...r.o, serverMs }, last: true });
+  }
+  HELD.delete(ctx);
+}

@@ -14,6 +14,7 @@ import { ISOLATION_RULES, isolationOf, probeIsolation } from './isolation.ts';
 import { minuteOf, probeMinute } from './minute.ts';
 import { MINUTE_RULES } from './minute-rules.ts';
 import { ProbeStop } from './observe.ts';
+import { judgeHeld } from './response-judge.ts';
 import { WaitCapped } from './bounds.ts';
 import type { WindowCount } from './window.ts';
 
@@ -108,6 +109,7 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
   });
   await Promise.allSettled(chains);
   if (stopped !== undefined) throw stopped;
+  judgeHeld(ctx);
 
   for (const [i, f] of findings.entries()) {
     for (const probe of only) {

@@ -182,8 +182,11 @@ export interface ShapeOptions {
   slowapiHeadersAfterMs?: number;
   /** rate-limiter-flexible's README: `Retry-After: msBeforeNext / 1000`, a decimal number of seconds. */
   decimalRetryAfter?: boolean;
-  /** uvicorn: Date refreshed once a second, so up to a second stale; `lagMs(n)` is the staleness of answer n. */
-  dateLagMs?: (n: number) => number;
+  /**
+   * uvicorn: Date re-formatted by a timer, once a second when idle and every few under CPU starvation;
+   * `lagMs(n, nowMs)` is the staleness of answer n, answered at server ms `nowMs`.
+   */
+  dateLagMs?: (n: number, nowMs: number) => number;
   faults?: ShapeFaults;
 }
 
@@ -255,7 +258,7 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
     if (options.slowapiHeadersAfterMs !== undefined) shown = slowapiRead(shown, s, nowMs + options.slowapiHeadersAfterMs);
     const hidden = f.hideOverAdmit && shown.quota === 'minute' ? Math.min(shown.t.remaining, f.overAdmit ?? 0) : 0;
     const remaining = shown.t.remaining - hidden - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) + (f.remainingPlusOne && !refused ? 1 : 0);
-    const lag = options.dateLagMs?.(n++) ?? 0;
+    const lag = options.dateLagMs?.(n++, nowMs) ?? 0;
     const headers: Record<string, string> = {
       date: new Date(Math.floor((nowMs - lag) / 1000) * 1000).toUTCString(),
       'x-ratelimit-limit': String(figures[shown.quota]),
