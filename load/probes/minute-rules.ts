@@ -12,7 +12,7 @@ import {
 } from './judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
 import { allowanceFor, isFixed, type ModelVerdict } from './model.ts';
-import type { Observation } from './observe.ts';
+import { localSpan, type Observation } from './observe.ts';
 import type { Retried } from './backoff.ts';
 import type { WindowCount } from './window.ts';
 
@@ -39,7 +39,9 @@ function exact(o: Minute): Verdict {
   const { perMinute } = o.scope.k.plan;
   const n = count.admitted.length;
   const last = count.admitted[n - 1] ?? count.rejected;
-  const spanMs = (last?.receivedLocal ?? 0) - (count.admitted[0]?.sentLocal ?? 0);
+  // To the last answer of any admitted request, not of the one last in the server's order: one answered later
+  // in the same wave may have reached the server later, and the bucket refilled until then (observe.ts localSpan).
+  const spanMs = localSpan(count.admitted);
   const most = perMinute + allowanceFor(model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
   // Told by the count's own evidence where the headers did not show it (minute.ts bucketOrFixed): say which.
   const told = o.model && model !== o.model ? ` (${model.why})` : '';

@@ -120,6 +120,7 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
   let endMs = fresh.endMs;
   let firstEnd = fresh.first?.quota === 'minute' ? resetEndMs(run, fresh.first) : undefined;
   let prev = fresh.first;
+  let lastAnswer = fresh.first?.receivedLocal ?? Number.NEGATIVE_INFINITY;
   // In waves when the round trip needs it, read in the server's order; never more than the limit plus one in flight.
   // Room: what a limiter that refills could still admit by now, plus the one that should be refused.
   const room = (): number => {
@@ -143,7 +144,10 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     if (o.status === 429) return { admitted, rejected: o, over: false, endMs, restMs };
     admitted.push(o);
     prev = o;
-    const spanMs = o.receivedLocal - admitted[0]!.sentLocal;
+    // To the latest answer of those admitted (observe.ts localSpan): in a wave read in the server's order, one
+    // answered later than `o` may have reached the server later, while the limiter refilled.
+    lastAnswer = Math.max(lastAnswer, o.receivedLocal);
+    const spanMs = lastAnswer - admitted[0]!.sentLocal;
     if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs)) return { admitted, over: true, endMs, restMs };
   }
   return { admitted, over: false, capped: true, endMs, restMs };
