@@ -4,8 +4,8 @@
 // random legs each way. A fixed window over-admitting is read so once the count outlasts a few tokens.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aligned, gcra, tokenBucket, type Meter } from '../../testkit/load/limiter-shapes.ts';
-import { admittedTooSoon, longerThanOneToken, refusedTooEarly, startedFull, type Timed } from './bucket-fit.ts';
+import { aligned, firstUse, gcra, tokenBucket, type Meter } from '../../testkit/load/limiter-shapes.ts';
+import { admittedTooSoon, longerThanOneToken, refusedTooEarly, resetsNoFixedWindow, startedFull, type Timed } from './bucket-fit.ts';
 
 interface Sent extends Timed {
   admitted: boolean;
@@ -105,5 +105,40 @@ describe('a fixed window admitting more than the figure', () => {
     expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds: 3, form: 'http-date' })).toBe(false);
     // 3 requests per 3 s: a token is a whole second; rounding must not make it two.
     expect(longerThanOneToken(3, 3000, { seconds: 2, form: 'delay-seconds' })).toBe(false);
+  });
+});
+
+// Review R3 of #15: two limiters, the day's headers on a 200, so only the minute's 429s show its Reset. A bucket's
+// refill and a fixed window charging its 429s to the next window looked alike; their 429s' Resets do not.
+describe('resetsNoFixedWindow: the Resets of minute 429s', () => {
+  /** The whole-second Resets (rounded up, as express-rate-limit) of the refusals among `arrivals` (server ms). */
+  const refusedResets = (meter: Meter, arrivals: readonly number[], round: (s: number) => number): number[] =>
+    arrivals.map((t) => meter.take(t)).filter((x) => !x.admitted).map((x) => round(x.resetMs / 1000));
+
+  it('never from a fixed window (aligned or first-request, charging its 429s to the next window or not), however rounded', () => {
+    const rounding = fc.constantFrom(Math.ceil, Math.floor, Math.round, (s: number) => s);
+    const arrivals = fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 120 }).map((a) => a.sort((x, y) => x - y));
+    fc.assert(fc.property(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 2 }), arrivals, rounding,
+      (seconds, limit, origin, kind, times, round) => {
+        const windowMs = seconds * 1000;
+        const meter = kind === 0 ? aligned(limit, windowMs, origin) : firstUse(limit, windowMs, kind === 2);
+        expect(resetsNoFixedWindow(refusedResets(meter, times.map((t) => t + origin), round), seconds, 1)).toBeUndefined();
+      }));
+  });
+
+  it('from a drained bucket asked every 250 ms over a second and a half: 429s a second apart in Reset', () => {
+    const bucket = tokenBucket(LIMIT, WINDOW_MS);
+    const arrivals = [...Array.from({ length: LIMIT }, () => 10_000), ...Array.from({ length: 7 * 5 }, (_, i) => 10_000 + Math.floor(i / 5) * 250 + 7)];
+    const resets = refusedResets(bucket, arrivals, Math.ceil);
+    expect(resetsNoFixedWindow(resets, WINDOW_MS / 1000, 1)).toEqual([expect.any(Number), expect.any(Number)]);
+    // Not with windows as coarse as the headers: every whole second is then some window's end.
+    expect(resetsNoFixedWindow(resets, 1, 1)).toBeUndefined();
+  });
+
+  it('two Resets one second apart tell on 2 s windows; two seconds apart, or equal, do not', () => {
+    expect(resetsNoFixedWindow([105, 104, 104], 2, 1)).toEqual([104, 105]);
+    expect(resetsNoFixedWindow([104, 106, 108], 2, 1)).toBeUndefined();
+    expect(resetsNoFixedWindow([104.5, 106.5], 3, 1)).toEqual([104.5, 106.5]);
+    expect(resetsNoFixedWindow([104.5, 106.75], 3, 1)).toBeUndefined();
   });
 });

@@ -80,3 +80,19 @@ export function longerThanOneToken(limit: number, windowMs: number, retryAfter: 
   const token = Math.max(1, Math.ceil((windowMs / limit + TOKEN_ROUNDING_MS) / 1000));
   return retryAfter.seconds > (retryAfter.form === 'http-date' ? token + 2 : token);
 }
+
+/**
+ * Two Resets of minute 429s more than nothing and at most a window less the headers' resolution apart: no
+ * fixed window reports that. Each of its 429s reports the end of its window (rounded the same way each
+ * time, §8.2 "at which the limit resets"), one instant for the whole window; the next window opens no
+ * sooner than that end (aligned or at a key's first request), so its end, and any rounding of it, lies a
+ * whole window later or more. A bucket's 429 reports when one token is back, a log's when its oldest
+ * request ages out: both move with time. The pair, lower first; undefined when none (or windows too short).
+ */
+export function resetsNoFixedWindow(resets: readonly number[], windowSeconds: number, resolutionS: number): [number, number] | undefined {
+  const sorted = [...new Set(resets)].sort((a, b) => a - b);
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i]! - sorted[i - 1]! <= windowSeconds - resolutionS) return [sorted[i - 1]!, sorted[i]!];
+  }
+  return undefined;
+}

@@ -4,13 +4,14 @@
 // distance, or a fixed window over-admitting. What the count, its 429 and the window after it show decides
 // which (bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
-import type { ProbeRun } from './context.ts';
+import { waitFor, type ProbeRun } from './context.ts';
 import type { NextWindowCount } from './minute.ts';
-import type { ModelVerdict } from './model.ts';
+import { HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
+import { observe } from './request.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
 import {
-  admittedTooSoon, FENCE, longerThanOneToken, refusedTooEarly, startedFull, type BucketCount, type Timed,
+  admittedTooSoon, FENCE, longerThanOneToken, refusedTooEarly, resetsNoFixedWindow, startedFull, type BucketCount, type Timed,
 } from './bucket-fit.ts';
 
 const timed = (o: Observation): Timed => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal });
@@ -96,4 +97,53 @@ export async function bucketOrFixed(
   const alike = `a bucket's refill over the count and a fixed window over-admitting alike, and what followed told neither${dayOut}`;
   const undecided = `${model.why}; ${n} admitted, within what a bucket of ${perMinute} refills over the count: ${alike}`;
   return { count, model: { model: 'unknown', why: undecided, fix: dayOut ? DAY_OUT_FIX : UNDECIDED_FIX } };
+}
+
+/** The share of a window between two waves of `tellNotFixed`: a bucket of the figure refills this share of it. */
+const TELL_STEP_SHARE = 1 / 8;
+
+/** A 429 of the minute quota, whose Reset is the minute limiter's (not the day's). */
+const minute429 = (run: ProbeRun, o: Observation | undefined): o is Observation =>
+  o !== undefined && o.status === 429 && o.quota === 'minute' && o.rate !== undefined && !dayOwned(run, o);
+
+/**
+ * With the model unknown (two limiters, the day's headers on a 200), whether the limiter is no fixed window,
+ * by the Resets of its minute 429s (bucket-fit.ts `resetsNoFixedWindow`): those `seen` so far, else waves one
+ * TELL_STEP_SHARE of a window apart, each FENCE wider than a bucket of the figure refills between them (from a
+ * bucket just refused, it refuses some of every wave; from a fuller one the waves drain it first, or tell
+ * nothing), over the headers' resolution and two waves more, stopping once told. A bucket's 429s then name
+ * one second and the next; a fixed window's never do, whatever it charges its 429s to (it stays unknown: the
+ * rules it gates stay unjudged, never passed). Bounded: at most that many waves; the server's Resets only.
+ */
+export async function tellNotFixed(run: ProbeRun, seen: ReadonlyArray<Observation | undefined>): Promise<ModelVerdict | undefined> {
+  const { minuteSeconds } = run.ctx.windows;
+  const resets = seen.filter((o) => minute429(run, o)).map((o) => o!.rate!.reset);
+  const told = (): ModelVerdict | undefined => {
+    const pair = resetsNoFixedWindow(resets, minuteSeconds, HEADER_RESOLUTION_S);
+    if (!pair) return undefined;
+    const why = `minute 429s report Resets ${pair[0]} and ${pair[1]}, less than a ${minuteSeconds} s window apart: no fixed window`;
+    return { model: 'token-bucket', why: `${why} (its 429s name its end until it ends), a limiter refilling with time (a bucket, or a log)` };
+  };
+  if (told() || minuteSeconds <= HEADER_RESOLUTION_S) return told();
+  const stepMs = minuteSeconds * 1000 * TELL_STEP_SHARE;
+  const width = Math.ceil(run.k.plan.perMinute * TELL_STEP_SHARE) + FENCE;
+  const waves = Math.ceil((HEADER_RESOLUTION_S * 1000) / stepMs) + 2;
+  // Every answer is awaited before returning, even when a wait is refused; a failed request (ProbeStop) is rethrown then.
+  const inFlight: Array<Promise<unknown>> = [];
+  const take = (o: Observation): void => void (minute429(run, o) && resets.push(o.rate!.reset));
+  try {
+    for (let i = 0; i < waves && !told(); i++) {
+      if (i > 0) await waitFor(run.ctx, stepMs, 'the next wave telling a bucket from a fixed window by its Resets');
+      for (let j = 0; j < width; j++) {
+        const answer = observe(run).then(take);
+        answer.catch(() => undefined); // read in `finally`: not an unhandled rejection meanwhile
+        inFlight.push(answer);
+      }
+    }
+  } finally {
+    const settled = await Promise.allSettled(inFlight);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+  return told();
 }

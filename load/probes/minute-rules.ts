@@ -99,6 +99,8 @@ function resetMoved(o: Minute): readonly Verdict[] {
 function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, model: ModelVerdict): Verdict {
   const { perMinute } = scope.k.plan;
   if (admitted >= perMinute) return verdict.pass;
+  // Shown no fixed window by the Resets of its 429s (minute.ts notFixed): this fixed-window rule does not bind it.
+  if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
   if (isFixed(model) && last.status === 429 && !dayOwned(scope, last)) {
     return failure(`the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
   }
@@ -118,7 +120,7 @@ function nextWindow(o: Minute): Verdict {
   if (!admitted) return verdict.unjudged('no recovery');
   if (retried.refusals.length > 0) return verdict.unjudged('the first request after the wait was refused');
   if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
-  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.scope, o.next, model) : missing(o);
+  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : missing(o);
   const rate = admitted.rate!;
   if (rate.remaining === rate.limit - 1) return verdict.pass;
   // A 429 charged to this window lowers its Remaining; Remaining ≥ Limit is the header's own fault

@@ -14,7 +14,7 @@ import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
 import { afterFits, afterNeeded, inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
 import { exhaustWindow, type WindowCount } from './window.ts';
-import { bucketOrFixed, nextTooSoon } from './minute-bucket.ts';
+import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
 import { waveSource } from './waves.ts';
 
 /** The window after the 429, counted from the recovery on (its headers did not show the minute allowance). */
@@ -39,6 +39,8 @@ export interface MinuteObservation extends Observed {
   retried?: Retried | Unwaited;
   /** The window after the 429, counted when its headers do not show the minute allowance. */
   next?: NextWindowCount;
+  /** With the model unknown, the Resets of minute 429s showing no fixed window (minute-bucket.ts tellNotFixed). */
+  notFixed?: ModelVerdict;
   /** What the exact count is judged by: the count (once more after an idle window when short), and the model. */
   exact?: { count: WindowCount; model: ModelVerdict };
   /** This key's answers when the exact count was taken (those identifying the target first): the Remaining ceiling. */
@@ -237,5 +239,21 @@ export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterE
   seen.next = next;
   const exact = fresh ? count : await recountIfShort(run, count, model);
   const judged = await bucketOrFixed(run, exact, model, next, nextTooSoon(run, count, next));
-  judgeBy(run, seen, judged.count, judged.model);
+  if (!undecided(run, model, judged, next)) return judgeBy(run, seen, judged.count, judged.model);
+  seen.notFixed = await tellNotFixed(run, [count.rejected, next?.last, judged.count.rejected]);
+  judgeBy(run, seen, judged.count, judged.model.model === 'unknown' && seen.notFixed ? seen.notFixed : judged.model);
+}
+
+/**
+ * A rule still waiting on the model, which the headers did not show: the exact count above the figure, told
+ * by no count (minute-bucket.ts bucketOrFixed), or the window after the 429 refused before its whole
+ * allowance (minute-rules.ts nextByCount). The Resets of minute 429s may still show that no fixed window is
+ * at work (tellNotFixed).
+ */
+function undecided(run: ProbeRun, model: ModelVerdict, judged: { count: WindowCount; model: ModelVerdict }, next?: NextWindowCount): boolean {
+  const { perMinute } = run.k.plan;
+  const { count } = judged;
+  const exactOpen = judged.model.model === 'unknown' && count.admitted.length > perMinute && !count.over && !count.capped;
+  const nextOpen = model.model === 'unknown' && next !== undefined && next.admitted < perMinute && next.last.status === 429;
+  return exactOpen || nextOpen;
 }

@@ -26,18 +26,24 @@ export interface Meter {
 
 export type MeterKind = 'first-use' | 'aligned' | 'token-bucket' | 'gcra' | 'moving-window';
 
-/** express-rate-limit's memory store, rate-limiter-flexible, slowapi's fixed window: the window opens at the key's first request. */
-export function firstUse(limit: number, windowMs: number): Meter {
+/**
+ * express-rate-limit's memory store, rate-limiter-flexible, slowapi's fixed window: the window opens at the key's
+ * first request. `chargeNext`: each refusal is charged to the next window (the reference's rejectedConsumeNext).
+ */
+export function firstUse(limit: number, windowMs: number, chargeNext = false): Meter {
   let start = Number.NEGATIVE_INFINITY;
   let count = 0;
+  let carried = 0;
   return {
     take(now) {
       if (now >= start + windowMs) {
         start = now;
-        count = 0;
+        count = carried;
+        carried = 0;
       }
       const admitted = count < limit;
       if (admitted) count++;
+      else if (chargeNext) carried++;
       return { admitted, remaining: Math.max(0, limit - count), resetMs: start + windowMs, retryMs: start + windowMs };
     },
     // limits' MemoryStorage once the window expired: the key is gone, get() is 0 and get_expiry() is now.
@@ -159,6 +165,8 @@ export interface ShapeFaults {
   remainingPlusOne?: boolean;
   /** No Retry-After on 429. */
   noRetryAfter?: boolean;
+  /** Each minute 429 charged to the next window (first-use meters only; the reference's rejectedConsumeNext). */
+  refusedChargeNext?: boolean;
 }
 
 export interface ShapeOptions {
@@ -222,7 +230,9 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
     if (!s) {
       const { minuteMs, dayMs } = options.windows;
       s = {
-        minute: meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs),
+        minute: f.refusedChargeNext && options.meter === 'first-use'
+          ? firstUse(plan.perMinute + (f.overAdmit ?? 0), minuteMs, true)
+          : meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs),
         day: meterOf(options.dayMeter ?? options.meter, f.noDay ? 1e12 : plan.perDay + (f.dayOverAdmit ?? 0), dayMs, options.originMs),
       };
       keys.set(key, s);
