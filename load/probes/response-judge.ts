@@ -110,7 +110,7 @@ const reset = rule<ProbeResponse>('reset', (r) => {
   const { o, scope } = r;
   if (!v || o.quota === 'unknown') return silent;
   if (resetEndMs(scope, o) !== undefined) return verdict.pass;
-  if (!r.last) return silent;
+  if (!r.last && heldAhead(r)) return silent;
   const length = o.quota === 'minute' ? scope.ctx.windows.minuteSeconds : scope.ctx.windows.daySeconds;
   const nowS = Math.round(o.serverMs / 1000);
   const what = `X-RateLimit-Reset ${v.reset} is not a Unix time (s) within the ${length} s ${o.quota} window`;
@@ -125,26 +125,37 @@ const status = rule<ProbeResponse>('status', ({ o }) => (interpretable(o)
 export const RESPONSE_RULES: readonly ProbeRule<ProbeResponse>[] = [headersValid, resetInteger, limit, remainingCounted, reset, status];
 
 /**
- * A Reset out of its window on the server's clock as the Dates so far tell it: held until the run is over,
- * because the freshest Date, the tightest bound on that clock, may come later. A framework's cached Date
- * (uvicorn's, re-formatted every few seconds when its CPU is starved) can lag by seconds for a whole stretch
- * of answers: no Date of them says how stale it is; a fresher one later does (spec/ratelimit.ts).
+ * A Reset further ahead than its window on the server's clock as the Dates so far tell it: held until the
+ * run is over, because the freshest Date, the tightest bound on that clock, may come later. A framework's
+ * cached Date (uvicorn's, re-formatted every few seconds when its CPU is starved) can lag by seconds for a
+ * whole stretch of answers: no Date of them says how stale it is; a fresher one later does (spec/ratelimit.ts).
+ * A Reset already past is failed at once: a stale Date only makes the server's clock read early.
  */
-const HELD = new WeakMap<ProbeRun['ctx'], Array<{ f: ProbeRun['f']; r: ProbeResponse }>>();
+const heldAhead = (r: ProbeResponse): boolean => valid(r)!.reset * 1000 > r.o.serverMs;
+
+/** Per key (its findings) and window (quota and Reset): the window's first answer, the one furthest from its Reset. */
+type Held = Map<ProbeRun['f'], Map<string, ProbeResponse>>;
+const HELD = new WeakMap<ProbeRun['ctx'], Held>();
 
 export function holdReset(run: ProbeRun, r: ProbeResponse): void {
   const v = valid(r);
-  if (!v || r.o.quota === 'unknown' || resetEndMs(r.scope, r.o) !== undefined) return;
-  const held = HELD.get(run.ctx) ?? [];
+  if (!v || r.o.quota === 'unknown' || resetEndMs(r.scope, r.o) !== undefined || !heldAhead(r)) return;
+  const held = HELD.get(run.ctx) ?? new Map<ProbeRun['f'], Map<string, ProbeResponse>>();
   HELD.set(run.ctx, held);
-  held.push({ f: run.f, r });
+  const windows = held.get(run.f) ?? new Map<string, ProbeResponse>();
+  held.set(run.f, windows);
+  // One answer per window: a server whose every Reset is wrong keeps as many as it has windows, not answers.
+  const window = `${r.o.quota}:${v.reset}`;
+  if (!windows.has(window)) windows.set(window, r);
 }
 
 /** The held Resets, judged on the server's clock as the whole run's Dates tell it (run.ts, at the end). */
 export function judgeHeld(ctx: ProbeRun['ctx']): void {
-  for (const { f, r } of HELD.get(ctx) ?? []) {
-    const serverMs = ctx.serverClock.toServer(r.o.receivedLocal) ?? r.o.serverMs;
-    f.judge([reset], { ...r, o: { ...r.o, serverMs }, last: true });
+  for (const [f, windows] of HELD.get(ctx) ?? []) {
+    for (const r of windows.values()) {
+      const serverMs = ctx.serverClock.toServer(r.o.receivedLocal) ?? r.o.serverMs;
+      f.judge([reset], { ...r, o: { ...r.o, serverMs }, last: true });
+    }
   }
   HELD.delete(ctx);
 }
