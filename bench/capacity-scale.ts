@@ -7,9 +7,11 @@
 // constant-arrival-rate scenario, as many VUs pre-allocated as the bundle's scenarios together),
 // alternated ROUNDS times. Printed as ratios of
 // one run (medians): achieved/offered, k6 peak RSS, CPU per request. Goals: ≥ 0.95× the bare rate,
-// ≤ 1.2× its memory. Also each script's RSS with its VUs initialised and no request sent (`k6 run
-// --paused`): what the VUs cost apart from the requests in flight and the garbage collector's slack.
+// ≤ 1.2× its memory. Also each script's RSS and live heap (k6's heap profile after a forced collection)
+// with its VUs initialised and no request sent (`k6 run --paused`): what the VUs cost apart from the
+// requests in flight and the garbage collector's slack (peak RSS ≈ 40 MB + 2 × the live heap).
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,9 +79,32 @@ async function bare(k6: string, script: string, env: Record<string, string>): Pr
 
 const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 
-/** RSS of `k6 run --paused` once it stops growing (VUs initialised, nothing sent); at most 30 s. */
-async function pausedRssKb(k6: string, script: string, env: Record<string, string>): Promise<number> {
-  const args = ['run', '--paused', '--quiet', '--address', '127.0.0.1:0', script];
+/** A free loopback port for k6's REST API (k6 does not print the one it takes for :0). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** k6's live heap after a forced collection (its pprof endpoint's HeapAlloc): repeatable, unlike RSS. */
+async function liveHeapKb(port: number): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/debug/pprof/heap?gc=1&debug=1`, { signal: AbortSignal.timeout(10_000) });
+  const bytes = Number(/# HeapAlloc = (\d+)/.exec(await res.text())?.[1]);
+  if (!(bytes > 0)) throw new Error(`no HeapAlloc in k6's heap profile (HTTP ${res.status})`);
+  return bytes / 1024;
+}
+
+interface Idle {
+  rssKb: number;
+  liveKb: number;
+}
+
+/** `k6 run --paused` once its RSS stops growing (VUs initialised, nothing sent; at most 30 s): RSS and live heap. */
+async function pausedFigures(k6: string, script: string, env: Record<string, string>): Promise<Idle> {
+  const port = await freePort();
+  const args = ['run', '--paused', '--quiet', '--profiling-enabled', '--address', `127.0.0.1:${port}`, script];
   const child = spawn(k6, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
   try {
     let last = 0;
@@ -89,7 +114,7 @@ async function pausedRssKb(k6: string, script: string, env: Record<string, strin
       still = rss === last ? still + 1 : 0;
       last = rss;
     }
-    return last;
+    return { rssKb: last, liveKb: await liveHeapKb(port) };
   } finally {
     child.kill('SIGKILL');
   }
@@ -121,10 +146,11 @@ try {
     // The same list requests as the bundle's (until 2026-11-24 the bare script sent only ?limit=20: smaller pages).
     QUERIES: JSON.stringify(listQueries(LIMIT.max, PET_STATUSES)), TIMEOUT_MS: String(doc.requestTimeoutMs),
   };
-  const idleOurs = await pausedRssKb(k6, script, { CAPACITY_RUN: docFile });
-  const idleBare = await pausedRssKb(k6, join(dir, 'bare.js'), bareEnv);
-  const mb = (kb: number): string => `${(kb / 1024).toFixed(0)} MB`;
-  console.log(`VUs initialised, nothing sent (k6 run --paused): petcert ${mb(idleOurs)}, bare ${mb(idleBare)}, ${(idleOurs / idleBare).toFixed(3)}×`);
+  const idleOurs = await pausedFigures(k6, script, { CAPACITY_RUN: docFile });
+  const idleBare = await pausedFigures(k6, join(dir, 'bare.js'), bareEnv);
+  const mb = (kb: number): string => `${(kb / 1024).toFixed(1)} MB`;
+  const idle = (f: keyof Idle): string => `petcert ${mb(idleOurs[f])}, bare ${mb(idleBare[f])}, ${(idleOurs[f] / idleBare[f]).toFixed(3)}×`;
+  console.log(`VUs initialised, nothing sent (k6 run --paused): RSS ${idle('rssKb')}; live heap after a forced GC ${idle('liveKb')}`);
   for (let round = 0; round < ROUNDS; round++) {
     a.push(await ours(k6, script, docFile));
     b.push(await bare(k6, join(dir, 'bare.js'), bareEnv));
