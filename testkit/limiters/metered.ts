@@ -27,7 +27,8 @@ export interface MeteredOptions extends ServiceOptions {
   fault?: LimiterFault;
 }
 
-interface Quota {
+/** One quota of one key: its figure and its meter. */
+export interface Quota {
   figure: number;
   meter: Meter;
 }
@@ -37,6 +38,21 @@ const whole = (q: Quota, now: number): number => Math.max(0, Math.floor(q.meter.
 function setHeaders(res: Response, q: Quota, resetMs: number): void {
   res.setHeader(RATE_LIMIT_HEADERS.limit, String(q.figure));
   res.setHeader(RATE_LIMIT_HEADERS.reset, String(Math.ceil(resetMs / 1000)));
+}
+
+/** An admitted answer's headers from `q`, once the request was taken: its whole requests left, Reset when full again. */
+export function admittedHeaders(res: Response, q: Quota, now: number): void {
+  setHeaders(res, q, q.meter.fullAtMs(now));
+  res.setHeader(RATE_LIMIT_HEADERS.remaining, String(whole(q, now)));
+}
+
+/** The 429 of `q`: Remaining 0, Reset and Retry-After (whole seconds, rounded up) when one request fits again. */
+export function refuse(res: Response, q: Quota, now: number): void {
+  const retryAt = q.meter.oneAtMs(now);
+  setHeaders(res, q, retryAt);
+  res.setHeader(RATE_LIMIT_HEADERS.remaining, '0');
+  res.setHeader(RATE_LIMIT_HEADERS.retryAfter, String(Math.max(1, Math.ceil((retryAt - now) / 1000))));
+  sendError(res, 429, 'rate limit exceeded');
 }
 
 export function meteredLimiters(options: MeteredOptions, meter: MeterFactory): RequestHandler[] {
@@ -57,17 +73,10 @@ export function meteredLimiters(options: MeteredOptions, meter: MeterFactory): R
     const now = Date.now();
     const refusing = quotas.filter((q) => q.meter.room(now) < 1);
     if (refusing.length > 0) {
-      const binding = refusing.reduce((a, b) => (b.meter.oneAtMs(now) > a.meter.oneAtMs(now) ? b : a));
-      const retryAt = binding.meter.oneAtMs(now);
-      setHeaders(res, binding, retryAt);
-      res.setHeader(RATE_LIMIT_HEADERS.remaining, '0');
-      res.setHeader(RATE_LIMIT_HEADERS.retryAfter, String(Math.max(1, Math.ceil((retryAt - now) / 1000))));
-      return sendError(res, 429, 'rate limit exceeded');
+      return refuse(res, refusing.reduce((a, b) => (b.meter.oneAtMs(now) > a.meter.oneAtMs(now) ? b : a)), now);
     }
     for (const q of quotas) q.meter.take(now);
-    const binding = quotas.reduce((a, b) => (whole(b, now) < whole(a, now) ? b : a));
-    setHeaders(res, binding, binding.meter.fullAtMs(now));
-    res.setHeader(RATE_LIMIT_HEADERS.remaining, String(whole(binding, now)));
+    admittedHeaders(res, quotas.reduce((a, b) => (whole(b, now) < whole(a, now) ? b : a)), now);
     next();
   };
   return [...faultHook(options.fault, 'bucket'), limiter];
