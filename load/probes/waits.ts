@@ -57,15 +57,18 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
     // its Reset (a first-request window or a moving window, minute.ts tellAfter).
     waits: { minute: 14, day: 1 },
     // The 14th span: the window after the 429 counted when its headers do not show the minute quota
-    // (minute.ts countNextWindow, two limiters); the pause: one more request LATER_MS after the
+    // (minute.ts countNextWindow, two limiters); the 15th: the waves telling a bucket from a fixed window by
+    // the Resets of its 429s, when the model is still unknown (minute-bucket.ts tellNotFixed: 1 s and two
+    // eighths of a window, within one window from 2 s on); the pause: one more request LATER_MS after the
     // recovery, telling a first-request window from a sliding log (minute.ts modelOf).
-    spans: { minute: 14 },
+    spans: { minute: 15 },
     pausesMs: LATER_MS,
     why: 'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, ' +
       "waits out the day quota's Retry-After once when the key's day ran out (then counts once more, below), " +
       `may send one more request ${LATER_MS / 1000} s after the recovery (a first-request window or a sliding log) ` +
       "and one once the recovery's window ended (a first-request window or a moving window), " +
-      "may count the window after the 429 (when its headers do not show the minute quota), and may count once more after an idle window (three, two of them doubled)",
+      "may count the window after the 429 (when its headers do not show the minute quota), may send waves over a second " +
+      "to tell a bucket from a fixed window by its 429s' Resets, and may count once more after an idle window (three, two of them doubled)",
   },
   burst: {
     // The day wait: a burst refused by the key's spent day bursts again after the day's end (burst.ts).
