@@ -49,3 +49,16 @@ describe('express-rate-limit twice charging its 429s to the next window: never p
     }
   });
 });
+
+// 200 ms each way (the bench row's distance): a count from a full bucket admits well above the figure (pro 49 of 40),
+// which no count told from a fixed window over-admitting ("what followed told neither", both keys, every seed). The
+// window after the 429 ended admitted (not refused), so the waves' first drains the bucket before the Resets can show.
+describe('two bucket limiters 200 ms away: the exact count above the figure judged as a refilling limiter\'s', () => {
+  it.for(['token-bucket', 'gcra'] as const)('%s, seeds 1-10', async (meter) => {
+    for (const seed of SEEDS) {
+      const r = await twice(meter, [200, 200], seed);
+      const exact = ['free', 'pro'].map((plan) => r.checks.find((c) => c.id === `quota.minute.exact[${plan}]`)!.outcome);
+      expect({ seed, exact, unjudged: r.unjudged }).toEqual({ seed, exact: ['pass', 'pass'], unjudged: [] });
+    }
+  });
+});

@@ -128,13 +128,16 @@ export async function tellNotFixed(run: ProbeRun, seen: ReadonlyArray<Observatio
   const stepMs = minuteSeconds * 1000 * TELL_STEP_SHARE;
   const width = Math.ceil(run.k.plan.perMinute * TELL_STEP_SHARE) + FENCE;
   const waves = Math.ceil((HEADER_RESOLUTION_S * 1000) / stepMs) + 2;
+  // From a bucket not just refused (the latest answer admitted), the first wave drains it: its figure wider.
+  const latest = seen.reduce<Observation | undefined>((a, o) => (o && (!a || o.receivedLocal > a.receivedLocal) ? o : a), undefined);
+  const first = minute429(run, latest) ? width : width + run.k.plan.perMinute;
   // Every answer is awaited before returning, even when a wait is refused; a failed request (ProbeStop) is rethrown then.
   const inFlight: Array<Promise<unknown>> = [];
   const take = (o: Observation): void => void (minute429(run, o) && resets.push(o.rate!.reset));
   try {
     for (let i = 0; i < waves && !told(); i++) {
       if (i > 0) await waitFor(run.ctx, stepMs, 'the next wave telling a bucket from a fixed window by its Resets');
-      for (let j = 0; j < width; j++) {
+      for (let j = 0; j < (i === 0 ? first : width); j++) {
         const answer = observe(run).then(take);
         answer.catch(() => undefined); // read in `finally`: not an unhandled rejection meanwhile
         inFlight.push(answer);

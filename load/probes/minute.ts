@@ -240,7 +240,8 @@ export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterE
   const exact = fresh ? count : await recountIfShort(run, count, model);
   const judged = await bucketOrFixed(run, exact, model, next, nextTooSoon(run, count, next));
   if (!undecided(run, model, judged, next)) return judgeBy(run, seen, judged.count, judged.model);
-  seen.notFixed = await tellNotFixed(run, [count.rejected, next?.last, judged.count.rejected]);
+  const lastOf = (c: WindowCount): Array<Observation | undefined> => [c.rejected, c.admitted[c.admitted.length - 1]];
+  seen.notFixed = await tellNotFixed(run, [...lastOf(count), next?.last, ...lastOf(judged.count)]);
   judgeBy(run, seen, judged.count, judged.model.model === 'unknown' && seen.notFixed ? seen.notFixed : judged.model);
 }
 
