@@ -27,12 +27,12 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
     // exactly only on evidence no bucket gives (minute-bucket.ts: a Retry-After naming the window's end, a 429 too early).
     { name: 'erl latency 150ms overAdmit', service: 'erl', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, fault: 'overAdmit', only: ['minute'], freeOnly: true, expect: 'quota.minute.exact' },
     { name: 'token-bucket latency 150ms', service: 'token-bucket', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
-    // Review R3 of #15: the limiter package's TokenBucket mounted once per quota (a 200 reports the day), 2 s windows, 200 ms away:
-    // quota.minute.exact judges the count above the figure by what the window after its 429 shows (minute-bucket.ts), never
-    // failed; quota.rejected.next-window (a fixed-window rule, the model unknown) stays unjudged when that window refused early.
-    // Bench only, not an e2e row: 10 runs on main + 53ccd9e gave minute.exact judged 20 of 20 (no false alarm; 3 of 3 runs
-    // failed it before), 9 INCOMPLETE for that reason, 1 PASS. Its overAdmit twin (a bucket of 25) spends the 100-request day
-    // before the window after its 429 can show it: INCOMPLETE (the day's fix) in 2 of 2, never PASS.
+    // Review R3 of #15: the limiter package's TokenBucket mounted once per quota (a 200 reports the day), 2 s windows, 200 ms away.
+    // Bench only, not an e2e row. quota.rejected.next-window (a fixed-window rule, the model unknown) was unjudged whenever the
+    // window after the 429 refused early: 0 PASS in 10 (main f16bfd8; 50 ms and 150 ms: 0 in 10 each). The Resets of the minute's
+    // 429s now show no fixed window (minute-bucket.ts tellNotFixed): 10 in 10 PASS, every MUST judged or shown not to apply (main
+    // 589b8c2; 50 and 150 ms: 10 in 10 at 5249e8b). Its overAdmit twin (a bucket of 25) spends the 100-request day before the
+    // recovery: INCOMPLETE 10 in 10, never PASS; its minute count is within what a bucket of 20 refills over it (GAPS.md limit).
     { name: 'token-bucket twice latency 200ms', service: 'token-bucket-twice', wrap: { latencyMs: 200 }, only: ['minute'], expect: 'pass' },
     // The same nearer (bench only): the window after the 429 refuses early more often; the Resets of the minute's 429s
     // show no fixed window (minute-bucket.ts tellNotFixed), so quota.rejected.next-window is not applicable, never unjudged.
