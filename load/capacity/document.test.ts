@@ -19,7 +19,10 @@ describe('the capacity run document', () => {
     expect(() => documentFromEnv({ MIX: 'free=2', STEP: '9', CANARIES: '0' }, 'http://x/v1', table, keys)).toThrow(/STEP: no such step/);
     expect(() => documentFromEnv({ MIX: 'free=2', MAX_VUS: '0', CANARIES: '0' }, 'http://x/v1', table, keys)).toThrow(/MAX_VUS/);
   });
-  it('k6 file outputs get one file per step process; other outputs pass as they are', () => {
-    expect(outputsFor(['json=k6.json', 'csv=/tmp/out.csv.gz', 'json=plain', 'experimental-prometheus-rw'], 's3')).toEqual(['json=k6-s3.json', 'csv=/tmp/out-s3.csv.gz', 'json=plain-s3', 'experimental-prometheus-rw']);
+  it('k6 file outputs get one file per step process, relative to the caller\'s folder; other outputs pass as they are', () => {
+    const outputs = ['json=k6.json', 'csv=/tmp/out.csv.gz', 'json=plain', 'json=sub/k6.json', 'experimental-prometheus-rw'];
+    expect(outputsFor(outputs, 's3', '/home/op')).toEqual([
+      'json=/home/op/k6-s3.json', 'csv=/tmp/out-s3.csv.gz', 'json=/home/op/plain-s3', 'json=/home/op/sub/k6-s3.json', 'experimental-prometheus-rw',
+    ]);
   });
 });

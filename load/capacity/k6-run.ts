@@ -3,7 +3,7 @@
 // result read back from the marked lines on stdout (result.ts), the document removed.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AbortRunError, ConfigError, PetcertError } from '../../core/errors.ts';
 import { redactText } from '../../core/redact.ts';
 import { runK6Process } from '../k6-process.ts';
@@ -32,12 +32,14 @@ export function bundleOrError(script: string): string {
 
 /**
  * k6's outputs for one process: a file output (json=…, csv=…) gets the process's label before its
- * extension (k6.json → k6-s3.json), since each step is a k6 process of its own and would overwrite it.
+ * extension (k6.json → k6-s3.json), since each step is a k6 process of its own and would overwrite it,
+ * and a relative path is resolved against the caller's folder: k6 runs in a private temporary folder
+ * (k6-process.ts), where `--out json=k6.json` was written and never seen.
  */
-export function outputsFor(outputs: readonly string[], label: string): string[] {
+export function outputsFor(outputs: readonly string[], label: string, cwd = process.cwd()): string[] {
   return outputs.map((o) => {
     const m = /^(json|csv)=(.+?)(\.[A-Za-z0-9]+(?:\.gz)?)?$/.exec(o);
-    return m ? `${m[1]}=${m[2]}-${label}${m[3] ?? ''}` : o;
+    return m ? `${m[1]}=${resolve(cwd, m[2]!)}-${label}${m[3] ?? ''}` : o;
   });
 }
 
