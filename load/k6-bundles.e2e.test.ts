@@ -176,4 +176,17 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     const [result] = parseRunnerResults(run.stdout, 'k6');
     expect(result!.steps.reduce((n, step) => n + step.below429, 0), k6Output(run)).toBeGreaterThan(0);
   });
+
+  // No answer at all is not a pass: every request failing (a closed port) passes each step's event checks,
+  // so the SLO's error term (or, without one, "not every request failed") fails a plain run.
+  it.skipIf(k6.skip)('plain `k6 run capacity.js` fails (exit 99) when no request is answered', { timeout: 120_000 }, async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    const env = { BASE_URL: `http://127.0.0.1:${port}/v1`, KEYS, PLANS_FILE: join(dir, 'plans-capacity.json'), STEP_SECONDS: '2', STEPS: '2', CANARIES: '0' };
+    const run = await runK6(k6, [join(dist, 'capacity.js')], { env, timeoutMs: 100_000 });
+    expect(run.code, k6Output(run)).toBe(99);
+    expect(run.stderr, k6Output(run)).toMatch(/thresholds on metrics '[^']*\bhttp_req_failed\b/);
+  });
 });

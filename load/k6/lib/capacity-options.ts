@@ -48,10 +48,13 @@ export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
 /**
  * k6 reports a sub-metric only when a threshold names it: each step's latency (the SLO's percentiles,
  * so a plain `k6 run` fails past the knee too) and dropped iterations per scenario (rare samples). A 429
- * below quota fails its check, and so `checks` (step-events.ts).
+ * below quota fails its check, and so `checks` (step-events.ts). The SLO's error term bounds the run's
+ * failed requests (5xx and no answer: capacity.ts sets the expected statuses); without one, a run none of
+ * whose requests was answered still fails a plain `k6 run` (every per-step event check passes then).
  */
 export function thresholds(doc: CapacityDocument): Record<string, string[]> {
-  const out: Record<string, string[]> = { ...EVENT_THRESHOLDS };
+  const { errorRate } = doc.settings.slo;
+  const out: Record<string, string[]> = { ...EVENT_THRESHOLDS, http_req_failed: [`rate<${errorRate ?? 1}`] };
   for (const step of stepsOf(doc)) {
     const latency = Object.entries(doc.settings.slo.latency).map(([p, ms]) => `${trendStat(p)}<${ms}`);
     out[`http_req_duration{step:${step.index}}`] = latency.length ? latency : ['max>=0'];
@@ -60,7 +63,7 @@ export function thresholds(doc: CapacityDocument): Record<string, string[]> {
   return out;
 }
 
-/** The options' part that comes from the run (capacity.ts adds what holds for every run). */
+/** The options' part that comes from the run (capacity-cold.lazy.ts vuZero adds what holds for every run). */
 export interface RunOptions {
   scenarios: Record<string, Scenario>;
   thresholds: Record<string, string[]>;
