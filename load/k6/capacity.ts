@@ -23,7 +23,7 @@ import { eventCheck, eventPasses, type StepEvent } from '../capacity/step-events
 import { bucketCheck, bucketOf } from '../shared/histogram.ts';
 import { segmentRange, segmentSpan, type SegmentSpan } from '../shared/segment.ts';
 import { coldPath, type RunSetup, type VuRun } from './lib/capacity-cold.lazy.ts';
-import { guarded, NO_SILENT_PASS } from './lib/guards.ts';
+import { guarded } from './lib/guards.ts';
 
 // Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
 // and the cold path (lib/capacity-cold.lazy.ts: the document, the plan building, the contract, the
@@ -74,7 +74,7 @@ function segmentOfVu(): SegmentSpan {
  * it is undefined. So a load VU exports none of them, and holds none of their functions (each function
  * object costs every VU ≈ 0.7 KB, README.md, 10,000 keys): the cold path builds them in __VU 0 only.
  */
-const vuZero = __VU === 0 ? coldPath().vuZero(shared[1] as RunSetup, exec, NO_SILENT_PASS) : undefined;
+const vuZero = __VU === 0 ? coldPath().vuZero(shared[1] as RunSetup, exec) : undefined;
 export const options = vuZero?.options;
 export const setup = vuZero?.setup;
 export const handleSummary = vuZero?.handleSummary;

@@ -12,7 +12,7 @@ import exec from 'k6/execution';
 import http from 'k6/http';
 import type { Options } from 'k6/options';
 import { readConfig } from './lib/config.ts';
-import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
+import { EVERY_CHECK_PASSES, guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './lib/guards.ts';
 import { summaryFiles } from './lib/probe-script.ts';
 import { keysForSegment } from '../shared/segment.ts';
 import type { K6SummaryInput } from '../shared/summary.ts';
@@ -27,7 +27,7 @@ export const options: Options = {
     [SCENARIO]: { executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: __ENV.DURATION || '30s', preAllocatedVUs: Math.min(50, RATE), maxVUs: Math.max(10, 2 * RATE) },
   },
   // Every arrival sent: a dropped one would make the rate a runner's CPU, not the plan.
-  thresholds: { checks: ['rate==1'], dropped_iterations: ['count==0'], ...NO_SILENT_PASS },
+  thresholds: { ...EVERY_CHECK_PASSES, dropped_iterations: ['count==0'], ...NO_SILENT_PASS },
 };
 
 export function setup(): void {

@@ -2,6 +2,13 @@
 // load/k6/lib/guards.ts): a command line that replaced the script's scenarios, and a REPORT_DIR the
 // script cannot check or k6 cannot write into.
 
+
+/** A run that sent no request proved nothing: k6 fails this threshold at 0 requests (exit code 99). */
+export const NO_SILENT_PASS: Record<string, string[]> = { http_reqs: ['count>0'] };
+
+/** A script whose failures are failed checks: any one fails the run (exit code 99). */
+export const EVERY_CHECK_PASSES: Record<string, string[]> = { checks: ['rate==1'] };
+
 /**
  * Why the scenarios k6 runs are not the script's, or undefined. `--vus`, `--iterations`, `--duration`
  * and `--stage` on the command line replace a script's scenarios with one "default" scenario; since

@@ -47,15 +47,16 @@ export function parseSegment(segment: unknown): SegmentSpan {
   return span;
 }
 
+/** The keys a segment holds: segmentRange's. */
 export function keysForSegment<T>(keys: readonly T[], segment: unknown): T[] {
-  const { from, to } = parseSegment(segment);
-  const eps = 1e-9; // 1/3 + 1/3 + 1/3 must tile [0, 1) exactly despite floating point
-  return keys.filter((_, j) => j / keys.length >= from - eps && j / keys.length < to - eps);
+  const { start, count } = segmentRange(keys.length, parseSegment(segment));
+  return keys.slice(start, start + count);
 }
 
-/** keysForSegment as an index range: [start, start + count) of `total` keys, without touching them. */
+/** A segment's keys as an index range, [start, start + count) of `total` keys, without touching them. */
 export function segmentRange(total: number, { from, to }: SegmentSpan): { start: number; count: number } {
-  const eps = 1e-9; // the same predicate as keysForSegment: j belongs when j/total ∈ [from − eps, to − eps)
+  // Key j belongs when j/total ∈ [from − eps, to − eps): 1/3 + 1/3 + 1/3 tile [0, 1) exactly despite floating point.
+  const eps = 1e-9;
   const first = (x: number): number => {
     let j = Math.max(0, Math.min(total, Math.floor((x - eps) * total)));
     while (j < total && j / total < x - eps) j++;

@@ -17,7 +17,7 @@ import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
 import type { OpsMix } from '../../capacity/mix.ts';
 import { listQueries } from '../../capacity/requests.ts';
 import { canaryLine } from '../../capacity/result.ts';
-import { replacedScenarios } from '../../shared/guards.ts';
+import { NO_SILENT_PASS, replacedScenarios } from '../../shared/guards.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
 import { keysForSegment } from '../../shared/segment.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
@@ -96,10 +96,10 @@ export interface VuZeroExports {
 }
 
 /** k6's options (the run's, and what holds for every run), setup and the summary, for __VU 0 runtimes. */
-function vuZero(run: RunSetup, k6: typeof exec, noSilentPass: Record<string, string[]>): VuZeroExports {
+function vuZero(run: RunSetup, k6: typeof exec): VuZeroExports {
   const options: Options = {
     ...run.options,
-    thresholds: { ...run.options.thresholds, ...noSilentPass },
+    thresholds: { ...run.options.thresholds, ...NO_SILENT_PASS },
     discardResponseBodies: true,
     // Never follow a redirect: the target is the API, not wherever it points.
     maxRedirects: 0,

@@ -12,7 +12,7 @@ import { createContext } from '../../probes/context.ts';
 import { runProbes } from '../../probes/run.ts';
 import { markedLine, petcertSummary, summaryText, type K6SummaryInput } from '../../shared/summary.ts';
 import type { ScriptConfig } from './config.ts';
-import { guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './guards.ts';
+import { EVERY_CHECK_PASSES, guarded, NO_SILENT_PASS, refuseReplacedScenarios } from './guards.ts';
 import { k6Clock, k6Send } from './send.ts';
 
 /**
@@ -87,7 +87,7 @@ export function probeScriptModule(script: string, config: ScriptConfig, only: Pr
   return {
     options: {
       scenarios: { [scenario]: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration } },
-      thresholds: { checks: ['rate==1'], ...NO_SILENT_PASS },
+      thresholds: { ...EVERY_CHECK_PASSES, ...NO_SILENT_PASS },
     },
     setup: () => refuseReplacedScenarios([scenario]),
     run: guarded(script, () => runProbeScript(config, only, filter)),
