@@ -4,7 +4,7 @@
 // signal the same way, or at once when petcert itself is interrupted. It collects stdout whole (the marked result lines are read from it) and the
 // tail of stderr.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
@@ -22,7 +22,7 @@ export interface K6ProcessOptions {
   args: readonly string[];
   /** k6's environment besides PATH, HOME and K6_NO_USAGE_REPORT (the caller's own is not inherited). */
   env?: Record<string, string>;
-  /** Default: a fresh temporary folder, so nothing k6 writes lands in the caller's folder. */
+  /** Default: a fresh temporary folder, so nothing k6 writes lands in the caller's folder; removed after when empty. */
   cwd?: string;
   /** k6 is stopped (SIGINT, then SIGKILL) after this. */
   timeoutMs: number;
@@ -48,9 +48,29 @@ export function k6Environment(extra: Record<string, string> = {}): Record<string
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), K6_NO_USAGE_REPORT: 'true', ...extra };
 }
 
-export function runK6Process(o: K6ProcessOptions): Promise<K6Process> {
-  const started = Date.now();
+export async function runK6Process(o: K6ProcessOptions): Promise<K6Process> {
   const cwd = o.cwd ?? mkdtempSync(join(tmpdir(), 'petcert-k6-cwd-'));
+  try {
+    return await k6Child(o, cwd);
+  } finally {
+    if (o.cwd === undefined) removeIfEmpty(cwd);
+  }
+}
+
+/**
+ * One folder per k6 process was left behind (thousands in /tmp after a test suite). A folder k6 wrote
+ * into (a relative output path) is kept: what it holds is the user's.
+ */
+function removeIfEmpty(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // not empty, or already gone: nothing to lose either way
+  }
+}
+
+function k6Child(o: K6ProcessOptions, cwd: string): Promise<K6Process> {
+  const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(o.k6, [...o.args], { cwd, env: k6Environment(o.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
