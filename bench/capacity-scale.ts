@@ -12,7 +12,7 @@
 // requests in flight and the garbage collector's slack (peak RSS ≈ 40 MB + 2 × the live heap).
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -167,4 +167,5 @@ try {
   console.log(`ratios (petcert / bare, medians of ${ROUNDS}): rate ${rate.toFixed(3)}× (goal ≥ 0.95: ${verdict(rate >= 0.95)}), peak RSS ${rss.toFixed(3)}× (goal ≤ 1.2: ${verdict(rss <= 1.2)}), CPU per request ${cpu.toFixed(3)}×`);
 } finally {
   server.stop();
+  rmSync(dir, { recursive: true, force: true }); // the keys, the document, the bundles: 27 were left in /tmp
 }

@@ -19,13 +19,15 @@ let dist = '';
 const TABLE = { windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } };
 const keys = { pc_free_guard_aaaaaaaaaa: 'free', pc_pro_guard_bbbbbbbbbbb: 'pro' };
 const KEYS = Object.entries(keys).map(([k, p]) => `${p}=${k}`).join(',');
+const GENEROUS = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { free: { perMinute: 10_000, perDay: 1e6 }, pro: { perMinute: 10_000, perDay: 1e6 } } };
 let server: CountingServer;
 
 beforeAll(async () => {
   dist = await buildBundles();
   writeFileSync(join(dir, 'plans.json'), JSON.stringify(TABLE));
+  writeFileSync(join(dir, 'plans-capacity.json'), JSON.stringify(GENEROUS));
   // Generous quotas: these runs are about exit codes, and share one server.
-  server = await countingServer({ plans: parsePlansFile({ windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { free: { perMinute: 10_000, perDay: 1e6 }, pro: { perMinute: 10_000, perDay: 1e6 } } }), keys });
+  server = await countingServer({ plans: parsePlansFile(GENEROUS), keys });
 }, 60_000);
 afterAll(() => server?.close());
 
@@ -89,6 +91,26 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
       const run = await fixture(k6, { MODE: 'throw', GUARD: '1' });
       expect(run.code, k6Output(run)).toBe(108);
       expect(run.stderr).toMatch(/fixture: an iteration threw \(fixture: thrown on purpose\)/);
+    });
+
+    // The capacity bundle guards its load iteration in place and its canary's in the cold path (each
+    // function guarded() makes is an object in every VU): the built text is edited so that the load
+    // request, then the canary's, throws.
+    // The canary: the free key spare (MIX holds pro only), free's quota 20 a 2 s window, so it can cross it.
+    const canaryTable = { windows: { minuteSeconds: 2, daySeconds: 86_400 }, plans: { ...GENEROUS.plans, free: { perMinute: 20, perDay: 1e6 } } };
+    it.for([
+      ['load', 'const res = await request(', 'capacity', {}],
+      ['canary', 'const res = await canaryRequest(', 'capacity canary', { MIX: 'pro=1', UTILISATION: '0.1', PLANS_FILE: join(dir, 'plans-canary.json') }],
+    ] as const)('the capacity bundle\'s %s iteration that throws aborts the test: exit code 108, the error named', async ([, call, script, extra]) => {
+      writeFileSync(join(dir, 'plans-canary.json'), JSON.stringify(canaryTable));
+      const text = readFileSync(join(dist, 'capacity.js'), 'utf8');
+      expect(text).toContain(call);
+      const broken = join(dir, `capacity-throws-${script.replace(' ', '-')}.js`);
+      writeFileSync(broken, text.replace(call, 'const res = await Promise.reject(new Error("thrown on purpose")) ?? ('));
+      const env = { BASE_URL: server.baseUrl, KEYS, PLANS_FILE: join(dir, 'plans-capacity.json'), STEP_SECONDS: '2', STEPS: '2', ...extra };
+      const run = await runK6(k6, [broken], { env, timeoutMs: 60_000 });
+      expect(run.code, k6Output(run)).toBe(108);
+      expect(run.stderr).toContain(`${script}: an iteration threw (thrown on purpose)`);
     });
 
     it('a real bundle whose iterations throw (key-split on a segment that holds no key) exits 108', async () => {

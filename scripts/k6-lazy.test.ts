@@ -20,7 +20,7 @@ export const run = (x: number): string => describeIt(String(double(x)));
 
 /** The eager part of a bundle: its text with the lazy loader's body cut out. */
 function eagerText(text: string): string {
-  const start = text.indexOf('function load() {');
+  const start = text.indexOf('(loaded = (() => {');
   const end = text.indexOf('return __petcertLazy;');
   expect(start).toBeGreaterThan(-1);
   expect(end).toBeGreaterThan(start);
@@ -40,6 +40,22 @@ describe('lazy modules (scripts/k6-lazy.ts)', () => {
     expect(bundle.run(1)).toBe('lazy 2');
     expect(g.evaluated).toBe(1);
     expect(eagerText(readFileSync(out!, 'utf8'))).not.toContain('factor');
+  });
+
+  it('gives a module of one export its loader inside the forwarder: one function per VU, evaluated once', async () => {
+    writeFileSync(join(dir, 'one.lazy.ts'), LAZY.replace('export function double', 'function double').replace('export const describeIt', 'const describeIt')
+      + 'export const both = (x: number): string => describeIt(String(double(x)));\n');
+    writeFileSync(join(dir, 'one-entry.ts'), `import { both } from './one.lazy.ts';\nexport const run = (x: number): string => both(x);\n`);
+    const [out] = await buildK6(join(dir, 'dist-one'), [join(dir, 'one-entry.ts')]);
+    const g = globalThis as { evaluated?: number };
+    delete g.evaluated;
+    const bundle = (await import(pathToFileURL(out!).href)) as { run(x: number): string };
+    expect(g.evaluated).toBeUndefined();
+    expect([bundle.run(21), bundle.run(2)]).toEqual(['lazy 42', 'lazy 4']);
+    expect(g.evaluated).toBe(1);
+    const eager = eagerText(readFileSync(out!, 'utf8'));
+    expect(eager).not.toContain('function load()');
+    expect(eager).not.toContain('factor');
   });
 
   it('refuses a k6 module in a lazy module (it would need require(), which k6 has at init only)', async () => {

@@ -40,11 +40,17 @@ async function iifeCode(path: string, shared: LazyShared): Promise<{ code: strin
   return { code: out.outputFiles[0]!.text, inputs: Object.keys(out.metafile.inputs) };
 }
 
-/** The module k6 sees instead of the lazy one: a loader evaluated once, and one forwarding function per export. */
+/**
+ * The module k6 sees instead of the lazy one: a loader evaluated once, and one forwarding function per
+ * export. A module of one export (the capacity bundle's) gets its loader inside the forwarder: one
+ * function object per VU, not two.
+ */
 export function lazyModuleText(code: string, names: readonly string[]): string {
+  const loaded = `(loaded ??= (() => {\n${code}\nreturn ${GLOBAL};\n  })())`;
+  if (names.length === 1) return `let loaded;\nexport const ${names[0]} = (...args) => ${loaded}.${names[0]}(...args);`;
   return [
     'let loaded;',
-    `function load() {\n  return (loaded ??= (() => {\n${code}\nreturn ${GLOBAL};\n  })());\n}`,
+    `function load() {\n  return ${loaded};\n}`,
     ...names.map((name) => `export const ${name} = (...args) => load().${name}(...args);`),
   ].join('\n');
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.ts';
 import { parsePlansFile, resolvePlan, specPlanTable } from '../../spec/plans.ts';
 import { parseMix, parseOps, parseUtilisation, plannedRate } from './mix.ts';
-import { operationPicker } from './operation-picker.ts';
+import { operationCuts, operationOf } from './operation-picker.ts';
 
 const spec = specPlanTable();
 
@@ -44,8 +44,8 @@ describe('operation mix', () => {
   it('holds the mix within 1 % over 10,000 iterations, with no shared state', () => {
     const ops = parseOps();
     const counts = { list: 0, get: 0, create: 0 };
-    const pick = operationPicker(ops);
-    for (let i = 0; i < 10_000; i++) counts[pick(i)]++;
+    const cuts = operationCuts(ops);
+    for (let i = 0; i < 10_000; i++) counts[operationOf(i, cuts)]++;
     expect(counts.list / 10_000).toBeCloseTo(0.8, 2);
     expect(counts.get / 10_000).toBeCloseTo(0.15, 2);
     expect(counts.create / 10_000).toBeCloseTo(0.05, 2);

@@ -2,16 +2,23 @@
 // needs the plan table and so the contract) so that the k6 bundle's load VUs evaluate only this.
 import type { Operation, OpsMix } from './mix.ts';
 
-/**
- * A golden-ratio sequence against the cumulative weights, so every window of iterations holds the mix
- * closely without any shared state between VUs. The shares are worked out once.
- */
-export function operationPicker(ops: OpsMix): (i: number) => Operation {
+/** The mix's cumulative shares: below `list` a list, below `get` a get, else a create. */
+export interface OperationCuts {
+  list: number;
+  get: number;
+}
+
+/** Worked out once per run (the capacity bundle: in its cold path, so a load VU holds no closure). */
+export function operationCuts(ops: OpsMix): OperationCuts {
   const total = ops.list + ops.get + ops.create;
-  const list = ops.list / total;
-  const get = (ops.list + ops.get) / total;
-  return (i) => {
-    const u = (i * 0.6180339887498949) % 1;
-    return u < list ? 'list' : u < get ? 'get' : 'create';
-  };
+  return { list: ops.list / total, get: (ops.list + ops.get) / total };
+}
+
+/**
+ * A golden-ratio sequence against the cumulative shares, so every window of iterations holds the mix
+ * closely without any shared state between VUs.
+ */
+export function operationOf(i: number, cuts: OperationCuts): Operation {
+  const u = (i * 0.6180339887498949) % 1;
+  return u < cuts.list ? 'list' : u < cuts.get ? 'get' : 'create';
 }

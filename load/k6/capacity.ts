@@ -17,13 +17,12 @@ import exec from 'k6/execution';
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
 import http from 'k6/http';
-import { operationPicker } from '../capacity/operation-picker.ts';
+import { operationOf } from '../capacity/operation-picker.ts';
 import { newPetBody } from '../capacity/requests.ts';
 import { eventCheck, eventPasses, type StepEvent } from '../capacity/step-events.ts';
 import { bucketCheck, bucketOf } from '../shared/histogram.ts';
 import { segmentRange, segmentSpan, type SegmentSpan } from '../shared/segment.ts';
 import { coldPath, type RunSetup, type VuRun } from './lib/capacity-cold.lazy.ts';
-import { guarded } from './lib/guards.ts';
 
 // Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
 // and the cold path (lib/capacity-cold.lazy.ts: the document, the plan building, the contract, the
@@ -31,27 +30,33 @@ import { guarded } from './lib/guards.ts';
 // every VU, and each function, class, k6 module and custom metric it creates is an object in every
 // VU's runtime (README.md, 10,000 keys: what a load VU holds is what this file declares).
 // One SharedArray (each costs every VU a wrapper): element 0 is what an iteration needs, element 1 the
-// options', the summary's and the canaries' part, then the load keys, each read alone when an
-// iteration sends with it (10,000 keys × 1,000 VUs would otherwise be 10 million).
+// options', the summary's and the canaries' part, then the list queries, the pet statuses and the
+// load keys, each read alone when a request needs it (10,000 keys × 1,000 VUs would otherwise be 10
+// million).
 const shared = new SharedArray('petcert capacity run', () => coldPath().sharedRun());
-const run = shared[0] as VuRun;
-const BASE_URL = run.baseUrl;
-/** Request timeout in ms (a number: k6 parses a duration string on every request). */
-const TIMEOUT = run.requestTimeoutMs;
-const pickOperation = operationPicker(run.ops);
-const QUERIES = run.listQueries;
-const STATUSES = run.petStatuses;
+// Only numbers and strings are kept of element 0 (lib/capacity-cold.lazy.ts, VuRun: a kept SharedArray
+// object is a deep-frozen copy in every VU); the scenarios are read again when a VU first meets one.
+const {
+  baseUrl: BASE_URL,
+  // ms (a number: k6 parses a duration string on every request)
+  requestTimeoutMs: TIMEOUT,
+  opCuts: { list: LIST_CUT, get: GET_CUT },
+  listQueries: { start: QUERIES_START, count: QUERIES_COUNT },
+  petStatuses: { start: STATUSES_START, count: STATUSES_COUNT },
+} = shared[0] as VuRun;
+const OP_CUTS = { list: LIST_CUT, get: GET_CUT };
 
 // Each step's latency histogram (load/shared/histogram.ts), mergeable across runners, and its rare
 // events (capacity/step-events.ts) are counted by k6 as checks named for the step. The check's object
 // is built per request, not kept: kept per VU and bucket, 167 VUs held 10 MB of them at 1,500 req/s.
-const ALWAYS = (): boolean => true;
-const NEVER = (): boolean => false;
+// k6 takes a check's value as it is unless it is a function (v1.8.1 and v2.2.0 alike): no function to
+// call per request, none to hold per VU (@types/k6 types functions only: the same function, typed so).
+const countCheck = check as unknown as (value: null, sets: Record<string, boolean>) => boolean;
 function countLatency(step: number, ms: number): void {
-  check(null, { [bucketCheck(step, bucketOf(ms))]: ALWAYS });
+  countCheck(null, { [bucketCheck(step, bucketOf(ms))]: true });
 }
 function countEvent(event: StepEvent, step: number): void {
-  check(null, { [eventCheck(event, step)]: eventPasses(event) ? ALWAYS : NEVER });
+  countCheck(null, { [eventCheck(event, step)]: eventPasses(event) });
 }
 
 let span: SegmentSpan | undefined;
@@ -93,7 +98,7 @@ const contexts: Record<string, ScenarioContext> = {};
 function contextOf(name: string): ScenarioContext {
   let ctx = contexts[name];
   if (ctx === undefined) {
-    const scenario = run.scenarios[name] ?? { step: -1, start: 0, count: 0 };
+    const scenario = (shared[0] as VuRun).scenarios[name] ?? { step: -1, start: 0, count: 0 };
     const part = segmentRange(scenario.count, segmentOfVu());
     contexts[name] = ctx = { step: scenario.step, start: scenario.start + part.start, count: part.count };
   }
@@ -110,26 +115,35 @@ const JSON_TYPE = 'application/json';
 // one exec.scenario read (k6 builds that object on every access), few request params to parse.
 function request(op: string, i: number, key: string) {
   const authorization = `Bearer ${key}`;
-  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, __VU, STATUSES), { headers: { authorization, 'content-type': JSON_TYPE }, timeout: TIMEOUT, responseType: 'text' });
+  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, __VU, shared[STATUSES_START + (i % STATUSES_COUNT)] as string), { headers: { authorization, 'content-type': JSON_TYPE }, timeout: TIMEOUT, responseType: 'text' });
   if (op === 'get' && created.length > 0) return http.asyncRequest('GET', `${BASE_URL}/pets/${created[i % created.length]}`, null, { headers: { authorization }, timeout: TIMEOUT, tags: GET_TAGS });
-  return http.asyncRequest('GET', `${BASE_URL}/pets${QUERIES[i % QUERIES.length]}`, null, { headers: { authorization }, timeout: TIMEOUT });
+  return http.asyncRequest('GET', `${BASE_URL}/pets${shared[QUERIES_START + (i % QUERIES_COUNT)] as string}`, null, { headers: { authorization }, timeout: TIMEOUT });
 }
 
 /**
- * exec.scenario builds a new object of live getters on every access (a fifth of the generator's CPU
- * at its limit); one per VU is enough while its getters stay live. They are checked: a VU's
+ * exec.scenario builds a new object of six live getters on every access (a fifth of the generator's CPU
+ * at its limit); kept whole, it held ≈ 5 KB in every VU. A VU keeps the two getters it reads: k6's
+ * getters read the VU's state, never `this` (v1.8.1 and v2.2.0). They are checked: a VU's
  * iterationInInstance must grow within a scenario, else every read goes back to exec.scenario.
  */
-let cachedScenario: typeof exec.scenario | undefined;
+let nameGetter: (() => string) | undefined;
+let iterationGetter: (() => number) | undefined;
 let liveGetters = true;
 let lastName = '';
 let lastIteration = -1;
 /** The scenario's name and this iteration's number in it (across this instance). */
 function scenarioNow(): { name: string; iteration: number } {
-  const scenario = liveGetters ? (cachedScenario ??= exec.scenario) : exec.scenario;
-  const name = scenario.name;
-  const iteration = scenario.iterationInInstance;
-  if (liveGetters && name === lastName && iteration <= lastIteration) {
+  if (!liveGetters) return { name: exec.scenario.name, iteration: exec.scenario.iterationInInstance };
+  if (nameGetter === undefined || iterationGetter === undefined) {
+    const scenario = exec.scenario;
+    nameGetter = Object.getOwnPropertyDescriptor(scenario, 'name')?.get;
+    iterationGetter = Object.getOwnPropertyDescriptor(scenario, 'iterationInInstance')?.get;
+    if (nameGetter === undefined || iterationGetter === undefined) liveGetters = false;
+    return scenarioNow();
+  }
+  const name = nameGetter();
+  const iteration = iterationGetter();
+  if (name === lastName && iteration <= lastIteration) {
     liveGetters = false;
     return scenarioNow();
   }
@@ -138,19 +152,28 @@ function scenarioNow(): { name: string; iteration: number } {
   return { name, iteration };
 }
 
-async function loadIteration(): Promise<void> {
-  const { name, iteration: i } = scenarioNow();
-  const ctx = contextOf(name);
-  if (ctx.count === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
-  const op = pickOperation(i);
-  const res = await request(op, i, shared[ctx.start + (i % ctx.count)] as string);
-  const status = res.status; // one read: each property of a k6 response is a call into Go
-  countLatency(ctx.step, res.timings.duration);
-  // SLO errors: 5xx, transport errors and timeouts (status 0).
-  if (status === 0 || status >= 500) countEvent('failed', ctx.step);
-  else if (status === 429) countEvent('below429', ctx.step);
-  else if (status >= 400) countEvent('unexpected4xx', ctx.step);
-  if (op === 'create' && status === 201) rememberId(res.body);
+/**
+ * One load request. An iteration that throws is only logged by k6 (exit 0): it aborts the test instead,
+ * as lib/guards.ts's guarded() does, written in place (guarded's two functions would be objects in every
+ * VU) with the cold path's message (evaluated only then).
+ */
+export async function load(): Promise<void> {
+  try {
+    const { name, iteration: i } = scenarioNow();
+    const ctx = contextOf(name);
+    if (ctx.count === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
+    const op = operationOf(i, OP_CUTS);
+    const res = await request(op, i, shared[ctx.start + (i % ctx.count)] as string);
+    const status = res.status; // one read: each property of a k6 response is a call into Go
+    countLatency(ctx.step, res.timings.duration);
+    // SLO errors: 5xx, transport errors and timeouts (status 0).
+    if (status === 0 || status >= 500) countEvent('failed', ctx.step);
+    else if (status === 429) countEvent('below429', ctx.step);
+    else if (status >= 400) countEvent('unexpected4xx', ctx.step);
+    if (op === 'create' && status === 201) rememberId(res.body);
+  } catch (error) {
+    exec.test.abort(coldPath().iterationThrew('capacity', error));
+  }
 }
 
 function rememberId(body: unknown): void {
@@ -160,8 +183,6 @@ function rememberId(body: unknown): void {
   if (created.length > 64) created.shift();
 }
 
-// An iteration that throws is only logged by k6 (exit 0): guarded() aborts the test instead.
-export const load = guarded('capacity', loadIteration);
-/** A canary key past its quota: the cold path's canaryIteration, evaluated in the canaries' VUs only. */
-export const canary = guarded('capacity canary', () => coldPath().canaryIteration(shared[1] as RunSetup, { http, exec }));
+/** A canary key past its quota: the cold path's (guarded) canaryIteration, evaluated in the canaries' VUs only. */
+export const canary = () => coldPath().canaryIteration(shared[1] as RunSetup, { http, exec });
 export default load;

@@ -24,6 +24,12 @@ export function replacedScenarios(expected: readonly string[], running: readonly
   );
 }
 
+/** Why a k6 run is aborted when an iteration throws (k6 alone would only log it, and exit 0). */
+export function iterationThrew(script: string, error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `${script}: an iteration threw (${why}); nothing it measured can be trusted`;
+}
+
 /** True for /abs, C:\abs, C:/abs and \\server\share. */
 export const isAbsolutePath = (path: string): boolean => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
 

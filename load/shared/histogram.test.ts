@@ -14,6 +14,14 @@ describe('latency histogram', () => {
     fc.assert(fc.property(latency, (ms) => Math.abs(valueOf(bucketOf(ms)) - ms) <= RELATIVE_ERROR * ms * (1 + 1e-9)));
   });
 
+  it('the arithmetic ceiling puts every value in the bucket Math.ceil would, edges and the smallest values included', () => {
+    const gamma = (1 + RELATIVE_ERROR) / (1 - RELATIVE_ERROR);
+    const oracle = (ms: number): number => (ms > MIN_MS ? Math.max(1, Math.ceil(Math.log(ms / MIN_MS) / Math.log(gamma) - 1e-9)) : 0);
+    const edge = fc.integer({ min: 0, max: 2_000 }).map((i) => MIN_MS * gamma ** i);
+    const values = fc.oneof(latency, edge, edge.map((v) => v * (1 + 1e-12)), fc.double({ min: 0, max: MIN_MS * 1.0001, noNaN: true }));
+    fc.assert(fc.property(values, (ms) => bucketOf(ms) === oracle(ms)), { numRuns: 5_000 });
+  });
+
   it('any percentile of merged histograms is within 1 % of the exact percentile of all samples (k6\'s rule)', () => {
     const runner = fc.array(latency, { minLength: 1, maxLength: 300 });
     fc.assert(fc.property(fc.array(runner, { minLength: 1, maxLength: 3 }), fc.double({ min: 0, max: 100, noNaN: true }), (runners, p) => {

@@ -16,10 +16,17 @@ export const MIN_MS = 0.05;
 /** bucket index → count; only buckets that hold a value appear. */
 export type Histogram = Record<string, number>;
 
+/**
+ * The bucket of a latency, on k6's hot path: one per request. Math.log is its only built-in: each Math
+ * method a k6 VU touches is a function object in that VU (≈ 0.7 KB, README.md, 10,000 keys), so the
+ * ceiling is arithmetic (x ≥ 0 and far below 2³¹ here: `| 0` truncates).
+ */
 export function bucketOf(ms: number): number {
   if (!(ms > MIN_MS)) return 0;
   // The epsilon keeps a value that is exactly a bucket's upper edge in that bucket despite rounding.
-  return Math.max(1, Math.ceil(Math.log(ms / MIN_MS) / LOG_GAMMA - 1e-9));
+  const x = Math.log(ms / MIN_MS) / LOG_GAMMA - 1e-9;
+  const ceiling = (x | 0) < x ? (x | 0) + 1 : x | 0;
+  return ceiling < 1 ? 1 : ceiling;
 }
 
 /** The value reported for bucket i: within RELATIVE_ERROR of every value the bucket holds. */

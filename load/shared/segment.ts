@@ -56,9 +56,11 @@ export function keysForSegment<T>(keys: readonly T[], segment: unknown): T[] {
 /** A segment's keys as an index range, [start, start + count) of `total` keys, without touching them. */
 export function segmentRange(total: number, { from, to }: SegmentSpan): { start: number; count: number } {
   // Key j belongs when j/total ∈ [from − eps, to − eps): 1/3 + 1/3 + 1/3 tile [0, 1) exactly despite floating point.
+  // Arithmetic, not Math.floor/min/max: each Math method a k6 VU touches is a function object in it.
   const eps = 1e-9;
   const first = (x: number): number => {
-    let j = Math.max(0, Math.min(total, Math.floor((x - eps) * total)));
+    const guess = ((x - eps) * total) | 0; // truncation: a first guess, corrected by the loops
+    let j = guess < 0 ? 0 : guess > total ? total : guess;
     while (j < total && j / total < x - eps) j++;
     while (j > 0 && (j - 1) / total >= x - eps) j--;
     return j;

@@ -14,10 +14,10 @@ import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from
 import type { Canary } from '../../capacity/canary-plan.ts';
 import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument } from '../../capacity/document.ts';
 import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
-import type { OpsMix } from '../../capacity/mix.ts';
+import { operationCuts, type OperationCuts } from '../../capacity/operation-picker.ts';
 import { listQueries } from '../../capacity/requests.ts';
 import { canaryLine } from '../../capacity/result.ts';
-import { NO_SILENT_PASS, replacedScenarios } from '../../shared/guards.ts';
+import { iterationThrew, NO_SILENT_PASS, replacedScenarios } from '../../shared/guards.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
 import { keysForSegment } from '../../shared/segment.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
@@ -25,21 +25,33 @@ import { runOptions, scenarioName, stepsOf, type RunOptions } from './capacity-o
 import { summaryFiles } from './capacity-summary.ts';
 import { readTarget } from './config.ts';
 
-/** What every VU reads of the run (SharedArray element 0): only what an iteration needs, no load key. */
+/** Where a list sits in the run's SharedArray: elements [start, start + count). */
+export interface SharedRange {
+  start: number;
+  count: number;
+}
+
+/**
+ * What every VU reads of the run (SharedArray element 0): only what an iteration needs, no load key.
+ * A load VU keeps none of it as an object: each SharedArray read is a deep-frozen copy, and a frozen
+ * array of the 48 list queries held ≈ 8 KB in every VU (1.4 MB at 167 VUs). So the lists are elements
+ * of their own, read one at a time when a request needs one, and the VU keeps numbers and strings.
+ */
 export interface VuRun {
   baseUrl: string;
   /** ms (a number: k6 parses a duration string on every request) */
   requestTimeoutMs: number;
-  ops: OpsMix;
+  /** the operations mix as cumulative shares (operation-picker.ts) */
+  opCuts: OperationCuts;
   /**
-   * Per load scenario ("s3_free"): its step, and where its plan's load keys sit in the run's SharedArray
-   * (after the two documents): [start, start + count). Looked up by name: a VU that called a string
-   * method on the name would instantiate String's prototype in its runtime (≈ 3.6 KB per VU).
+   * Per load scenario ("s3_free"): its step, and where its plan's load keys sit in the run's SharedArray.
+   * Looked up by name: a VU that called a string method on the name would instantiate String's
+   * prototype in its runtime (≈ 3.6 KB per VU).
    */
-  scenarios: Record<string, { step: number; start: number; count: number }>;
+  scenarios: Record<string, SharedRange & { step: number }>;
   /** One period of the list requests' queries (load/capacity/requests.ts), from the contract's bounds. */
-  listQueries: string[];
-  petStatuses: string[];
+  listQueries: SharedRange;
+  petStatuses: SharedRange;
 }
 
 /** What only the first init (k6's options) and the summary read (SharedArray element 1). */
@@ -63,17 +75,25 @@ function wholeDocument(): { whole: CapacityDocument; reportDir: string | undefin
   return { whole, reportDir: target.reportDir };
 }
 
-/** The first init's work, one SharedArray: what every VU reads, what the options and the summary read, then the load keys. */
+/**
+ * The first init's work, one SharedArray: what every VU reads, what the options and the summary read,
+ * then the list queries, the pet statuses and the load keys, one element each.
+ */
 function sharedRun(): Array<VuRun | RunSetup | string> {
   const { whole, reportDir } = wholeDocument();
   const doc = withoutLoadKeys(whole);
   const options = runOptions(whole);
-  const keys: string[] = [];
-  const keyRanges: Record<string, { start: number; count: number }> = {};
-  for (const [plan, planKeys] of Object.entries(whole.plan.load)) {
-    keyRanges[plan] = { start: 2 + keys.length, count: planKeys.length };
-    keys.push(...planKeys);
-  }
+  const elements: string[] = [];
+  const FIRST = 2; // after the two documents
+  const append = (list: readonly string[]): SharedRange => {
+    const range = { start: FIRST + elements.length, count: list.length };
+    elements.push(...list);
+    return range;
+  };
+  const queries = append(listQueries(LIMIT.max, PET_STATUSES));
+  const statuses = append(PET_STATUSES);
+  const keyRanges: Record<string, SharedRange> = {};
+  for (const [plan, planKeys] of Object.entries(whole.plan.load)) keyRanges[plan] = append(planKeys);
   const scenarios: VuRun['scenarios'] = {};
   for (const step of stepsOf(whole)) {
     for (const plan of Object.keys(step.perPlan)) {
@@ -81,10 +101,10 @@ function sharedRun(): Array<VuRun | RunSetup | string> {
     }
   }
   const vu: VuRun = {
-    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, ops: doc.settings.ops, scenarios,
-    listQueries: listQueries(LIMIT.max, PET_STATUSES), petStatuses: [...PET_STATUSES],
+    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, opCuts: operationCuts(doc.settings.ops), scenarios,
+    listQueries: queries, petStatuses: statuses,
   };
-  return [vu, { doc, reportDir, options }, ...keys];
+  return [vu, { doc, reportDir, options }, ...elements];
 }
 
 /** What the __VU 0 runtimes export (the first init's, setup's, the summary's); a load VU exports none of it. */
@@ -141,6 +161,14 @@ function canaryRequest(k6: CanaryK6, doc: CapacityDocument, key: string) {
  * never evaluate this module.
  */
 async function canaryIteration(setup: RunSetup, k6: CanaryK6): Promise<void> {
+  try {
+    await canaryRun(setup, k6);
+  } catch (error) {
+    k6.exec.test.abort(iterationThrew('capacity canary', error));
+  }
+}
+
+async function canaryRun(setup: RunSetup, k6: CanaryK6): Promise<void> {
   const canaries = keysForSegment(setup.doc.plan.canaries, segmentOf(k6.exec));
   // Which of this runner's canaries this VU drives.
   const c: Canary | undefined = canaries[k6.exec.scenario.iterationInInstance];
@@ -178,6 +206,8 @@ function canaryReport(c: Canary, step: number, responses: readonly CanaryRespons
 export interface ColdPath {
   sharedRun: typeof sharedRun;
   vuZero: typeof vuZero;
+  /** guarded: one that throws aborts the test (load/k6/lib/guards.ts) */
   canaryIteration: typeof canaryIteration;
+  iterationThrew: typeof iterationThrew;
 }
-export const coldPath = (): ColdPath => ({ sharedRun, vuZero, canaryIteration });
+export const coldPath = (): ColdPath => ({ sharedRun, vuZero, canaryIteration, iterationThrew });

@@ -3,21 +3,17 @@
 // through guarded(): k6 only logs an exception thrown in an iteration (exit code 0), so guarded() aborts
 // the test instead (exit code 108). REPORT_DIR's check is in report-dir.ts (no k6 import: a lazy module uses it).
 import exec from 'k6/execution';
-import { replacedScenarios } from '../../shared/guards.ts';
+import { iterationThrew, replacedScenarios } from '../../shared/guards.ts';
 
 export { EVERY_CHECK_PASSES, NO_SILENT_PASS } from '../../shared/guards.ts';
 
-/**
- * The iteration, aborting the whole test (exit code 108) when it throws. The message is read in place:
- * each function declared here is an object in every VU's runtime (the capacity bundle's load VUs).
- */
+/** The iteration, aborting the whole test (exit code 108) when it throws. */
 export function guarded(script: string, iteration: () => Promise<void>): () => Promise<void> {
   return async () => {
     try {
       await iteration();
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      exec.test.abort(`${script}: an iteration threw (${why}); nothing it measured can be trusted`);
+      exec.test.abort(iterationThrew(script, error));
     }
   };
 }
