@@ -1,7 +1,7 @@
 // `npx tsx bench/capacity-scale.ts`: a realistic customer base. 10,000 keys (free 8,000, pro 1,500,
 // business 500) in `petcert serve --key-pool` (its own process), every key carrying load, at RATE
-// req/s (default 1500: about what this shared 2-core machine sustains with server and k6 side by
-// side): petcert's capacity bundle (one step, list requests, no canaries) against a bare k6 script
+// req/s (default 1500: what this 2-core machine sustained with server and k6 side by side while other
+// work ran; alone it sustains 3,500, where the ratios differ: load/capacity/README.md): petcert's capacity bundle (one step, list requests, no canaries) against a bare k6 script
 // doing the same requests (GET /pets with the bundle's cycle of list queries and its request timeout,
 // the keys round robin from a SharedArray, one
 // constant-arrival-rate scenario, as many VUs pre-allocated as the bundle's scenarios together),
@@ -12,7 +12,7 @@
 // requests in flight and the garbage collector's slack (peak RSS ≈ 40 MB + 2 × the live heap).
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ import { documentFromEnv, documentText } from '../load/capacity/document.ts';
 import { parseKeysFile } from '../load/capacity/keys-file.ts';
 import { listQueries } from '../load/capacity/requests.ts';
 import { parseRunnerResults } from '../load/capacity/result.ts';
-import { preAllocatedVUs } from '../load/capacity/vus.ts';
+import { maxVUsOf, preAllocatedVUs } from '../load/capacity/vus.ts';
 import { findK6 } from '../load/k6-binary.ts';
 import { runK6Process } from '../load/k6-process.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
@@ -77,7 +77,11 @@ async function bare(k6: string, script: string, env: Record<string, string>): Pr
   return { rate: requests / SECONDS, rssKb: run.rssKb, cpuMsPerRequest: (1000 * run.cpuS) / requests };
 }
 
-const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+/** A live process's RSS; one that has exited is a bench failure worth its own words. */
+function rssKbOf(pid: number): number {
+  if (!existsSync(`/proc/${pid}`)) throw new Error(`k6 (pid ${pid}) exited before its VUs were measured: run it by hand to see why`);
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+}
 
 /** A free loopback port for k6's REST API (k6 does not print the one it takes for :0). */
 async function freePort(): Promise<number> {
@@ -138,11 +142,13 @@ try {
   writeFileSync(docFile, documentText(doc), { mode: 0o600 });
   const carrying = Object.values(doc.plan.load).reduce((n, ks) => n + ks.length, 0);
   const pre = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + preAllocatedVUs(rate, VUS), 0);
+  // The bare script's one scenario may grow to what the bundle's scenarios together may (k6 refuses fewer than pre-allocated).
+  const most = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + maxVUsOf(rate, VUS), 0);
   console.log(`k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`);
   const a: Measured[] = [];
   const b: Measured[] = [];
   const bareEnv = {
-    BASE_URL: server.baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(VUS), PRE: String(pre),
+    BASE_URL: server.baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(most), PRE: String(pre),
     // The same list requests as the bundle's (until 2026-11-24 the bare script sent only ?limit=20: smaller pages).
     QUERIES: JSON.stringify(listQueries(LIMIT.max, PET_STATUSES)), TIMEOUT_MS: String(doc.requestTimeoutMs),
   };
