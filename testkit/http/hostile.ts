@@ -102,11 +102,35 @@ export async function rawServer(
   return started(server, sockets, received);
 }
 
-/** A port nobody listens on: connecting is refused. */
+/** Below the kernels' ephemeral ranges (Linux 32768–60999, macOS 49152–65535): port 0 never hands these out. */
+const UNEPHEMERAL = { from: 20_000, count: 12_000 };
+
+/** Whether 127.0.0.1:port can be listened on now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port nobody listens on: connecting is refused. Not one a port-0 server held and gave back: with the
+ * suite's files in parallel another server took that number before the request came (a full run saw a
+ * TIMEOUT instead of CONNECTION_REFUSED), while nobody in the suite asks for a port below the range.
+ */
+export async function refusedPort(): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = UNEPHEMERAL.from + Math.floor(Math.random() * UNEPHEMERAL.count);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no port to refuse a connection on in ${UNEPHEMERAL.from}..${UNEPHEMERAL.from + UNEPHEMERAL.count - 1}`);
+}
+
+/** A server that is not there: connecting is refused (refusedPort). */
 export async function refused(): Promise<HostileServer> {
-  const probe = await rawServer(() => {});
-  await probe.close();
-  return { ...probe, close: async () => {}, requests: () => [] };
+  const origin = `http://127.0.0.1:${await refusedPort()}`;
+  return { baseUrl: `${origin}/v1`, origin, requests: () => [], close: async () => {} };
 }
 
 /** Accepts the connection, reads the request and never answers. */
