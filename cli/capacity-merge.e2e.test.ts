@@ -1,7 +1,6 @@
 // The capacity bundle under the real k6, run by hand: plain `k6 run` with defaults and no segment
 // sends requests on every key; and two runners on execution segments, merged by
 // `petcert capacity merge`, reach the verdict one runner reaches at the same total rate.
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import type { Handle } from '../reference/types.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import { CAPACITY_PLANS, capacityBed, eachK6 } from '../testkit/capacity/k6.ts';
 import { latencyProxy } from '../testkit/capacity/latency-proxy.ts';
+import { unusedPort } from '../testkit/http/hostile.ts';
 import { runCli } from '../testkit/cli/run-cli.ts';
 
 const { dir, plansFile, script } = capacityBed('petcert-capacity-merge-');
@@ -22,15 +22,6 @@ const { dir, plansFile, script } = capacityBed('petcert-capacity-merge-');
 let k6: () => string | undefined = () => undefined;
 const PLANS = CAPACITY_PLANS;
 
-/** A free loopback port for a k6 REST API. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts runners the way the k6-operator does: each paused behind its REST API, then all resumed at
@@ -101,7 +92,8 @@ eachK6('the capacity bundle', (row) => {
     try {
       const single = await k6Run(env(proxies[0]!), []);
       const seq = ['--execution-segment-sequence', '0,1/2,1'];
-      const ports = [await freePort(), await freePort()];
+      const first = await unusedPort();
+      const ports = [first, await unusedPort([first])];
       const runners = ['0:1/2', '1/2:1'].map((segment, i) => k6Run(env(proxies[1]!), ['--execution-segment', segment, ...seq, '--paused', '--address', `127.0.0.1:${ports[i]}`]));
       await resumeTogether(ports);
       const pair = await Promise.all(runners);

@@ -14,7 +14,7 @@ import { parseRunnerResults } from './capacity/result.ts';
 import { createApp, type Handle, type ReferenceFaults } from '../reference/index.ts';
 import { buildK6, k6Scripts, NODE_MARKERS } from '../scripts/build-k6.ts';
 import { parsePlansFile, resolvePlan } from '../spec/plans.ts';
-import { refusedPort } from '../testkit/http/hostile.ts';
+import { unusedPort } from '../testkit/http/hostile.ts';
 import { countingServer, type CountingServer } from '../testkit/k6/counting-server.ts';
 import { K6_UNDER_TEST, k6Output, runK6, type K6Run, type K6UnderTest } from '../testkit/k6/k6.ts';
 import { inProcessTarget } from '../testkit/load/in-process.ts';
@@ -181,7 +181,7 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
   // No answer at all is not a pass: every request failing (a closed port) passes each step's event checks,
   // so the SLO's error term (or, without one, "not every request failed") fails a plain run.
   it.skipIf(k6.skip)('plain `k6 run capacity.js` fails (exit 99) when no request is answered', { timeout: 120_000 }, async () => {
-    const port = await refusedPort();
+    const port = await unusedPort();
     const env = { BASE_URL: `http://127.0.0.1:${port}/v1`, KEYS, PLANS_FILE: join(dir, 'plans-capacity.json'), STEP_SECONDS: '2', STEPS: '2', CANARIES: '0' };
     const run = await runK6(k6, [join(dist, 'capacity.js')], { env, timeoutMs: 100_000 });
     expect(run.code, k6Output(run)).toBe(99);

@@ -115,21 +115,22 @@ function canListen(port: number): Promise<boolean> {
 }
 
 /**
- * A port nobody listens on: connecting is refused. Not one a port-0 server held and gave back: with the
- * suite's files in parallel another server took that number before the request came (a full run saw a
- * TIMEOUT instead of CONNECTION_REFUSED), while nobody in the suite asks for a port below the range.
+ * A port nobody listens on, for a connection to be refused or a k6 REST API to take. Not one a port-0
+ * server held and gave back: with the suite's files in parallel another server took that number before
+ * it was used (a full run saw a TIMEOUT instead of CONNECTION_REFUSED), while nobody in the suite asks
+ * for a port below the range.
  */
-export async function refusedPort(): Promise<number> {
+export async function unusedPort(besides: readonly number[] = []): Promise<number> {
   for (let tries = 0; tries < 50; tries++) {
     const port = UNEPHEMERAL.from + Math.floor(Math.random() * UNEPHEMERAL.count);
-    if (await canListen(port)) return port;
+    if (!besides.includes(port) && (await canListen(port))) return port;
   }
   throw new Error(`no port to refuse a connection on in ${UNEPHEMERAL.from}..${UNEPHEMERAL.from + UNEPHEMERAL.count - 1}`);
 }
 
-/** A server that is not there: connecting is refused (refusedPort). */
+/** A server that is not there: connecting is refused (unusedPort). */
 export async function refused(): Promise<HostileServer> {
-  const origin = `http://127.0.0.1:${await refusedPort()}`;
+  const origin = `http://127.0.0.1:${await unusedPort()}`;
   return { baseUrl: `${origin}/v1`, origin, requests: () => [], close: async () => {} };
 }
 
