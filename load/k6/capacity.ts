@@ -112,12 +112,20 @@ const GET_TAGS = { name: 'get' } as const;
 const JSON_TYPE = 'application/json';
 
 // The hot path of the generator (the default function: k6 looks a named exec up on every iteration):
-// one exec.scenario read (k6 builds that object on every access), few request params to parse.
+// two live getters of the scenario read, few request params to parse.
 function request(op: string, i: number, key: string) {
   const authorization = `Bearer ${key}`;
-  if (op === 'create') return http.asyncRequest('POST', `${BASE_URL}/pets`, newPetBody(i, __VU, shared[STATUSES_START + (i % STATUSES_COUNT)] as string), { headers: { authorization, 'content-type': JSON_TYPE }, timeout: TIMEOUT, responseType: 'text' });
-  if (op === 'get' && created.length > 0) return http.asyncRequest('GET', `${BASE_URL}/pets/${created[i % created.length]}`, null, { headers: { authorization }, timeout: TIMEOUT, tags: GET_TAGS });
-  return http.asyncRequest('GET', `${BASE_URL}/pets${shared[QUERIES_START + (i % QUERIES_COUNT)] as string}`, null, { headers: { authorization }, timeout: TIMEOUT });
+  if (op === 'create') {
+    const body = newPetBody(i, __VU, shared[STATUSES_START + (i % STATUSES_COUNT)] as string);
+    const headers = { authorization, 'content-type': JSON_TYPE };
+    return http.asyncRequest('POST', `${BASE_URL}/pets`, body, { headers, timeout: TIMEOUT, responseType: 'text' });
+  }
+  if (op === 'get' && created.length > 0) {
+    const url = `${BASE_URL}/pets/${created[i % created.length]}`;
+    return http.asyncRequest('GET', url, null, { headers: { authorization }, timeout: TIMEOUT, tags: GET_TAGS });
+  }
+  const query = shared[QUERIES_START + (i % QUERIES_COUNT)] as string;
+  return http.asyncRequest('GET', `${BASE_URL}/pets${query}`, null, { headers: { authorization }, timeout: TIMEOUT });
 }
 
 /**
