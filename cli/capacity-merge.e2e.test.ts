@@ -1,6 +1,7 @@
 // The capacity bundle under the real k6, run by hand: plain `k6 run` with defaults and no segment
-// sends requests on every key; and two runners on execution segments, merged by
-// `petcert capacity merge`, reach the verdict one runner reaches at the same total rate.
+// sends requests on every key; two runners on execution segments send each key what one process
+// would; and two runners, merged by `petcert capacity merge`, reach the verdict one runner reaches at
+// the same total rate.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,38 @@ eachK6('the capacity bundle', (row) => {
       expect(result!.steps[0]!.requests).toBeGreaterThan(0);
       expect(result!.steps[0]!.below429).toBe(0);
       expect([...seen].sort()).toEqual(Object.keys(keys).map((k) => `Bearer ${k}`).sort());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('two runners on execution segments send every key what one process would: 5 keys, evenly', { timeout: 60_000 }, async () => {
+    // A runner picks keys by the test-wide iteration number: together the runners cover it once, so
+    // each key's count is the total over 5, give or take one a runner's last iteration. Keys owned by
+    // runner (3 and 2 of 5) gave 3 keys a third less load than the other 2.
+    const perKey = new Map<string, number>();
+    const count = (h: Handle): Handle => async (req) => {
+      const key = req.headers.authorization ?? '';
+      perKey.set(key, (perKey.get(key) ?? 0) + 1);
+      return h(req);
+    };
+    const { server, keys, keysFile } = await poolServer(5, count);
+    const env = { BASE_URL: server.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1', STEPS: '2', STEP_SECONDS: '3', CANARIES: '0' };
+    try {
+      const seq = ['--execution-segment-sequence', '0,1/2,1'];
+      const first = await unusedPort();
+      const ports = [first, await unusedPort([first])];
+      const runners = ['0:1/2', '1/2:1'].map((segment, i) => k6Run(env, ['--execution-segment', segment, ...seq, '--paused', '--address', `127.0.0.1:${ports[i]}`]));
+      await resumeTogether(ports);
+      const pair = await Promise.all(runners);
+      const results = pair.map((r) => parseRunnerResults(r.out, 'k6')[0]);
+      const why = JSON.stringify([...perKey]);
+      results.forEach((r, i) => expect(r?.steps.reduce((n, s) => n + s.requests, 0), pair[i]!.out).toBeGreaterThan(0));
+      expect([...perKey.keys()].sort()).toEqual(Object.keys(keys).map((k) => `Bearer ${k}`).sort());
+      const counts = [...perKey.values()];
+      const total = counts.reduce((a, b) => a + b, 0);
+      expect(total, why).toBeGreaterThanOrEqual(100);
+      expect(Math.max(...counts) - Math.min(...counts), why).toBeLessThanOrEqual(2);
     } finally {
       await server.close();
     }

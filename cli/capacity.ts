@@ -43,17 +43,17 @@ export function settingsEnv(f: CapacityFlags): Record<string, string> {
   return Object.fromEntries(entries.map(([k, v]) => [SETTINGS[k].env, v]));
 }
 
-export function prepare(f: CapacityFlags, env: Env, parallelism = 1): Prepared {
+export function prepare(f: CapacityFlags, env: Env): Prepared {
   if (!f.baseUrl) throw new ConfigError('is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1', '--base-url');
   if (!f.keysFile) throw new ConfigError('is required: a file of PLAN=KEY lines (petcert serve --key-pool writes one)', '--keys-file');
   if (!f.mix && !f.scaleToKeys) throw new ConfigError('is required: customers per plan, e.g. --mix free=2000,pro=300 (or --scale-to-keys to test what the keys carry)', '--mix');
   const baseUrl = parseBaseUrl(f.baseUrl, '--base-url');
-  return prepareCapacity({ baseUrl, keysFile: f.keysFile, plansFile: f.plans, settings: settingsEnv(f), env, parallelism });
+  return prepareCapacity({ baseUrl, keysFile: f.keysFile, plansFile: f.plans, settings: settingsEnv(f), env });
 }
 
 function emitTestRun(f: CapacityFlags, env: Env, say: (line: string) => void): number {
   const n = integerFlag(f.emitTestrun, '--emit-testrun', 1)!;
-  const p = prepare(f, env, n);
+  const p = prepare(f, env);
   const path = writeTestRun({ ...p, env: settingsEnv(f) }, n, f.testrunOut ?? `${f.reportDir}/capacity-testrun.yaml`);
   const then = 'Then: see the comments at the top of the file (kubectl create configmap/secret, kubectl apply), and';
   const merge = '  kubectl logs -l k6_cr=petcert-capacity --tail=-1 > runners.log && petcert capacity merge runners.log';

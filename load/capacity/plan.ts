@@ -56,15 +56,14 @@ export function perKeyMax(plan: Plan, minuteSeconds: number, peakEquivalentSecon
   return Math.min(byMinute, byDay);
 }
 
-/** Keys of one plan needed to carry `rate` over `parallelism` runners (each runner owns whole keys). */
-export function keysNeeded(rate: number, maxPerKey: number, parallelism: number): number {
+/**
+ * Keys of one plan needed to carry `rate`, however many runners share the run: a runner picks a key
+ * by the test-wide iteration number (load/k6/capacity.ts), so N runners together send each key what one
+ * process would.
+ */
+export function keysNeeded(rate: number, maxPerKey: number): number {
   if (rate <= 0) return 0;
-  return parallelism * Math.ceil(rate / parallelism / maxPerKey - 1e-9);
-}
-
-/** The per-key rate limit the worst runner's keys see: floor(n/N) keys carry rate/N. */
-function carried(n: number, maxPerKey: number, parallelism: number): number {
-  return Math.floor(n / parallelism) * parallelism * maxPerKey;
+  return Math.ceil(rate / maxPerKey - 1e-9);
 }
 
 function groupKeys(keys: readonly PlanKey[], table: PlanTable): Map<string, string[]> {
@@ -81,7 +80,7 @@ function mixOf(settings: CapacitySettings, byPlan: Map<string, string[]>, table:
   return [...byPlan].map(([name, ks]) => ({ plan: resolvePlan(table, name), customers: ks.length }));
 }
 
-export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: readonly PlanKey[], parallelism = 1): CapacityPlan {
+export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: readonly PlanKey[]): CapacityPlan {
   const minuteSeconds = table.windows.minuteSeconds;
   const byPlan = groupKeys(keys, table);
   const mix = mixOf(settings, byPlan, table);
@@ -99,14 +98,14 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
     const maxPerKey = perKeyMax(entry.plan, minuteSeconds, peakEquivalent);
     limits.set(name, maxPerKey);
     const have = byPlan.get(name)?.length ?? 0;
-    const need = keysNeeded(top * planned, maxPerKey, parallelism);
+    const need = keysNeeded(top * planned, maxPerKey);
     if (have < need) shortfalls.push(`${need - have} more ${name} key${need - have === 1 ? '' : 's'} (${need} needed, ${have} given)`);
-    scale = Math.min(scale, carried(have, maxPerKey, parallelism) / (top * planned));
+    scale = Math.min(scale, (have * maxPerKey) / (top * planned));
   }
   if (shortfalls.length > 0 && !settings.scaleToKeys) {
     throw new ConfigError(`the keys cannot carry ${top.toFixed(2)} × the planned rate with every key at ≤ ${KEY_SHARE * 100} % of its minute and day quotas: add ${shortfalls.join(', ')}; or test less with --max-factor, or the largest rate the keys carry with --scale-to-keys`, '--keys-file');
   }
-  if (scale <= 0) throw new ConfigError(`no keys for plan(s) ${mix.filter((e) => (byPlan.get(e.plan.name)?.length ?? 0) < parallelism).map((e) => e.plan.name).join(', ')} (each of ${parallelism} runner(s) needs one)`, '--keys-file');
+  if (scale <= 0) throw new ConfigError(`no keys for plan(s) ${mix.filter((e) => !byPlan.has(e.plan.name)).map((e) => e.plan.name).join(', ')}`, '--keys-file');
   const plannedRate = Object.values(perPlanPlanned).reduce((a, b) => a + b, 0);
   const steps = factors.map((f, index) => {
     const perPlan: Record<string, number> = {};
@@ -115,7 +114,7 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
   });
   const firstAtPlan = steps.findIndex((s) => s.factor >= 1 - 1e-9);
   const canaryStep = firstAtPlan === -1 ? steps.length - 1 : firstAtPlan;
-  const spare = spareKeys(mix, byPlan, table, steps[steps.length - 1]!, limits, parallelism);
+  const spare = spareKeys(mix, byPlan, table, steps[steps.length - 1]!, limits);
   const at = steps[canaryStep]!;
   const step = canaryStepOf({ steps, canaryStep, minuteSeconds }, settings);
   const choice = settings.canaries ? chooseCanaries(spare, concretePlans(table), step) : { canaries: [], notes: [] };
@@ -135,11 +134,11 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
  * Spare keys: a mix plan's last key when the others carry its top step; every key of a plan outside
  * the mix. A canary may come from any of them (canary-plan.ts); spare keys no canary takes carry load.
  */
-function spareKeys(mix: MixEntry[], byPlan: Map<string, string[]>, table: PlanTable, top: StepPlan, limits: Map<string, number>, parallelism: number): SpareKeys[] {
+function spareKeys(mix: MixEntry[], byPlan: Map<string, string[]>, table: PlanTable, top: StepPlan, limits: Map<string, number>): SpareKeys[] {
   const spare: SpareKeys[] = [];
   for (const entry of mix) {
     const all = byPlan.get(entry.plan.name) ?? [];
-    const needed = keysNeeded(top.perPlan[entry.plan.name]!, limits.get(entry.plan.name)!, parallelism);
+    const needed = keysNeeded(top.perPlan[entry.plan.name]!, limits.get(entry.plan.name)!);
     spare.push({ plan: entry.plan, spare: needed < all.length ? all.slice(-1) : [] });
   }
   const inMix = new Set(mix.map((e) => e.plan.name));

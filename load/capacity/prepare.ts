@@ -19,7 +19,6 @@ export interface CapacityInputs {
   settings: SettingsEnv;
   /** where env:NAME keys are read */
   env: Record<string, string | undefined>;
-  parallelism: number;
 }
 
 export interface Prepared {
@@ -48,7 +47,7 @@ export function prepareCapacity(i: CapacityInputs): Prepared {
   const keys = readKeys(keysFile, i.env);
   const plans = loadPlansFile(i.plansFile);
   const settings = readSettings(i.settings, plans);
-  const plan = buildPlan(settings, plans, keys, i.parallelism);
+  const plan = buildPlan(settings, plans, keys);
   if (plan.canaryNeed !== null) throw new ConfigError(noCanaryMessage(canaryStepOf(plan, settings), plan.canaryNeed), '--keys-file');
   const plansFile = i.plansFile === undefined ? undefined : resolve(i.plansFile);
   return { baseUrl: i.baseUrl, keysFile, plansFile, keys, plans, settings, plan };

@@ -21,8 +21,7 @@ import { operationOf } from '../capacity/operation-picker.ts';
 import { newPetBody } from '../capacity/requests.ts';
 import { eventCheck, eventPasses, type StepEvent } from '../capacity/step-events.ts';
 import { bucketCheck, bucketOf } from '../shared/histogram.ts';
-import { segmentRange, segmentSpan, type SegmentSpan } from '../shared/segment.ts';
-import { coldPath, type RunSetup, type VuRun } from './lib/capacity-cold.lazy.ts';
+import { coldPath, type RunSetup, type SharedRange, type VuRun } from './lib/capacity-cold.lazy.ts';
 
 // Read, and the plan built, once per test run: a SharedArray's callback runs in the first init only,
 // and the cold path (lib/capacity-cold.lazy.ts: the document, the plan building, the contract, the
@@ -59,20 +58,6 @@ function countEvent(event: StepEvent, step: number): void {
   countCheck(null, { [eventCheck(event, step)]: eventPasses(event) });
 }
 
-let span: SegmentSpan | undefined;
-/**
- * This runner's execution segment (none: the whole test; k6 does not tell the init context). k6 checked
- * the segment it was given: one that is none aborts the test (guarded). k6's null for no segment goes
- * to segmentSpan as it is: `?? ''` made it call trim(), and a string method instantiates String's
- * prototype in the VU's runtime (1 MB of live heap at 167 VUs, 10,000 keys in README.md).
- */
-function segmentOfVu(): SegmentSpan {
-  if (span !== undefined) return span;
-  const read = segmentSpan(exec.test.options.executionSegment);
-  if (typeof read === 'string') throw new Error(`executionSegment: ${read}`);
-  return (span = read);
-}
-
 /**
  * k6 reads a script's options in the first init and runs setup and handleSummary in runtimes of their
  * own, all __VU 0; it copies the whole consolidated options into every VU's exported `options` unless
@@ -87,21 +72,19 @@ export const handleSummary = vuZero?.handleSummary;
 // SLO errors are 5xx, transport errors and timeouts; 4xx are counted apart (429 below quota is its own check).
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 499 }));
 
-/** What an iteration needs of its scenario ("s3_free"), worked out once per VU and scenario. */
-interface ScenarioContext {
-  step: number;
-  /** this runner's part of the plan's load keys, as positions in `shared`: [start, start + count) */
-  start: number;
-  count: number;
-}
+/**
+ * What an iteration needs of its scenario ("s3_free"): its step and where its plan's load keys sit in
+ * `shared`, [start, start + count), read once per VU and scenario. No execution segment: a runner
+ * picks keys by the test-wide iteration number (scenarioNow), so N runners together send each key
+ * exactly what one process would, and a load VU never reads k6's options (exec.test.options is the
+ * whole consolidated options, marshalled and parsed in every VU that reads it: ≈ 7 MB of peak RSS and
+ * late VUs at 3,500 req/s, load/capacity/README.md).
+ */
+type ScenarioContext = SharedRange & { step: number };
 const contexts: Record<string, ScenarioContext> = {};
 function contextOf(name: string): ScenarioContext {
   let ctx = contexts[name];
-  if (ctx === undefined) {
-    const scenario = (shared[0] as VuRun).scenarios[name] ?? { step: -1, start: 0, count: 0 };
-    const part = segmentRange(scenario.count, segmentOfVu());
-    contexts[name] = ctx = { step: scenario.step, start: scenario.start + part.start, count: part.count };
-  }
+  if (ctx === undefined) contexts[name] = ctx = (shared[0] as VuRun).scenarios[name] ?? { step: -1, start: 0, count: 0 };
   return ctx;
 }
 
@@ -132,20 +115,20 @@ function request(op: string, i: number, key: string) {
  * exec.scenario builds a new object of six live getters on every access (a fifth of the generator's CPU
  * at its limit); kept whole, it held ≈ 5 KB in every VU. A VU keeps the two getters it reads: k6's
  * getters read the VU's state, never `this` (v1.8.1 and v2.2.0). They are checked: a VU's
- * iterationInInstance must grow within a scenario, else every read goes back to exec.scenario.
+ * iterationInTest must grow within a scenario, else every read goes back to exec.scenario.
  */
 let nameGetter: (() => string) | undefined;
 let iterationGetter: (() => number) | undefined;
 let liveGetters = true;
 let lastName = '';
 let lastIteration = -1;
-/** The scenario's name and this iteration's number in it (across this instance). */
+/** The scenario's name and this iteration's number in it, unique across all runners (k6 numbers a segment's iterations so). */
 function scenarioNow(): { name: string; iteration: number } {
-  if (!liveGetters) return { name: exec.scenario.name, iteration: exec.scenario.iterationInInstance };
+  if (!liveGetters) return { name: exec.scenario.name, iteration: exec.scenario.iterationInTest };
   if (nameGetter === undefined || iterationGetter === undefined) {
     const scenario = exec.scenario;
     nameGetter = Object.getOwnPropertyDescriptor(scenario, 'name')?.get;
-    iterationGetter = Object.getOwnPropertyDescriptor(scenario, 'iterationInInstance')?.get;
+    iterationGetter = Object.getOwnPropertyDescriptor(scenario, 'iterationInTest')?.get;
     if (nameGetter === undefined || iterationGetter === undefined) liveGetters = false;
     return scenarioNow();
   }
@@ -169,7 +152,7 @@ export async function load(): Promise<void> {
   try {
     const { name, iteration: i } = scenarioNow();
     const ctx = contextOf(name);
-    if (ctx.count === 0) return; // more runners than keys of this plan: plan.ts refuses that, but never divide by 0
+    if (ctx.count === 0) return; // a plan without load keys: plan.ts refuses that, but never divide by 0
     const op = operationOf(i, OP_CUTS);
     const res = await request(op, i, shared[ctx.start + (i % ctx.count)] as string);
     const status = res.status; // one read: each property of a k6 response is a call into Go
