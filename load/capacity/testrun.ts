@@ -1,7 +1,8 @@
 // `petcert capacity --emit-testrun N`: the same run as a k6-operator TestRun (k6.io/v1alpha1) with
-// parallelism N. Each runner gets the execution segment i/N:(i+1)/N and keeps only the keys of its
-// segment (load/shared/segment.ts), so no key is shared; the key spread was checked for N runners
-// (each owns whole keys). Runners print their results as marked lines: `petcert capacity merge` reads
+// parallelism N. Each runner gets the execution segment i/N:(i+1)/N, sends its segment's iterations
+// (each picks its key by the test-wide iteration number, so each key's load over the runners is one
+// process's) and drives the canaries of its segment (load/shared/segment.ts): no canary is shared.
+// The key spread is the same for N runners as for one. Runners print their results as marked lines: `petcert capacity merge` reads
 // them from `kubectl logs`. The k6-operator does not aggregate runners itself.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -42,7 +43,7 @@ export function testRunManifest(input: TestRunInput, parallelism: number): Recor
 
 function instructions(input: TestRunInput & { keysFile: string }, parallelism: number): string {
   return [
-    `# petcert capacity: k6-operator TestRun, ${parallelism} runners (execution segments i/${parallelism}:(i+1)/${parallelism}, keys split between them).`,
+    `# petcert capacity: k6-operator TestRun, ${parallelism} runners (execution segments i/${parallelism}:(i+1)/${parallelism}, each key's load shared out between them).`,
     '#   npm run build',
     `#   kubectl create configmap ${TESTRUN_NAME} --from-file=load/dist/capacity.js${input.plansFile ? ` --from-file=plans.json=${input.plansFile}` : ''}`,
     `#   kubectl create secret generic ${TESTRUN_NAME}-keys --from-file=keys.txt=${input.keysFile}   # literal keys (env:NAME lines do not resolve in the cluster)`,

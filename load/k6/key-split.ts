@@ -1,6 +1,6 @@
 // k6: does a distributed run split the keys? Constant arrival at RATE requests per second (over all
 // runners; k6 gives each runner its segment's share) for DURATION, each runner sending only with the keys
-// of its execution segment (load/shared/segment.ts, the rule capacity uses). Each request names the
+// of its execution segment (load/shared/segment.ts, the rule capacity's canaries use). Each request names the
 // runner's segment in `x-petcert-segment`, so the target's logs show which runner used which key. Run
 // it with a TestRun's flags before a long distributed run; tested with 1, 2 and 3 real k6 processes.
 //

@@ -1,6 +1,8 @@
 // Splitting keys across k6 execution segments: a distributed run (k6-operator TestRun, parallelism N)
 // gives runner i the segment "i/N:(i+1)/N"; key j belongs to the runner whose half-open segment holds
-// j/K, so no key is ever shared between runners (two runners on one key would halve its quota).
+// j/K, so no key is ever shared between runners. The capacity bundle's canaries are split so (a canary
+// driven past its quota by two runners would be judged twice on half the evidence each); its load keys
+// are not: a runner picks them by the test-wide iteration number (load/k6/capacity.ts).
 import { ConfigError } from '../../core/errors.ts';
 
 export interface SegmentSpan {
@@ -23,28 +25,21 @@ function segmentPoint(text: string): number {
 }
 
 /**
- * "from:to" (k6's executionSegment), or why it is none (a string). No segment is the whole test: under
+ * "from:to" (k6's executionSegment); a ConfigError when it is none. No segment is the whole test: under
  * a plain `k6 run` (no --execution-segment) k6 gives `exec.test.options.executionSegment` as null, not
- * "": so null, undefined and "" all mean 0:1. No error class here: the capacity bundle's load VUs read
- * their segment with it, and each class costs every VU's runtime (scripts/k6-lazy.ts).
+ * "": so null, undefined and "" all mean 0:1.
  */
-export function segmentSpan(segment: unknown): SegmentSpan | string {
+export function parseSegment(segment: unknown): SegmentSpan {
+  const none = (why: string) => new ConfigError(why, 'executionSegment');
   if (segment === undefined || segment === null || (typeof segment === 'string' && segment.trim() === '')) return { from: 0, to: 1 };
-  if (typeof segment !== 'string') return `not a segment: ${JSON.stringify(segment)}`;
+  if (typeof segment !== 'string') throw none(`not a segment: ${JSON.stringify(segment)}`);
   const parts = segment.split(':');
   const [fromText, toText] = parts.length === 2 ? [parts[0]!, parts[1]!] : ['0', parts[0]!];
   const from = segmentPoint(fromText);
   const to = segmentPoint(toText);
-  if (Number.isNaN(from) || Number.isNaN(to)) return `not a segment point: ${JSON.stringify(Number.isNaN(from) ? fromText : toText)}`;
-  if (from >= to) return `empty segment ${JSON.stringify(segment)}`;
+  if (Number.isNaN(from) || Number.isNaN(to)) throw none(`not a segment point: ${JSON.stringify(Number.isNaN(from) ? fromText : toText)}`);
+  if (from >= to) throw none(`empty segment ${JSON.stringify(segment)}`);
   return { from, to };
-}
-
-/** segmentSpan, a ConfigError when the segment is none. */
-export function parseSegment(segment: unknown): SegmentSpan {
-  const span = segmentSpan(segment);
-  if (typeof span === 'string') throw new ConfigError(span, 'executionSegment');
-  return span;
 }
 
 /** The keys a segment holds: segmentRange's. */
@@ -56,7 +51,6 @@ export function keysForSegment<T>(keys: readonly T[], segment: unknown): T[] {
 /** A segment's keys as an index range, [start, start + count) of `total` keys, without touching them. */
 export function segmentRange(total: number, { from, to }: SegmentSpan): { start: number; count: number } {
   // Key j belongs when j/total ∈ [from − eps, to − eps): 1/3 + 1/3 + 1/3 tile [0, 1) exactly despite floating point.
-  // Arithmetic, not Math.floor/min/max: each Math method a k6 VU touches is a function object in it.
   const eps = 1e-9;
   const first = (x: number): number => {
     const guess = ((x - eps) * total) | 0; // truncation: a first guess, corrected by the loops
