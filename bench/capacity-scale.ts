@@ -1,7 +1,8 @@
 // `npx tsx bench/capacity-scale.ts`: a realistic customer base. 10,000 keys (free 8,000, pro 1,500,
 // business 500) in `petcert serve --key-pool` (its own process), every key carrying load, at RATE
-// req/s (default 1500: what this 2-core machine sustained with server and k6 side by side while other
-// work ran; alone it sustains 3,500, where the ratios differ: load/capacity/README.md): petcert's capacity bundle (one step, list requests, no canaries) against a bare k6 script
+// req/s (BENCH_SCALE_RATE; default 1500: what this 2-core machine sustained with server and k6 side by
+// side while other work ran; alone it sustains 3,500, figures for both in load/capacity/README.md):
+// petcert's capacity bundle (one step, list requests, no canaries) against a bare k6 script
 // doing the same requests (GET /pets with the bundle's cycle of list queries and its request timeout,
 // the keys round robin from a SharedArray, one
 // constant-arrival-rate scenario, as many VUs pre-allocated as the bundle's scenarios together),
