@@ -89,13 +89,17 @@ eachK6('the capacity bundle', (row) => {
     // iteration a runner did not start. Keys owned by runner (3 and 2 of 5) gave 3 keys a third less
     // load than the other 2.
     const perKey = new Map<string, number>();
+    // Every request creates a pet named for the VU and the iteration number (requests.ts newPetBody):
+    // a number two runners both used would show twice.
+    const iterations: string[] = [];
     const count = (h: Handle): Handle => async (req) => {
       const key = req.headers.authorization ?? '';
       perKey.set(key, (perKey.get(key) ?? 0) + 1);
+      iterations.push(/petcert-capacity-\d+-(\d+)/.exec(String(req.body))?.[1] ?? 'none');
       return h(req);
     };
     const { server, keys, keysFile } = await poolServer(5, count);
-    const env = { BASE_URL: server.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1', STEPS: '2', STEP: '1', STEP_SECONDS: '3', CANARIES: '0' };
+    const env = { BASE_URL: server.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1', STEPS: '2', STEP: '1', STEP_SECONDS: '3', CANARIES: '0', OPS: 'create=1' };
     try {
       const seq = ['--execution-segment-sequence', '0,1/2,1'];
       const first = await unusedPort();
@@ -112,6 +116,23 @@ eachK6('the capacity bundle', (row) => {
       console.log(`per-key requests over 2 runners: ${counts.join(', ')} (total ${total})`);
       expect(total, why).toBeGreaterThanOrEqual(100);
       expect(Math.max(...counts) - Math.min(...counts), why).toBeLessThanOrEqual(2);
+      expect(iterations.filter((n) => n === 'none'), 'creates without an iteration number').toEqual([]);
+      expect(iterations.length - new Set(iterations).size, 'iteration numbers sent twice').toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a runner given a segment and no sequence refuses to start (its iteration numbers would overlap)', { timeout: 60_000 }, async () => {
+    let requests = 0;
+    const count = (h: Handle): Handle => async (req) => (requests++, h(req));
+    const { server, keysFile } = await poolServer(5, count);
+    try {
+      const env = { BASE_URL: server.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1', STEPS: '2', STEP: '1', STEP_SECONDS: '3', CANARIES: '0' };
+      const run = await k6Run(env, ['--execution-segment', '1/3:2/3']);
+      expect(run.code, run.out).toBe(108);
+      expect(run.out).toContain('--execution-segment 1/3:2/3 without --execution-segment-sequence');
+      expect(requests).toBe(0);
     } finally {
       await server.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.ts';
-import { keysForSegment, parseSegment } from './segment.ts';
+import { keysForSegment, parseSegment, unsharedSequence } from './segment.ts';
 
 describe('keysForSegment', () => {
   it.for([1, 2, 3, 4, 7])('gives every key to exactly one of %i runners', (n) => {
@@ -24,6 +24,13 @@ describe('keysForSegment', () => {
     expect(() => parseSegment('x:1')).toThrow(ConfigError);
     expect(() => parseSegment('0:1.5')).toThrow(ConfigError);
     expect(() => parseSegment(0.5)).toThrow(ConfigError);
+  });
+  it('refuses part of the test without a sequence (k6 would number its iterations alone), never the whole', () => {
+    expect(unsharedSequence('1/3:2/3', null)).toMatch(/^--execution-segment 1\/3:2\/3 without --execution-segment-sequence: .*0,1\/3,2\/3,1/);
+    expect(unsharedSequence('0:1/2', '')).toContain('without --execution-segment-sequence');
+    expect(unsharedSequence('1/3:2/3', '0,1/3,2/3,1')).toBeUndefined();
+    expect(unsharedSequence(null, null)).toBeUndefined();
+    expect(unsharedSequence('0:1', null)).toBeUndefined();
   });
   it('says why a segment is none', () => {
     expect(parseSegment('1/3:2/3')).toEqual({ from: 1 / 3, to: 2 / 3 });

@@ -5,7 +5,7 @@
 // are not: a runner picks them by the test-wide iteration number (load/k6/capacity.ts).
 import { ConfigError } from '../../core/errors.ts';
 
-export interface SegmentSpan {
+interface SegmentSpan {
   from: number;
   to: number;
 }
@@ -40,6 +40,23 @@ export function parseSegment(segment: unknown): SegmentSpan {
   if (Number.isNaN(from) || Number.isNaN(to)) throw none(`not a segment point: ${JSON.stringify(Number.isNaN(from) ? fromText : toText)}`);
   if (from >= to) throw none(`empty segment ${JSON.stringify(segment)}`);
   return { from, to };
+}
+
+/**
+ * Why a runner must not start (undefined: it may). A runner given part of the test and no
+ * --execution-segment-sequence gets a sequence k6 fills in for it alone, and k6 numbers its iterations
+ * (`exec.scenario.iterationInTest`) by that sequence: runners numbered so overlap, and the capacity
+ * bundle, which picks each load key by that number, would send some keys several runners' share.
+ */
+export function unsharedSequence(segment: unknown, sequence: unknown): string | undefined {
+  const { from, to } = parseSegment(segment);
+  if ((from === 0 && to === 1) || (typeof sequence === 'string' && sequence.trim() !== '')) return undefined;
+  return (
+    `--execution-segment ${String(segment)} without --execution-segment-sequence: k6 would number this runner's ` +
+    'iterations by a sequence of its own, they would overlap with other runners\' and some keys would carry ' +
+    'several runners\' share of the load. Give every runner the same --execution-segment-sequence ' +
+    '(e.g. 0,1/3,2/3,1 for thirds; the k6-operator does).'
+  );
 }
 
 /** The keys a segment holds: segmentRange's. */

@@ -19,7 +19,7 @@ import { listQueries } from '../../capacity/requests.ts';
 import { canaryLine } from '../../capacity/result.ts';
 import { iterationThrew, NO_SILENT_PASS, replacedScenarios } from '../../shared/guards.ts';
 import { parseKeysEnv } from '../../shared/keys.ts';
-import { keysForSegment } from '../../shared/segment.ts';
+import { keysForSegment, unsharedSequence } from '../../shared/segment.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
 import { runOptions, scenarioName, stepsOf, type RunOptions } from './capacity-options.ts';
 import { summaryFiles } from './capacity-summary.ts';
@@ -110,7 +110,10 @@ function sharedRun(): Array<VuRun | RunSetup | string> {
 /** What the __VU 0 runtimes export (the first init's, setup's, the summary's); a load VU exports none of it. */
 export interface VuZeroExports {
   options: Options;
-  /** k6 v2.1+ replaces the scenarios on `--vus N`: the steps would silently vanish. */
+  /**
+   * Refuses what would silently change the load: k6 v2.1+ replaces the scenarios on `--vus N` (the
+   * steps would vanish); a segment without a shared sequence overlaps the runners' iteration numbers.
+   */
   setup: () => void;
   handleSummary: (data: K6SummaryInput) => Record<string, string>;
 }
@@ -125,7 +128,10 @@ function vuZero(run: RunSetup, k6: typeof exec): VuZeroExports {
     maxRedirects: 0,
   };
   const setup = (): void => {
-    const problem = replacedScenarios(Object.keys(run.options.scenarios), Object.keys(k6.test.options.scenarios ?? {}));
+    const running = k6.test.options;
+    const problem =
+      replacedScenarios(Object.keys(run.options.scenarios), Object.keys(running.scenarios ?? {})) ??
+      unsharedSequence(running.executionSegment, running.executionSegmentSequence);
     if (problem !== undefined) k6.test.abort(problem);
   };
   const handleSummary = (data: K6SummaryInput) => summaryFiles(run.doc, run.reportDir, segmentOf(k6), data);
