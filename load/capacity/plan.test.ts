@@ -63,7 +63,7 @@ describe('buildPlan', () => {
     expect(plan.steps.at(-1)!.offeredRate).toBeCloseTo(4 * 6 * KEY_SHARE, 9);
   });
 
-  it('needs as many keys for N runners as for one: runners share every key by the test-wide iteration', () => {
+  it('needs the keys that carry the rate at ≤ 90 % each, and no more (whatever the runners: they share keys by iteration number)', () => {
     expect(keysNeeded(100, 5.4)).toBe(19); // ceil(100 / 5.4)
     // 10 customers × 6 req/s × 2 = 120 req/s over keys of 5.4: 23 keys (three runners owning whole keys needed 24).
     const plan = buildPlan(settings({ MIX: 'free=10', CANARIES: '0' }), table, keys('free', 23));

@@ -122,7 +122,10 @@ let iterationGetter: (() => number) | undefined;
 let liveGetters = true;
 let lastName = '';
 let lastIteration = -1;
-/** The scenario's name and this iteration's number in it, unique across all runners (k6 numbers a segment's iterations so). */
+/**
+ * The scenario's name and this iteration's number in it, unique across all runners given the same
+ * --execution-segment-sequence (setup refuses a segment without one: lib/capacity-cold.lazy.ts).
+ */
 function scenarioNow(): { name: string; iteration: number } {
   if (!liveGetters) return { name: exec.scenario.name, iteration: exec.scenario.iterationInTest };
   if (nameGetter === undefined || iterationGetter === undefined) {

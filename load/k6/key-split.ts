@@ -1,8 +1,9 @@
 // k6: does a distributed run split the keys? Constant arrival at RATE requests per second (over all
 // runners; k6 gives each runner its segment's share) for DURATION, each runner sending only with the keys
-// of its execution segment (load/shared/segment.ts, the rule capacity's canaries use). Each request names the
-// runner's segment in `x-petcert-segment`, so the target's logs show which runner used which key. Run
-// it with a TestRun's flags before a long distributed run; tested with 1, 2 and 3 real k6 processes.
+// of its execution segment (load/shared/segment.ts: the rule the capacity bundle's canaries use; its load
+// keys are shared by iteration number instead). Each request names the runner's segment in
+// `x-petcert-segment`, so the target's logs show which runner used which key. Run it with a TestRun's
+// flags to see how a cluster splits work; tested with 1, 2 and 3 real k6 processes.
 //
 //   k6 run --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 -e KEYS=free=K1,pro=K2 load/dist/key-split.js
 //
