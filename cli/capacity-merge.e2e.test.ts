@@ -75,6 +75,7 @@ eachK6('the capacity bundle', (row) => {
       const [result] = parseRunnerResults(run.out, 'k6');
       expect(result, run.out).toBeDefined();
       expect(result!.segment).toBe('0:1');
+      expect(result!.sequence).toBeNull();
       expect(result!.steps[0]!.requests).toBeGreaterThan(0);
       expect(result!.steps[0]!.below429).toBe(0);
       expect([...seen].sort()).toEqual(Object.keys(keys).map((k) => `Bearer ${k}`).sort());
@@ -110,6 +111,8 @@ eachK6('the capacity bundle', (row) => {
       const results = pair.map((r) => parseRunnerResults(r.out, 'k6')[0]);
       const why = JSON.stringify([...perKey]);
       results.forEach((r, i) => expect(r?.steps.reduce((n, s) => n + s.requests, 0), pair[i]!.out).toBeGreaterThan(0));
+      // What `merge` checks: the runners were given one sequence.
+      expect(results.map((r) => r?.sequence)).toEqual(['0,1/2,1', '0,1/2,1']);
       expect([...perKey.keys()].sort()).toEqual(Object.keys(keys).map((k) => `Bearer ${k}`).sort());
       const counts = [...perKey.values()];
       const total = counts.reduce((a, b) => a + b, 0);

@@ -20,6 +20,14 @@ describe('mergeResults', () => {
     expect(() => mergeResults([runner('0:1/2', 0.5, 1), runner('0:1/2', 0.5, 1)])).toThrow(ConfigError);
     expect(() => mergeResults([])).toThrow(ConfigError);
   });
+  it('refuses runners not given one sequence (their iteration numbers overlapped); lines without the field pass', () => {
+    const told = (segment: string, sequence: string | null): RunnerResult => ({ ...runner(segment, 0.5, 1), sequence });
+    expect(mergeResults([told('0:1/2', '0,1/2,1'), told('1/2:1', '0,1/2,1')]).runners).toBe(2);
+    expect(() => mergeResults([told('0:1/2', null), told('1/2:1', null)])).toThrow('0:1/2: none; 1/2:1: none');
+    expect(() => mergeResults([told('0:1/2', '0,1/2,1'), told('1/2:1', '0,1/4,1/2,1')])).toThrow(ConfigError);
+    expect(mergeResults([told('0:1', null)]).runners).toBe(1);
+    expect(mergeResults([runner('0:1/2', 0.5, 1), runner('1/2:1', 0.5, 1)]).runners).toBe(2);
+  });
 });
 
 describe('result lines', () => {

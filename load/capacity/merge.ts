@@ -65,6 +65,26 @@ function checkSegments(results: readonly RunnerResult[]): void {
   for (let i = 1; i < spans.length; i++) {
     if (spans[i]!.from < spans[i - 1]!.to - 1e-9) throw new ConfigError(`runner results overlap: segments ${spans[i - 1]!.segment} and ${spans[i]!.segment} (the same runner's log given twice?)`, 'merge');
   }
+  checkSequences(results);
+}
+
+/**
+ * Runners pick load keys by iteration number, which k6 numbers without overlap only across runners given
+ * one --execution-segment-sequence (a runner without one aborts in setup, unless run with --no-setup).
+ * Lines without the field come from bundles whose runners owned whole keys: nothing to check.
+ */
+function checkSequences(results: readonly RunnerResult[]): void {
+  const told = results.filter((r) => r.sequence !== undefined);
+  if (results.length < 2 || told.length === 0) return;
+  const sequences = new Set(told.map((r) => r.sequence ?? 'none'));
+  if (sequences.size === 1 && !sequences.has('none')) return;
+  const given = told.map((r) => `${r.segment}: ${r.sequence ?? 'none'}`).join('; ');
+  throw new ConfigError(
+    `the runners were not given one --execution-segment-sequence (${given}): their iteration numbers, ` +
+      'which pick the load keys, overlapped, and some keys carried more than the plan allows. Run them ' +
+      'again, each with the same sequence (the k6-operator passes one)',
+    'merge',
+  );
 }
 
 export function mergeResults(results: readonly RunnerResult[]): Merged {

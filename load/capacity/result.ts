@@ -59,6 +59,12 @@ export interface RunnerResult {
   run: RunInfo;
   /** k6 execution segment ("0:1" when none). */
   segment: string;
+  /**
+   * k6's --execution-segment-sequence (null when none). Runners pick load keys by iteration number, and
+   * only runners given one sequence number iterations without overlap. Absent from the lines of bundles
+   * before 2026-11-24, whose runners owned whole keys.
+   */
+  sequence?: string | null;
   steps: RunnerStep[];
   canaries: CanaryResult[];
 }

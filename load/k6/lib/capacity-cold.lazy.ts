@@ -134,7 +134,10 @@ function vuZero(run: RunSetup, k6: typeof exec): VuZeroExports {
       unsharedSequence(running.executionSegment, running.executionSegmentSequence);
     if (problem !== undefined) k6.test.abort(problem);
   };
-  const handleSummary = (data: K6SummaryInput) => summaryFiles(run.doc, run.reportDir, segmentOf(k6), data);
+  const handleSummary = (data: K6SummaryInput) => {
+    const runner = { segment: segmentOf(k6), sequence: k6.test.options.executionSegmentSequence ?? null };
+    return summaryFiles(run.doc, run.reportDir, runner, data);
+  };
   return { options, setup, handleSummary };
 }
 

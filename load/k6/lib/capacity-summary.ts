@@ -34,15 +34,24 @@ function runnerStep(doc: CapacityDocument, m: Metrics, checks: Checks, step: Ste
   };
 }
 
+/** This runner's part of the test, as k6 was given it ("" and null: none). */
+export interface RunnerSegment {
+  segment: string;
+  sequence: string | null;
+}
+
 /** handleSummary's files: the result line on stdout, and in REPORT_DIR when given. */
 export function summaryFiles(
-  doc: CapacityDocument, reportDir: string | undefined, segment: string, data: K6SummaryInput,
+  doc: CapacityDocument, reportDir: string | undefined, runner: RunnerSegment, data: K6SummaryInput,
 ): Record<string, string> {
+  const { segment, sequence } = runner;
   const span = parseSegment(segment);
   const { metrics, checks } = readK6Summary(data);
   const steps = stepsOf(doc).map((s) => runnerStep(doc, metrics, checks, s, span.to - span.from));
   const run = runInfo(doc.baseUrl, doc.settings, doc.plan);
-  const result: RunnerResult = { tool: 'petcert-capacity', version: RESULT_VERSION, run, segment: segment || '0:1', steps, canaries: [] };
+  const result: RunnerResult = {
+    tool: 'petcert-capacity', version: RESULT_VERSION, run, segment: segment || '0:1', sequence, steps, canaries: [],
+  };
   const line = `${resultLine(result)}\n`;
   return reportDir === undefined ? { stdout: line } : { stdout: line, [`${reportDir}/k6-capacity.json`]: line };
 }
