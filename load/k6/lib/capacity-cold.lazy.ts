@@ -22,7 +22,7 @@ import { parseKeysEnv } from '../../shared/keys.ts';
 import { keysForSegment, unsharedSequence } from '../../shared/segment.ts';
 import type { K6SummaryInput } from '../../shared/summary.ts';
 import { runOptions, scenarioName, stepsOf, type RunOptions } from './capacity-options.ts';
-import { summaryFiles } from './capacity-summary.ts';
+import { summaryFiles, type RunnerSegment } from './capacity-summary.ts';
 import { readTarget } from './config.ts';
 
 /** Where a list sits in the run's SharedArray: elements [start, start + count). */
@@ -134,15 +134,18 @@ function vuZero(run: RunSetup, k6: typeof exec): VuZeroExports {
       unsharedSequence(running.executionSegment, running.executionSegmentSequence);
     if (problem !== undefined) k6.test.abort(problem);
   };
-  const handleSummary = (data: K6SummaryInput) => {
-    const runner = { segment: segmentOf(k6), sequence: k6.test.options.executionSegmentSequence ?? null };
-    return summaryFiles(run.doc, run.reportDir, runner, data);
-  };
+  const handleSummary = (data: K6SummaryInput) => summaryFiles(run.doc, run.reportDir, runnerSegment(k6), data);
   return { options, setup, handleSummary };
 }
 
-/** This runner's execution segment ("" = the whole test); k6 does not tell the init context. */
-const segmentOf = (k6: typeof exec): string => k6.test.options.executionSegment ?? '';
+/**
+ * This runner's execution segment ("" = the whole test) and sequence, from one read of k6's options
+ * (each read marshals and parses the whole options); k6 does not tell the init context.
+ */
+function runnerSegment(k6: typeof exec): RunnerSegment {
+  const options = k6.test.options;
+  return { segment: options.executionSegment ?? '', sequence: options.executionSegmentSequence ?? null };
+}
 
 /** What a canary keeps of an answer: its status, the window it counted in, whether a 429 said when to retry. */
 function canaryResponse(status: number, headers: Record<string, string>): CanaryResponse {
@@ -178,7 +181,7 @@ async function canaryIteration(setup: RunSetup, k6: CanaryK6): Promise<void> {
 }
 
 async function canaryRun(setup: RunSetup, k6: CanaryK6): Promise<void> {
-  const canaries = keysForSegment(setup.doc.plan.canaries, segmentOf(k6.exec));
+  const canaries = keysForSegment(setup.doc.plan.canaries, runnerSegment(k6.exec).segment);
   // Which of this runner's canaries this VU drives.
   const c: Canary | undefined = canaries[k6.exec.scenario.iterationInInstance];
   if (c === undefined) return;
