@@ -70,8 +70,7 @@ export function segmentRange(total: number, { from, to }: SegmentSpan): { start:
   // Key j belongs when j/total ∈ [from − eps, to − eps): 1/3 + 1/3 + 1/3 tile [0, 1) exactly despite floating point.
   const eps = 1e-9;
   const first = (x: number): number => {
-    const guess = ((x - eps) * total) | 0; // truncation: a first guess, corrected by the loops
-    let j = guess < 0 ? 0 : guess > total ? total : guess;
+    let j = Math.max(0, Math.min(total, Math.floor((x - eps) * total)));
     while (j < total && j / total < x - eps) j++;
     while (j > 0 && (j - 1) / total >= x - eps) j--;
     return j;
