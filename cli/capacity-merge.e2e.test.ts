@@ -39,6 +39,17 @@ async function resumeTogether(ports: number[]): Promise<void> {
   await Promise.all(ports.map((port) => status(port, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body })));
 }
 
+/** Two runners on the halves (one sequence, as the k6-operator passes), started paused and resumed together. */
+async function twoRunners(env: Record<string, string>): Promise<Array<{ code: number | null; out: string }>> {
+  const seq = ['--execution-segment-sequence', '0,1/2,1'];
+  const first = await unusedPort();
+  const ports = [first, await unusedPort([first])];
+  const runners = ['0:1/2', '1/2:1'].map((segment, i) =>
+    k6Run(env, ['--execution-segment', segment, ...seq, '--paused', '--address', `127.0.0.1:${ports[i]}`]));
+  await resumeTogether(ports);
+  return Promise.all(runners);
+}
+
 /** Runs k6 until it exits or `stopWhen` says so (then SIGINT: k6 still prints its summary), bounded. */
 async function k6Run(env: Record<string, string>, args: string[], stopWhen: () => boolean = () => false, limitMs = 60_000): Promise<{ code: number | null; out: string }> {
   const stop = new AbortController();
@@ -58,6 +69,12 @@ async function poolServer(freeKeys: number, wrap?: (h: Handle) => Handle) {
   writeFileSync(keysFile, keysFileText(Object.entries(keys).map(([key, plan]) => ({ plan, key }))));
   return { server, keys, keysFile };
 }
+
+/** One 3 s step at 50 req/s over 5 free keys (the planned-rate step of two), no canary. */
+const oneStep = (baseUrl: string, keysFile: string): Record<string, string> => ({
+  BASE_URL: baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1',
+  STEPS: '2', STEP: '1', STEP_SECONDS: '3', CANARIES: '0',
+});
 
 eachK6('the capacity bundle', (row) => {
   beforeAll(() => void (k6 = row));
@@ -100,14 +117,8 @@ eachK6('the capacity bundle', (row) => {
       return h(req);
     };
     const { server, keys, keysFile } = await poolServer(5, count);
-    const env = { BASE_URL: server.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1', STEPS: '2', STEP: '1', STEP_SECONDS: '3', CANARIES: '0', OPS: 'create=1' };
     try {
-      const seq = ['--execution-segment-sequence', '0,1/2,1'];
-      const first = await unusedPort();
-      const ports = [first, await unusedPort([first])];
-      const runners = ['0:1/2', '1/2:1'].map((segment, i) => k6Run(env, ['--execution-segment', segment, ...seq, '--paused', '--address', `127.0.0.1:${ports[i]}`]));
-      await resumeTogether(ports);
-      const pair = await Promise.all(runners);
+      const pair = await twoRunners({ ...oneStep(server.baseUrl, keysFile), OPS: 'create=1' });
       const results = pair.map((r) => parseRunnerResults(r.out, 'k6')[0]);
       const why = JSON.stringify([...perKey]);
       results.forEach((r, i) => expect(r?.steps.reduce((n, s) => n + s.requests, 0), pair[i]!.out).toBeGreaterThan(0));
@@ -131,8 +142,7 @@ eachK6('the capacity bundle', (row) => {
     const count = (h: Handle): Handle => async (req) => (requests++, h(req));
     const { server, keysFile } = await poolServer(5, count);
     try {
-      const env = { BASE_URL: server.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '1', STEPS: '2', STEP: '1', STEP_SECONDS: '3', CANARIES: '0' };
-      const run = await k6Run(env, ['--execution-segment', '1/3:2/3']);
+      const run = await k6Run(oneStep(server.baseUrl, keysFile), ['--execution-segment', '1/3:2/3']);
       expect(run.code, run.out).toBe(108);
       expect(run.out).toContain('--execution-segment 1/3:2/3 without --execution-segment-sequence');
       expect(requests).toBe(0);
@@ -150,12 +160,7 @@ eachK6('the capacity bundle', (row) => {
     const env = (proxy: { baseUrl: string }) => ({ BASE_URL: proxy.baseUrl, KEYS_FILE: keysFile, PLANS_FILE: plansFile, MIX: 'free=5', UTILISATION: '0.5', MAX_FACTOR: '2', STEPS: '4', STEP_SECONDS: '2', CANARIES: '0' });
     try {
       const single = await k6Run(env(proxies[0]!), []);
-      const seq = ['--execution-segment-sequence', '0,1/2,1'];
-      const first = await unusedPort();
-      const ports = [first, await unusedPort([first])];
-      const runners = ['0:1/2', '1/2:1'].map((segment, i) => k6Run(env(proxies[1]!), ['--execution-segment', segment, ...seq, '--paused', '--address', `127.0.0.1:${ports[i]}`]));
-      await resumeTogether(ports);
-      const pair = await Promise.all(runners);
+      const pair = await twoRunners(env(proxies[1]!));
       writeFileSync(join(dir, 'single.log'), single.out);
       pair.forEach((r, i) => writeFileSync(join(dir, `runner-${i}.log`), r.out));
       const judge = async (files: string[]) => {
