@@ -57,8 +57,11 @@ export interface CapacityCanary {
   perMinute: number;
   step: number;
   sent: number;
-  /** per minute window, keyed by the X-RateLimit-Reset the server gave it */
-  windows: Array<{ reset: number; admitted: number; rejected: number }>;
+  /**
+   * per minute window, keyed by the X-RateLimit-Reset the server gave it; with the send-order positions
+   * of its last admitted and first refused answer (absent: none, or a line of an earlier bundle)
+   */
+  windows: Array<{ reset: number; admitted: number; rejected: number; lastAdmitted?: number; firstRejected?: number }>;
   /** 429s without a valid Retry-After */
   missingRetryAfter: number;
   transportErrors: number;

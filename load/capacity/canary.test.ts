@@ -11,8 +11,11 @@ describe('canary burst', () => {
     expect(shouldSendMore([...Array(40).fill(r(200)), ...Array(4).fill(r(429))], 40)).toBe(false);
     expect(shouldSendMore(Array(canaryBudget(40)).fill(r(200)), 40)).toBe(false);
   });
-  it('counts per window as the server states it (X-RateLimit-Reset)', () => {
-    expect(canaryWindows([r(200, 100), r(200, 102), r(429, 102), r(0, NaN)])).toEqual([{ reset: 100, admitted: 1, rejected: 0 }, { reset: 102, admitted: 1, rejected: 1 }]);
+  it('counts per window as the server states it (X-RateLimit-Reset), with where its answers sit in send order', () => {
+    expect(canaryWindows([r(200, 100), r(200, 102), r(429, 102), r(0, NaN), r(429, 102)])).toEqual([
+      { reset: 100, admitted: 1, rejected: 0, lastAdmitted: 0 },
+      { reset: 102, admitted: 1, rejected: 2, lastAdmitted: 1, firstRejected: 2 },
+    ]);
   });
 });
 
@@ -28,6 +31,21 @@ describe('judgeCanaries', () => {
   });
   it('a burst split by a window boundary: the first part is not judged short', () => {
     expect(judgeCanaries([canary([{ reset: 1, admitted: 12, rejected: 0 }, { reset: 3, admitted: 40, rejected: 4 }])]).underAdmitted).toEqual([]);
+  });
+  it('two limiters (the day\'s Reset on every 200, the minute\'s on the 429s after them): unjudged, not judged short', () => {
+    // express-rate-limit and rate-limiter-flexible, one limiter per quota, as real services run them.
+    const windows = canaryWindows([...Array(40).fill(r(200, 3700)), ...Array(4).fill(r(429, 104))]);
+    const f = judgeCanaries([canary(windows)]);
+    expect(f.underAdmitted).toEqual([]);
+    expect(f.judged).toBe(0);
+    expect(f.unjudged).toEqual([expect.stringContaining('two limiters, each writing its own X-RateLimit-*')]);
+    expect(f.rejected).toBe(4); // Retry-After is still judged on them
+  });
+  it('one fixed window, then the next admitting after its 429s: still judged, and a short window still fails', () => {
+    const next = canaryWindows([...Array(40).fill(r(200, 104)), ...Array(4).fill(r(429, 104)), r(200, 108)]);
+    expect(judgeCanaries([canary(next)])).toMatchObject({ judged: 1, unjudged: [], underAdmitted: [] });
+    const short = canaryWindows([...Array(30).fill(r(200, 104)), ...Array(4).fill(r(429, 104)), r(200, 108)]);
+    expect(judgeCanaries([canary(short)]).underAdmitted).toHaveLength(1);
   });
   it('a canary that never met a 429 is unjudged, not passed', () => {
     expect(judgeCanaries([canary([{ reset: 1, admitted: 20, rejected: 0 }])]).unjudged).toHaveLength(1);

@@ -23,14 +23,37 @@ export function shouldSendMore(responses: readonly CanaryResponse[], perMinute: 
 
 export function canaryWindows(responses: readonly CanaryResponse[]): CanaryWindow[] {
   const byReset = new Map<number, CanaryWindow>();
-  for (const r of responses) {
-    if (r.status === 0 || Number.isNaN(r.reset)) continue;
+  responses.forEach((r, i) => {
+    if (r.status === 0 || Number.isNaN(r.reset)) return;
     const w = byReset.get(r.reset) ?? { reset: r.reset, admitted: 0, rejected: 0 };
-    if (r.status >= 200 && r.status < 300) w.admitted++;
-    else if (r.status === 429) w.rejected++;
+    if (r.status >= 200 && r.status < 300) {
+      w.admitted++;
+      w.lastAdmitted = i;
+    } else if (r.status === 429) {
+      w.rejected++;
+      w.firstRejected ??= i;
+    }
     byReset.set(r.reset, w);
-  }
+  });
   return [...byReset.values()].sort((a, b) => a.reset - b.reset);
+}
+
+/**
+ * Why a canary's windows are not one limiter's (undefined: they may be). Answers admitted under a later
+ * Reset, every one sent before the first 429 of an earlier Reset, cannot be a later fixed window: two
+ * limiters each write their own X-RateLimit-* (a day limiter's on a 200, the minute limiter's on a 429),
+ * and the Resets then say nothing of which minute window admitted what.
+ */
+function twoLimiters(windows: readonly CanaryWindow[]): string | undefined {
+  for (const refused of windows) {
+    if (refused.firstRejected === undefined) continue;
+    const before = windows.find((w) => w.reset > refused.reset && w.lastAdmitted !== undefined && w.lastAdmitted < refused.firstRejected!);
+    if (before !== undefined) {
+      return `its ${before.admitted} admitted answers report Reset ${before.reset}, and the 429s sent after them Reset ` +
+        `${refused.reset}: two limiters, each writing its own X-RateLimit-*, so the Resets do not say which minute window admitted what`;
+    }
+  }
+  return undefined;
 }
 
 export interface CanaryFindings {
@@ -49,12 +72,17 @@ export function judgeCanaries(canaries: readonly CanaryResult[]): CanaryFindings
   const f: CanaryFindings = { overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 0, rejected: 0 };
   canaries.forEach((c, n) => {
     const who = `canary ${n + 1} (${c.plan}, ${c.perMinute}/minute, step ${c.step})`;
+    f.rejected += c.windows.reduce((sum, w) => sum + w.rejected, 0);
+    if (c.missingRetryAfter > 0) f.missingRetryAfter.push(`${who}: ${c.missingRetryAfter} × 429 without a valid Retry-After`);
+    const split = twoLimiters(c.windows);
+    if (split !== undefined) {
+      f.unjudged.push(`${who}: ${split}`);
+      return;
+    }
     for (const w of c.windows) {
-      f.rejected += w.rejected;
       if (w.admitted > c.perMinute) f.overAdmitted.push(`${who}: the window ending at ${w.reset} admitted ${w.admitted} > ${c.perMinute}`);
       else if (w.rejected > 0 && w.admitted < c.perMinute) f.underAdmitted.push(`${who}: the window ending at ${w.reset} refused ${w.rejected} after admitting only ${w.admitted} of ${c.perMinute}`);
     }
-    if (c.missingRetryAfter > 0) f.missingRetryAfter.push(`${who}: ${c.missingRetryAfter} × 429 without a valid Retry-After`);
     if (c.windows.some((w) => w.rejected > 0 || w.admitted > c.perMinute)) f.judged++;
     else f.unjudged.push(`${who}: no 429 within ${c.sent} requests (${c.transportErrors} transport errors)`);
   });
