@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canaryBudget, canaryWindows, judgeCanaries, shouldSendMore, type CanaryResponse } from './canary.ts';
+import { canaryBudget, canaryResponse, canaryWindows, judgeCanaries, shouldSendMore, type CanaryResponse } from './canary.ts';
 import type { CanaryResult } from './result.ts';
 
 const r = (status: number, reset = 100, retryAfterOk = true): CanaryResponse => ({ status, reset, retryAfterOk });
@@ -10,6 +10,11 @@ describe('canary burst', () => {
     expect(shouldSendMore(Array(39).fill(r(200)), 40)).toBe(true);
     expect(shouldSendMore([...Array(40).fill(r(200)), ...Array(4).fill(r(429))], 40)).toBe(false);
     expect(shouldSendMore(Array(canaryBudget(40)).fill(r(200)), 40)).toBe(false);
+  });
+  it('reads Reset as a Unix timestamp, whole or fractional (slowapi), and Retry-After on a 429', () => {
+    expect(canaryResponse(200, { 'X-RateLimit-Reset': '1795501051' })).toEqual({ status: 200, reset: 1795501051, retryAfterOk: true });
+    expect(canaryResponse(429, { 'x-ratelimit-reset': '1795501051.808396', 'retry-after': '3' })).toEqual({ status: 429, reset: 1795501051.808396, retryAfterOk: true });
+    expect(canaryResponse(429, { 'x-ratelimit-reset': 'soon' })).toMatchObject({ reset: NaN, retryAfterOk: false });
   });
   it('counts per window as the server states it (X-RateLimit-Reset), with where its answers sit in send order', () => {
     expect(canaryWindows([r(200, 100), r(200, 102), r(429, 102), r(0, NaN), r(429, 102)])).toEqual([

@@ -2,6 +2,9 @@
 // minute window (as the server states it, by X-RateLimit-Reset) must admit at most its quota, and a
 // window that refused anything must have admitted exactly its quota (§8.1); every 429 carries
 // Retry-After (§8.3 rule 2).
+import { lowerCaseHeaders } from '../../core/exchange.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
+import { parseRetryAfter, parseUnixTime } from '../../spec/ratelimit.ts';
 import type { CanaryResult, CanaryWindow } from './result.ts';
 
 export interface CanaryResponse {
@@ -9,6 +12,16 @@ export interface CanaryResponse {
   /** X-RateLimit-Reset as sent, or NaN when absent */
   reset: number;
   retryAfterOk: boolean;
+}
+
+/**
+ * What a canary keeps of an answer: its status, the window it counted in (§8.2's Reset, a Unix
+ * timestamp whole or not: slowapi sends fractions), whether a 429 said when to retry.
+ */
+export function canaryResponse(status: number, headers: Record<string, string>): CanaryResponse {
+  const lower = lowerCaseHeaders(headers);
+  const reset = parseUnixTime(lower[RATE_LIMIT_HEADERS.reset]);
+  return { status, reset: reset ?? NaN, retryAfterOk: status !== 429 || parseRetryAfter(lower).ok };
 }
 
 /** Sending stops after a few more requests once a 429 was seen, or at twice the quota + 10. */

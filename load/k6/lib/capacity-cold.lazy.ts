@@ -4,13 +4,11 @@
 // evaluate it: its functions, the plan building and the generated contract's data cost one runtime
 // each, not every VU. No k6 module here: the bundle's k6 side (../capacity.ts) passes in k6/execution
 // and k6/http.
-import { lowerCaseHeaders } from '../../../core/exchange.ts';
-import { LIMIT, PET_STATUSES, RATE_LIMIT_HEADERS } from '../../../spec/contract.ts';
-import { parseHeaderInt, parseRetryAfter } from '../../../spec/ratelimit.ts';
+import { LIMIT, PET_STATUSES } from '../../../spec/contract.ts';
 import type exec from 'k6/execution';
 import type http from 'k6/http';
 import type { Options } from 'k6/options';
-import { canaryBudget, canaryWindows, shouldSendMore, type CanaryResponse } from '../../capacity/canary.ts';
+import { canaryBudget, canaryResponse, canaryWindows, shouldSendMore, type CanaryResponse } from '../../capacity/canary.ts';
 import type { Canary } from '../../capacity/canary-plan.ts';
 import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument } from '../../capacity/document.ts';
 import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
@@ -145,13 +143,6 @@ function vuZero(run: RunSetup, k6: typeof exec): VuZeroExports {
 function runnerSegment(k6: typeof exec): RunnerSegment {
   const options = k6.test.options;
   return { segment: options.executionSegment ?? '', sequence: options.executionSegmentSequence ?? null };
-}
-
-/** What a canary keeps of an answer: its status, the window it counted in, whether a 429 said when to retry. */
-function canaryResponse(status: number, headers: Record<string, string>): CanaryResponse {
-  const lower = lowerCaseHeaders(headers);
-  const reset = parseHeaderInt(lower[RATE_LIMIT_HEADERS.reset]);
-  return { status, reset: reset ?? NaN, retryAfterOk: status !== 429 || parseRetryAfter(lower).ok };
 }
 
 /** What a canary's VU lends its iteration here (this module imports no k6 module). */
