@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { formatDuration } from '../core/duration.ts';
-import { createConsoleProgress, etaOf, progressLine, verdictLines } from './console.ts';
+import { createConsoleProgress, etaOf, progressLine, unjudgedLines, verdictLines } from './console.ts';
+import { exitCodeOf, type Report } from './model.ts';
 import { fixtureReport } from '../testkit/report/fixtures.ts';
 
 function recorder(isTTY: boolean) {
@@ -161,6 +162,32 @@ describe('verdict lines', () => {
     expect(lines).toContain('  · judged by `petcert quota`:');
     expect(lines.join('\n')).not.toMatch(/\? ratelimit\.retry-after/);
     expect(verdictLines({ ...report, allowIncomplete: true })[0]).toMatch(/^INCOMPLETE, allowed by --allow-incomplete /);
+  });
+
+  // A FAIL run exits 1 whatever else was not judged: its summary must not say "INCOMPLETE, exit 4".
+  test('a failed MUST and unjudged MUSTs: the summary says FAIL (exit 1), then lists the unjudged', () => {
+    const report = fixtureReport();
+    report.checks.push({ id: 'a.one', title: 't', level: 'MUST', specRef: '§1', outcome: 'skip', failures: [], skipReason: 'budget', fix: 'raise --budget to 600' });
+    expect(exitCodeOf(report)).toBe(1);
+    const lines = verdictLines(report);
+    expect(lines[0]).toMatch(/^FAIL /);
+    expect(lines).toContain('  FAIL (exit 1); also 2 MUST checks not judged:');
+    expect(lines).toContain('  ? a.one: budget');
+    expect(lines.join('\n')).not.toMatch(/INCOMPLETE|exit 4/);
+  });
+
+  test('every head of the unjudged list names the exit code the run ends with', () => {
+    const report = fixtureReport();
+    report.checks = report.checks.filter((c) => c.outcome !== 'fail');
+    const cases: Array<[Report, string]> = [
+      [report, '  1 MUST check not judged (INCOMPLETE, exit 4):'],
+      [{ ...report, allowIncomplete: true }, '  1 MUST check not judged (INCOMPLETE, accepted by --allow-incomplete, exit 0):'],
+      [{ ...report, aborted: { code: 'RUN_TIMEOUT', message: 'slow' } }, '  Stopped before a verdict (exit 3); also 1 MUST check not judged:'],
+    ];
+    for (const [r, head] of cases) {
+      expect(unjudgedLines(r)[0]).toBe(head);
+      expect(head).toContain(`exit ${exitCodeOf(r)}`);
+    }
   });
 
   test('a check failing for several causes names each under its first message (issue 15 §4)', () => {

@@ -2,7 +2,7 @@
 // plain, rate-limited lines in CI logs, where redraws would be noise) and the verdict at the end.
 import { formatDuration } from '../core/duration.ts';
 import type { ProgressEvent, ProgressSink } from '../core/progress.ts';
-import { durationSeconds, failingChecks, isNotApplicable, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
+import { durationSeconds, EXIT, exitCodeOf, failingChecks, isNotApplicable, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
 
 export interface ConsoleStream {
   write(text: string): unknown;
@@ -172,14 +172,26 @@ function idLines(ids: readonly string[], indent: string, width = 110): string[] 
 }
 
 /**
- * Every MUST check the run could not judge, with its reason and its fix (issue 15 §1): the reader
- * learns what kept the run from a verdict and what to change. Checks sharing a reason share a line.
+ * The line above the MUST checks not judged, worded from the run's own exit code: a FAIL or a stopped
+ * run exits 1 or 3 whatever else went unjudged, so the line leads with that verdict and adds the rest.
  */
-export function unjudgedLines(report: Report): string[] {
+export function unjudgedHead(report: Report, count: number, failOn: FailOn = 'must'): string {
+  const checks = `${count} MUST check${count === 1 ? '' : 's'} not judged`;
+  const exit = exitCodeOf(report, failOn);
+  if (exit === EXIT.fail) return `  FAIL (exit ${exit}); also ${checks}:`;
+  if (exit === EXIT.stopped) return `  Stopped before a verdict (exit ${exit}); also ${checks}:`;
+  if (exit === EXIT.incomplete) return `  ${checks} (INCOMPLETE, exit ${exit}):`;
+  return `  ${checks} (INCOMPLETE, accepted by --allow-incomplete, exit ${exit}):`;
+}
+
+/**
+ * Every MUST check the run could not judge, with its reason and its fix: the reader learns what kept
+ * the run from a verdict and what to change. Checks sharing a reason share a line.
+ */
+export function unjudgedLines(report: Report, failOn: FailOn = 'must'): string[] {
   const unjudged = unjudgedMust(report);
   if (unjudged.length === 0) return [];
-  const what = report.aborted ? 'not a pass' : report.allowIncomplete ? 'accepted by --allow-incomplete' : 'INCOMPLETE, exit 4';
-  const lines = [`  ${unjudged.length} MUST check${unjudged.length === 1 ? '' : 's'} not judged (${what}):`];
+  const lines = [unjudgedHead(report, unjudged.length, failOn)];
   for (const g of byReason(unjudged)) {
     if (g.ids.length === 1) lines.push(`  ? ${g.ids[0]}: ${g.reason}`);
     else lines.push(`  ? ${g.ids.length} checks: ${g.reason}`, ...idLines(g.ids, '      '));
@@ -231,7 +243,7 @@ export function verdictLines(report: Report, options: VerdictOptions = {}): stri
   for (const c of failing.slice(0, max)) lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`, ...otherCauses(c));
   if (failing.length > max) lines.push(`  … and ${failing.length - max} more`);
   if (report.aborted) lines.push(`  Run stopped early (${report.aborted.code}): ${report.aborted.message}`);
-  lines.push(...unjudgedLines(report), ...notApplicableLines(report));
+  lines.push(...unjudgedLines(report, failOn), ...notApplicableLines(report));
   if (options.htmlPath) lines.push(`  Report: ${options.htmlPath}`);
   return lines;
 }
