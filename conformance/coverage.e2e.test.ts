@@ -29,6 +29,7 @@ const TABLE: Array<[Family, string, string, string, string[]]> = [
   ['body-type', 'storesNullStatus', 'NewPet.status:type=null', 'create.pet-answer', ['list.schema', 'get.created']],
   ['body-unknown', 'honoursClientId', 'NewPet:unknown-field=id', 'create.id-assigned', ['create.unique-ids', 'get.created', 'list.same-animals']],
   ['body-required', 'createsBlankPetFromEmptyObject', 'NewPet:all-required-missing', 'create.missing-field', []],
+  ['body-key-case', 'foldsKeyCase', 'NewPet:keys=upper', 'create.missing-field', []],
   ['body-enum', 'trimsStatus', 'NewPet.status:space-after-available', 'create.invalid-value', []],
   ['body-int64', 'categoryIdThroughDouble', 'NewPet.categoryId:2^53+1', 'create.int64-exact', []],
   ['body-int64', 'readsCategoryIdThroughDouble', 'NewPet.categoryId:2^53+1', 'create.int64-exact', ['get.created']],

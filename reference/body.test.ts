@@ -19,6 +19,9 @@ describe('parseNewPet (§4.2)', () => {
   test.for([
     ['missing name', '{"categoryId":1}'],
     ['missing categoryId', '{"name":"a"}'],
+    ['keys in upper case (JSON keys are case-sensitive)', '{"NAME":"a","CATEGORYID":1}'],
+    ['keys capitalised', '{"Name":"a","CategoryId":1}'],
+    ['one key in another case', '{"name":"a","categoryID":1}'],
     ['float categoryId', '{"name":"a","categoryId":1.5}'],
     ['categoryId just above int64', '{"name":"a","categoryId":9223372036854775808}'],
     ['categoryId just below int64', '{"name":"a","categoryId":-9223372036854775809}'],

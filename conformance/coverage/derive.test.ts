@@ -47,13 +47,26 @@ describe('coverage cases derived from the contract', () => {
   });
 
   test('each required field missing; the enum and its outsiders; the int64 edges', () => {
-    expect(byKind('create-missing').map((c) => c.name)).toEqual(['NewPet.name:missing', 'NewPet.categoryId:missing', 'NewPet:all-required-missing']);
+    expect(byKind('create-missing').filter((c) => c.family === 'body-required').map((c) => c.name)).toEqual(['NewPet.name:missing', 'NewPet.categoryId:missing', 'NewPet:all-required-missing']);
     expect(byKind('create-accepted').map((c) => c.expect.pet.status)).toEqual([...PET_STATUSES]);
     const outsiders = cases.filter((c) => c.family === 'body-enum' && c.expect.kind === 'create-refused').map((c) => JSON.parse((c.expect as { body: string }).body).status);
     expect(outsiders).toEqual(expect.arrayContaining(['AVAILABLE', 'Sold', ' pending', 'available ', '']));
     for (const s of outsiders) expect(PET_STATUSES).not.toContain(s);
     expect(byKind('create-int64').map((c) => c.expect.text)).toEqual(['9223372036854775807', '-9223372036854775808', '9007199254740993', '9007199254740991']);
     expect(cases.filter((c) => c.family === 'body-int64' && c.expect.kind === 'create-refused').map((c) => c.name)).toEqual(['NewPet.categoryId:above-int64-max', 'NewPet.categoryId:below-int64-min']);
+  });
+
+  test('the required keys in another case: derived from the schema, each body lacking a required field', () => {
+    const required = fieldsOf('NewPet').filter((f) => f.required).map((f) => f.name);
+    const keyCases = cases.filter((c) => c.family === 'body-key-case');
+    expect(keyCases.map((c) => c.name)).toEqual(['NewPet:keys=upper', 'NewPet:keys=capitalized', 'NewPet:keys=lower', 'NewPet:keys=swapped']);
+    expect(keyCases[0]!.expect).toEqual({ kind: 'create-missing', body: '{"NAME":"petcert-coverage-invalid","CATEGORYID":1}' });
+    for (const c of keyCases) {
+      const keys = Object.keys(JSON.parse((c.expect as { body: string }).body) as object);
+      // The same keys but for case, and at least one required field absent as written.
+      expect(keys.map((k) => k.toLowerCase()), c.name).toEqual(required.map((k) => k.toLowerCase()));
+      expect(required.some((k) => !keys.includes(k)), c.name).toBe(true);
+    }
   });
 
   test('limit bounds, status filters outside PetStatus, petIds outside int64', () => {

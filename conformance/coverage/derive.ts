@@ -1,18 +1,20 @@
 // The coverage cases as data, derived from the contract: every NewPet field × every JSON type the
-// schema refuses, each required field missing, fields NewPet does not define, strings just outside
-// each enum, the int64 edges of every int64 field, the bounds of `limit`, `status` filters outside
-// PetStatus, petIds that are not int64, and every credential §5 refuses on every operation. Pure: what
-// each case expects is named by its `kind`; coverage/cases.ts binds kinds to the checks that judge them.
+// schema refuses, each required field missing, the required keys in another case, fields NewPet does
+// not define, strings just outside each enum, the int64 edges of every int64 field, the bounds of
+// `limit`, `status` filters outside PetStatus, petIds that are not int64, and every credential §5
+// refuses on every operation. Pure: what each case expects is named by its `kind`; coverage/cases.ts
+// binds kinds to the checks that judge them.
 import { contract, LIMIT } from '../../spec/contract.ts';
 import { validate } from '../../spec/validators.ts';
 import { NAME_PREFIX } from '../arbitraries/names.ts';
 import { CLIENT_ID } from '../arbitraries/new-pet.ts';
 import { fieldsOf, extensionFields, operations, parameterSchema, validValue, type Field } from './schema.ts';
-import { enumOutsiders, int64Edges, valuesOfEveryType } from './values.ts';
+import { CASE_CHANGES, enumOutsiders, int64Edges, valuesOfEveryType } from './values.ts';
 
 export const FAMILIES = {
   'body-type': 'every NewPet field × every JSON type its schema refuses (§2.2, §4.2)',
   'body-required': 'each required NewPet field missing, and all of them (§4.2 rule 1)',
+  'body-key-case': 'the required NewPet keys with their case changed: JSON keys are case-sensitive, so the fields are missing (§4.2 rule 1)',
   'body-unknown': 'fields NewPet does not define (a gap: recorded)',
   'body-enum': 'enum fields: each member, and strings just outside the set (§2.3)',
   'body-int64': 'int64 fields at ±2^63 and 2^53 ± 1 (§2.2)',
@@ -105,6 +107,23 @@ function requiredCases(fields: Field[], base: Record<string, unknown>): CaseSpec
   }));
   const all: CaseSpec = { name: 'NewPet:all-required-missing', family: 'body-required', rule: `NewPet requires ${required.map((f) => f.name).join(', ')}: sent {}`, expect: { kind: 'create-missing', body: '{}' } };
   return [...each, all];
+}
+
+/**
+ * The required keys renamed by each case change (`{"NAME": …, "CATEGORYID": …}`): a server that matches
+ * keys case-insensitively creates a pet from a body that lacks every required field. A change that
+ * leaves every key as it is, or turns one into another field's name, says nothing of case and is dropped.
+ */
+function keyCaseCases(fields: Field[], base: Record<string, unknown>): CaseSpec[] {
+  const names = new Set(fields.map((f) => f.name));
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  return CASE_CHANGES.flatMap(({ label, change }): CaseSpec[] => {
+    const renamed = required.map((k) => [k, change(k)] as const);
+    if (renamed.every(([k, c]) => k === c) || renamed.some(([k, c]) => k !== c && names.has(c))) return [];
+    const body = JSON.stringify(Object.fromEntries(renamed.map(([k, c]) => [c, base[k]])));
+    const sent = renamed.map(([, c]) => c).join(', ');
+    return [{ name: `NewPet:keys=${label}`, family: 'body-key-case', rule: `NewPet requires ${required.join(', ')} (JSON keys are case-sensitive): sent ${sent}`, expect: { kind: 'create-missing', body } }];
+  });
 }
 
 function unknownFieldCases(fields: Field[]): CaseSpec[] {
@@ -241,6 +260,7 @@ export function deriveCases(): CaseSpec[] {
   return [
     ...bodyTypeCases(fields, base),
     ...requiredCases(fields, base),
+    ...keyCaseCases(fields, base),
     ...unknownFieldCases(fields),
     ...enumCases(fields, base),
     ...int64Cases(fields, base),

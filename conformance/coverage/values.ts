@@ -53,6 +53,23 @@ export interface Outsider {
 }
 
 const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const swapped = (s: string): string => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+
+export interface CaseChange {
+  label: string;
+  change: (s: string) => string;
+}
+
+/**
+ * The ways a name's case is changed. JSON object keys are case-sensitive (RFC 8259 §8.3 compares them
+ * code unit by code unit): a server that folds key case reads each changed key as the contract's own.
+ */
+export const CASE_CHANGES: readonly CaseChange[] = [
+  { label: 'upper', change: (s) => s.toUpperCase() },
+  { label: 'capitalized', change: capitalized },
+  { label: 'lower', change: (s) => s.toLowerCase() },
+  { label: 'swapped', change: swapped },
+];
 
 /**
  * Strings just outside an enum: each member in upper case, capitalised, with a leading and with a

@@ -1,6 +1,7 @@
 // One fault per coverage family (conformance/coverage/derive.ts FAMILIES): each a mistake that random
 // exploration finds only when the seed and the budget happen to draw it, and the coverage phase finds
 // at every seed. Routed like the other faults (/<name>/v1, faults.ts faultRouter).
+import { fieldsOf } from '../../conformance/coverage/schema.ts';
 import type { AppRequest, AppResponse } from '../../reference/index.ts';
 import { bodyText, isCreate, isGet, isList, mapBody, mapRequestBody, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
 
@@ -47,6 +48,13 @@ function honoursClientId(): Fault {
 
 /** An empty object is "nothing to validate": a blank pet is created. */
 const createsBlankPetFromEmptyObject: Fault = (h, req) => h(isCreate(req) && bodyText(req).trim() === '{}' ? { ...req, body: JSON.stringify({ name: '', categoryId: 0 }) } : req);
+
+/** Body keys matched case-insensitively (a JSON binder told to ignore case): `{"NAME": "x", "CATEGORYID": 1}` creates a pet. */
+const foldsKeyCase: Fault = (h, req) => {
+  const byFolded = new Map(fieldsOf('NewPet').map((f) => [f.name.toLowerCase(), f.name]));
+  const fold = (v: any) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [byFolded.get(k.toLowerCase()) ?? k, x])) : v);
+  return h(isCreate(req) ? mapRequestBody(req, fold) : req);
+};
 
 /** status is trimmed before it is checked (and stored trimmed). */
 const trimsStatus: Fault = (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.status === 'string' ? { ...v, status: v.status.trim() } : v)) : req);
@@ -110,6 +118,7 @@ export function coverageFaults(validKey: () => string): Record<string, Fault> {
     storesNullStatus: storesNullStatus(),
     honoursClientId: honoursClientId(),
     createsBlankPetFromEmptyObject,
+    foldsKeyCase,
     trimsStatus,
     categoryIdThroughDouble,
     readsCategoryIdThroughDouble,
