@@ -7,6 +7,10 @@ export type TransportCode =
   | 'TIMEOUT'
   | 'DNS'
   | 'PROTOCOL'
+  /** The TLS handshake failed: a certificate not trusted or not for the host, a client certificate wanted. */
+  | 'TLS'
+  /** The proxy refused the request (407, 403), could not reach the target, or could not be reached. */
+  | 'PROXY'
   | 'OTHER';
 
 export class PetcertError extends Error {

@@ -1,12 +1,19 @@
 // The one HTTP client of petcert under Node: undici with keep-alive, per-request timeouts, a cap on
 // body size and no redirect following (a redirect is reported as the response it is; the key is never
-// sent to another origin). Everything above this file only sees `Send`.
-import type { Agent, Dispatcher } from 'undici';
-import { ConfigError, TransportError, type TransportCode } from '../core/errors.ts';
+// sent to another origin). It reaches the target the way the user's network does (network.ts): through
+// the proxy the environment or --proxy names (undici's EnvHttpProxyAgent), trusting --ca-file besides
+// the system roots, presenting the client certificate. Everything above this file only sees `Send`.
+import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { ConfigError, TransportError } from '../core/errors.ts';
 import { lowerCaseHeaders, type Exchange, type HttpRequest, type Send } from '../core/exchange.ts';
-import { redactText } from '../core/redact.ts';
 import { retry } from '../core/retry.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/request-timeout.ts';
+import { DIRECT, type Network } from './network.ts';
+import { proxyFor } from './proxy.ts';
+import { connectionTls } from './tls.ts';
+import { kindOf, toTransportError } from './transport-error.ts';
+
+export { toTransportError } from './transport-error.ts';
 
 export interface NodeSendOptions {
   /** Whole-request deadline (connect, headers and body, retry included), ms. */
@@ -15,6 +22,8 @@ export interface NodeSendOptions {
   maxBodyBytes?: number;
   /** Keep-alive connections per origin. */
   connections?: number;
+  /** Proxy, trusted CAs, client certificate, verification (default: direct, system roots). */
+  network?: Network;
 }
 
 export const DEFAULT_SEND_OPTIONS = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, maxBodyBytes: 1024 * 1024, connections: 32 } as const;
@@ -22,72 +31,6 @@ export const DEFAULT_SEND_OPTIONS = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, max
 export interface NodeTransport {
   send: Send;
   close(): Promise<void>;
-}
-
-const CODE_MAP: Record<string, TransportCode> = {
-  ECONNREFUSED: 'CONNECTION_REFUSED',
-  ECONNRESET: 'CONNECTION_RESET',
-  EPIPE: 'CONNECTION_RESET',
-  UND_ERR_SOCKET: 'CONNECTION_RESET',
-  UND_ERR_CLOSED: 'CONNECTION_RESET',
-  UND_ERR_CONNECT_TIMEOUT: 'TIMEOUT',
-  UND_ERR_HEADERS_TIMEOUT: 'TIMEOUT',
-  UND_ERR_BODY_TIMEOUT: 'TIMEOUT',
-  UND_ERR_ABORTED: 'TIMEOUT',
-  ABORT_ERR: 'TIMEOUT',
-  ENOTFOUND: 'DNS',
-  EAI_AGAIN: 'DNS',
-  UND_ERR_HEADERS_OVERFLOW: 'PROTOCOL',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'PROTOCOL',
-  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'PROTOCOL',
-};
-
-const DETAIL: Partial<Record<TransportCode, string>> = {
-  CONNECTION_REFUSED: 'connection refused (is the server running and the port right?)',
-  CONNECTION_RESET: 'connection closed before the response was complete',
-};
-
-/** Undici's messages are one line, but a parser error can quote what the server sent: keep it short. */
-const MAX_DETAIL = 160;
-
-interface RawError {
-  code?: string;
-  name?: string;
-  message?: string;
-  cause?: { code?: string };
-}
-
-function kindOf(err: RawError): TransportCode {
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'TIMEOUT';
-  const code = err.code ?? err.cause?.code ?? '';
-  if (CODE_MAP[code]) return CODE_MAP[code];
-  if (err.name === 'HTTPParserError' || code.startsWith('HPE_')) return 'PROTOCOL';
-  return 'OTHER';
-}
-
-function detailOf(kind: TransportCode, err: RawError, timeoutMs: number): string {
-  if (kind === 'TIMEOUT') return `no complete response within ${timeoutMs} ms`;
-  const fixed = DETAIL[kind];
-  if (fixed) return fixed;
-  const text = (err.message ?? 'unknown error').split('\n')[0]!.slice(0, MAX_DETAIL);
-  if (err.code === 'UND_ERR_HEADERS_OVERFLOW') return 'response headers too large';
-  if (kind === 'PROTOCOL') return `the response is not valid HTTP/1.1 (${text})`;
-  return `${err.code ?? err.name ?? 'error'}: ${text}`;
-}
-
-/** The bearer token of a request, so that no error message can ever carry it. */
-function secretsOf(req: HttpRequest): string[] {
-  const auth = req.headers['authorization'];
-  if (!auth) return [];
-  const token = auth.replace(/^\s*\S+\s+/, '');
-  return [auth, token];
-}
-
-export function toTransportError(error: unknown, req: HttpRequest, timeoutMs: number): TransportError {
-  const err = (error ?? {}) as RawError;
-  const kind = kindOf(err);
-  const message = `${req.method} ${req.url}: ${detailOf(kind, err, timeoutMs)}`;
-  return new TransportError(kind, redactText(message, secretsOf(req)));
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; truncated: boolean }> {
@@ -121,11 +64,11 @@ const MAX_RETRIES = 2;
  * duplicate pet, which no check counts against it.
  */
 function retryable(error: unknown, signal: AbortSignal): boolean {
-  return !signal.aborted && kindOf(error as RawError) === 'CONNECTION_RESET';
+  return !signal.aborted && kindOf(error as object) === 'CONNECTION_RESET';
 }
 
 function checkOptions(options: NodeSendOptions): void {
-  const positive = (name: keyof NodeSendOptions, min: number): void => {
+  const positive = (name: 'timeoutMs' | 'maxBodyBytes' | 'connections', min: number): void => {
     const value = options[name];
     if (value !== undefined && (!Number.isFinite(value) || value < min)) {
       throw new ConfigError(`must be a number >= ${min}, got ${String(value)}`, name);
@@ -147,21 +90,22 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
   checkOptions(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs;
   const cap = options.maxBodyBytes ?? DEFAULT_SEND_OPTIONS.maxBodyBytes;
-  const timeouts = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const connections = options.connections ?? DEFAULT_SEND_OPTIONS.connections;
+  const network = options.network ?? DIRECT;
+  const base = agentOptions(network, timeoutMs);
   // Every request rides keep-alive connections (reuse halves the cost of a run); its retries take
   // fresh ones (pipelining 0 = no keep-alive): see `retryable`.
-  let agents: Promise<{ agent: Agent; fresh: Agent; request: typeof import('undici').request }> | undefined;
+  let agents: Promise<{ agent: EnvHttpProxyAgent; fresh: EnvHttpProxyAgent; request: typeof import('undici').request }> | undefined;
   const loadAgents = () =>
-    (agents ??= undici().then(({ Agent, request }) => ({
-      agent: new Agent({ connections, keepAliveTimeout: 4_000, ...timeouts }),
-      fresh: new Agent({ connections, pipelining: 0, ...timeouts }),
+    (agents ??= undici().then(({ EnvHttpProxyAgent, request }) => ({
+      agent: new EnvHttpProxyAgent({ ...base, connections, keepAliveTimeout: 4_000 }),
+      fresh: new EnvHttpProxyAgent({ ...base, connections, pipelining: 0 }),
       request,
     })));
 
   const dispatchRetrying = async (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> => {
     const { agent, fresh, request } = await loadAgents();
-    const dispatch = (dispatcher: Agent): Promise<Dispatcher.ResponseData> =>
+    const dispatch = (dispatcher: EnvHttpProxyAgent): Promise<Dispatcher.ResponseData> =>
       request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
     return retry(1 + MAX_RETRIES, (n) => dispatch(n === 1 ? agent : fresh), (error) => retryable(error, signal));
   };
@@ -193,9 +137,10 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
       };
       return exchange;
     } catch (error) {
-      if (timedOut) throw toTransportError({ name: 'TimeoutError' }, req, timeoutMs);
+      const proxy = proxyFor(req.url, network.proxy);
+      if (timedOut) throw toTransportError({ name: 'TimeoutError' }, req, timeoutMs, proxy);
       if (closing) throw new TransportError('OTHER', `${req.method} ${req.url}: the transport was closed while the request was in flight`);
-      throw toTransportError(error, req, timeoutMs);
+      throw toTransportError(error, req, timeoutMs, proxy);
     } finally {
       clearTimeout(timer);
       inFlight.delete(controller);
@@ -213,8 +158,22 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
   return { send, close };
 }
 
+/**
+ * The agents' options: the proxies and NO_PROXY given explicitly (undici then reads no variable itself:
+ * network.ts decided, for k6 too), TLS for a direct connection (`connect`) and for one tunnelled
+ * through the proxy (`requestTls`: undici's ProxyAgent opens the target's TLS with it).
+ */
+function agentOptions(network: Network, timeoutMs: number): EnvHttpProxyAgent.Options {
+  const tls = connectionTls(network.tls);
+  return {
+    httpProxy: network.proxy.http, httpsProxy: network.proxy.https, noProxy: network.proxy.noProxy,
+    connect: { timeout: timeoutMs, ...tls }, requestTls: tls, proxyTls: { ...(tls.ca ? { ca: tls.ca } : {}) },
+    headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+  };
+}
+
 /** Lets requests in flight finish for a moment, then aborts them: closing never waits on a hung server. */
-async function closeAgents(agents: Agent[], abortAll: () => void, graceMs = 500): Promise<void> {
+async function closeAgents(agents: EnvHttpProxyAgent[], abortAll: () => void, graceMs = 500): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
   const closed = Promise.all(agents.map((a) => a.close()));
