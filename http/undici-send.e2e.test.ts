@@ -1,5 +1,6 @@
 // What the Node transport does against each hostile server: a response as it is, or a TransportError
 // with a clear code and a one-line message (method, URL, what happened), within its deadline.
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
@@ -37,6 +38,12 @@ function get(baseUrl: string, path = '/pets', method = 'GET'): HttpRequest {
   };
 }
 
+/** Holds the event loop as a starved process does: nothing else runs meanwhile. */
+function blockLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
 async function failure(send: Send, req: HttpRequest): Promise<{ error: TransportError; ms: number }> {
   const started = performance.now();
   const error = await send(req).then(
@@ -67,6 +74,31 @@ describe('no HTTP response: TransportError with a clear code', () => {
     expect(error.code).toBe(code);
     expect(error.message).toMatch(text);
     expect(ms).toBeLessThan(TIMEOUT + 1_000);
+  });
+
+  // A loaded machine stalls the loop past the deadline: the port's refusal is still what the socket
+  // reported, stalled before the connect is made or after.
+  it.for([
+    ['before the connect', (stall: () => void) => stall()],
+    ['after the connect', (stall: () => void) => void setImmediate(stall)],
+  ] as const)('connection refused on a loop stalled past the deadline %s: still CONNECTION_REFUSED', async ([, when]) => {
+    const server = await serve(hostile.refused());
+    const pending = failure(transport.send, get(server.baseUrl));
+    when(() => blockLoop(TIMEOUT + 200));
+    const { error } = await pending;
+    expect(error.code).toBe('TRANSPORT_CONNECTION_REFUSED');
+  });
+
+  it("a process's first request: loading undici is not the service's time (a 1 ms deadline, refused)", async () => {
+    const port = await hostile.unusedPort();
+    const script = `import { createNodeTransport } from ${JSON.stringify(new URL('./undici-send.ts', import.meta.url).href)};
+      const t = createNodeTransport({ timeoutMs: 1 });
+      const code = await t.send({ method: 'GET', url: 'http://127.0.0.1:${port}/v1/pets', headers: {} }).then(() => 'answered', (e) => e.code);
+      await t.close();
+      console.log(code);`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('TRANSPORT_CONNECTION_REFUSED');
   });
 
   it('no response at all → TIMEOUT after the per-request timeout, not before', async () => {

@@ -11,6 +11,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/request-timeout.ts';
 import { DIRECT, type Network } from './network.ts';
 import { proxyFor } from './proxy.ts';
 import { connectionTls } from './tls.ts';
+import { tlsAlertOf } from './tls-probe.ts';
 import { kindOf, toTransportError } from './transport-error.ts';
 
 export { toTransportError } from './transport-error.ts';
@@ -95,7 +96,8 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
   const base = agentOptions(network, timeoutMs);
   // Every request rides keep-alive connections (reuse halves the cost of a run); its retries take
   // fresh ones (pipelining 0 = no keep-alive): see `retryable`.
-  let agents: Promise<{ agent: EnvHttpProxyAgent; fresh: EnvHttpProxyAgent; request: typeof import('undici').request }> | undefined;
+  type Agents = { agent: EnvHttpProxyAgent; fresh: EnvHttpProxyAgent; request: typeof import('undici').request };
+  let agents: Promise<Agents> | undefined;
   const loadAgents = () =>
     (agents ??= undici().then(({ EnvHttpProxyAgent, request }) => ({
       agent: new EnvHttpProxyAgent({ ...base, connections, keepAliveTimeout: 4_000 }),
@@ -103,8 +105,7 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
       request,
     })));
 
-  const dispatchRetrying = async (req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> => {
-    const { agent, fresh, request } = await loadAgents();
+  const dispatchRetrying = ({ agent, fresh, request }: Agents, req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> => {
     const dispatch = (dispatcher: EnvHttpProxyAgent): Promise<Dispatcher.ResponseData> =>
       request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
     return retry(1 + MAX_RETRIES, (n) => dispatch(n === 1 ? agent : fresh), (error) => retryable(error, signal));
@@ -115,19 +116,27 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
   let closing = false;
 
   const send: Send = async (req) => {
+    // Loading undici is petcert's own start-up, not the service's time: the deadline starts after it.
+    const loaded = await loadAgents();
     const sentAt = Date.now();
     const started = performance.now();
     // One deadline for the whole exchange: a body trickled a byte at a time never resets it. A plain
     // timer, cleared at the end (AbortSignal.timeout/any keep per-request garbage alive on long runs).
     const controller = new AbortController();
     let timedOut = false;
+    let abortSoon: NodeJS.Immediate | undefined;
+    // At the deadline, what the socket has already reported (a refused connection, a reset, the last
+    // bytes) is read first: on a loop stalled past the deadline, timers run before the poll that holds
+    // it, and a port that refused at once would be reported as a timeout. setImmediate runs after it.
     const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
+      abortSoon = setImmediate(() => {
+        timedOut = true;
+        controller.abort();
+      });
     }, timeoutMs);
     inFlight.add(controller);
     try {
-      const res = await dispatchRetrying(req, controller.signal);
+      const res = await dispatchRetrying(loaded, req, controller.signal);
       const { text, truncated } = await readCapped(res.body, cap);
       const exchange: Exchange = {
         request: req,
@@ -140,9 +149,10 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
       const proxy = proxyFor(req.url, network.proxy);
       if (timedOut) throw toTransportError({ name: 'TimeoutError' }, req, timeoutMs, proxy);
       if (closing) throw new TransportError('OTHER', `${req.method} ${req.url}: the transport was closed while the request was in flight`);
-      throw toTransportError(error, req, timeoutMs, proxy);
+      throw await withTlsAlert(toTransportError(error, req, timeoutMs, proxy), req, network, timeoutMs - (performance.now() - started));
     } finally {
       clearTimeout(timer);
+      clearImmediate(abortSoon);
       inFlight.delete(controller);
     }
   };
@@ -156,6 +166,19 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
     });
   };
   return { send, close };
+}
+
+/** Probing for the alert takes this long at most (and never past the request's deadline). */
+const ALERT_PROBE_MS = 1_000;
+
+/**
+ * An https connection closed before any answer may be a TLS 1.3 server refusing the client's (missing)
+ * certificate: undici loses that alert, a bare connection reads it (tls-probe.ts).
+ */
+async function withTlsAlert(error: TransportError, req: HttpRequest, network: Network, leftMs: number): Promise<TransportError> {
+  if (error.transport !== 'CONNECTION_RESET' || !req.url.startsWith('https:') || leftMs < 50) return error;
+  const alert = await tlsAlertOf(req.url, network, Math.min(ALERT_PROBE_MS, leftMs));
+  return alert ? toTransportError({ code: alert }, req, leftMs, proxyFor(req.url, network.proxy)) : error;
 }
 
 /**
