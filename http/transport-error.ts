@@ -55,8 +55,9 @@ function tlsKind(code: string): boolean {
 }
 
 export function kindOf(err: RawError, proxy?: string): TransportCode {
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'TIMEOUT';
+  // undici's refused tunnel is a RequestAbortedError (name AbortError): read before the timeouts.
   if (PROXY_REFUSED.test(err.message ?? '') || PROXY_REFUSED.test(err.cause?.message ?? '')) return 'PROXY';
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'TIMEOUT';
   const code = codeOf(err);
   // Proxied, the transport never connects to the target itself: a connection that fails is the proxy's.
   if (proxy && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return 'PROXY';
@@ -78,7 +79,7 @@ function proxyDetail(err: RawError, url: string, proxy: string | undefined): str
   if (status) return `${via} could not reach ${hostOf(url)} (${status}): the proxy's DNS may not know the host, or the target refused it`;
   const code = codeOf(err);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${via} has a host name no DNS knows (${code}): check --proxy or HTTPS_PROXY/HTTP_PROXY`;
-  return `cannot connect to ${via} (${code || 'refused'}): check --proxy or HTTPS_PROXY/HTTP_PROXY, or list ${hostOf(url)} in NO_PROXY`;
+  return `cannot connect to ${via} (${code || 'refused'}): check --proxy or HTTPS_PROXY/HTTP_PROXY, or list ${new URL(url).hostname} in NO_PROXY`;
 }
 
 function tlsDetail(err: RawError, url: string): string {
