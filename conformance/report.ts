@@ -8,15 +8,18 @@ import type { Check } from './checks/types.ts';
 
 type Unreached = { reason: string } & SkipHow;
 
+const STOPPED_FIX = 'remove the cause the run stopped for (printed above the verdict), then run again';
+const UNSEEN_FIX = 'raise --budget, so that the random exploration sends a request this rule reads';
+
 function unreached(check: Check, entry: Entry, abortMessage: string | undefined): Unreached | undefined {
   if (entry.findings.length) return undefined;
   if (entry.skipReason) return { reason: entry.skipReason, ...(entry.skipKind ? { kind: entry.skipKind } : {}), ...(entry.fix ? { fix: entry.fix } : {}) };
-  const stopped = `the run stopped early${abortMessage ? `: ${abortMessage}` : ''}`;
+  const stopped = { reason: `the run stopped early${abortMessage ? `: ${abortMessage}` : ''}`, fix: STOPPED_FIX };
   if (check.kind === 'response' && entry.applied === 0) {
-    if (abortMessage) return { reason: stopped };
-    return check.unseen ? { reason: check.unseen.skip, ...check.unseen } : { reason: 'no response this rule applies to was seen' };
+    if (abortMessage) return stopped;
+    return check.unseen ? { reason: check.unseen.skip, ...check.unseen } : { reason: 'no response this rule applies to was seen', fix: UNSEEN_FIX };
   }
-  if (check.kind === 'scenario' && entry.info['runs'] === undefined && entry.applied === 0) return { reason: stopped };
+  if (check.kind === 'scenario' && entry.info['runs'] === undefined && entry.applied === 0) return stopped;
   if (check.kind === 'summary' && check.level === 'OBSERVE' && !entry.tally) return { reason: 'nothing to observe in this run', kind: 'not-applicable' };
   return undefined;
 }

@@ -98,7 +98,7 @@ describe('toJUnit', () => {
     const incomplete = parseXml(toJUnit(fixtureReport({ checks })));
     const suite = all(incomplete, 'testsuite')[0]!;
     const skipped = all(incomplete, 'skipped').map((e) => e.attrs.message);
-    expect(skipped).toContain('NOT JUDGED (the run is INCOMPLETE, not a pass): production target — fix: raise --budget to 9');
+    expect(skipped).toContain('NOT JUDGED (a MUST check: the run cannot pass): production target — fix: raise --budget to 9');
     expect(skipped).toContain('not applicable: judged by petcert quota');
     const errors = all(incomplete, 'error');
     expect(errors).toHaveLength(1);

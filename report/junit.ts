@@ -1,7 +1,7 @@
 // JUnit XML from a report: one testcase per check. MUST failures are <failure>s; SHOULD findings and
 // OBSERVE records go to <properties> and <system-out>, so they are visible without failing the suite
 // and never pose as skips. Only checks that genuinely did not run are <skipped>, their message saying
-// which kind: "NOT JUDGED" (an unjudged MUST makes the run INCOMPLETE, exit 4) with its fix, or "not
+// which kind: "NOT JUDGED" with its reason and fix (an unjudged MUST rules out a pass), or "not
 // applicable". CI test views (GitLab, Jenkins, the GitHub Actions JUnit reporters) show a <skipped>'s
 // message beside the test but count skips as green and ignore suite properties; so an INCOMPLETE run
 // also carries one <error> testcase naming every MUST check not judged: the suite is red exactly when
@@ -28,7 +28,8 @@ function failureText(check: CheckResult): string {
 export function skipMessage(check: CheckResult): string {
   const reason = check.skipReason ?? 'not run';
   if (check.skipKind === 'not-applicable') return `not applicable: ${reason}`;
-  const head = check.level === 'MUST' ? 'NOT JUDGED (the run is INCOMPLETE, not a pass)' : 'not judged';
+  // True whatever the run's verdict (a FAIL run has unjudged checks too): a MUST not judged only rules out a pass.
+  const head = check.level === 'MUST' ? 'NOT JUDGED (a MUST check: the run cannot pass)' : `NOT JUDGED (${check.level}: does not decide the verdict)`;
   return `${head}: ${reason}${check.fix ? ` — fix: ${check.fix}` : ''}`;
 }
 

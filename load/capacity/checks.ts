@@ -73,7 +73,7 @@ const headroom: CapacityRule = {
 const below429: CapacityRule = {
   check: CAPACITY_CHECKS.below429,
   // No step that sent a request is nothing judged, never a pass (k6 sent nothing, or no step ran).
-  applies: ({ capacity }) => (capacity.steps.some((s) => s.requests > 0) ? undefined : verdict.unjudged('no load step sent a request')),
+  applies: ({ capacity }) => (capacity.steps.some((s) => s.requests > 0) ? undefined : verdict.unjudged('no load step sent a request', 'check that k6 reaches the target (the step lines above show what it sent), then run again')),
   judge: ({ capacity }) => failures(capacity.steps.filter((s) => s.below_quota_429 > 0)
     .map((s) => `${s.below_quota_429} × 429 at ${s.offeredRate} req/s offered, every key at ≤ ${KEY_SHARE * 100} % of its quota`)),
 };
@@ -112,7 +112,7 @@ export const CAPACITY_RULES: readonly CapacityRule[] = [headroom, below429, cana
 function unproven(rule: CapacityRule, o: CapacityObservation): CapacityRule {
   if (!o.interrupted) return rule;
   const why = `not judged: the run was interrupted after ${o.interrupted.done} of ${o.interrupted.total} steps`;
-  const judge = (x: CapacityObservation) => verdictsOf(rule.judge(x)).map((v) => (v.kind === 'pass' ? verdict.unjudged(why) : v));
+  const judge = (x: CapacityObservation) => verdictsOf(rule.judge(x)).map((v) => (v.kind === 'pass' ? verdict.unjudged(why, 'run again without interrupting it (every step is needed for this verdict)') : v));
   return { ...rule, judge };
 }
 

@@ -3,8 +3,9 @@
 // `probeBurst` sends and records the burst; BURST_RULES judge it.
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
-import { failure, missing, NOT_REACHED, rule, type Observed, type ProbeRule } from './findings.ts';
-import { allowance, allowanceFor, isFixed, type ModelVerdict } from './model.ts';
+import { PROBE_CHECKS } from './checks.ts';
+import { failure, missing, notReached, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
+import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -45,8 +46,8 @@ const untold = (model: ModelVerdict | undefined): boolean => model === undefined
 const untoldWhy = (model: ModelVerdict | undefined): string => (model === undefined
   ? 'the minute probe, which tells the limiter\'s model, did not run'
   : 'the minute probe could not tell the limiter\'s model (the headers of its admitted answers report the day quota)');
-/** What tells the model, when the minute probe did not run (--only burst). */
-const untoldFix = (model: ModelVerdict | undefined): string | undefined => (model === undefined ? 'run the minute probe too (--only minute,burst)' : undefined);
+/** What tells the model: the minute probe when it did not run (--only burst), else answers that show it. */
+const untoldFix = (model: ModelVerdict | undefined): string => (model === undefined ? 'run the minute probe too (--only minute,burst)' : modelFix(model));
 
 /** Fewer than the limit admitted, with a 429 the day quota owns (day-out.ts dayOwned): the day ran out. */
 function dayRanOut(scope: ProbeScope, b: NonNullable<BurstObservation['burst']>): boolean {
@@ -92,7 +93,9 @@ function remainingSet(o: BurstObservation): Verdict {
     groups.set(id, [...(groups.get(id) ?? []), x]);
   }
   // Nothing to judge is no pass: no admitted answer reports a quota this plan has (quota.headers.limit's to fail).
-  if (groups.size === 0) return verdict.unjudged("no admitted answer of the burst reports a quota of this plan (X-RateLimit-Limit matches neither figure)");
+  if (groups.size === 0) {
+    return verdict.unjudged('no admitted answer of the burst reports a quota of this plan (X-RateLimit-Limit matches neither figure)', "X-RateLimit-Limit of the plan's minute or day figure on every answer (quota.headers.limit judges it)");
+  }
   for (const [id, list] of groups) {
     const values = list.map((x) => x.rate!.remaining).sort((a, b) => a - b);
     const distinct = new Set(values).size === values.length;
@@ -170,21 +173,25 @@ function straddledVerdict(o: BurstObservation): Verdict | undefined {
 }
 
 /** burstExact's guard: nothing to judge, the day ran out, or a burst that did not start whole (unjudged). */
+const BURST = 'a burst of simultaneous requests at the start of a fresh minute window';
+
+/** The burst admitted fewer than the minute figure before a 429 of the day quota: why, and what would let it run. */
+function dayOut(o: BurstObservation, b: NonNullable<BurstObservation['burst']>): Unjudged {
+  const why = `${admittedOf(b).length} of ${o.scope.k.plan.perMinute} admitted before a 429 the day quota owns: the day quota ran out`;
+  return { reason: `${why}${o.unwaited ? ` (${o.unwaited.reason})` : ''}`, fix: o.unwaited?.fix ?? DAY_OUT_FIX };
+}
+
 function exactApplies(o: BurstObservation): Verdict | undefined {
-  if (!o.burst) return missing(o);
-  const { perMinute } = o.scope.k.plan;
+  if (!o.burst) return missing(o, BURST, UNEXPLAINED);
   const across = straddledVerdict(o);
   if (across) return across;
-  if (dayRanOut(o.scope, o.burst)) {
-    const why = `${admittedOf(o.burst).length} of ${perMinute} admitted before a 429 the day quota owns: the day quota ran out`;
-    return verdict.unjudged(`${why}${o.unwaited ? ` (${o.unwaited.reason})` : ''}`, o.unwaited?.fix ?? DAY_OUT_FIX);
-  }
+  if (dayRanOut(o.scope, o.burst)) return verdict.unjudgedBy(dayOut(o, o.burst));
   return notWholeVerdict(o);
 }
 
 function remainingApplies(o: BurstObservation): Verdict | undefined {
-  if (!o.burst) return missing(o);
-  if (dayRanOut(o.scope, o.burst)) return verdict.unjudged(NOT_REACHED);
+  if (!o.burst) return missing(o, BURST, UNEXPLAINED);
+  if (dayRanOut(o.scope, o.burst)) return verdict.unjudgedBy(dayOut(o, o.burst));
   // A limiter that was refilling (a bucket) may repeat a Remaining value: not a fixed window's to judge.
   const whole = notWholeVerdict(o);
   if (whole) return whole;
@@ -193,7 +200,11 @@ function remainingApplies(o: BurstObservation): Verdict | undefined {
   return undefined;
 }
 
-export const BURST_RULES: readonly ProbeRule<BurstObservation>[] = [rule('burstExact', exact, exactApplies), rule('burstRemaining', remainingSet, remainingApplies)];
+export const BURST_RULES: readonly ProbeRule<BurstObservation>[] = [
+  rule('burstExact', exact, exactApplies),
+  rule('burstRemaining', remainingSet, remainingApplies),
+  ...unreached(PROBE_CHECKS.burst, (o: BurstObservation) => notReached(o, BURST, UNEXPLAINED)),
+];
 
 export const burstOf = (run: ProbeRun): BurstObservation => ({ scope: scopeOf(run), model: run.ctx.models[labelOf(run)] });
 

@@ -2,17 +2,18 @@
 // which quota the headers report (OBSERVE), whether 429s count against the day (OBSERVE), and what the
 // day's answers show of §8.2. Each rule reads the path the probe took — a limiter that is not a fixed
 // window (day-sliding.ts), the tally when the day refused (day-tally.ts), or a fresh day counted — and
-// a stage never reached makes it unjudged with the cut's reason (findings.ts `missing`).
-import { verdict, type Verdict } from '../../report/check.ts';
+// a check the path gives no evidence for is unjudged with that path's own reason and fix (`dayGap`).
+import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import { lastRemaining, dayNotFull, type DayObservation, type DaySearch } from './day.ts';
 import { countedDayEnd, openedByOurEarlierAnswers } from './day-edge.ts';
 import { minuteResetContradicts, retryAfterBeyondDay } from './day-refusal.ts';
 import { slidingExact, slidingGiveUp, type SlidingDay } from './day-sliding.ts';
 import { refillMayExplain, tallyConsume, tallyExact, tallyRetryAfter, type Settled, type TallyInput } from './day-tally.ts';
-import { failure, missing, rule, silent, type ProbeRule } from './findings.ts';
+import { PROBE_CHECKS } from './checks.ts';
+import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
 import { applicable, notFixed, remainingBefore429, retryAfterAccurate, retryAfterConsistent, retryAfterForm, retryAfterPresent } from './judge.ts';
 import type { Observation } from './observe.ts';
-import type { ModelVerdict } from './model.ts';
+import { modelFix, type ModelVerdict } from './model.ts';
 
 type Day = DayObservation;
 
@@ -23,7 +24,11 @@ const CANNOT_BIND = 'the day quota cannot bind when paced at the minute limit';
 const binds = (o: Day): Verdict | undefined => (o.cannotBind ? verdict.notApplicable(CANNOT_BIND) : undefined);
 
 /** The model is unknown and the day's answers (or the counted day's first) do not show a fixed day. */
-const unknownModel = (why: string): Verdict => verdict.unjudged(`the limiter's model is unknown and ${why}`);
+const unknownModel = (why: string): Verdict => verdict.unjudged(`the limiter's model is unknown and ${why}`, modelFix(undefined));
+
+const END_UNKNOWN_FIX = "a day-quota 429 whose Retry-After (or X-RateLimit-Reset) names the day window's end, within one day window";
+const SEARCH = "the search for the day quota's 429 (requests paced at the minute limit)";
+const FRESH_DAY = 'the count of a fresh day window';
 
 /** The model a day that is not a fixed window's is judged by: the minute probe's, or the one its own Resets show. */
 const notFixedModel = (o: Day): ModelVerdict => o.dayModel ?? o.model!;
@@ -57,6 +62,37 @@ function pathOf(o: Day): DayPath {
   return { kind: 'counted', c: o.count, notFull: unknown ? dayNotFull(o.scope, o.count.first) : undefined };
 }
 
+/**
+ * Why the path the day probe took gives a check no evidence (no rule of it spoke): the stage it never
+ * reached, the day 429 it never got, or the over-admission that left no day window keeping its quota.
+ */
+function dayGap(o: Day): Unjudged {
+  const p = pathOf(o);
+  const { perDay } = o.scope.k.plan;
+  const no429 = (what: string, fix: string): Unjudged => ({ reason: `${what}: there is no day-quota 429 of a day window that kept its quota to read`, fix });
+  switch (p.kind) {
+    case 'missing': return notReached(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
+    case 'sliding':
+      if (p.d.kind === 'gave-up') return no429(`${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace without a day-quota 429`, SLOW_FIX);
+      return p.d.kind === 'end-unknown' ? { reason: "the day quota's 429 does not say when one more request fits within one day window", fix: END_UNKNOWN_FIX } : NO_DAY_EVIDENCE;
+    case 'unfound':
+      if (p.s.kind === 'end-unknown') return { reason: "the day quota's 429 does not say when the day window ends within one day window", fix: END_UNKNOWN_FIX };
+      if (p.s.kind === 'too-slow') return no429(`at the pace this target allows (${Math.round(p.s.perDayAtPace)} admitted per day window) the day quota of ${perDay} cannot be reached`, SLOW_FIX);
+      return no429(`${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace without a day-quota 429 (plan: ${perDay} per day)`, DAY_QUOTA_FIX);
+    case 'tally':
+      return 'over' in p.t ? no429(`the day window admitted ${p.t.over} requests, more than the plan's ${perDay}`, DAY_QUOTA_FIX) : NO_DAY_EVIDENCE;
+    case 'counted':
+      return p.c.final ? NO_DAY_EVIDENCE : no429(`the fresh day window's count admitted ${p.c.admitted} and ended without a day-quota 429`, p.c.late ? SLOW_FIX : DAY_QUOTA_FIX);
+    case 'not-fixed': return NO_DAY_EVIDENCE;
+  }
+}
+
+const DAY_QUOTA_FIX = "a day quota that refuses past the plan's day figure (quota.day.exact judges it)";
+const NO_DAY_EVIDENCE: Unjudged = {
+  reason: "no answer of the day probe was of the kind this check reads (a day-quota 429 with the day quota's headers)",
+  fix: "send X-RateLimit-* of the day quota, and Retry-After, on the day quota's 429",
+};
+
 /** The model is unknown and the day's answers do not show a fixed day window. */
 const notFixedDay = (why: string): Verdict => unknownModel(`the day quota's answers do not show a fixed day window: ${why}`);
 
@@ -86,7 +122,7 @@ function countedExact(o: Day, c: Counted): Verdict {
 
 function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
   const { perDay, perMinute } = o.scope.k.plan;
-  if (s.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when the day window ends within one day window");
+  if (s.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when the day window ends within one day window", END_UNKNOWN_FIX);
   if (s.kind === 'too-slow') {
     return verdict.unjudged(`at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be reached within one day window`, SLOW_FIX);
   }
@@ -96,14 +132,14 @@ function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
 }
 
 function slidingDayExact(o: Day, d: SlidingDay): Verdict {
-  if (d.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when one more request fits within one day window");
+  if (d.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when one more request fits within one day window", END_UNKNOWN_FIX);
   return d.kind === 'refused' ? slidingExact(o.scope, d, notFixedModel(o)) : slidingGiveUp(o.scope, d, notFixedModel(o));
 }
 
 function dayExact(o: Day): Verdict {
   const p = pathOf(o);
   switch (p.kind) {
-    case 'missing': return missing(o);
+    case 'missing': return missing(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
     case 'sliding': return slidingDayExact(o, p.d);
     case 'unfound': return unfoundExact(o, p.s);
     case 'not-fixed': return notFixedDay(p.why);
@@ -161,12 +197,12 @@ function rejectedConsume(o: Day): readonly Verdict[] {
     case 'missing': case 'unfound': return silent;
     case 'sliding': return p.d.kind === 'refused' ? [notFixed(notFixedModel(o))] : silent;
     case 'not-fixed': return [notFixedDay(p.why)];
-    case 'tally': return 'over' in p.t ? silent : [tallyConsume(p.t)];
+    case 'tally': return 'over' in p.t ? silent : [tallyConsume(p.input, p.t)];
     case 'counted': {
       const { c, notFull } = p;
       if (notFull) return [unknownModel(notFull)];
       if (!c.final) return silent;
-      if (c.rejected === 0) return [verdict.unjudged('no deliberate 429 was made in this day window')];
+      if (c.rejected === 0) return [verdict.unjudged("no 429 of the minute quota fell in this day window before the day's 429 (the count sends one past a minute window's figure)", "a minute quota that refuses the request past its figure (quota.minute.exact judges it)")];
       const consumes = c.admitted === o.scope.k.plan.perDay - c.rejected;
       return [verdict.observed({ consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.rejected })];
     }
@@ -193,4 +229,5 @@ export const DAY_RULES: readonly ProbeRule<Day>[] = [
   }),
   rule('dayHeaders', dayHeaders, binds),
   rule('rejectedConsume', rejectedConsume, binds),
+  ...unreached(PROBE_CHECKS.day, dayGap),
 ];

@@ -170,10 +170,13 @@ export function tallyRetryAfter({ final, endMs, ctx }: TallyInput): Verdict[] {
 }
 
 /** Whether 429s count against the day (OBSERVE), when any fell in the day window. */
-export function tallyConsume(s: Settled): Verdict {
-  if ('over' in s) return verdict.unjudged('not reached (see the other checks of this probe)');
+export function tallyConsume(input: TallyInput, s: Settled): Verdict {
+  if ('over' in s) {
+    const why = `the day window admitted ${s.over} requests, more than the plan's ${input.k.plan.perDay}: no day window kept its quota to show whether its 429s count`;
+    return verdict.unjudged(why, "a day quota that refuses past the plan's day figure (quota.day.exact judges it)");
+  }
   const t = s.tally;
-  if (t.rejected === 0) return verdict.unjudged('no 429 fell in this day window before the day quota ran out');
+  if (t.rejected === 0) return verdict.unjudged('no 429 fell in this day window before the day quota ran out', "a minute quota that refuses the request past its figure (quota.minute.exact judges it)");
   return verdict.observed({ consumesDayQuota: s.consumes, admittedInDay: t.admitted, rejectedInDay: t.rejected });
 }
 

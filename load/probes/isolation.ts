@@ -3,7 +3,8 @@
 // records (`probeIsolation`); ISOLATION_RULES judge what it saw.
 import { verdict } from '../../report/check.ts';
 import { keySamples, labelOf, type ProbeRun } from './context.ts';
-import { failure, missing, rule, type Observed, type ProbeRule } from './findings.ts';
+import { PROBE_CHECKS } from './checks.ts';
+import { failure, missing, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
 import { isFixed } from './model.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -43,11 +44,20 @@ const isolation = rule<IsolationObservation>('isolation', (s) => s.answers.flatM
     const fix = 'give a key of a second plan: --key PLAN=KEY again (or --only minute,burst,day to leave isolation out)';
     return verdict.unjudged('isolation needs keys of at least two plans', fix);
   }
-  if (!s.spent) return missing(s);
-  return s.spent.rejected ? undefined : verdict.unjudged(`the key for plan ${s.spentPlan} could not be exhausted`);
+  if (!s.spent) return missing(s, SPENT, UNEXPLAINED);
+  return s.spent.rejected ? undefined : verdict.unjudged(`the key for plan ${s.spentPlan} could not be exhausted: its minute count ended without a 429`, NOT_EXHAUSTED_FIX);
 });
 
-export const ISOLATION_RULES: readonly ProbeRule<IsolationObservation>[] = [isolation];
+const SPENT = "a spent minute window of the key with the highest minute figure (the minute probe's count)";
+const NOT_EXHAUSTED_FIX = "a limiter that refuses past the plan's minute figure (quota.minute.exact shows how many it admitted)";
+
+/** Every other key's answer came at the spent window's end, or its own earlier requests explain its refusal. */
+const NONE_JUDGED = {
+  reason: "no other key's answer fell inside the spent window and outside the reach of that key's own earlier requests",
+  fix: 'a minute window longer against the round trip (plans file: windows.minuteSeconds) or a target closer to petcert',
+};
+
+export const ISOLATION_RULES: readonly ProbeRule<IsolationObservation>[] = [isolation, ...unreached(PROBE_CHECKS.isolation, () => NONE_JUDGED)];
 
 /**
  * A limiter that is not a fixed window may still be refusing the other key for its own earlier requests

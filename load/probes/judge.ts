@@ -107,7 +107,10 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
   // A pass only where something was judged: with no pair of one quota's answers (a Limit matching neither
   // figure) the countdown was never read.
   if (judged || rej?.quota === 'minute') out.push(verdict.pass);
-  else if (out.length === 0) out.push(verdict.unjudged("no two consecutive admitted answers of the count report one quota's window: the countdown could not be read"));
+  else if (out.length === 0) {
+    const why = "no two consecutive admitted answers of the count report one quota's window: the countdown could not be read";
+    out.push(verdict.unjudged(why, "X-RateLimit-Limit of the plan's minute or day figure on every answer (quota.headers.limit judges it)"));
+  }
   return out;
 }
 

@@ -2,35 +2,68 @@
 // Retry-After, the recovery after it, the next window's whole allowance, and the model (OBSERVE). Each
 // rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
 // rule unjudged with the cut's reason (findings.ts `missing`). In the order they were judged before.
-import { verdict, type Verdict } from '../../report/check.ts';
+import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import type { ProbeScope } from './context.ts';
-import { failure, missing, rule, silent, type ProbeRule } from './findings.ts';
+import { PROBE_CHECKS } from './checks.ts';
+import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
   applicable, notFixed, remainingAtRefusal, remainingBefore429, remainingCeiling, remainingCountdown, retryAfterAccurate, retryAfterConsistent, retryAfterForm,
   retryAfterPresent,
 } from './judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
-import { allowanceFor, isFixed, type ModelVerdict } from './model.ts';
+import { allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
 import { localSpan, type Observation } from './observe.ts';
 import type { Retried } from './backoff.ts';
 import type { WindowCount } from './window.ts';
 
 type Minute = MinuteObservation;
 
-const NO_429 = 'no 429 was obtained (the minute quota over-admitted, or refilled as fast as the count drained it)';
 const SLOW_FIX = 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert';
+const NO_429: Unjudged = {
+  reason: 'no 429 was obtained (the minute quota over-admitted, or refilled as fast as the count drained it)',
+  fix: `a limiter that refuses past the plan's minute figure (quota.minute.exact shows how many it admitted), or ${SLOW_FIX}`,
+};
+const RECOVERY_FIX = 'a Retry-After that covers the time until the key is admitted again';
+const NO_RETRY_AFTER: Unjudged = { reason: "the minute quota's 429 carries no Retry-After (quota.retry-after.present fails it): its accuracy cannot be read", fix: 'send Retry-After on every 429 (§8.3)' };
+const TOO_SLOW: Unjudged = { reason: 'the window ended twice before the count did: the target is too slow for this window length', fix: SLOW_FIX };
+
+/** The probe's stages in order; the first one missing is where its evidence stops. */
+const COUNT = "the count of a full minute allowance to the minute quota's 429";
+const RECOVERY = "the wait for the 429's Retry-After and the retry after it";
+const MODEL = "the limiter's model, told from the count and the recovery";
+const EXACT = 'the exact count of a full minute allowance';
+const NEXT = 'the count of the window after the 429';
+
+/** Why the probe ended before its count: cut short, or the target too slow for the window (isolation rides on it). */
+export const minuteEnded = (o: Minute): Unjudged | undefined => o.cut ?? (o.tooSlow ? TOO_SLOW : undefined);
+
+/** Why a stage is missing without a cut: the count never finished (too slow), else nothing petcert recorded. */
+const minuteWhy = (o: Minute): Unjudged => (o.tooSlow ? TOO_SLOW : UNEXPLAINED);
+const at = (o: Minute, stage: string): Verdict => missing(o, stage, minuteWhy(o));
+
+/** Why a check of the minute probe no rule spoke about was not judged: no 429, or the first stage missing. */
+function minuteGap(o: Minute): Unjudged {
+  if (o.count && !o.count.rejected && o.exact) return NO_429;
+  const stage = !o.count ? COUNT : o.count.rejected && !o.retried ? RECOVERY : !o.model ? MODEL : !o.exact ? EXACT : undefined;
+  if (stage) return notReached(o, stage, minuteWhy(o));
+  if (o.count?.rejected && !o.count.rejected.retryAfter) return NO_RETRY_AFTER;
+  return {
+    reason: "the minute probe's answers carried none of the headers this check reads (X-RateLimit-* of the minute quota, Retry-After on its 429)",
+    fix: 'send X-RateLimit-* of the minute quota on its answers and Retry-After on its 429 (§8.2, §8.3)',
+  };
+}
 
 /** Rules on the 429: unjudged when there was none (once the probe knew it), or when it never got there. */
 function needs429(o: Minute): Verdict | undefined {
-  if (!o.count || !o.exact) return missing(o);
-  return o.count.rejected ? undefined : verdict.unjudged(NO_429);
+  if (!o.count || !o.exact) return at(o, !o.count ? COUNT : EXACT);
+  return o.count.rejected ? undefined : verdict.unjudgedBy(NO_429);
 }
 
 /** Rules on the recovery after the 429: they were judged once the model was known. */
 function needsRecovery(o: Minute): Verdict | undefined {
-  if (o.count && !o.count.rejected) return o.exact ? verdict.unjudged(NO_429) : missing(o);
-  return o.count && o.retried && o.model ? undefined : missing(o);
+  if (o.count && !o.count.rejected) return o.exact ? verdict.unjudgedBy(NO_429) : at(o, EXACT);
+  return o.count && o.retried && o.model ? undefined : at(o, !o.count ? COUNT : !o.retried ? RECOVERY : MODEL);
 }
 
 /** Fixed windows: exactly the plan's figure. Other models: at least it, at most what they refill over the count. */
@@ -54,7 +87,7 @@ function exact(o: Minute): Verdict {
   }
   // The model still unknown (minute.ts bucketOrFixed): a bucket's refill and a fixed window's over-admission alike.
   if (n > perMinute && model.model === 'unknown') {
-    return verdict.unjudged(`${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`, model.fix);
+    return verdict.unjudged(`${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`, modelFix(model));
   }
   if (n >= perMinute) return verdict.pass;
   // Only a 429 the day owns (day-out.ts): one reporting the minute quota is the minute's, whatever its Retry-After.
@@ -108,7 +141,7 @@ function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, mod
   const why = last.admitted ? 'the window ended first (a slow target)' : dayOut ? 'then the day quota ran out' : `then a ${last.status}`;
   const reason = `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`;
   // The day's answers showed too little left only at the recovery (before it, the minute's): recountInFreshDay could not see it coming.
-  return verdict.unjudged(reason, dayOut ? DAY_OUT_FIX : undefined);
+  return verdict.unjudged(reason, dayOut ? DAY_OUT_FIX : modelFix(model));
 }
 
 function nextWindow(o: Minute): Verdict {
@@ -117,10 +150,10 @@ function nextWindow(o: Minute): Verdict {
   const retried = r;
   const model = o.model!;
   const admitted = retried.admitted;
-  if (!admitted) return verdict.unjudged('no recovery');
-  if (retried.refusals.length > 0) return verdict.unjudged('the first request after the wait was refused');
+  if (!admitted) return verdict.unjudged('no request was admitted after the wait for the 429\'s Retry-After (quota.recovery judges the refusals)', RECOVERY_FIX);
+  if (retried.refusals.length > 0) return verdict.unjudged('the first request after the wait for the 429\'s Retry-After was refused (quota.recovery judges it), so the window after it was not fresh', RECOVERY_FIX);
   if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
-  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : missing(o);
+  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : at(o, NEXT);
   const rate = admitted.rate!;
   if (rate.remaining === rate.limit - 1) return verdict.pass;
   // A 429 charged to this window lowers its Remaining; Remaining ≥ Limit is the header's own fault
@@ -154,13 +187,13 @@ function minute429(o: Minute): { o: Observation; judge: (x: Observation) => read
 export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
   rule('remaining', (o) => (o.count?.rejected ? remainingBefore429(...pair(o.count)) : silent)),
   rule('applicable', (o) => (o.count?.rejected ? applicable(...pair(o.count)) : silent)),
-  rule('model', (o) => verdict.observed(o.model), (o) => (o.model ? undefined : missing(o))),
+  rule('model', (o) => verdict.observed(o.model), (o) => (o.model ? undefined : at(o, !o.count ? COUNT : MODEL))),
   rule('recovery', recovery, needsRecovery),
   rule('nextWindow', nextWindow, needsRecovery),
   rule('reset', (o) => (needsRecovery(o) ? silent : resetMoved(o))),
   rule('minuteExact', exact, (o) => {
-    if (o.tooSlow) return verdict.unjudged('the window ended twice before the count did: the target is too slow for this window length', SLOW_FIX);
-    return o.exact ? undefined : missing(o);
+    if (o.tooSlow) return verdict.unjudgedBy(TOO_SLOW);
+    return o.exact ? undefined : at(o, EXACT);
   }),
   rule('remaining', (o) => (o.exact && o.count && o.model ? remainingCountdown(o.scope, o.count, o.model) : silent)),
   rule('remaining', (o) => (o.exact && o.count ? remainingAtRefusal(o.count) : silent)),
@@ -171,4 +204,5 @@ export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
     const { o: refusal, judge } = minute429(o);
     return judge(refusal);
   }, needs429),
+  ...unreached(PROBE_CHECKS.minute, minuteGap),
 ];

@@ -221,5 +221,14 @@ export function allowanceFor(v: ModelVerdict, limit: number, windowMs: number, s
  * model (not-applicable); when the model is unknown it could not be judged (the run is INCOMPLETE), with
  * what would tell the model when one is known.
  */
-export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged'; fix?: string } =>
-  ({ kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged', fix: v?.fix });
+export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged'; fix: string } =>
+  ({ kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged', fix: modelFix(v) });
+
+/**
+ * What would tell a model petcert could not: its own evidence's fix when it names one; the minute probe
+ * when it did not run; else answers whose headers are the binding quota's, which show the model.
+ */
+export const modelFix = (v: ModelVerdict | undefined): string =>
+  v?.fix ?? (v === undefined
+    ? 'run the minute probe too (--only minute and this probe), which tells the limiter\'s model'
+    : "send on each answer the X-RateLimit-* of the quota that binds it (the minute quota's while the minute binds, §8.2), which show the limiter's model");

@@ -27,7 +27,12 @@ export interface Observation {
 }
 
 /** A status the quota probes cannot interpret: the probe for this key stops. */
-export class ProbeStop extends Error {}
+/** An answer the probes cannot interpret: the probe ends, and `fix` says what the service must change. */
+export class ProbeStop extends Error {
+  constructor(message: string, readonly fix: string) {
+    super(message);
+  }
+}
 
 
 export function quotaOf(limit: number | undefined, plan: { perMinute: number; perDay: number }): QuotaKind {
@@ -98,7 +103,7 @@ export async function sendProbe(run: ProbeRun): Promise<Sent> {
   record(run, o);
   if (ctx.serverClock.toServer(receivedLocal) === undefined) {
     // Windows and Reset are judged on the server's clock; without any Date we would be judging ours.
-    throw new ProbeStop('the responses carry no Date header, so the server\'s clock is unknown and its windows cannot be judged (RFC 9110 §6.6.1: an origin server with a clock sends Date)');
+    throw new ProbeStop('the responses carry no Date header, so the server\'s clock is unknown and its windows cannot be judged (RFC 9110 §6.6.1: an origin server with a clock sends Date)', 'send a Date header on every response');
   }
   if (status === 401 || status === 403) throw new ConfigError(`the API key for plan "${k.plan.name}" was refused with ${status}`, 'key');
   return { o, headers: parsed };

@@ -12,7 +12,7 @@ import { DAY_RULES } from './day-rules.ts';
 import type { DayObservation } from './day.ts';
 import { ISOLATION_RULES, type IsolationObservation } from './isolation.ts';
 import type { MinuteObservation } from './minute.ts';
-import { MINUTE_RULES } from './minute-rules.ts';
+import { MINUTE_RULES, minuteEnded } from './minute-rules.ts';
 
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
 const scope = { ctx: { windows: plans.windows }, k: { plan: resolvePlan(plans, 'free') } };
@@ -48,22 +48,50 @@ const probes: Array<[ProbeName, readonly ProbeRule<never>[], unknown]> = [
   ['isolation', ISOLATION_RULES as readonly ProbeRule<never>[], { spentPlan: 'free', answers: [], cut } satisfies IsolationObservation],
 ];
 
+/** Wordings that name no cause: a reader of one check would have to look at the others to learn why. */
+const NON_REASON = /see the other checks|^not reached|^not run$|^$/;
+
 describe('a probe whose observation is missing', () => {
-  it.for(probes)('%s: every check it owns is unjudged with the cut\'s reason and fix, none absent', ([probe, rules, seen]) => {
+  it.for(probes)('%s: every check it owns is unjudged naming its missing stage, with the cut\'s reason and fix, none absent', ([probe, rules, seen]) => {
     const f = createFindings('free', []);
     f.judge(rules as readonly ProbeRule<unknown>[], seen, PROBE_CHECKS[probe]);
     const checks = f.results();
     expect(checks.map((c) => c.id).sort()).toEqual(PROBE_CHECKS[probe].map((k) => `${CHECKS[k].id}[free]`).sort());
-    for (const c of checks) expect(c, c.id).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: cut.reason, fix: cut.fix });
+    for (const c of checks) {
+      expect(c, c.id).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: cut.fix });
+      expect(c.skipReason, c.id).toMatch(new RegExp(`^.+ was not reached: ${cut.reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    }
   });
   it('a day quota that cannot bind at the minute pace: every day check not applicable, none unjudged', () => {
     const f = createFindings('free', []);
     f.judge(DAY_RULES, { scope, cannotBind: true, examined: [], searched: [] }, PROBE_CHECKS.day);
     expect(f.results().map((c) => c.skipKind)).toEqual(PROBE_CHECKS.day.map(() => 'not-applicable'));
   });
-  it('without a cut, a rule whose part is missing says it was not reached', () => {
+  it('without a cut, each check says the stage that gave no evidence and why, never "see the other checks"', () => {
     const f = createFindings('free', []);
-    f.judge(BURST_RULES, { scope }, PROBE_CHECKS.burst);
-    expect(f.results().map((c) => c.skipReason)).toEqual(['not reached (see the other checks of this probe)', 'not reached (see the other checks of this probe)']);
+    f.judge(MINUTE_RULES, { scope, tooSlow: true }, PROBE_CHECKS.minute);
+    const checks = f.results();
+    expect(checks).toHaveLength(PROBE_CHECKS.minute.length);
+    for (const c of checks) {
+      expect(c.skipReason, c.id).toMatch(/the target is too slow for this window length/);
+      expect(c.fix, c.id).toMatch(/windows\.minuteSeconds/);
+      expect(c.skipReason, c.id).not.toMatch(NON_REASON);
+    }
+  });
+  it('the isolation probe rides on the minute probe: its cut or slowness is isolation\'s reason too', () => {
+    const f = createFindings('free', []);
+    f.judge(ISOLATION_RULES, { spentPlan: 'free', answers: [], cut: minuteEnded({ scope, tooSlow: true }) }, PROBE_CHECKS.isolation);
+    expect(f.results()[0]).toMatchObject({ outcome: 'skip', skipReason: expect.stringMatching(/too slow/), fix: expect.stringMatching(/minuteSeconds/) });
+  });
+});
+
+describe('no circular non-reason in the probes\' sources', () => {
+  it('no product file of load/ or report/ words a skip as "see the other checks" or bare "not reached"', () => {
+    const offenders = [['load/probes', '.'], ['load/capacity', '../capacity/'], ['report', '../../report/']].flatMap(([, path]) =>
+      sources(path!).filter((file) => /see the other checks|['"`]not reached[\s(]/.test(readFileSync(`${dir(path!)}/${file}`, 'utf8'))));
+    expect(offenders).toEqual([]);
+  });
+  it('the scan finds the wording it forbids', () => {
+    expect(/see the other checks|['"`]not reached[\s(]/.test("verdict.unjudged('not reached (see the other checks of this probe)')")).toBe(true);
   });
 });

@@ -12,7 +12,7 @@ import { DAY_RULES } from './day-rules.ts';
 import { createFindings, type Findings, type Observed, type ProbeRule } from './findings.ts';
 import { ISOLATION_RULES, isolationOf, probeIsolation } from './isolation.ts';
 import { minuteOf, probeMinute } from './minute.ts';
-import { MINUTE_RULES } from './minute-rules.ts';
+import { MINUTE_RULES, minuteEnded } from './minute-rules.ts';
 import { ProbeStop } from './observe.ts';
 import { judgeHeld } from './response-judge.ts';
 import { WaitCapped } from './bounds.ts';
@@ -39,7 +39,7 @@ const CUT_FIX = 'raise --max-wait if you lowered it (default: the longest window
 
 function cutOf(error: unknown): Unjudged | undefined {
   if (error instanceof WaitCapped) return { reason: `probe cut short: ${error.message}`, fix: CUT_FIX };
-  return error instanceof ProbeStop ? { reason: `probe stopped: ${error.message}` } : undefined;
+  return error instanceof ProbeStop ? { reason: `probe stopped: ${error.message}`, fix: error.fix } : undefined;
 }
 
 /**
@@ -81,9 +81,12 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     const others = keys.map((_, j) => runOf(j, 'isolation')).filter((_, j) => j !== i);
     const isolation = isolationOf(run);
     const spend = isolate ? (count: WindowCount) => probeIsolation(isolation, count, others) : undefined;
-    await judged(run, 'minute', MINUTE_RULES, minuteOf(run), (seen) => probeMinute(run, seen, spend));
-    // Judged into the spender's own findings, whether or not the minute probe's are reported.
-    if (isolate) findings[i]!.judge(ISOLATION_RULES, isolation, PROBE_CHECKS.isolation);
+    const minute = minuteOf(run);
+    await judged(run, 'minute', MINUTE_RULES, minute, (seen) => probeMinute(run, seen, spend));
+    // Judged into the spender's own findings, whether or not the minute probe's are reported; why the minute
+    // probe ended early is isolation's why too (it rides on the minute's spent window).
+    const ended = minuteEnded(minute);
+    if (isolate) findings[i]!.judge(ISOLATION_RULES, ended ? { ...isolation, cut: ended } : isolation, PROBE_CHECKS.isolation);
   };
   if (wants('isolation') && keys.length < 2) findings[0]!.judge(ISOLATION_RULES, isolationOf(runOf(0, 'isolation'), true));
 
