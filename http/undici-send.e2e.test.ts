@@ -79,8 +79,8 @@ describe('no HTTP response: TransportError with a clear code', () => {
   // A loaded machine stalls the loop past the deadline: the port's refusal is still what the socket
   // reported, stalled before the connect is made or after.
   it.for([
-    ['before the connect', (stall: () => void) => stall()],
-    ['after the connect', (stall: () => void) => void setImmediate(stall)],
+    ['before the connect', (stall: () => void): void => stall()],
+    ['after the connect', (stall: () => void): void => void setImmediate(stall)],
   ] as const)('connection refused on a loop stalled past the deadline %s: still CONNECTION_REFUSED', async ([, when]) => {
     const server = await serve(hostile.refused());
     const pending = failure(transport.send, get(server.baseUrl));
