@@ -28,4 +28,4 @@ export function certifyBound(input: CertifyBoundInput): Bound {
 }
 
 export const CERTIFY_BOUND_HELP = `Every wait ends: the run's worst case = conform keys × (conform's run timeout ${formatBound(CONFORM_DEFAULTS.runTimeoutMs)} + a request's ${formatBound(CONFORM_DEFAULTS.timeoutMs)})
-+ the quota probes' worst case (see petcert quota --help), printed at start; --max-wait caps each quota wait.`;
++ the quota probes' worst case (its formula: load/README.md), printed at start; --max-wait caps each quota wait.`;

@@ -13,14 +13,14 @@ import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
 import { quotaBoundOf, runQuota } from '../load/quota.ts';
 import { answerOf } from '../load/probes/remaining-ceiling.ts';
-import { BOUND_FORMULA } from '../load/probes/bounds.ts';
 import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
 import { quotaRefused } from './certify.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 import { interruptible } from './interrupt.ts';
+import { addNetworkOptions, NETWORK_HELP, networkOf, overNetwork, sayNetwork, stampNetwork, type NetworkCliFlags } from './network-flags.ts';
 
-export interface QuotaFlags {
+export interface QuotaFlags extends NetworkCliFlags {
   baseUrl?: string;
   key: string[];
   plans?: string;
@@ -71,28 +71,30 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   const say = sayer(out, flags.json);
   const bound = quotaBoundOf({ keys, plans, ...(only ? { only } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   const baseUrl = parseBaseUrl(flags.baseUrl, '--base-url');
+  const network = networkOf(flags, env);
+  sayNetwork(network, baseUrl, say);
   // A refused production target gets no request at all (runQuota says why).
   const refused = quotaRefused({ baseUrl, allowProduction: flags.allowProduction === true });
-  const identified = refused ? undefined : await identifyTarget({ baseUrl, key: keys[0]!.key, field: '--base-url', ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const identified = refused ? undefined : await identifyTarget({ baseUrl, key: keys[0]!.key, field: '--base-url', network, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   if (identified) say(identityLine(baseUrl, identified));
   const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, allowIncomplete: flags.allowIncomplete };
-  if (identified?.refusal) return publishRun(refusedReport('quota', baseUrl, identified), publish);
+  if (identified?.refusal) return publishRun(stampNetwork(refusedReport('quota', baseUrl, identified), network, baseUrl), publish);
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
   const run = async (signal: AbortSignal) => {
     let report;
     try {
-      report = await runQuota({
-        baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
+      report = await overNetwork(network, timeoutMs, (send) => runQuota({
+        send, baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
         spentBefore: { [keys[0]!.key]: identified?.withKey ?? 0 }, // the identification's keyed requests count too
         answersBefore: { [keys[0]!.key]: (identified?.keyedAnswers ?? []).map((r) => answerOf(r.status, r.headers)) },
         ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
-      });
+      }));
     } finally {
       progress.done();
     }
     report.requests += identified?.requests ?? 0; // they were sent too (one or two with a key)
-    return report;
+    return stampNetwork(report, network, baseUrl);
   };
   return interruptible(out.err, run, (report) => {
     const after = report.aborted?.code === 'UNREACHABLE' ? [STOPPED_ANSWERING] : [];
@@ -101,6 +103,10 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** A person at a terminal needs the run's own worst case, printed at start; the sum behind it is in the README. */
+export const QUOTA_BOUND_POINTER =
+  `The run's worst case is printed at start (one Free key, the spec's windows: ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}); the formula: load/README.md.`;
 
 const EXAMPLES = `
 Examples:
@@ -119,15 +125,16 @@ Day: ceil(perDay/perMinute) minute windows and ~perDay requests, after waiting (
 long enough to count. A URL the contract lists as production is refused unless --allow-production.
 
 Every wait ends: a Retry-After or Reset beyond the longest window the plans allow is a finding, not a
-wait; --max-wait lowers that cap (a probe it cuts short has its checks skipped, saying so). The run's
-${BOUND_FORMULA}
-It is printed at start; with the specification's windows and one Free key: ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}.
+wait; --max-wait lowers that cap (a probe it cuts short has its checks skipped, saying so).
+${QUOTA_BOUND_POINTER}
+
+${NETWORK_HELP.trim()}
 
 ${EXIT_CODES_TEXT}
 Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html.`;
 
 export function registerQuota(program: Command): void {
-  program
+  const cmd = program
     .command('quota')
     .description('Verify per-plan quotas, Retry-After and rate-limit headers (spends real quota)')
     .option('--base-url <url>', 'target base URL ending in /v1')
@@ -140,7 +147,8 @@ export function registerQuota(program: Command): void {
     .option('--allow-production', 'allow quota-exhausting probes against a production URL')
     .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--timeout <ms>', `per-request timeout in ms (default ${DEFAULT_SEND_OPTIONS.timeoutMs})`)
-    .option('--max-wait <seconds>', 'longest single wait (default: the longest window the plans allow + 1.5 s)')
+    .option('--max-wait <seconds>', 'longest single wait (default: the longest window the plans allow + 1.5 s)');
+  addNetworkOptions(cmd)
     .addHelpText('after', EXAMPLES)
     .action(async (flags: QuotaFlags) => {
       process.exitCode = await quotaAction(flags);
