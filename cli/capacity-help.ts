@@ -1,4 +1,5 @@
 // `petcert capacity --help`'s examples and model: text for people, apart from the wiring.
+import { NETWORK_HELP } from './network-flags.ts';
 import { CAPACITY_BOUND_HELP } from '../load/capacity/bound.ts';
 import { SETTINGS } from '../load/capacity/settings.ts';
 
@@ -31,4 +32,7 @@ keys, no canary possible: the message says what is needed) · 3 unreachable, k6 
 · 4 INCOMPLETE: a MUST check (e.g. a canary's, or all of them with --no-canaries) could not be judged
 (--allow-incomplete makes this 0) · 130/143 interrupted by SIGINT/SIGTERM (k6 stopped, the report of
 what was judged until then written) · 70 an internal error of petcert (a bug: please report it).
+A step whose requests got no HTTP answer (k6: x509, a proxy refusing, a name it cannot resolve) is not a
+measurement: exit 3 with k6's error text, its log kept in --report-dir.
+${NETWORK_HELP.trim()}
 ${CAPACITY_BOUND_HELP}`;

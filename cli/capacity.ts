@@ -22,13 +22,14 @@ import { publishCapacity, registerCapacityMerge } from './capacity-merge.ts';
 import { failOnFlag, integerFlag, type Env } from './flags.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 import { interruptible } from './interrupt.ts';
+import { addNetworkOptions, networkOf, sayNetwork, stampNetwork, type NetworkCliFlags } from './network-flags.ts';
 import { ALLOW_INCOMPLETE_HELP, consoleOut, sayer, type Out } from './publish.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 
 /** The bundle beside the CLI (dist/petcert.js and cli/ both sit one folder below load/dist). */
 const DEFAULT_BUNDLE = fileURLToPath(new URL('../load/dist/capacity.js', import.meta.url));
 
-export interface CapacityFlags {
+export interface CapacityFlags extends NetworkCliFlags {
   baseUrl?: string; keysFile?: string; plans?: string; mix?: string; utilisation?: string; ops?: string;
   stepSeconds?: string; steps?: string; maxFactor?: string; scaleToKeys?: boolean; slo?: string; minHeadroom?: string;
   canaries: boolean; calibrate: boolean; reportDir: string; failOn: string; json?: boolean; allowProduction?: boolean; allowIncomplete?: boolean;
@@ -67,15 +68,17 @@ export async function capacityAction(f: CapacityFlags, out: Out = consoleOut, en
   if (f.emitTestrun !== undefined) return emitTestRun(f, env, say);
   const p = prepare(f, env);
   refuseProduction(p.baseUrl, { allowProduction: f.allowProduction }, 'a capacity run loads it and spends real quota');
+  const network = networkOf(f, env);
   const run = { prepared: p, k6: findK6(env), script: bundleOrError(f.script ?? DEFAULT_BUNDLE), calibrate: f.calibrate,
-    maxVus: integerFlag(f.maxVus, '--max-vus', 1) ?? DEFAULT_MAX_VUS, outputs: f.out, version: VERSION, say };
+    maxVus: integerFlag(f.maxVus, '--max-vus', 1) ?? DEFAULT_MAX_VUS, outputs: f.out, version: VERSION, say, network, logDir: f.reportDir };
   for (const line of planLines(p)) say(line);
+  sayNetwork(network, p.baseUrl, say);
   const bound = capacityBound({ steps: p.plan.steps.length, stepSeconds: p.settings.stepSeconds, calibrate: f.calibrate });
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const secrets = p.keys.map((k) => k.key);
-  const identified = await identifyTarget({ baseUrl: p.baseUrl, key: Object.values(p.plan.load).flat()[0]!, field: '--base-url' });
+  const identified = await identifyTarget({ baseUrl: p.baseUrl, key: Object.values(p.plan.load).flat()[0]!, field: '--base-url', network });
   say(identityLine(p.baseUrl, identified));
-  const publish = (report: Report) => publishCapacity(report, f, secrets, out);
+  const publish = (report: Report) => publishCapacity(stampNetwork(report, network, p.baseUrl), f, secrets, out);
   if (identified.refusal) return publish(refusedReport('capacity', p.baseUrl, identified));
   try {
     return await interruptible(out.err, (interrupt) => runCapacity({ ...run, interrupt }), publish);
@@ -115,7 +118,8 @@ export function registerCapacity(program: Command): void {
     .option('--max-vus <n>', `k6 VUs per scenario at most (default ${DEFAULT_MAX_VUS}): bounds the generator's memory`)
     .option('--out <output>', 'a k6 output for every step (repeatable), e.g. json=k6.json (one file per step), experimental-prometheus-rw', collect)
     .option('--emit-testrun <n>', 'write a k6-operator TestRun with n runners instead of running')
-    .option('--testrun-out <file>', 'where --emit-testrun writes (default <report-dir>/capacity-testrun.yaml)')
+    .option('--testrun-out <file>', 'where --emit-testrun writes (default <report-dir>/capacity-testrun.yaml)');
+  addNetworkOptions(cmd)
     .addHelpText('after', CAPACITY_HELP)
     .action(async (flags: CapacityFlags) => {
       process.exitCode = await capacityAction(flags);

@@ -19,8 +19,10 @@ import { certifyBound, CERTIFY_BOUND_HELP } from './certify-bound.ts';
 import { formatBound } from '../core/duration.ts';
 import { identifyTarget, identityLine, refusedReport, type Identified } from './identify.ts';
 import { interruptible } from './interrupt.ts';
+import type { Network } from '../http/network.ts';
+import { addNetworkOptions, NETWORK_HELP, networkOf, overNetwork, sayNetwork, stampNetwork, type NetworkCliFlags } from './network-flags.ts';
 
-export interface CertifyFlags {
+export interface CertifyFlags extends NetworkCliFlags {
   config?: string;
   target?: string;
   plans?: string;
@@ -35,24 +37,28 @@ export interface CertifyFlags {
 }
 
 /** Where the run goes: the configured target, or the embedded server (closed by `stop`). */
-async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): Promise<{ target: ResolvedTarget; stop: () => Promise<void>; identified?: Identified }> {
+async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): Promise<{ target: ResolvedTarget; stop: () => Promise<void>; identified?: Identified; network: Network }> {
   const configured = targetFromFlags(flags);
   if (configured) {
     if (flags.plans !== undefined) configured.plans = loadPlansFile(flags.plans);
+    const network = networkOf(flags, process.env, configured.network);
     say(`Certifying target "${configured.name}": ${configured.baseUrl} (${configured.quotaKeys.map((k) => k.plan).join(', ')})`);
+    sayNetwork(network, configured.baseUrl, (line) => say(`  ${line}`));
     if (quotaRefused({ ...configured, allowProduction: flags.allowProduction })) say('  production target: quota probes are refused (they spend real quota); pass --allow-production to run them');
     // Is this the Animal Store at all? (The embedded server below is.)
     const key = (configured.conformKeys[0] ?? configured.quotaKeys[0])!.key;
-    const identified = await identifyTarget({ baseUrl: configured.baseUrl, key, field: `targets.${configured.name}.baseUrl` });
+    const identified = await identifyTarget({ baseUrl: configured.baseUrl, key, field: `targets.${configured.name}.baseUrl`, network });
     say(`  ${identityLine(configured.baseUrl, identified)}`);
-    return { target: configured, stop: async () => {}, identified };
+    return { target: configured, stop: async () => {}, identified, network };
   }
+  const network = networkOf(flags, process.env);
   const plans = embeddedPlans(flags.plans);
   const { server, target } = await startEmbedded(plans);
   say(`No petcert.config.json: certifying the embedded reference server at ${server.baseUrl}`);
   const figures = flags.plans === undefined ? "the plans' figures are the specification's" : `plans from ${flags.plans}`;
   say(`  windows: minute = ${plans.windows.minuteSeconds} s, day = ${plans.windows.daySeconds} s; ${figures}`);
-  return { target, stop: () => server.close() };
+  sayNetwork(network, server.baseUrl, (line) => say(`  ${line}`));
+  return { target, stop: () => server.close(), network };
 }
 
 export async function runCertify(flags: CertifyFlags): Promise<number> {
@@ -61,17 +67,18 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const budget = integerFlag(flags.budget, '--budget', 1);
   const say = sayer(consoleOut, flags.json);
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
-  const { target, stop, identified } = await chooseTarget(flags, say);
+  const { target, stop, identified, network } = await chooseTarget(flags, say);
   const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut, allowIncomplete: flags.allowIncomplete };
-  if (identified?.refusal) return publishRun(refusedReport('certify', target.baseUrl, identified), publish);
+  if (identified?.refusal) return publishRun(stampNetwork(refusedReport('certify', target.baseUrl, identified), network, target.baseUrl), publish);
   const bound = certifyBound({ ...target, quotaRefused: quotaRefused({ ...target, allowProduction: flags.allowProduction }), ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
   say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
   const run = async (signal: AbortSignal) => {
     let report;
     try {
-      report = await certify(
+      report = await overNetwork(network, undefined, (send) => certify(
         {
+          send,
           baseUrl: target.baseUrl,
           production: target.production,
           allowProduction: flags.allowProduction === true,
@@ -88,13 +95,13 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
           budgetField: budget !== undefined ? '--budget' : `targets.${target.name}.budget`,
         },
         realRunners,
-      );
+      ));
     } finally {
       progress.done();
       await stop();
     }
     report.requests += identified?.requests ?? 0; // the identification's requests were sent too
-    return report;
+    return stampNetwork(report, network, target.baseUrl);
   };
   return interruptible(consoleOut.err, run, (report) => publishRun(report, publish));
 }
@@ -113,6 +120,11 @@ Another config file, SHOULD findings failing the run, the report on stdout for a
 A target marked "production": true runs its quota probes only when you mean it:
   petcert certify --target production --allow-production
 
+A target behind the company's proxy, served with a private CA, wanting a client certificate (or its
+"network" field in the config file):
+  petcert certify --target staging [--proxy URL] [--ca-file corp-ca.pem] [--client-cert ci.pem --client-key ci.key]
+${NETWORK_HELP}
+
 ${CERTIFY_BOUND_HELP}
 
 ${EXIT_CODES_TEXT}
@@ -120,7 +132,7 @@ Reports: DIR/<timestamp>/ and DIR/latest/ (report.json, junit.xml, report.html).
 Config format: docs/certify-your-implementation.md`;
 
 export function registerCertify(program: Command): void {
-  program
+  const cmd = program
     .command('certify')
     .description('Conformance plus quotas for every configured key: one report, one verdict')
     .option('--config <file>', 'config file (default: ./petcert.config.json when present)')
@@ -133,7 +145,8 @@ export function registerCertify(program: Command): void {
     .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--seed <n>', 'conformance seed (replays a run)')
     .option('--budget <n>', `conformance request budget per conform key (default: the least that runs every check, at least ${DEFAULT_BUDGET}; less is refused, exit 2)`)
-    .option('--max-wait <seconds>', 'longest single wait of the quota probes (default: the longest window + 1.5 s)')
+    .option('--max-wait <seconds>', 'longest single wait of the quota probes (default: the longest window + 1.5 s)');
+  addNetworkOptions(cmd)
     .addHelpText('after', `\nExamples:${EXAMPLES}`)
     .action(async (flags: CertifyFlags) => {
       process.exitCode = await runCertify(flags);

@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError, errorMessage } from '../core/errors.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { resolvePlan, type PlanTable } from '../spec/plans.ts';
-import { parseConfig, pickTarget, readKey, type PetcertConfig, type TargetConfig } from './config.ts';
+import { parseConfig, pickTarget, readKey, type NetworkConfig, type PetcertConfig, type TargetConfig } from './config.ts';
 
 export const DEFAULT_CONFIG_FILE = 'petcert.config.json';
 
@@ -62,6 +62,8 @@ export interface ResolvedTarget {
   seed?: number;
   /** Every key, for redaction. */
   secrets: string[];
+  /** The target's `network` field and where it was written (its paths are relative to the file). */
+  network?: { network: NetworkConfig; configPath: string; field: string };
 }
 
 export function resolveTarget(target: TargetConfig, configPath: string, env: Record<string, string | undefined> = process.env): ResolvedTarget {
@@ -83,6 +85,7 @@ export function resolveTarget(target: TargetConfig, configPath: string, env: Rec
   };
   if (target.budget !== undefined) resolved.budget = target.budget;
   if (target.seed !== undefined) resolved.seed = target.seed;
+  if (target.network !== undefined) resolved.network = { network: target.network, configPath, field: `${field}.network` };
   return resolved;
 }
 

@@ -12,7 +12,9 @@
 //       "conformKeyEnv": "PETCERT_CONFORM_KEY",   // optional: conform with this key only (default: with every key)
 //       "conformKeyPlan": "pro",                   // optional: that key's plan (X-RateLimit-Limit is judged by it)
 //       "plansFile": "plans.staging.json",         // optional, relative to this file
-//       "budget": 400, "seed": 42                  // optional
+//       "budget": 400, "seed": 42,                 // optional
+//       "network": { "proxy": "http://proxy.corp:3128", "caFile": "corp-ca.pem",   // optional: how the target
+//                    "clientCert": "client.pem", "clientKey": "client.key", "insecure": false } // is reached
 //     }
 //   }
 // }
@@ -35,6 +37,16 @@ export interface TargetConfig {
   plansFile?: string;
   budget?: number;
   seed?: number;
+  network?: NetworkConfig;
+}
+
+/** How the target is reached (paths relative to the config file; the flags of the same names override each). */
+export interface NetworkConfig {
+  proxy?: string;
+  caFile?: string;
+  clientCert?: string;
+  clientKey?: string;
+  insecure?: boolean;
 }
 
 export interface PetcertConfig {
@@ -44,7 +56,9 @@ export interface PetcertConfig {
 
 /** Every field the file may hold, per level (the e2e test of the documented options runs each one). */
 export const CONFIG_FIELDS = ['defaultTarget', 'targets'] as const;
-export const TARGET_FIELDS = ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'conformKeyPlan', 'plansFile', 'budget', 'seed'] as const;
+export const TARGET_FIELDS = ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'conformKeyPlan', 'plansFile', 'budget', 'seed', 'network'] as const;
+/** A target's `network`: each is also a flag (--proxy, --ca-file, --client-cert, --client-key, --insecure). */
+export const NETWORK_FIELDS = ['proxy', 'caFile', 'clientCert', 'clientKey', 'insecure'] as const;
 export const KEY_FIELDS = ['plan', 'env'] as const;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -109,7 +123,17 @@ function parseTarget(name: string, value: unknown): TargetConfig {
   if (r.plansFile !== undefined) target.plansFile = string(r.plansFile, `${field}.plansFile`);
   if (r.budget !== undefined) target.budget = integer(r.budget, `${field}.budget`, 1);
   if (r.seed !== undefined) target.seed = integer(r.seed, `${field}.seed`, 0);
+  if (r.network !== undefined) target.network = parseNetwork(r.network, `${field}.network`);
   return target;
+}
+
+function parseNetwork(value: unknown, field: string): NetworkConfig {
+  const r = record(value, field, NETWORK_FIELDS, 'like { "proxy": "http://proxy.corp:3128", "caFile": "corp-ca.pem" }');
+  const out: NetworkConfig = {};
+  for (const name of ['proxy', 'caFile', 'clientCert', 'clientKey'] as const) if (r[name] !== undefined) out[name] = string(r[name], `${field}.${name}`);
+  if (r.insecure !== undefined && typeof r.insecure !== 'boolean') throw new ConfigError(`must be true or false, got ${JSON.stringify(r.insecure)}`, `${field}.insecure`);
+  if (r.insecure === true) out.insecure = true;
+  return out;
 }
 
 export function parseConfig(value: unknown, source = 'petcert.config.json'): PetcertConfig {

@@ -20,8 +20,9 @@ import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 import { interruptible } from './interrupt.ts';
+import { addNetworkOptions, NETWORK_HELP, networkOf, overNetwork, sayNetwork, stampNetwork, type NetworkCliFlags } from './network-flags.ts';
 
-export interface ConformFlags {
+export interface ConformFlags extends NetworkCliFlags {
   baseUrl?: string;
   apiKey?: string;
   seed?: string;
@@ -93,17 +94,20 @@ export async function conformAction(
   const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
   const runTimeoutMs = integerFlag(flags.runTimeout, '--run-timeout', 1);
   const baseUrl = parseBaseUrl(flags.baseUrl, '--base-url');
+  const network = networkOf(flags, env);
   // On stderr, with the progress: stdout opens with the verdict (and carries only JSON with --json).
-  const identified = await identifyTarget({ baseUrl, key: apiKey, field: '--base-url', ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  sayNetwork(network, baseUrl, out.err);
+  const identified = await identifyTarget({ baseUrl, key: apiKey, field: '--base-url', network, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   out.err(identityLine(baseUrl, identified));
   const secrets = [apiKey];
   const reportDir = flags.reportDir ?? DEFAULT_REPORT_ROOT;
   const publish = { reportDir, json: flags.json, failOn, secrets, out, allowIncomplete: flags.allowIncomplete };
-  if (identified.refusal) return publishRun(refusedReport('conform', baseUrl, identified), publish);
+  if (identified.refusal) return publishRun(stampNetwork(refusedReport('conform', baseUrl, identified), network, baseUrl), publish);
   out.err(`Worst case: this run ends within ${formatBound(conformBoundMs({ runTimeoutMs, timeoutMs }))} (--run-timeout, then a request's --timeout in flight)`);
   const progress = createConsoleProgress({ stream: process.stderr });
   const run = async (signal: AbortSignal) => {
-    const report = await runConform({
+    const report = await overNetwork(network, timeoutMs, (send) => runConform({
+      send,
       baseUrl,
       apiKey,
       failOn,
@@ -117,17 +121,17 @@ export async function conformAction(
       ...(plan !== undefined ? { plan } : {}),
       ...(plans ? { plans } : {}),
       ...(flags.case?.length ? { cases: flags.case } : {}),
-    });
+    }));
     progress.done();
     report.requests += identified.requests; // they were sent too (one or two with the key)
-    return report;
+    return stampNetwork(report, network, baseUrl);
   };
   const summary: Publish['summary'] = (settled, options) => [...conformSummary(settled, options), ...coverageLines(settled)];
   return interruptible(out.err, run, (report) => publishRun(report, { ...publish, summary }));
 }
 
 export function registerConform(program: Command): void {
-  program
+  const cmd = program
     .command('conform')
     .description('Run the property-based conformance suite against an Animal Store API v1 base URL')
     .option('--base-url <url>', 'base URL of the target, ending in /v1 (may carry a path prefix)')
@@ -145,7 +149,8 @@ export function registerConform(program: Command): void {
     .option('--timeout <ms>', `per-request timeout in ms (default ${CONFORM_DEFAULTS.timeoutMs})`)
     .option('--run-timeout <ms>', `deadline of the whole run in ms (default ${CONFORM_DEFAULTS.runTimeoutMs}); past it the run stops with exit 3`)
     .option('--json', 'print report.json to stdout (the summary goes to stderr)')
-    .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
+    .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP);
+  addNetworkOptions(cmd)
     // A function: the coverage figures come from deriving the cases, which only conform --help needs.
     .addHelpText(
       'after',
@@ -167,6 +172,8 @@ status filters, petIds, and every refused credential on every operation; then ra
 
 Every wait ends: the run's worst case is --run-timeout plus one request's --timeout (default ${formatBound(conformBoundMs())}),
 printed at start; a Retry-After is honoured up to a bounded wait, and endless 429s stop the run (exit 3).
+
+${NETWORK_HELP.trim()}
 
 ${EXIT_CODES_TEXT}
 Pets created by the run are named "petcert-…" and listed in report.json.`,

@@ -7,7 +7,10 @@ import type { HttpResponse, Send } from '../core/exchange.ts';
 import { guard } from '../core/guard.ts';
 import { redactText } from '../core/redact.ts';
 import { VERSION } from '../core/version.ts';
+import type { Network } from '../http/network.ts';
+import { CANNOT_SUCCEED } from '../http/transport-error.ts';
 import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.ts';
+import { clientSideCause, type ClientSide } from './identify-cause.ts';
 import type { Report } from '../report/model.ts';
 import {
   candidateBases, describeObservation, judgeIdentity, kindOf, nextProbe, OTHER_SCHEME, probeRequest,
@@ -23,6 +26,8 @@ export interface IdentifyOptions {
   timeoutMs?: number;
   /** Tests inject one; otherwise a transport of its own, closed before returning. */
   send?: Send;
+  /** Proxy, CA, client certificate: the same the run will use. */
+  network?: Network;
 }
 
 /** Per request to a nearby base URL (issue 16 §1: the verdict within 2 s of the answers). */
@@ -48,7 +53,8 @@ interface Asker {
 
 /**
  * One probe. A request with no HTTP answer is tried again until the one guard (core/guard.ts) calls the
- * target unreachable, except at a nearby candidate (`once`): one try tells whether it answers.
+ * target unreachable, except at a nearby candidate (`once`): one try tells whether it answers; and
+ * except a failure no retry can mend (a certificate not trusted, a proxy refusing, a name no DNS knows).
  */
 async function observe(a: Asker, probe: ProbeName, baseUrl: string, once = false): Promise<Observation> {
   const request = probeRequest(probe, baseUrl, a.key);
@@ -63,7 +69,7 @@ async function observe(a: Asker, probe: ProbeName, baseUrl: string, once = false
       if (error instanceof TransportError) transport = error.transport;
       const failed = { probe, request, error: error.message, ...(transport ? { transport } : {}) };
       a.spent.push(failed);
-      if (once || error instanceof UnreachableError) return failed;
+      if (once || error instanceof UnreachableError || (transport && CANNOT_SUCCEED.includes(transport))) return failed;
     }
   }
 }
@@ -106,6 +112,16 @@ const counted = (spent: readonly Observation[]) => ({
   keyedAnswers: spent.filter(keyed).flatMap((o) => (o.response ? [o.response] : [])),
 });
 
+/** A failure on this side: its cause and fix, never "the service does not answer like the API". */
+function clientSideRefusal(o: IdentifyOptions, observed: readonly Observation[], cause: ClientSide): string {
+  const lines = [`${o.baseUrl} could not be asked from here: ${cause.why}; nothing was judged (a failure on this side, not the service's).`];
+  lines.push(...observed.map((x) => `  sent ${describeObservation(x)}`));
+  if (cause.fix) lines.push(`Fix: ${cause.fix}.`);
+  if (cause.suggest) lines.push(`Did you mean ${o.field} ${cause.suggest}?`);
+  if (cause.checkUrl) lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1).`);
+  return redactText(lines.join('\n'), [o.key]);
+}
+
 function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observation[], nearby: Nearby | undefined): string {
   const what = observed.some((x) => x.error) ? 'gives' : 'does not answer like the Animal Store API v1:';
   const lines = [`${o.baseUrl} ${what} ${verdict.why}; nothing was judged.`, ...observed.map((x) => `  sent ${describeObservation(x)}`)];
@@ -117,7 +133,8 @@ function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observ
 /** Asks the base URL; `refusal` is set when it does not serve the API (the run must not start). */
 export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs;
-  const transport = o.send ? undefined : createNodeTransport({ timeoutMs });
+  const network = o.network ? { network: o.network } : {};
+  const transport = o.send ? undefined : createNodeTransport({ timeoutMs, ...network });
   const spent: Observation[] = [];
   try {
     const asker = { send: guard()(o.send ?? transport!.send), key: o.key, spent };
@@ -126,8 +143,10 @@ export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
     for (let p = nextProbe(observed); p !== undefined; p = nextProbe(observed)) observed.push(await observe(asker, p, o.baseUrl));
     const verdict = judgeIdentity(observed);
     if (verdict.identity !== 'not-animal-store') return { verdict, ...counted(spent) };
+    const cause = clientSideCause(o.baseUrl, observed);
+    if (cause) return { verdict, ...counted(spent), refusal: clientSideRefusal(o, observed, cause) };
     // A suggestion must not hold the verdict up: a candidate that does not answer quickly is not one.
-    const quick = o.send ? undefined : createNodeTransport({ timeoutMs: Math.min(timeoutMs, CANDIDATE_TIMEOUT_MS) });
+    const quick = o.send ? undefined : createNodeTransport({ timeoutMs: Math.min(timeoutMs, CANDIDATE_TIMEOUT_MS), ...network });
     try {
       const nearby = await findNearby({ send: o.send ?? quick!.send, key: o.key, spent }, o.baseUrl, observed);
       return { verdict, ...counted(spent), refusal: refusal(o, verdict, observed, nearby) };

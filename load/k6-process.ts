@@ -1,5 +1,6 @@
 // The one way petcert starts k6 (product, tests and benches alike): `k6 <args>` as a child process with
-// a clean environment (PATH, HOME, no usage report to Grafana, then the caller's variables), bounded in
+// a clean environment (PATH, HOME, no usage report to Grafana, the standard network variables of the
+// allowlist below, then the caller's variables), bounded in
 // time (SIGINT, so k6 still writes its summary, then SIGKILL after a grace), or stopped early by a
 // signal the same way, or at once when petcert itself is interrupted. It collects stdout whole (the marked result lines are read from it) and the
 // tail of stderr.
@@ -44,8 +45,15 @@ export interface K6Process {
   interrupted: boolean;
 }
 
-export function k6Environment(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), K6_NO_USAGE_REPORT: 'true', ...extra };
+/**
+ * The variables k6 (Go's net/http and crypto/x509) reads to reach a target the way the user's network
+ * does: the proxies, and the trusted roots. Nothing else of the caller's environment reaches k6.
+ */
+export const K6_NETWORK_ALLOWLIST = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR'] as const;
+
+export function k6Environment(extra: Record<string, string> = {}, env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const network = Object.fromEntries(K6_NETWORK_ALLOWLIST.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
+  return { PATH: env.PATH ?? '', HOME: env.HOME ?? tmpdir(), K6_NO_USAGE_REPORT: 'true', ...network, ...extra };
 }
 
 export async function runK6Process(o: K6ProcessOptions): Promise<K6Process> {

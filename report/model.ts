@@ -110,6 +110,20 @@ export interface ReportBase {
   verdict?: Verdict;
   /** Set (true) when --allow-incomplete turned an INCOMPLETE verdict into exit 0: the report says so. */
   allowIncomplete?: boolean;
+  /** How the target was reached (absent on older reports): the proxy (credentials redacted), the trust, verification. */
+  network?: RunNetwork;
+}
+
+/** The network a run went over (http/network.ts writes it). */
+export interface RunNetwork {
+  /** The proxy the target's requests went through, null when direct. */
+  proxy: string | null;
+  /** Where that proxy came from: --proxy, a config field, HTTPS_PROXY… */
+  proxyFrom?: string;
+  caFile?: string;
+  clientCert?: string;
+  /** "off" when --insecure: the report says "TLS verification was off". */
+  tlsVerification: 'on' | 'off';
 }
 
 /** The fields one engine writes. */

@@ -23,6 +23,16 @@ export interface CapacityDocument {
   step: number | null;
   maxVus: number;
   requestTimeoutMs: number;
+  /** The client certificate k6 presents to the target (options.tlsAuth), by path: its key never travels in here. */
+  tls?: DocumentTls;
+}
+
+export interface DocumentTls {
+  /** The target's host name: k6 presents the certificate there only. */
+  domains: string[];
+  /** Absolute paths of the PEM certificate and (unencrypted) key, read by k6's open() at init. */
+  certFile: string;
+  keyFile: string;
 }
 
 export function documentText(doc: CapacityDocument): string {

@@ -1,6 +1,7 @@
 // One k6 process of a capacity run: its document written to a private file (keys stay out of k6's
 // arguments and environment), k6 started through the one driver (load/k6-process.ts), the runner's
-// result read back from the marked lines on stdout (result.ts), the document removed.
+// result read back from the marked lines on stdout (result.ts), the document removed. A step k6 got no
+// answer in is no measurement (no-answer.ts): it stops the run with k6's log.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +9,7 @@ import { AbortRunError, ConfigError, PetcertError } from '../../core/errors.ts';
 import { redactText } from '../../core/redact.ts';
 import { runK6Process } from '../k6-process.ts';
 import { documentText, type CapacityDocument } from './document.ts';
+import { NoAnswerError, notMeasured } from './no-answer.ts';
 import { parseCanaryLines, parseRunnerResults, type RunnerResult } from './result.ts';
 
 export interface CapacityK6 {
@@ -20,6 +22,8 @@ export interface CapacityK6 {
   outputs?: readonly string[];
   /** SIGINT/SIGTERM of petcert: k6 is stopped at once and the step is not judged (AbortRunError INTERRUPTED). */
   interrupt?: AbortSignal;
+  /** The network's variables (load/k6-network.ts): proxies, the trust bundle, verification. */
+  env?: Record<string, string>;
 }
 
 /** k6's exit code when thresholds failed: the SLO thresholds fail on purpose past the knee. */
@@ -51,7 +55,7 @@ export async function runCapacityK6(k6: CapacityK6, doc: CapacityDocument, timeo
     const label = doc.step === null ? 'all' : `s${doc.step + 1}`;
     const outs = outputsFor(k6.outputs ?? [], label).flatMap((o) => ['--out', o]);
     const args = ['run', '--quiet', '--log-format', 'raw', '--no-color', ...outs, k6.script];
-    const run = await runK6Process({ k6: k6.k6, args, env: { CAPACITY_RUN: file }, timeoutMs, interrupt: k6.interrupt });
+    const run = await runK6Process({ k6: k6.k6, args, env: { ...k6.env, CAPACITY_RUN: file }, timeoutMs, interrupt: k6.interrupt });
     if (run.interrupted) throw new AbortRunError('INTERRUPTED', 'k6 was stopped: the run was interrupted (SIGINT/SIGTERM)');
     const results = parseRunnerResults(run.stdout, 'k6 stdout');
     const canaries = parseCanaryLines(`${run.stdout}\n${run.stderr}`, 'k6 output');
@@ -59,6 +63,8 @@ export async function runCapacityK6(k6: CapacityK6, doc: CapacityDocument, timeo
       const tail = redactText(`${run.stderr}\n${run.stdout}`.trim().split('\n').slice(-15).join('\n'), k6.secrets);
       throw new PetcertError('K6_FAILED', `k6 exited with ${run.code} and ${results.length} result line(s):\n${tail}`);
     }
+    const unmeasured = results[0]!.steps.map(notMeasured).find((why) => why !== undefined);
+    if (unmeasured) throw new NoAnswerError(unmeasured, redactText(`${run.stderr}\n${run.stdout}`, k6.secrets));
     return { ...results[0]!, canaries: [...results[0]!.canaries, ...canaries] };
   } finally {
     rmSync(dir, { recursive: true, force: true });

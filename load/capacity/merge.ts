@@ -38,6 +38,12 @@ function mergedPercentiles(parts: readonly RunnerStep[]): { percentilesMs: Recor
   return { percentilesMs, percentiles: 'upper-bound' };
 }
 
+function addCounts(counts: ReadonlyArray<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of counts) for (const [k, n] of Object.entries(c)) out[k] = (out[k] ?? 0) + n;
+  return out;
+}
+
 function mergeStep(parts: RunnerStep[]): MergedStep {
   const sum = (f: (s: RunnerStep) => number) => parts.reduce((a, s) => a + f(s), 0);
   const withRequests = parts.filter((s) => s.requests > 0);
@@ -51,6 +57,8 @@ function mergeStep(parts: RunnerStep[]): MergedStep {
     dropped: sum((s) => s.dropped),
     below429: sum((s) => s.below429),
     unexpected4xx: sum((s) => s.unexpected4xx),
+    noAnswer: sum((s) => s.noAnswer ?? 0),
+    noAnswerErrors: addCounts(parts.map((s) => s.noAnswerErrors ?? {})),
     percentilesMs,
     percentiles,
     histogram,

@@ -26,6 +26,10 @@ export interface RunnerStep {
   percentilesMs: Record<string, number>;
   /** This runner's latencies (load/shared/histogram.ts): merged across runners bucket by bucket. */
   histogram?: Histogram;
+  /** Requests with no HTTP answer (status 0; among `failed`), absent in older logs. */
+  noAnswer?: number;
+  /** Their k6 error texts ("x509: …", "proxyconnect tcp: …") and how many had each. */
+  noAnswerErrors?: Record<string, number>;
 }
 
 /** One canary key's windows (the report's type: report.json carries them as they are). */

@@ -3,7 +3,13 @@
 // one k6 process per step so the run stops once two steps broke the SLO; each step is judged once, as
 // it ends, and those judgements make the verdict. `mergeCapacity` is the same verdict from N runners'
 // logs (k6-operator).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AbortRunError, PetcertError } from '../../core/errors.ts';
+import { DIRECT, type Network } from '../../http/network.ts';
+import { k6ClientFiles, k6NetworkEnv } from '../k6-network.ts';
+import { NoAnswerError } from './no-answer.ts';
 import type { CapacityStep } from '../../report/capacity.ts';
 import type { Report } from '../../report/model.ts';
 import { stepProcessTimeoutMs } from './bound.ts';
@@ -33,15 +39,22 @@ export interface CapacityRun {
   say(line: string): void;
   /** petcert's SIGINT/SIGTERM: the k6 process running stops at once, its step is not judged. */
   interrupt?: AbortSignal;
+  /** Proxy, trust, client certificate (default: direct, system roots): for the preflight and k6 alike. */
+  network?: Network;
+  /** Where k6's log is kept when a step got no answer (the report root). */
+  logDir?: string;
 }
 
 const NO_GENERATOR: Generator = { limit: null, atLeast: false };
 /** The calibration holds the top step this long at most. */
 const CALIBRATION_SECONDS = 5;
 
-function documentOf(p: Prepared, maxVus: number): CapacityDocument {
+/** `netDir`: the run's private folder (an encrypted client key is handed to k6 decrypted there). */
+function documentOf(p: Prepared, maxVus: number, network: Network, netDir: string): CapacityDocument {
   const { baseUrl, settings, plan } = p;
-  return { version: DOCUMENT_VERSION, baseUrl, settings, plan, step: null, maxVus, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS };
+  const client = k6ClientFiles(network, netDir);
+  const tls = client && { domains: [new URL(baseUrl).hostname], ...client };
+  return { version: DOCUMENT_VERSION, baseUrl, settings, plan, step: null, maxVus, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, ...(tls ? { tls } : {}) };
 }
 
 function stepLine(j: CapacityStep, n: number, of: number): string {
@@ -95,10 +108,43 @@ async function runSteps(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument, g
  */
 export async function runCapacity(r: CapacityRun): Promise<Report> {
   const p = r.prepared;
-  await preflight(p.baseUrl, Object.values(p.plan.load).flat()[0]!);
+  const network = r.network ?? DIRECT;
+  await preflight(p.baseUrl, Object.values(p.plan.load).flat()[0]!, network);
   const startedAt = new Date().toISOString();
-  const k6: CapacityK6 = { k6: r.k6, script: r.script, secrets: p.keys.map((k) => k.key), outputs: r.outputs, interrupt: r.interrupt };
-  const doc = documentOf(p, r.maxVus);
+  // The trust bundle k6 reads (SSL_CERT_FILE) lives as long as the run.
+  const netDir = mkdtempSync(join(tmpdir(), 'petcert-capacity-net-'));
+  try {
+    const env = k6NetworkEnv(network, netDir);
+    const k6: CapacityK6 = { k6: r.k6, script: r.script, secrets: p.keys.map((k) => k.key), outputs: r.outputs, interrupt: r.interrupt, env };
+    return await measured(r, k6, documentOf(p, r.maxVus, network, netDir), startedAt);
+  } catch (error) {
+    if (!(error instanceof NoAnswerError)) throw error;
+    return notMeasuredReport(r, error, startedAt);
+  } finally {
+    rmSync(netDir, { recursive: true, force: true });
+  }
+}
+
+/** k6's own log, kept in the report folder: what it said about every request that got no answer. */
+function keepK6Log(r: CapacityRun, error: NoAnswerError, at: string): string | undefined {
+  if (r.logDir === undefined) return undefined;
+  mkdirSync(r.logDir, { recursive: true });
+  const path = join(r.logDir, `capacity-k6-${at.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}.log`);
+  writeFileSync(path, error.k6Log);
+  return path;
+}
+
+/** A run k6 got no answer in: stopped before a verdict (exit 3), no check judged, k6's errors said. */
+function notMeasuredReport(r: CapacityRun, error: NoAnswerError, startedAt: string): Report {
+  const log = keepK6Log(r, error, startedAt);
+  const message = `${error.message}${log ? ` k6's log: ${log}` : ''}`;
+  const at = new Date().toISOString();
+  return { tool: 'petcert', version: r.version, kind: 'capacity', target: r.prepared.baseUrl, startedAt, finishedAt: at, seed: null, requests: 0, checks: [], aborted: { code: 'UNREACHABLE', message } };
+}
+
+/** Calibration, steps, report: the run as measured. */
+async function measured(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument, startedAt: string): Promise<Report> {
+  const p = r.prepared;
   const generator = await generatorOf(r, k6, doc);
   const ran = r.interrupt?.aborted ? undefined : await runSteps(r, k6, doc, generator);
   const finishedAt = new Date().toISOString();

@@ -21,6 +21,19 @@ export const EVENT_THRESHOLDS = EVERY_CHECK_PASSES;
 
 type Checks = ReadonlyArray<{ name: string; passes: number; fails: number }>;
 
+/**
+ * A request of step `step` that got no HTTP answer (status 0), counted by k6's error text: few distinct
+ * texts (x509, a refused connect, a proxy's answer), each a check met only when it happens.
+ */
+const NO_ANSWER = 'no answer';
+export const noAnswerCheck = (step: number, error: string): string => `${NO_ANSWER} s${step}: ${error.slice(0, 200)}`;
+
+/** k6's error texts of a step's unanswered requests, and how many had each. */
+export function noAnswerErrors(checks: Checks, step: number): Record<string, number> {
+  const prefix = `${NO_ANSWER} s${step}: `;
+  return Object.fromEntries(checks.filter((c) => c.name.startsWith(prefix)).map((c) => [c.name.slice(prefix.length), c.passes]));
+}
+
 /** How many times each event was met in a step, from k6's checks. */
 export function eventCounts(checks: Checks, step: number): Record<StepEvent, number> {
   const count = (event: StepEvent): number => {

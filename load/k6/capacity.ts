@@ -19,7 +19,7 @@ import { SharedArray } from 'k6/data';
 import http from 'k6/http';
 import { operationOf } from '../capacity/operation-picker.ts';
 import { newPetBody } from '../capacity/requests.ts';
-import { eventCheck, eventPasses, type StepEvent } from '../capacity/step-events.ts';
+import { eventCheck, eventPasses, noAnswerCheck, type StepEvent } from '../capacity/step-events.ts';
 import { bucketCheck, bucketOf } from '../shared/histogram.ts';
 import { coldPath, type RunSetup, type SharedRange, type VuRun } from './lib/capacity-cold.lazy.ts';
 
@@ -160,8 +160,10 @@ export async function load(): Promise<void> {
     const res = await request(op, i, shared[ctx.start + (i % ctx.count)] as string);
     const status = res.status; // one read: each property of a k6 response is a call into Go
     countLatency(ctx.step, res.timings.duration);
-    // SLO errors: 5xx, transport errors and timeouts (status 0).
+    // SLO errors: 5xx, transport errors and timeouts (status 0); the latter also by k6's error text,
+    // so that petcert can tell a network that never reached the service from a service that failed.
     if (status === 0 || status >= 500) countEvent('failed', ctx.step);
+    if (status === 0) countCheck(null, { [noAnswerCheck(ctx.step, res.error)]: true });
     else if (status === 429) countEvent('below429', ctx.step);
     else if (status >= 400) countEvent('unexpected4xx', ctx.step);
     if (op === 'create' && status === 201) rememberId(res.body);

@@ -10,7 +10,7 @@ import type http from 'k6/http';
 import type { Options } from 'k6/options';
 import { canaryBudget, canaryResponse, canaryWindows, shouldSendMore, type CanaryResponse } from '../../capacity/canary.ts';
 import type { Canary } from '../../capacity/canary-plan.ts';
-import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument } from '../../capacity/document.ts';
+import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument, type DocumentTls } from '../../capacity/document.ts';
 import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
 import { operationCuts, type OperationCuts } from '../../capacity/operation-picker.ts';
 import { listQueries } from '../../capacity/requests.ts';
@@ -116,6 +116,12 @@ export interface VuZeroExports {
   handleSummary: (data: K6SummaryInput) => Record<string, string>;
 }
 
+/** The client certificate the target may ask for, read at init from the paths petcert gave (never their contents). */
+function tlsAuthOf(tls: DocumentTls | undefined): Pick<Options, 'tlsAuth'> {
+  if (tls === undefined) return {};
+  return { tlsAuth: [{ domains: tls.domains, cert: open(tls.certFile), key: open(tls.keyFile) }] };
+}
+
 /** k6's options (the run's, and what holds for every run), setup and the summary, for __VU 0 runtimes. */
 function vuZero(run: RunSetup, k6: typeof exec): VuZeroExports {
   const options: Options = {
@@ -124,6 +130,7 @@ function vuZero(run: RunSetup, k6: typeof exec): VuZeroExports {
     discardResponseBodies: true,
     // Never follow a redirect: the target is the API, not wherever it points.
     maxRedirects: 0,
+    ...tlsAuthOf(run.doc.tls),
   };
   const setup = (): void => {
     const running = k6.test.options;

@@ -6,7 +6,7 @@ import { resultLine, RESULT_VERSION, type RunnerResult, type RunnerStep } from '
 import { runInfo } from '../../capacity/run-info.ts';
 import { reportedPercentiles, trendStat } from '../../capacity/slo.ts';
 import type { StepPlan } from '../../capacity/plan.ts';
-import { eventCounts } from '../../capacity/step-events.ts';
+import { eventCounts, noAnswerErrors } from '../../capacity/step-events.ts';
 import { histogramFromChecks } from '../../shared/histogram.ts';
 import { parseSegment } from '../../shared/segment.ts';
 import { readK6Summary, type K6SummaryInput, type MetricValues } from '../../shared/summary.ts';
@@ -25,12 +25,14 @@ function runnerStep(doc: CapacityDocument, m: Metrics, checks: Checks, step: Ste
     const v = latency[trendStat(p)];
     if (typeof v === 'number') percentilesMs[p] = v;
   }
+  const noAnswer = noAnswerErrors(checks, index);
   const dropped = Object.keys(step.perPlan).reduce((sum, planName) => sum + (m[droppedMetric(index, planName)]?.count ?? 0), 0);
   return {
     index, offeredRate: step.offeredRate, share, seconds: doc.settings.stepSeconds,
     requests: latency.count ?? 0, failed: events.failed, dropped,
     below429: events.below429, unexpected4xx: events.unexpected4xx, percentilesMs,
     histogram: histogramFromChecks(checks, index),
+    noAnswer: Object.values(noAnswer).reduce((a, n) => a + n, 0), noAnswerErrors: noAnswer,
   };
 }
 
