@@ -21,6 +21,8 @@ export interface CapacityStep {
   percentilesMs: Record<string, number | null>;
   percentiles: PercentileKind;
   requests: number;
+  /** Of `requests`, those with no HTTP answer (k6's status 0; absent on older reports). */
+  noAnswer?: number;
   unexpected4xx: number;
   runners: number;
   coverage: number;

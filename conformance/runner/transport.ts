@@ -1,11 +1,12 @@
 // The send every check uses: the one transport (core/exchange.ts Send) under a stack of layers, the
 // outermost first: a 429 waited out and retried → the request budget → a concurrency slot → pacing by
-// the server's headers → the run's deadline → judging every exchange → counting → the dead-target guard.
+// the server's headers → the key held after a 429 → the run's deadline → judging every exchange → counting → the dead-target guard.
 // A 429 is never a check's failure (core/retry-429.ts). Its limit is 429s in a row, not a total: a
 // correct server whose headers report the day quota hides its minute quota from pacing, so each minute
 // boundary costs a few honoured 429s, and a long run would otherwise stop for no fault at all.
 // The deadline sits below the slot and the pacing pause, and every wait goes through it: nothing is sent
-// past the run timeout, so a run ends within it plus one request's timeout (conformance/run.ts).
+// past the run timeout, so a run ends within it plus one request's timeout (conformance/run.ts). The hold
+// sits under the slots: a 429 holds every request of its key, in any slot, until its Retry-After has elapsed.
 import type { Clock } from '../../core/clock.ts';
 import { budget } from '../../core/budget.ts';
 import { counter } from '../../core/count.ts';
@@ -13,6 +14,7 @@ import { deadline } from '../../core/deadline.ts';
 import { AbortRunError } from '../../core/errors.ts';
 import type { Exchange, HttpRequest, Send } from '../../core/exchange.ts';
 import { guard } from '../../core/guard.ts';
+import { hold429 } from '../../core/hold-429.ts';
 import { stack } from '../../core/layer.ts';
 import { retry429 } from '../../core/retry-429.ts';
 import { slots } from '../../core/slots.ts';
@@ -48,6 +50,8 @@ export interface RunnerSend {
 
 export const DEFAULT_RUNNER = { concurrency: 4, max429: 20, maxWaitMs: 5 * 60_000, backoffBaseMs: 1000, backoffCapMs: 60_000 } as const;
 
+const secondsToMs = (seconds: number | undefined): number | undefined => (seconds === undefined ? undefined : seconds * 1000);
+
 /** A conformance request is sent once: a transport failure is the check's evidence, not retried. */
 export const CONFORM_TRIES = 1;
 
@@ -69,6 +73,18 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
     budget({ limit: o.budget, spent: count.count, reserved: o.reserved, refuse: spent }),
     slots(o.concurrency),
     pacing({ clock: o.clock, maxPauseMs: o.maxWaitMs, steers: o.steers, sleep: timeout.sleep }),
+    hold429({
+      // The same backoff and 429s in a row as the retry above; the budget caps a run's 429s as it caps its requests.
+      backoffBaseMs: o.backoffBaseMs,
+      maxInRow: o.max429,
+      maxHeldPerRun: o.budget,
+      clock: o.clock,
+      keyOf: (request) => request.headers.authorization ?? '',
+      retryAfterMs: (exchange) => secondsToMs(retryAfterOf(exchange).seconds),
+      maxWaitMs: o.maxWaitMs,
+      sleep: timeout.sleep,
+      refuse: (why) => new AbortRunError('RATE_LIMITED', why),
+    }),
     timeout.layer,
     tap(o.observe),
     count.layer,

@@ -73,4 +73,10 @@ describe('capacity.quota.below-quota-429 with nothing sent', () => {
     }
     expect(capacityChecks(verdict([step(100)]), null, undefined).find((x) => x.id === CAPACITY_CHECKS.below429.id)!.outcome).toBe('pass');
   });
+
+  it('is unjudged, not a pass, when every request got no HTTP answer (x509, a proxy refusing: nothing reached the service)', () => {
+    const unanswered = step(100, { failed: 1000, noAnswer: 1000, noAnswerErrors: { 'x509: unknown authority': 1000 } });
+    const c = capacityChecks(verdict([unanswered]), null, undefined).find((x) => x.id === CAPACITY_CHECKS.below429.id)!;
+    expect({ outcome: c.outcome, kind: c.skipKind, reason: c.skipReason }).toEqual({ outcome: 'skip', kind: 'unjudged', reason: 'no load step got an HTTP answer' });
+  });
 });

@@ -72,8 +72,9 @@ const headroom: CapacityRule = {
 
 const below429: CapacityRule = {
   check: CAPACITY_CHECKS.below429,
-  // No step that sent a request is nothing judged, never a pass (k6 sent nothing, or no step ran).
-  applies: ({ capacity }) => (capacity.steps.some((s) => s.requests > 0) ? undefined : verdict.unjudged('no load step sent a request', 'check that k6 reaches the target (the step lines above show what it sent), then run again')),
+  // No step that got an answer is nothing judged, never a pass (k6 sent nothing, no step ran, or no
+  // request reached the service: a 429 cannot be missing from answers that never came).
+  applies: ({ capacity }) => (capacity.steps.some((s) => s.requests - (s.noAnswer ?? 0) > 0) ? undefined : verdict.unjudged('no load step got an HTTP answer', 'check that k6 reaches the target (the step lines above show what it sent), then run again')),
   judge: ({ capacity }) => failures(capacity.steps.filter((s) => s.below_quota_429 > 0)
     .map((s) => `${s.below_quota_429} × 429 at ${s.offeredRate} req/s offered, every key at ≤ ${KEY_SHARE * 100} % of its quota`)),
 };

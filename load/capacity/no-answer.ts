@@ -26,7 +26,7 @@ const listed = (errors: Record<string, number>): string =>
   Object.entries(errors).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([text, n]) => `"${text}" × ${n}`).join('; ');
 
 /** Why this step measured nothing of the service (every request unanswered, or a client-side cause), or undefined. */
-export function notMeasured(step: RunnerStep): string | undefined {
+export function notMeasured(step: Pick<RunnerStep, 'index' | 'requests' | 'noAnswer' | 'noAnswerErrors'>): string | undefined {
   const errors = step.noAnswerErrors ?? {};
   const unanswered = step.noAnswer ?? 0;
   const texts = Object.keys(errors);

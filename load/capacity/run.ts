@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { AbortRunError, PetcertError } from '../../core/errors.ts';
 import { DIRECT, type Network } from '../../http/network.ts';
 import { k6ClientFiles, k6NetworkEnv } from '../k6-network.ts';
-import { NoAnswerError } from './no-answer.ts';
+import { NoAnswerError, notMeasured } from './no-answer.ts';
 import type { CapacityStep } from '../../report/capacity.ts';
 import type { Report } from '../../report/model.ts';
 import { stepProcessTimeoutMs } from './bound.ts';
@@ -174,6 +174,11 @@ export function mergeCapacity(files: readonly string[], version: string): Merged
   const results = readRunnerLogs(files);
   const merged = mergeResults(results);
   const now = new Date().toISOString();
+  const unmeasured = merged.steps.map(notMeasured).find((why) => why !== undefined);
+  if (unmeasured) {
+    const aborted = { code: 'UNREACHABLE' as const, message: `${unmeasured} (the runners' logs hold k6's messages)` };
+    return { report: { tool: 'petcert', version, kind: 'capacity', target: results[0]!.run.target, startedAt: now, finishedAt: now, seed: null, requests: 0, checks: [], aborted }, warnings: [] };
+  }
   const kind = merged.steps[0]?.percentiles ?? 'exact';
   const percentiles = { exact: 'exact (one runner: k6\'s own)', histogram: 'from the runners\' merged histograms: within 1 % of the percentiles of all samples', 'upper-bound': 'upper bounds: the largest of the runners\' (logs without histograms)' }[kind];
   const extra = { merge: { runners: results.length, segments: results.map((r) => r.segment), percentiles } };

@@ -32,7 +32,7 @@ export function judgeStep(step: MergedStep, slo: Slo, generator: Generator): Cap
     offeredRate: round(step.offeredRate), achievedRate: round(achievedRate),
     p50Ms: percentilesMs['50'] ?? null, p95Ms: percentilesMs['95'] ?? null, p99Ms: percentilesMs['99'] ?? null,
     errorRate: round(errorRate, 5), droppedIterations: step.dropped, below_quota_429: step.below429, verdict, breaches,
-    percentilesMs, percentiles: step.percentiles, requests: step.requests, unexpected4xx: step.unexpected4xx, runners: step.runners, coverage: round(step.coverage, 4),
+    percentilesMs, percentiles: step.percentiles, requests: step.requests, ...(step.noAnswer ? { noAnswer: step.noAnswer } : {}), unexpected4xx: step.unexpected4xx, runners: step.runners, coverage: round(step.coverage, 4),
   };
 }
 

@@ -26,7 +26,7 @@ interface Shape {
   startMs?: number;
 }
 
-async function run(shape: Shape, only: readonly ProbeName[] = PROBE_NAMES) {
+export async function runShape(shape: Shape, only: readonly ProbeName[] = PROBE_NAMES) {
   const clock = createFakeClock(shape.startMs ?? FAKE_START_MS);
   const skew = shape.skewMs ?? 0;
   const phase = shape.phaseMs ?? 0;
@@ -74,17 +74,20 @@ describe('a correct server is never failed', () => {
       [`${limiterModel}, headers report the day quota`, { reference: { variants: { limiterModel, headerQuota: 'day' } } }],
     ] as const),
   ] as const)('%s', async ([, shape]) => {
-    const r = await run(shape as Shape);
+    const r = await runShape(shape as Shape);
     // headerQuota 'day' reports the day quota on a 200 and the minute's on its 429: a client reading
     // Remaining > 0 is refused next. Correct (§8.2 does not say which quota), and a SHOULD finding.
     const dayHeaders = (shape as Shape).reference?.variants?.headerQuota === 'day';
     const applicable = r.failed.filter((f) => f.startsWith('quota.headers.applicable['));
     expect(r.failed.filter((f) => !applicable.includes(f))).toEqual([]);
-    expect(applicable.length > 0).toBe(dayHeaders);
+    if (!dayHeaders) expect(applicable).toEqual([]);
+    // Sent one at a time, a request follows an answer reporting Remaining > 0: the pair is always seen. With
+    // latency the probes send in waves, and a pair sent together says nothing of what a client read first.
+    else if (!(shape as Shape).latencyMs) expect(applicable.length).toBeGreaterThan(0);
   });
 
   it('without a Date header: no failure; the probes skip, saying the server clock is unknown', async () => {
-    const r = await run({ skewMs: 2 * 3_600_000, edit: (res) => { delete res.headers.date; return res; } });
+    const r = await runShape({ skewMs: 2 * 3_600_000, edit: (res) => { delete res.headers.date; return res; } });
     expect(r.failed).toEqual([]);
     const exact = r.checks.find((c) => c.id === 'quota.minute.exact[free]');
     expect(exact).toMatchObject({ outcome: 'skip' });
@@ -95,7 +98,7 @@ describe('a correct server is never failed', () => {
 
 describe('subtle faults are caught', () => {
   it('Retry-After pointing at the minute reset while the day quota is spent', async () => {
-    const r = await run({
+    const r = await runShape({
       edit: (res, now) => {
         if (res.status === 429) res.headers['retry-after'] = String(Math.max(1, Math.ceil((Math.floor(now / 2000) * 2000 + 2000 - now) / 1000)));
         return res;
@@ -108,7 +111,7 @@ describe('subtle faults are caught', () => {
   // half of it is left); a first request late in a window is not counted there (load/README.md, limits).
   it('a limiter admitting perMinute+1 only in the key\'s first window', async () => {
     const firstWindow = new Map<string, string>();
-    const r = await run({
+    const r = await runShape({
       startMs: FAKE_START_MS - (FAKE_START_MS % 2000) + 100,
       edit: (res) => {
         const limit = res.headers['x-ratelimit-limit'];
@@ -127,12 +130,12 @@ describe('subtle faults are caught', () => {
 
   it('Limit differing between consecutive responses', async () => {
     let i = 0;
-    const r = await run({ edit: (res) => { if (i++ % 7 === 3 && res.headers['x-ratelimit-limit'] === '4') res.headers['x-ratelimit-limit'] = '5'; return res; } }, ['minute']);
+    const r = await runShape({ edit: (res) => { if (i++ % 7 === 3 && res.headers['x-ratelimit-limit'] === '4') res.headers['x-ratelimit-limit'] = '5'; return res; } }, ['minute']);
     expect(r.failed.join('\n')).toMatch(/quota\.headers\.limit\[free\]/);
   });
 
   it('Remaining that skips values under concurrency', async () => {
-    const r = await run({ edit: (res) => { const v = Number(res.headers['x-ratelimit-remaining']); if (res.status === 200 && v === 2) res.headers['x-ratelimit-remaining'] = '1'; return res; } }, ['burst']);
+    const r = await runShape({ edit: (res) => { const v = Number(res.headers['x-ratelimit-remaining']); if (res.status === 200 && v === 2) res.headers['x-ratelimit-remaining'] = '1'; return res; } }, ['burst']);
     expect(r.failed.join('\n')).toMatch(/quota\.burst\.remaining\[free\]/);
   });
 });

@@ -53,18 +53,22 @@ describe('the bound', () => {
 });
 
 describe('rate-limit liars: each run ends within its bound and reports the lie', () => {
-  const expected: Record<LieName, string[]> = {
-    'huge Retry-After': ['quota.retry-after.accurate[free]', 'quota.day.retry-after[free]'],
-    'Reset in the past': ['quota.headers.reset[free]'],
-    'Reset that never arrives': ['quota.recovery[free]', 'quota.burst.exact[free]'],
-    'Retry-After as a far-future HTTP-date': ['quota.retry-after.accurate[free]', 'quota.day.retry-after[free]'],
+  // What fails, and what is left unjudged because the key is held: nothing goes to it before a 429's
+  // Retry-After (core/hold-429.ts), so a lie that keeps refusing ends the probes that need more answers.
+  const expected: Record<LieName, { failed: string[]; heldBack?: string[] }> = {
+    'huge Retry-After': { failed: ['quota.retry-after.accurate[free]', 'quota.day.retry-after[free]'] },
+    'Reset in the past': { failed: ['quota.headers.reset[free]'] },
+    'Reset that never arrives': { failed: ['quota.recovery[free]'], heldBack: ['quota.burst.exact[free]', 'quota.day.exact[free]'] },
+    'Retry-After as a far-future HTTP-date': { failed: ['quota.retry-after.accurate[free]'], heldBack: ['quota.recovery[free]', 'quota.day.exact[free]'] },
   };
+  // Hour-long Retry-Afters are obeyed (each 429 the probes meet holds the key an hour); the others cost a few minute windows.
+  const extraMs: Partial<Record<LieName, number>> = { 'huge Retry-After': 6 * 3_600_000 };
   it.for(Object.keys(expected) as LieName[])('%s', async (name) => {
     const r = await run({ edit: RATE_LIMIT_LIES[name]() });
-    expect(r.failed).toEqual(expect.arrayContaining(expected[name]));
+    expect(r.failed).toEqual(expect.arrayContaining(expected[name].failed));
+    for (const id of expected[name].heldBack ?? []) expect(r.skipped[id]).toMatch(/probe cut short: (stopped: the key was answered 429|not waited: the key's last 429 asks)/);
     expect(r.elapsedMs).toBeLessThanOrEqual(bound.totalMs);
-    // None of them costs more than a correct run plus a few minute windows of backoff: no hour-long wait obeyed.
-    expect(r.elapsedMs).toBeLessThan(correct.elapsedMs + 15 * 60_000);
+    expect(r.elapsedMs).toBeLessThan(correct.elapsedMs + (extraMs[name] ?? 15 * 60_000));
   });
 });
 
@@ -77,7 +81,7 @@ describe('cutting probes short', () => {
   });
 
   it('the run deadline: past it nothing is sent or waited, and the open checks say why', async () => {
-    const r = await run({ edit: RATE_LIMIT_LIES['Reset that never arrives'](), deadlineMs: 90_000 });
+    const r = await run({ deadlineMs: 90_000 });
     expect(r.elapsedMs).toBeLessThanOrEqual(90_000);
     expect(Object.values(r.skipped).join('\n')).toMatch(/worst-case bound/);
   });

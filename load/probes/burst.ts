@@ -225,7 +225,10 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
     const counter = model?.model === 'sliding-counter';
     // After a burst that did not start whole (below), the idle window counts from the later of the named end
     // and a window after our last request, not from the boundary: a bucket's 429 names when one token is back.
-    const fresh = await findFreshWindow(run, false, idle || counter || model?.model === 'unknown' ? 1 : 0, !counter && !idle);
+    // A counter (or a model not told) idles one window more: our last request's server time is known to
+    // Date's second only, so a single idle window may still hold it in the window the counter weighs.
+    const idleWindows = counter || model?.model === 'unknown' ? 2 : idle ? 1 : 0;
+    const fresh = await findFreshWindow(run, false, idleWindows, !counter && !idle);
     const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
     const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
     const pastEnd = all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);

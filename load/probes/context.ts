@@ -79,15 +79,16 @@ export function createContext(options: ContextOptions): ProbeContext {
   const bound = formatBound((options.deadline ?? startedAt) - startedAt);
   const limit = deadline(clock, options.deadline, () => new WaitCapped(`the run reached its worst-case bound (${bound}) before this probe finished`));
   const count = counter();
+  const maxWaitMs = waitCapMs(options.windows, options.maxWaitMs);
   return {
     ...options,
-    send: probeSend(options.send, { deadline: limit, count }),
+    send: probeSend(options.send, { clock, deadline: limit, count, maxWaitMs }),
     requests: count.count,
     serverClock: options.serverClock ?? createServerClock(),
     series: {},
     subjects: {},
     models: {},
-    maxWaitMs: waitCapMs(options.windows, options.maxWaitMs),
+    maxWaitMs,
   };
 }
 

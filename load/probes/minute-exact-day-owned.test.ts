@@ -38,8 +38,16 @@ describe('a minute 429 with a Retry-After past the minute window', () => {
   // The burst read "the day ran out" by its own rule (any Retry-After past the window), not dayOwned's:
   // --only burst ended INCOMPLETE ("3 of 4 admitted with a Retry-After beyond the minute window") on a
   // server that under-admits.
-  it.for<{ only: ProbeName[] }>([{ only: ['burst'] }, { only: ['minute', 'burst'] }])('$only: the short burst fails quota.burst.exact too', async ({ only }) => {
-    const check = await minuteChecks({ faults: { overAdmit: -1, retryAfter: 'tooLong' } }, only);
+  it('[burst]: the short burst fails quota.burst.exact too', async () => {
+    const check = await minuteChecks({ faults: { overAdmit: -1, retryAfter: 'tooLong' } }, ['burst']);
     expect(check('quota.burst.exact')?.failures[0]?.message).toMatch(/: 3 admitted, the plan allows 4/);
+  });
+
+  // After the minute probe's 429 nothing more goes to the key before its Retry-After (a day away): the
+  // minute count fails, and the burst is left unjudged, saying why.
+  it('[minute, burst]: the count fails; the burst waits for no Retry-After beyond --max-wait', async () => {
+    const check = await minuteChecks({ faults: { overAdmit: -1, retryAfter: 'tooLong' } }, ['minute', 'burst']);
+    expect(check('quota.minute.exact')?.failures[0]?.message).toMatch(/429 after only 3 admitted/);
+    expect(check('quota.burst.exact')?.skipReason).toMatch(/not waited: the key's last 429 asks to wait/);
   });
 });

@@ -56,7 +56,8 @@ function minuteGap(o: Minute): Unjudged {
 
 /** Rules on the 429: unjudged when there was none (once the probe knew it), or when it never got there. */
 function needs429(o: Minute): Verdict | undefined {
-  if (!o.count || !o.exact) return at(o, !o.count ? COUNT : EXACT);
+  // A probe cut after its count (at the wait its 429 asked for) still judges that 429.
+  if (!o.count || (!o.exact && !o.cut)) return at(o, !o.count ? COUNT : EXACT);
   return o.count.rejected ? undefined : verdict.unjudgedBy(NO_429);
 }
 
@@ -67,8 +68,23 @@ function needsRecovery(o: Minute): Verdict | undefined {
 }
 
 /** Fixed windows: exactly the plan's figure. Other models: at least it, at most what they refill over the count. */
+/**
+ * The count the exact rule judges: the one the probe settled on, or, when the probe was cut before (the
+ * hold refused the wait its 429 asked for), the first count under no model: its figure still shows an
+ * allowance short of the plan under every reading, and one over it is left unjudged.
+ */
+const exactOf = (o: Minute): { count: WindowCount; model: ModelVerdict } =>
+  o.exact ?? { count: o.count!, model: { model: 'unknown', why: `the probe stopped before the model was told (${o.cut?.reason ?? 'no recovery'})`, ...(o.cut?.fix ? { fix: o.cut.fix } : {}) } };
+
+/** A first count the cut probe left: judged unless it fell short of a start its headers did not show whole (a counter's weight). */
+function shortShownFull(scope: ProbeScope, count: WindowCount): boolean {
+  const first = count.admitted[0];
+  const whole = first?.quota === 'minute' && first.rate !== undefined && first.rate.remaining === first.rate.limit - 1;
+  return count.admitted.length >= scope.k.plan.perMinute || whole;
+}
+
 function exact(o: Minute): Verdict {
-  const { count, model } = o.exact!;
+  const { count, model } = exactOf(o);
   const { perMinute } = o.scope.k.plan;
   const n = count.admitted.length;
   const last = count.admitted[n - 1] ?? count.rejected;
@@ -176,7 +192,7 @@ const pair = (count: WindowCount): [Observation | undefined, Observation] => [co
  * to the minute window's end, a correct day's Retry-After read as a fault.
  */
 function minute429(o: Minute): { o: Observation; judge: (x: Observation) => readonly Verdict[] } {
-  const counts = [o.exact!.count, o.count!];
+  const counts = [o.exact?.count ?? o.count!, o.count!];
   const minute = counts.find((c) => c.rejected && !dayOwned(o.scope, c.rejected));
   const { minuteSeconds, daySeconds } = o.scope.ctx.windows;
   if (!minute) return { o: counts[0]!.rejected!, judge: (x) => retryAfterConsistent(o.scope, x, daySeconds) };
@@ -193,7 +209,8 @@ export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
   rule('reset', (o) => (needsRecovery(o) ? silent : resetMoved(o))),
   rule('minuteExact', exact, (o) => {
     if (o.tooSlow) return verdict.unjudgedBy(TOO_SLOW);
-    return o.exact ? undefined : at(o, EXACT);
+    if (o.exact) return undefined;
+    return o.cut && o.count && shortShownFull(o.scope, o.count) ? undefined : at(o, !o.count ? COUNT : EXACT);
   }),
   rule('remaining', (o) => (o.exact && o.count && o.model ? remainingCountdown(o.scope, o.count, o.model) : silent)),
   rule('remaining', (o) => (o.exact && o.count ? remainingAtRefusal(o.count) : silent)),

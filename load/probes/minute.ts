@@ -220,6 +220,8 @@ export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterE
     return;
   }
   await afterExhaust?.(first);
+  // Recorded before any wait: a probe cut at the wait its 429 asked for is still judged on this count.
+  seen.count = first;
   const day: DayWait = { used: false };
   const fresh = await recountInFreshDay(run, first, day);
   const count = fresh ?? first;

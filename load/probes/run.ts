@@ -15,7 +15,7 @@ import { minuteOf, probeMinute } from './minute.ts';
 import { MINUTE_RULES, minuteEnded } from './minute-rules.ts';
 import { ProbeStop } from './observe.ts';
 import { judgeHeld } from './response-judge.ts';
-import { WaitCapped } from './bounds.ts';
+import { HeldBack, WaitCapped } from './bounds.ts';
 import type { WindowCount } from './window.ts';
 
 export interface ProbeResults {
@@ -37,7 +37,10 @@ function labels(keys: KeyUnderTest[]): string[] {
 /** Why a probe ended early: stopped by an uninterpretable answer, or cut short by a wait or the run's bound. */
 const CUT_FIX = 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time';
 
+const HELD_FIX = 'the service answered 429 again after petcert waited what its Retry-After asked: check that Retry-After covers the time until the key is admitted, and that no other client spends this key';
+
 function cutOf(error: unknown): Unjudged | undefined {
+  if (error instanceof HeldBack) return { reason: `probe cut short: ${error.message}`, fix: HELD_FIX };
   if (error instanceof WaitCapped) return { reason: `probe cut short: ${error.message}`, fix: CUT_FIX };
   return error instanceof ProbeStop ? { reason: `probe stopped: ${error.message}`, fix: error.fix } : undefined;
 }

@@ -28,7 +28,8 @@ function dropping(failures: number): { send: Send; tries(): number } {
 
 function probes(target: Send) {
   const count = counter();
-  const send = probeSend(target, { deadline: deadline(createFakeClock(0), undefined, () => new Error('past')), count });
+  const clock = createFakeClock(0);
+  const send = probeSend(target, { clock, deadline: deadline(clock, undefined, () => new Error('past')), count, maxWaitMs: 60_000 });
   return { send, count };
 }
 

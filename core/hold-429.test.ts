@@ -1,0 +1,210 @@
+// The hold alone, in virtual time: scripted answers, then fast-check's hostile limiters.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseRetryAfter } from '../spec/ratelimit.ts';
+import { createFakeClock, type FakeClock } from '../testkit/load/fake-clock.ts';
+import type { Exchange, HttpRequest, Send } from './exchange.ts';
+import { hold429, holdMs, type Hold429Options } from './hold-429.ts';
+
+const LATENCY_MS = 5;
+const requestOn = (key: string): HttpRequest => ({ method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: `Bearer ${key}` } });
+
+interface Logged {
+  kind: 'send' | 'answer';
+  key: string;
+  at: number;
+  status?: number;
+  /** What the answer's Retry-After asks, in ms, when readable. */
+  asks?: number;
+}
+
+/** A transport answering each key from its own script (the last answer repeats), logging sends and answers in order. */
+function scripted(clock: FakeClock, answers: Record<string, Array<{ status: number; headers?: Record<string, string> }>>, log: Logged[]): Send {
+  const used: Record<string, number> = {};
+  return async (request) => {
+    const key = request.headers.authorization!;
+    log.push({ kind: 'send', key, at: clock.now() });
+    await clock.sleep(LATENCY_MS);
+    const script = answers[key] ?? [{ status: 200 }];
+    const i = (used[key] = (used[key] ?? -1) + 1);
+    const a = script[Math.min(i, script.length - 1)]!;
+    const headers = { date: new Date(clock.now()).toUTCString(), ...a.headers };
+    const exchange: Exchange = { request, response: { status: a.status, headers, body: '' }, sentAt: clock.now(), durationMs: LATENCY_MS };
+    log.push({ kind: 'answer', key, at: clock.now(), status: a.status, asks: retryAfterMs(exchange) });
+    return exchange;
+  };
+}
+
+function retryAfterMs(exchange: Exchange): number | undefined {
+  const read = parseRetryAfter(exchange.response.headers);
+  return read.ok ? read.value.seconds * 1000 : undefined;
+}
+
+const options = (clock: FakeClock, over: Partial<Hold429Options> = {}): Hold429Options => ({
+  clock,
+  keyOf: (r) => r.headers.authorization ?? '',
+  retryAfterMs,
+  backoffBaseMs: 1000,
+  maxWaitMs: 60_000,
+  maxInRow: 6,
+  maxHeldPerRun: 20,
+  sleep: (ms) => clock.sleep(ms),
+  refuse: (why) => new Error(why),
+  ...over,
+});
+
+describe('holdMs', () => {
+  it('waits what Retry-After asks on the first 429, then at least the backoff; without one, the backoff from 1 s', () => {
+    expect([1, 2, 3, 4].map((n) => holdMs(n, 0, 1000))).toEqual([0, 1000, 2000, 4000]);
+    expect([1, 2, 3].map((n) => holdMs(n, 3000, 1000))).toEqual([3000, 3000, 3000]);
+    expect([1, 2, 3].map((n) => holdMs(n, undefined, 1000))).toEqual([1000, 2000, 4000]);
+  });
+});
+
+describe('hold429', () => {
+  it('sends nothing on a key before its 429 Retry-After has elapsed from the 429, whatever the caller does', async () => {
+    const clock = createFakeClock(0);
+    const log: Logged[] = [];
+    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '3' } }, { status: 200 }] }, log));
+    await send(requestOn('a'));
+    await send(requestOn('a'));
+    expect(log.filter((e) => e.kind === 'send').map((e) => e.at)).toEqual([0, LATENCY_MS + 3000]);
+  });
+
+  it('holds only the key that was refused', async () => {
+    const clock = createFakeClock(0);
+    const log: Logged[] = [];
+    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '30' } }] }, log));
+    await send(requestOn('a'));
+    await send(requestOn('b'));
+    expect(log.filter((e) => e.kind === 'send').map((e) => [e.key, e.at])).toEqual([['Bearer a', 0], ['Bearer b', LATENCY_MS]]);
+  });
+
+  it('a 429 without a readable Retry-After holds for the backoff, doubling while 429s continue', async () => {
+    const clock = createFakeClock(0);
+    const log: Logged[] = [];
+    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': 'soon' } }] }, log));
+    for (let i = 0; i < 4; i++) await send(requestOn('a'));
+    const sends = log.filter((e) => e.kind === 'send').map((e) => e.at);
+    expect(sends.slice(1).map((t, i) => t - sends[i]! - LATENCY_MS)).toEqual([1000, 2000, 4000]);
+  });
+
+  it('a wave sent together counts as one 429 in a row, and its answers do not lengthen the backoff', async () => {
+    const clock = createFakeClock(0);
+    const log: Logged[] = [];
+    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '0' } }] }, log));
+    await Promise.all(Array.from({ length: 10 }, () => send(requestOn('a'))));
+    await send(requestOn('a'));
+    await send(requestOn('a'));
+    const sends = log.filter((e) => e.kind === 'send').map((e) => e.at);
+    // First 429 in a row: Retry-After 0; the second: at least the 1 s backoff.
+    expect(sends.slice(10)).toEqual([LATENCY_MS, 2 * LATENCY_MS + 1000]);
+  });
+
+  it('an answer that is not 429 ends the run of 429s', async () => {
+    const clock = createFakeClock(0);
+    const log: Logged[] = [];
+    const ra0 = { status: 429, headers: { 'retry-after': '0' } };
+    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [ra0, ra0, { status: 200 }, ra0, ra0] }, log));
+    for (let i = 0; i < 5; i++) await send(requestOn('a'));
+    const sends = log.filter((e) => e.kind === 'send').map((e) => e.at);
+    expect(sends.slice(1).map((t, i) => t - sends[i]! - LATENCY_MS)).toEqual([0, 1000, 0, 0]);
+  });
+
+  it('refuses, without waiting, a hold longer than the longest wait; the 429 itself reaches the caller', async () => {
+    const clock = createFakeClock(0);
+    const log: Logged[] = [];
+    const send = hold429(options(clock, { maxWaitMs: 10_000 }))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '3600' } }] }, log));
+    await expect(send(requestOn('a'))).resolves.toMatchObject({ response: { status: 429 } });
+    await expect(send(requestOn('a'))).rejects.toThrow('asks to wait 3600 s more, beyond the 10 s');
+    expect(clock.now()).toBe(LATENCY_MS);
+  });
+
+  it('stops a key after maxInRow 429s in a row, and the run after maxHeldPerRun 429s that came after a hold', async () => {
+    const clock = createFakeClock(0);
+    const log: Logged[] = [];
+    const ra = { status: 429, headers: { 'retry-after': '1' } };
+    const send = hold429(options(clock, { maxInRow: 3, maxHeldPerRun: 3 }))(scripted(clock, { 'Bearer a': [ra], 'Bearer b': [ra] }, log));
+    for (let i = 0; i < 3; i++) await send(requestOn('a'));
+    await expect(send(requestOn('a'))).rejects.toThrow('answered 429 3 times in a row');
+    await send(requestOn('b'));
+    await send(requestOn('b'));
+    await expect(send(requestOn('b'))).rejects.toThrow('3 responses 429 came after waiting');
+  });
+});
+
+// Hostile limiters: each key answers from a drawn script of statuses and Retry-After forms; a drawn
+// caller sends single requests and bursts after drawn gaps. Whatever it draws, no send on a key comes
+// before a 429 of that key that was answered earlier has had its Retry-After (or 1 s when unreadable).
+const retryAfterForm = fc.oneof(
+  fc.constant(undefined),
+  fc.constant('0'),
+  fc.integer({ min: 1, max: 5 }).map(String),
+  fc.constant('99999'),
+  fc.constant('soon'),
+  fc.integer({ min: 0, max: 4 }).map((s) => ({ date: s })),
+);
+const answer = fc.record({ status: fc.constantFrom(200, 429, 429, 503), retryAfter: retryAfterForm });
+const step = fc.record({ key: fc.constantFrom('a', 'b'), gapMs: fc.integer({ min: 0, max: 3000 }), burst: fc.integer({ min: 1, max: 4 }) });
+
+describe('hold429 against hostile limiters (fast-check)', () => {
+  it('never sends on a key before its last 429 allows, and never past the caps', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('Bearer a', 'Bearer b'), fc.array(answer, { minLength: 1, maxLength: 12 })), fc.array(step, { maxLength: 30 }), async (drawn, steps) => {
+        const clock = createFakeClock(1_000_000);
+        const log: Logged[] = [];
+        const answers = Object.fromEntries(Object.entries(drawn).map(([k, list]) => [k, list.map((a) => ({ status: a.status, headers: headersOf(a.retryAfter, clock) }))]));
+        const o = options(clock, { maxInRow: 4, maxHeldPerRun: 6 });
+        const send = hold429(o)(scripted(clock, answers, log));
+        for (const s of steps) {
+          await clock.sleep(s.gapMs);
+          await Promise.allSettled(Array.from({ length: s.burst }, () => send(requestOn(s.key))));
+        }
+        expect(earlySends(log)).toEqual([]);
+        expect(longestRunOfWaves(log)).toBeLessThanOrEqual(o.maxInRow);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+function headersOf(form: string | { date: number } | undefined, clock: FakeClock): Record<string, string> | undefined {
+  if (form === undefined) return undefined;
+  if (typeof form === 'string') return { 'retry-after': form };
+  // An HTTP-date is read against the answer's Date: a getter, so both come from the clock at answer time.
+  return {
+    get 'retry-after'() {
+      return new Date(Math.floor(clock.now() / 1000) * 1000 + form.date * 1000).toUTCString();
+    },
+  } as Record<string, string>;
+}
+
+/** Sends made before an earlier-answered 429 of their key allowed: at its Retry-After, or 1 s when unreadable. */
+function earlySends(log: Logged[]): Logged[] {
+  const allowedFrom: Record<string, number> = {};
+  const early: Logged[] = [];
+  for (const e of log) {
+    if (e.kind === 'send' && e.at < (allowedFrom[e.key] ?? -Infinity)) early.push(e);
+    if (e.kind === 'answer' && e.status === 429) allowedFrom[e.key] = Math.max(allowedFrom[e.key] ?? -Infinity, e.at + (e.asks ?? 1000));
+  }
+  return early;
+}
+
+/** The most 429s in a row on one key, counting requests sent after the previous 429 arrived (a wave is one). */
+function longestRunOfWaves(log: Logged[]): number {
+  const run: Record<string, number> = {};
+  const lastAnswerAt: Record<string, number> = {};
+  const sentAt: Array<{ key: string; at: number }> = [];
+  let most = 0;
+  for (const e of log) {
+    if (e.kind === 'send') sentAt.push({ key: e.key, at: e.at });
+    if (e.kind !== 'answer') continue;
+    const sent = sentAt.findIndex((s) => s.key === e.key);
+    const at = sentAt.splice(sent, 1)[0]!.at;
+    if (e.status !== 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) run[e.key] = 0;
+    else if (e.status === 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) run[e.key] = (run[e.key] ?? 0) + 1;
+    if (e.status === 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) lastAnswerAt[e.key] = e.at;
+    most = Math.max(most, run[e.key] ?? 0);
+  }
+  return most;
+}

@@ -1,0 +1,121 @@
+// Never hammer, over every probe: fast-check draws a hostile limiter (Reset past, future or absent;
+// Retry-After 0, absent, huge, garbage or an HTTP-date; Remaining lying) on the reference server in virtual
+// time, the probes run whole against it, and the transport's log shows that no request went to a key before
+// an earlier 429 of that key allowed it (its Retry-After from its arrival, 1 s when unreadable), nor more
+// 429s in a row than the hold lets through. The probes cannot go around the hold: it is in their Send.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Exchange, Send } from '../../core/exchange.ts';
+import { silentProgress } from '../../core/progress.ts';
+import type { AppResponse } from '../../reference/types.ts';
+import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { parseRetryAfter } from '../../spec/ratelimit.ts';
+import { inProcessTarget, type ResponseEdit } from '../../testkit/load/in-process.ts';
+import { PROBE_NAMES } from './checks.ts';
+import { createContext } from './context.ts';
+import { runProbes } from './run.ts';
+import { HOLD } from './send.ts';
+
+const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 }, pro: { perMinute: 6, perDay: 30 } } });
+const keys = { pc_free_aaaaaaaaaaaa: 'free', pc_pro_bbbbbbbbbbbbb: 'pro' };
+
+const resetLie = fc.constantFrom('truth', 'past', 'future', 'absent');
+const retryAfterLie = fc.constantFrom('truth', '0', 'absent', 'huge', 'garbage', 'http-date', 'one');
+const remainingLie = fc.constantFrom('truth', 'stuck', 'zero');
+const lie = fc.record({ reset: resetLie, retryAfter: retryAfterLie, remaining: remainingLie, every: fc.integer({ min: 1, max: 3 }) });
+type Lie = typeof lie extends fc.Arbitrary<infer T> ? T : never;
+
+/** Rewrites every `every`-th answer (429s always) the way the drawn lie says. */
+function hostile(l: Lie): ResponseEdit {
+  let n = 0;
+  return (res: AppResponse, now: number): AppResponse => {
+    n++;
+    if (res.status !== 429 && n % l.every !== 0) return res;
+    const h = { ...res.headers };
+    const s = Math.floor(now / 1000);
+    if (l.reset === 'past') h['x-ratelimit-reset'] = String(s - 5);
+    if (l.reset === 'future') h['x-ratelimit-reset'] = String(s + 3600);
+    if (l.reset === 'absent') delete h['x-ratelimit-reset'];
+    if (l.remaining === 'stuck') h['x-ratelimit-remaining'] = '3';
+    if (l.remaining === 'zero') h['x-ratelimit-remaining'] = '0';
+    if (res.status === 429) {
+      const forms: Record<string, string | undefined> = { '0': '0', absent: undefined, huge: '999999', garbage: 'soon', 'http-date': new Date((s + 3) * 1000).toUTCString(), one: '1' };
+      if (l.retryAfter !== 'truth') {
+        delete h['retry-after'];
+        const v = forms[l.retryAfter];
+        if (v !== undefined) h['retry-after'] = v;
+      }
+    }
+    return { ...res, headers: h };
+  };
+}
+
+interface Logged {
+  kind: 'send' | 'answer';
+  key: string;
+  at: number;
+  status?: number;
+  asks?: number;
+}
+
+/** The transport beneath every layer, logging what went out and what came back, in order. */
+function logged(send: Send, now: () => number, log: Logged[]): Send {
+  return async (request) => {
+    const key = request.headers.authorization ?? '';
+    log.push({ kind: 'send', key, at: now() });
+    const ex: Exchange = await send(request);
+    const ra = parseRetryAfter(ex.response.headers);
+    log.push({ kind: 'answer', key, at: now(), status: ex.response.status, ...(ra.ok ? { asks: ra.value.seconds * 1000 } : {}) });
+    return ex;
+  };
+}
+
+function earlySends(log: Logged[]): Logged[] {
+  const allowedFrom: Record<string, number> = {};
+  const early: Logged[] = [];
+  for (const e of log) {
+    if (e.kind === 'send' && e.at < (allowedFrom[e.key] ?? -Infinity)) early.push(e);
+    if (e.kind === 'answer' && e.status === 429) allowedFrom[e.key] = Math.max(allowedFrom[e.key] ?? -Infinity, e.at + (e.asks ?? 1000));
+  }
+  return early;
+}
+
+/** 429s on one key each answered to a request sent after the previous 429 arrived, with no admission between. */
+function longestRun(log: Logged[]): number {
+  const inFlight: Record<string, number[]> = {};
+  const last429: Record<string, number> = {};
+  const run: Record<string, number> = {};
+  let most = 0;
+  let seq = 0;
+  for (const e of log) {
+    if (e.kind === 'send') (inFlight[e.key] ??= []).push(seq++);
+    if (e.kind !== 'answer') continue;
+    const sent = inFlight[e.key]!.shift()!;
+    const after = sent > (last429[e.key] ?? -1);
+    if (e.status === 429 && after) {
+      run[e.key] = (run[e.key] ?? 0) + 1;
+      last429[e.key] = seq;
+    } else if (e.status !== 429 && after) run[e.key] = 0;
+    most = Math.max(most, run[e.key] ?? 0);
+  }
+  return most;
+}
+
+describe('never hammer: the probes against hostile limiters (fast-check)', () => {
+  it('no request to a key before its last 429 allows, and no more 429s in a row than the hold lets through', async () => {
+    await fc.assert(
+      fc.asyncProperty(lie, async (l) => {
+        const target = inProcessTarget({ plans, keys, edit: hostile(l) });
+        const log: Logged[] = [];
+        const send = logged(target.send, () => target.clock.now(), log);
+        const ctx = createContext({ send, clock: target.clock, baseUrl: target.baseUrl, windows: plans.windows, progress: silentProgress, deadline: target.clock.now() + 3_600_000 });
+        const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
+        await runProbes(ctx, list, PROBE_NAMES, Object.keys(keys)).catch(() => undefined);
+        expect(log.length).toBeGreaterThan(0);
+        expect(earlySends(log)).toEqual([]);
+        expect(longestRun(log)).toBeLessThanOrEqual(HOLD.maxInRow);
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
