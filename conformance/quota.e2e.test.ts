@@ -5,6 +5,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { listen, type RunningServer } from '../reference/index.ts';
 import { exitCodeOf } from '../report/model.ts';
 import { runConform } from './run.ts';
+import { minBudget } from './runner/budget.ts';
+
+// A little over the smallest budget the coverage phase accepts: the random phase gets a few runs.
+const BUDGET = minBudget() + 10;
 
 const KEY = 'petcert-quota-key-0123456789';
 const plans = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { small: { perMinute: 60, perDay: 100_000 } } };
@@ -50,7 +54,7 @@ describe.concurrent('quota-aware runner', () => {
     } });
     servers.push(s);
     // max429 counts 429s in a row: more than 4 in all (a few per window) is not a reason to stop.
-    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 160, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 4, backoffBaseMs: 100 });
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: BUDGET, maxRuns: 5, seed: 3, maxWindowSeconds: 3600, max429: 4, backoffBaseMs: 100 });
     expect(report.aborted).toBeUndefined();
     expect(failing(report)).toEqual([]);
     expect(refused).toBeGreaterThan(4);
@@ -60,7 +64,7 @@ describe.concurrent('quota-aware runner', () => {
     const s = await listen({ keys: { [KEY]: 'small' }, plans, faults: { retryAfter: 'missing' }, log: () => undefined });
     servers.push(s);
     await exhaust(s.baseUrl);
-    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 160, maxRuns: 3, seed: 3, maxWindowSeconds: 3600, max429: 60, backoffBaseMs: 100 });
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: BUDGET, maxRuns: 3, seed: 3, maxWindowSeconds: 3600, max429: 60, backoffBaseMs: 100 });
     expect(failing(report)).toEqual(['ratelimit.retry-after']);
     expect(exitCodeOf(report)).toBe(1);
   });
@@ -72,7 +76,7 @@ describe.concurrent('quota-aware runner', () => {
     });
     const s = await listen({ keys: { [KEY]: 'small' }, plans, wrap: () => async () => ({ status: 429, headers: headers(), body: '{}' }), log: () => undefined });
     servers.push(s);
-    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: 160, seed: 3, max429: 4, backoffBaseMs: 10, maxWindowSeconds: 3600 });
+    const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, budget: BUDGET, seed: 3, max429: 4, backoffBaseMs: 10, maxWindowSeconds: 3600 });
     expect(report.aborted?.code).toBe('RATE_LIMITED');
     expect(report.requests).toBe(5);
     expect(exitCodeOf(report)).toBe(3);

@@ -74,9 +74,10 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
     slots(o.concurrency),
     pacing({ clock: o.clock, maxPauseMs: o.maxWaitMs, steers: o.steers, sleep: timeout.sleep }),
     hold429({
-      // The same backoff and 429s in a row as the retry above; the budget caps a run's 429s as it caps its requests.
+      // The same backoff as the retry above, which stops the run first (after max429 + 1 429s in a row);
+      // the budget caps a run's 429s as it caps its requests.
       backoffBaseMs: o.backoffBaseMs,
-      maxInRow: o.max429,
+      maxInRow: o.max429 + 2,
       maxHeldPerRun: o.budget,
       clock: o.clock,
       keyOf: (request) => request.headers.authorization ?? '',
