@@ -58,3 +58,31 @@ describe('the tries conformBoundMs counts are the tries the stack makes', () => 
     expect(clock.now() - T0).toBe(CONFORM_TRIES * TIMEOUT_MS);
   });
 });
+
+// Certify against a limiter whose Reset is rounded down: the pacing saw the Reset passed and every slot
+// sent again at once, about 800 429s a second on one key, each asking Retry-After 3. The hold under the
+// slots keeps every request of the key until the 429's Retry-After has elapsed, in any slot.
+describe('a 429 holds the key in every slot', () => {
+  it('no request of the key goes out before the Retry-After of its last 429, whatever Reset says', async () => {
+    const clock = createFakeClock(T0);
+    const sentAt: number[] = [];
+    let refusedAt: number | undefined;
+    let refusing = true;
+    const base: Send = async (req) => {
+      sentAt.push(clock.now());
+      const refuse = refusing;
+      refusing = false;
+      await clock.sleep(10);
+      const now = clock.now();
+      if (refuse) refusedAt = now;
+      // Reset one second in the past (rounded down past the window's end), Retry-After 3.
+      const headers: Record<string, string> = { date: new Date(now).toUTCString(), 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': refuse ? '0' : '4', 'x-ratelimit-reset': String(Math.floor(now / 1000) - 1) };
+      if (refuse) headers['retry-after'] = '3';
+      return { request: req, response: { status: refuse ? 429 : 200, headers, body: '' }, sentAt: now, durationMs: 0 };
+    };
+    const { send } = runner(clock, base, 3_600_000);
+    await Promise.all(Array.from({ length: 8 }, () => send(request)));
+    expect(sentAt.filter((t) => t >= refusedAt! && t < refusedAt! + 3000)).toEqual([]);
+    expect(sentAt.length).toBe(9);
+  });
+});
