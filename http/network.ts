@@ -49,7 +49,6 @@ export function networkFacts(n: Network, baseUrl: string): NetworkFacts {
   };
 }
 
-export const TLS_OFF = 'TLS verification was off (--insecure): the target\'s certificate was not checked';
 
 /** The lines a run prints at start about its network (none when direct with defaults). */
 export function networkLines(n: Network, baseUrl: string): string[] {
@@ -59,6 +58,6 @@ export function networkLines(n: Network, baseUrl: string): string[] {
   else if (n.proxy.http || n.proxy.https) lines.push(`Proxy: none for ${new URL(baseUrl).host} (NO_PROXY or loopback: direct)`);
   if (f.caFile) lines.push(`Trusting the CA file ${f.caFile} besides the system roots`);
   if (f.clientCert) lines.push(`Client certificate: ${f.clientCert}`);
-  if (n.tls.insecure) lines.push(`WARNING: ${TLS_OFF}`);
+  if (n.tls.insecure) lines.push('WARNING: TLS verification was off (--insecure): the target\'s certificate was not checked');
   return lines;
 }

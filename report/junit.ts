@@ -6,7 +6,7 @@
 // message beside the test but count skips as green and ignore suite properties; so an INCOMPLETE run
 // also carries one <error> testcase naming every MUST check not judged: the suite is red exactly when
 // the exit code is not 0, and the reason is where the reader looks first.
-import { durationSeconds, failingChecks, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
+import { durationSeconds, failingChecks, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
 
 export function xmlEscape(text: string): string {
   return text
@@ -104,6 +104,7 @@ export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
     `      <property name="verdict" value="${xmlEscape(verdictOf(report, failOn).toUpperCase())}${report.allowIncomplete ? ' (allowed by --allow-incomplete)' : ''}"/>`,
     `      <property name="unjudged-must" value="${unjudgedMust(report).length}"/>`,
     ...(report.aborted ? [`      <property name="aborted" value="${xmlEscape(report.aborted.message)}"/>`] : []),
+    ...networkProperties(report),
     `    </properties>`,
     ...abortedCase(report, suite),
     ...incomplete,
@@ -112,4 +113,12 @@ export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
     `</testsuites>`,
     '',
   ].join('\n');
+}
+
+/** How the target was reached: the proxy (redacted), and when verification was off, a property that says so. */
+function networkProperties(report: Report): string[] {
+  const n = report.network;
+  if (!n) return [];
+  const off = n.tlsVerification === 'off' ? [`      <property name="tls" value="${xmlEscape(TLS_OFF_TEXT)}"/>`] : [];
+  return [`      <property name="proxy" value="${xmlEscape(n.proxy ?? 'none')}"/>`, ...off];
 }

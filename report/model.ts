@@ -114,6 +114,9 @@ export interface ReportBase {
   network?: RunNetwork;
 }
 
+/** What every rendering says of a run made with --insecure. */
+export const TLS_OFF_TEXT = 'TLS verification was off (--insecure): the target\'s certificate was not checked';
+
 /** The network a run went over (http/network.ts writes it). */
 export interface RunNetwork {
   /** The proxy the target's requests went through, null when direct. */

@@ -34,6 +34,10 @@ export async function startDaemon(name: string, command: string, args: readonly 
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-20_000)));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-20_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A test process that dies without its afterAll must not leave the daemon listening.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  void exited.then(() => process.off('exit', orphanGuard));
   try {
     await waitForPorts(child, ports, () => out, timeoutMs);
   } catch (error) {
