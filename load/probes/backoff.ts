@@ -4,8 +4,22 @@ import { backoffDelayMs } from '../../core/backoff.ts';
 import { waitFor, type ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
+import { HeldBack } from './bounds.ts';
 
 export const BACKOFF = { baseMs: 1000, maxAttempts: 4 } as const;
+
+/**
+ * The next try, or undefined when the hold (send.ts) stops the key for its 429s in a row: each came after
+ * waiting what the last asked, which is the evidence of no recovery these tries were after.
+ */
+async function heldOrObserved(run: ProbeRun, refusals: readonly Observation[]): Promise<Observation | undefined> {
+  try {
+    return await observe(run);
+  } catch (error) {
+    if (error instanceof HeldBack && refusals.length > 0) return undefined;
+    throw error;
+  }
+}
 
 export interface Retried {
   admitted?: Observation;
@@ -22,7 +36,8 @@ export async function retryUntilAdmitted(run: ProbeRun, initialWaitMs: number, m
   const refusals: Observation[] = [];
   await waitFor(run.ctx, Math.min(initialWaitMs, maxWaitMs), 'the wait Retry-After asks for');
   for (let attempt = 0; attempt < BACKOFF.maxAttempts; attempt++) {
-    const o = await observe(run);
+    const o = await heldOrObserved(run, refusals);
+    if (!o) return { refusals };
     if (o.admitted) return { admitted: o, refusals };
     refusals.push(o);
     // A refusal the caller waits out otherwise (a day quota's 429: no backoff of minute length ends it).
