@@ -42,6 +42,8 @@ export interface Identified {
   keyedAnswers: HttpResponse[];
   /** Set when the base URL does not serve the API: what to print and put in the report. */
   refusal?: string;
+  /** Set when the refusal is a failure on this side (network, trust, identity), not the base URL's answer. */
+  clientSide?: boolean;
 }
 
 /** What one identification sends with, and every request it sent (the count in the report). */
@@ -144,7 +146,7 @@ export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
     const verdict = judgeIdentity(observed);
     if (verdict.identity !== 'not-animal-store') return { verdict, ...counted(spent) };
     const cause = clientSideCause(o.baseUrl, observed);
-    if (cause) return { verdict, ...counted(spent), refusal: clientSideRefusal(o, observed, cause) };
+    if (cause) return { verdict, ...counted(spent), refusal: clientSideRefusal(o, observed, cause), clientSide: true };
     // A suggestion must not hold the verdict up: a candidate that does not answer quickly is not one.
     const quick = o.send ? undefined : createNodeTransport({ timeoutMs: Math.min(timeoutMs, CANDIDATE_TIMEOUT_MS), ...network });
     try {
@@ -165,6 +167,7 @@ export function identityLine(baseUrl: string, i: Identified): string {
   if (i.verdict.identity === 'undecided') {
     return `Could not tell yet whether ${baseUrl} serves the Animal Store API v1: ${i.verdict.why} (${cost})`;
   }
+  if (i.clientSide) return `Could not ask ${baseUrl} from here: a failure on this side, not the service's (${cost})`;
   return `Not the Animal Store API v1 at ${baseUrl} (${cost})`;
 }
 

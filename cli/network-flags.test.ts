@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
+import type { Report } from '../report/model.ts';
 import { makePki, type Pki } from '../testkit/tls-proxy/pki.ts';
 import { ROOT } from '../testkit/cli/documented.ts';
 import { NETWORK_FIELDS, parseConfig } from './config.ts';
@@ -61,7 +62,8 @@ describe('networkOf', () => {
 
   test('the report records the network with the proxy\'s credentials redacted, and whether verification was on', () => {
     const n = networkOf({ proxy: 'http://ci:s3cret@proxy.corp:3128', insecure: true }, {});
-    const r = stampNetwork({ tool: 'petcert', version: 't', kind: 'conform', target: 'https://s.example.com/v1', startedAt: '', finishedAt: '', seed: null, requests: 0, checks: [] }, n, 'https://s.example.com/v1');
+    const bare: Report = { tool: 'petcert', version: 't', kind: 'conform', target: 'https://s.example.com/v1', startedAt: '', finishedAt: '', seed: null, requests: 0, checks: [] };
+    const r = stampNetwork(bare, n, 'https://s.example.com/v1');
     expect(r.network).toEqual({ proxy: 'http://***@proxy.corp:3128', proxyFrom: '--proxy', tlsVerification: 'off' });
     expect(JSON.stringify(r)).not.toContain('s3cret');
   });
