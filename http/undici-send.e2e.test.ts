@@ -13,13 +13,22 @@ import { createNodeTransport, DEFAULT_SEND_OPTIONS, toTransportError } from './u
 import * as hostile from '../testkit/http/hostile.ts';
 
 const KEY = 'pc-test-KEY-9f3a1c7e5b2d';
+/** The deadline the timeout tests wait out: short, so that they take little time. */
 const TIMEOUT = 400;
+/**
+ * The deadline of tests whose subject is an answer, or a failure the socket reports: one a loaded
+ * machine meets (a test server in this process answers only when the loop gets to it, and on 2 busy
+ * cores that took more than 400 ms), so that only a wrong answer or a wrong code fails them.
+ */
+const ANSWER_TIMEOUT = 5_000;
 const CAP = 64 * 1024;
 const transport = createNodeTransport({ timeoutMs: TIMEOUT, maxBodyBytes: CAP, connections: 8 });
+const answering = createNodeTransport({ timeoutMs: ANSWER_TIMEOUT, maxBodyBytes: CAP, connections: 8 });
 const servers: hostile.HostileServer[] = [];
 
 afterAll(async () => {
   await transport.close();
+  await answering.close();
   await Promise.all(servers.map((s) => s.close()));
 });
 
@@ -70,10 +79,11 @@ describe('no HTTP response: TransportError with a clear code', () => {
     ['a body shorter than its Content-Length', hostile.shortBody, 'TRANSPORT_CONNECTION_RESET', /closed before the response/],
   ] as const)('%s: fails fast with its code', async ([, make, code, text]) => {
     const server = await serve(make());
-    const { error, ms } = await failure(transport.send, get(server.baseUrl));
+    const { error, ms } = await failure(answering.send, get(server.baseUrl));
     expect(error.code).toBe(code);
     expect(error.message).toMatch(text);
-    expect(ms).toBeLessThan(TIMEOUT + 1_000);
+    // Not the deadline: what the socket reported, as soon as it did.
+    expect(ms).toBeLessThan(ANSWER_TIMEOUT);
   });
 
   // A loaded machine stalls the loop past the deadline: the port's refusal is still what the socket
@@ -138,7 +148,7 @@ describe('responses are returned as they are: the transport does not judge', () 
   it('a body trickled a byte at a time within the deadline is read whole', async () => {
     const body = '[]'.padEnd(60);
     const server = await serve(hostile.trickle(2, body));
-    const exchange = await transport.send(get(server.baseUrl));
+    const exchange = await answering.send(get(server.baseUrl));
     expect(exchange.response.body).toBe(body);
     expect(exchange.response.truncated).toBeUndefined();
   });
@@ -146,12 +156,12 @@ describe('responses are returned as they are: the transport does not judge', () 
   it('a huge body is read only up to the cap, quickly, and the server stays usable', async () => {
     const server = await serve(hostile.hugeBody(256 * 1024 * 1024));
     const started = performance.now();
-    const exchange = await transport.send(get(server.baseUrl));
+    const exchange = await answering.send(get(server.baseUrl));
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(exchange.response.status).toBe(200);
     expect(exchange.response.truncated).toBe(true);
     expect(Buffer.byteLength(exchange.response.body)).toBe(CAP);
-    const again = await transport.send(get(server.baseUrl));
+    const again = await answering.send(get(server.baseUrl));
     expect(again.response.truncated).toBe(true);
   });
 
@@ -161,7 +171,7 @@ describe('responses are returned as they are: the transport does not judge', () 
     ['wrong content type', hostile.wrongContentType, 200, 'text/plain', '[{"id":1'],
   ] as const)('%s', async ([, make, status, type, start]) => {
     const server = await serve(make());
-    const exchange = await transport.send(get(server.baseUrl));
+    const exchange = await answering.send(get(server.baseUrl));
     expect(exchange.response.status).toBe(status);
     expect(exchange.response.headers['content-type']).toBe(type);
     expect(exchange.response.body.startsWith(start)).toBe(true);
@@ -170,7 +180,7 @@ describe('responses are returned as they are: the transport does not judge', () 
   it('a storm of 5xx: every status comes back as a response', async () => {
     const server = await serve(hostile.storm5xx());
     const statuses = new Set<number>();
-    for (let i = 0; i < 8; i += 1) statuses.add((await transport.send(get(server.baseUrl))).response.status);
+    for (let i = 0; i < 8; i += 1) statuses.add((await answering.send(get(server.baseUrl))).response.status);
     expect([...statuses].sort()).toEqual([500, 502, 503, 504]);
   });
 });
@@ -179,7 +189,7 @@ describe('redirects are never followed', () => {
   it('cross-origin: the 307 is the response, and the other origin never sees a request (nor the key)', async () => {
     const server = await serve(hostile.redirecting(true, 307));
     for (const method of ['GET', 'POST']) {
-      const exchange = await transport.send(get(server.baseUrl, '/pets', method));
+      const exchange = await answering.send(get(server.baseUrl, '/pets', method));
       expect(exchange.response.status).toBe(307);
       expect(exchange.response.headers['location']).toBe(`${server.target.origin}/v1/pets`);
     }
@@ -189,7 +199,7 @@ describe('redirects are never followed', () => {
 
   it('same origin: the 302 is the response, not followed either', async () => {
     const server = await serve(hostile.redirecting(false, 302));
-    const exchange = await transport.send(get(server.baseUrl));
+    const exchange = await answering.send(get(server.baseUrl));
     expect(exchange.response.status).toBe(302);
     expect(server.requests().map((r) => r.url)).toEqual(['/v1/pets']);
   });
@@ -207,7 +217,7 @@ describe('keep-alive connections closed by the server are survived', () => {
     for (let i = 0; i < 60; i += 1) {
       // Pauses around the server's idle timeout make reuse race the close.
       await new Promise((resolve) => setTimeout(resolve, i % 8));
-      const batch = await Promise.all(['GET', 'POST'].map((m) => transport.send(get(server.baseUrl, '/pets', m))));
+      const batch = await Promise.all(['GET', 'POST'].map((m) => answering.send(get(server.baseUrl, '/pets', m))));
       statuses.push(...batch.map((e) => e.response.status));
     }
     expect(statuses).toEqual(Array(120).fill(200));
@@ -233,7 +243,7 @@ describe('keep-alive connections closed by the server are survived', () => {
     });
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}/v1`;
-    const own = createNodeTransport({ timeoutMs: TIMEOUT, connections: 32 });
+    const own = createNodeTransport({ timeoutMs: ANSWER_TIMEOUT, connections: 32 });
     try {
       const burst = await Promise.all(Array.from({ length: 32 }, () => own.send(get(baseUrl))));
       expect(burst.map((e) => e.response.status)).toEqual(Array(32).fill(200));
@@ -292,9 +302,11 @@ describe('settings', () => {
     const growth = heap() - before;
     await own.close();
     plain.close();
-    // 40,000 requests: a leak of 50 bytes each (what AbortSignal.any cost on Node 20) would be 2 MB.
+    // 40,000 requests: a leak of 50 bytes each (what AbortSignal.any cost on Node 20) would be 2 MB,
+    // against a noise of about ±0.5 MB: fewer would not show it. They take 20 s on 2 quiet cores and
+    // over a minute on loaded ones, hence the time allowed.
     expect(growth).toBeLessThan(1024 * 1024);
-  }, 60_000);
+  }, 180_000);
 
   it('an error message that quotes the key is redacted', () => {
     const req = get('http://127.0.0.1:1/v1');
