@@ -104,7 +104,7 @@ run_once() {
   started=$(date +%s)
   (cd "$clone" && CI=true npx vitest run "${vitest_args[@]}" --reporter=default --reporter=json --outputFile.json="$json") >"$log" 2>&1 || code=$?
   if [ -n "$hog" ]; then kill "$hog" 2>/dev/null || true; wait "$hog" 2>/dev/null || true; hog=""; fi
-  echo "run $n/$runs: exit $code in $(( $(date +%s) - started )) s ($(grep -E '^ +Tests ' "$log" | sed 's/\x1b\[[0-9;]*m//g' | xargs))"
+  echo "run $n/$runs: exit $code in $(( $(date +%s) - started )) s ($(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +Tests ' | xargs))"
   if [ ! -s "$json" ]; then
     echo "  no JSON report: the last lines of the log:"; tail -20 "$log" | sed 's/^/  /'
     echo "failed   (run $n ended without a report)" >>"$work/all-failures"
