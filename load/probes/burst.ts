@@ -7,7 +7,7 @@ import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
 import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
 import { localSpan, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
@@ -23,7 +23,7 @@ export interface BurstObservation extends Observed {
    * The judged burst: its simultaneous answers, the end (server ms) of the fresh window it was sent in, and
    * whether it still straddled two fixed windows on its last try (a target slow for this window length).
    */
-  burst?: { all: Observation[]; endMs: number; straddled?: boolean };
+  burst?: { all: Observation[]; endMs: number; straddled?: boolean; stale?: boolean };
   /** The key's day ran out and the run could not wait for its end (day-out.ts): why, and the fix. */
   unwaited?: Unjudged;
 }
@@ -149,6 +149,21 @@ function notWholeVerdict(o: BurstObservation): Verdict | undefined {
   return verdict.unjudged(why, 'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window');
 }
 
+/**
+ * Answers reporting the Reset of the window the burst waited out (`waitedMs`, server ms): that window had
+ * not ended when they were counted (a Reset rounded down, or a Date from another clock, named its end early).
+ */
+function staleWindow(all: readonly Observation[], waitedMs: number): boolean {
+  return all.some((o) => o.quota === 'minute' && o.rate !== undefined && o.rate.reset * 1000 <= waitedMs);
+}
+
+/** The burst's answers still report the window it waited out, on both tries: not a fresh window's count. */
+function staleVerdict(o: BurstObservation): Verdict | undefined {
+  if (!o.burst?.stale) return undefined;
+  const why = `answers of the burst report the Reset of the window it waited out, on both tries: that window had not ended when they were counted, so the burst's count is not a fresh window's (quota.headers.reset: the Reset named an end before the window ended)`;
+  return verdict.unjudged(why, 'a Reset that names the window\'s end rounded up (never before it)');
+}
+
 /** The most answers admitted with one minute Reset: what one fixed window admitted of a burst that straddled two. */
 function mostInOneWindow(all: readonly Observation[]): number {
   const perReset = new Map<number, number>();
@@ -183,7 +198,7 @@ function dayOut(o: BurstObservation, b: NonNullable<BurstObservation['burst']>):
 
 function exactApplies(o: BurstObservation): Verdict | undefined {
   if (!o.burst) return missing(o, BURST, UNEXPLAINED);
-  const across = straddledVerdict(o);
+  const across = straddledVerdict(o) ?? staleVerdict(o);
   if (across) return across;
   if (dayRanOut(o.scope, o.burst)) return verdict.unjudgedBy(dayOut(o, o.burst));
   return notWholeVerdict(o);
@@ -193,7 +208,7 @@ function remainingApplies(o: BurstObservation): Verdict | undefined {
   if (!o.burst) return missing(o, BURST, UNEXPLAINED);
   if (dayRanOut(o.scope, o.burst)) return verdict.unjudgedBy(dayOut(o, o.burst));
   // A limiter that was refilling (a bucket) may repeat a Remaining value: not a fixed window's to judge.
-  const whole = notWholeVerdict(o);
+  const whole = staleVerdict(o) ?? notWholeVerdict(o);
   if (whole) return whole;
   // A rule of fixed windows: a refilling model's simultaneous answers may share a Remaining value.
   if (refills(o.model)) return verdict.notApplicable(`a ${o.model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`);
@@ -228,11 +243,14 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
     // A counter (or a model not told) idles one window more: our last request's server time is known to
     // Date's second only, so a single idle window may still hold it in the window the counter weighs.
     const idleWindows = counter || model?.model === 'unknown' ? 2 : idle ? 1 : 0;
-    const fresh = await findFreshWindow(run, false, idleWindows, !counter && !idle);
+    // After a burst that straddled, past the named end by a Reset's rounding: rounded down (or a proxy's
+    // Date from another clock), the end it names came before the window really ended.
+    const fresh = await findFreshWindow(run, false, idleWindows, !counter && !idle, attempt > 0 ? RESET_ROUNDING_MS : 0);
     const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
     const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
     const pastEnd = all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);
-    const crossed = fixed && (resets.size > 1 || pastEnd);
+    const stale = staleWindow(all, fresh.endMs - run.ctx.windows.minuteSeconds * 1000);
+    const crossed = fixed && (resets.size > 1 || pastEnd || stale);
     if (crossed && attempt === 0) {
       // Resets that differ also come from a bucket's Reset creeping per request: with no model shown fixed,
       // the next try starts after an idle window too.
@@ -240,7 +258,7 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
       continue;
     }
     // A window told fixed does not creep: Resets that differ are two windows. Untold, only answers past the end.
-    const burst = { all, endMs: fresh.endMs, straddled: model && isFixed(model) ? crossed : fixed && pastEnd };
+    const burst = { all, endMs: fresh.endMs, straddled: model && isFixed(model) ? crossed : fixed && pastEnd, ...(stale ? { stale } : {}) };
     if (dayRanOut(run, burst)) {
       // The key's day ran out (its minute and day probes spend it too): burst again in the next day window,
       // when the run affords the wait, instead of leaving the rule unjudged.

@@ -23,7 +23,8 @@ export function isDay429(run: ProbeScope, o: Observation, minuteEndMs: number): 
 /** A 429 reporting the minute quota whose Retry-After reaches past that quota's own Reset (retryAfterAccurate). */
 export function minuteResetContradicts(run: ProbeScope, o: Observation): readonly Verdict[] {
   const minuteReset = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
-  if (minuteReset === undefined || !retryAfterBeyond(o, minuteReset)) return silent;
+  // Past its Reset but within a minute window is a longer wait than needed (accepted); past the window, no minute quota's.
+  if (minuteReset === undefined || !retryAfterBeyond(o, o.serverMs + run.ctx.windows.minuteSeconds * 1000)) return silent;
   const inS = ((minuteReset - o.serverMs) / 1000).toFixed(1);
   return [failure(`Retry-After ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s) on a 429 whose headers report the minute quota resetting in ${inS} s: the server's own Reset contradicts it (not waited)`, {
     exchange: o.ex, expected: `≤ ${Math.ceil((minuteReset - o.serverMs + SLACK_MS) / 1000)}`, received: o.retryAfter!.seconds,

@@ -164,7 +164,7 @@ function dayRetryAfter(o: Day): readonly Verdict[] {
     case 'counted': {
       const { c, notFull } = p;
       if (notFull) return [unknownModel(notFull)];
-      return c.final ? [retryAfterPresent(c.final), ...retryAfterAccurate(c.final, countedDayEnd(o.scope, c.start, c.final, c.first, o.model))] : silent;
+      return c.final ? [retryAfterPresent(c.final), ...retryAfterAccurate(c.final, countedDayEnd(o.scope, c.start, c.final, c.first, o.model), o.scope.ctx.windows.daySeconds)] : silent;
     }
   }
 }

@@ -163,7 +163,7 @@ export function tallyExact(input: TallyInput, s: Settled): Verdict {
 /** The day's end came from this 429, so only the bounds are independent: past this minute, within a day. */
 export function tallyRetryAfter({ final, endMs, ctx }: TallyInput): Verdict[] {
   const dayS = ctx.windows.daySeconds;
-  if ((final.quota === 'day' && final.rate) || !final.retryAfter) return [retryAfterPresent(final), ...retryAfterAccurate(final, endMs)];
+  if ((final.quota === 'day' && final.rate) || !final.retryAfter) return [retryAfterPresent(final), ...retryAfterAccurate(final, endMs, ctx.windows.daySeconds)];
   const s = final.retryAfter.seconds;
   if (s >= 1 && s <= dayS + SLACK_MS / 1000) return [verdict.pass];
   return [failure(`the day quota's Retry-After is ${final.retryAfter.raw} (${s} s): not within one day window of ${dayS} s`, { exchange: final.ex, expected: `1..${dayS}`, received: s })];

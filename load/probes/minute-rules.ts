@@ -196,7 +196,7 @@ function minute429(o: Minute): { o: Observation; judge: (x: Observation) => read
   const minute = counts.find((c) => c.rejected && !dayOwned(o.scope, c.rejected));
   const { minuteSeconds, daySeconds } = o.scope.ctx.windows;
   if (!minute) return { o: counts[0]!.rejected!, judge: (x) => retryAfterConsistent(o.scope, x, daySeconds) };
-  if (isFixed(o.model)) return { o: minute.rejected!, judge: (x) => retryAfterAccurate(x, minute.endMs) };
+  if (isFixed(o.model)) return { o: minute.rejected!, judge: (x) => retryAfterAccurate(x, minute.endMs, minuteSeconds) };
   return { o: minute.rejected!, judge: (x) => retryAfterConsistent(o.scope, x, minuteSeconds) };
 }
 

@@ -121,7 +121,7 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
   };
   const rej = minuteOnly(count.rejected);
   const rec = minuteOnly(retried?.admitted);
-  if (rej) e.refused = { reset: rej.rate!.reset };
+  if (rej) e.refused = { reset: rej.rate!.reset, inWindow: keySamples(run).filter((x) => x.status === 429 && x.reset === rej.rate!.reset).length };
   const dateMs = rec && serverDateMs(rec.ex.response.headers);
   if (rec) {
     const { reset, remaining, limit } = rec.rate!;

@@ -22,8 +22,8 @@ export interface ModelEvidence {
   windowSeconds: number;
   /** Admitted responses of one count that report the minute quota, in order: when sent and answered (our clock, ms) and Reset (Unix s). */
   admitted: ReadonlyArray<{ sentMs: number; receivedMs: number; reset: number }>;
-  /** The 429 that ended the count, when it reports the minute quota. */
-  refused?: { reset: number };
+  /** The 429 that ended the count, when it reports the minute quota; `inWindow`: the 429s of that window (the count's waves and retries). */
+  refused?: { reset: number; inWindow?: number };
   /** The first admitted response after waiting the 429 out, when it reports the minute quota (dateS: its Date, Unix s). */
   recovery?: { reset: number; dateS?: number; remaining?: number; limit?: number };
   /** One more admitted response, at least `afterMs` (server time) after the recovery (`laterNeeded`). */
@@ -79,7 +79,7 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   const L = e.windowSeconds;
   if (rise === 0 && e.refused.reset === r1) {
     if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
-    if (e.recovery.reset === r1 + L) return { model: 'fixed', start: 'aligned', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
+    if (e.recovery.reset === r1 + L) return weighedOrFixed(e, r1);
     if (e.later && e.later.afterMs >= LATER_MS && e.later.reset === e.recovery.reset) {
       const kept = `the request after it opened a window ending ${e.recovery.reset}, still reported ${(e.later.afterMs / 1000).toFixed(1)} s later`;
       const one = `one Reset (${r1}) for the whole count and its 429; ${kept}`;
@@ -110,6 +110,22 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
     return { model: 'sliding-log', why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}` };
   }
   return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
+}
+
+/**
+ * The next window one window later: a fixed aligned window, unless its first answer reports less than the
+ * whole allowance by more than the last window's 429s (were they charged to it): the last window's
+ * admitted count still weighs there, a sliding window counter (the previous window's count weighted by
+ * the time left), and the fixed-window rules do not bind it.
+ */
+function weighedOrFixed(e: ModelEvidence, r1: number): ModelVerdict {
+  const { remaining, limit } = e.recovery!;
+  const charged = e.refused?.inWindow ?? 1;
+  if (remaining !== undefined && limit !== undefined && remaining < limit - 1 - charged) {
+    const why = `one Reset (${r1}) for the whole count and its 429; the next window's first answer reports Remaining ${remaining} of ${limit}, less than its ${charged} 429s could take: the last window's count still weighs (a sliding window counter)`;
+    return { model: 'sliding-counter', why };
+  }
+  return { model: 'fixed', start: 'aligned', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
 }
 
 /**

@@ -60,12 +60,13 @@ export function retryAfterBeyond(o: Observation, endMs: number): boolean {
   return at !== undefined && at > endMs + SLACK_MS;
 }
 
-/** Server ms at which the window the headers report ends, when Reset is a plausible Unix time. */
+/** Server ms at which the window the headers report ends, when Reset is a plausible Unix time (to the whole second, either way). */
 export function resetEndMs(run: ProbeScope, o: Observation): number | undefined {
   if (!o.rate || o.quota === 'unknown') return undefined;
   const length = (o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds) * 1000;
   const end = o.rate.reset * 1000;
-  return end - o.serverMs > -SLACK_MS && end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS ? end : undefined;
+  // Whole-second rounding either way: a Reset rounded down names an end up to a second before the true one.
+  return end - o.serverMs > -(SLACK_MS + RESET_ROUNDING_MS) && end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS ? end : undefined;
 }
 
 /** GET /pets?limit=1 with the key: cheap, and no writes. Transport failures are the stack's (send.ts). */

@@ -58,8 +58,10 @@ function neededMs(run: ProbeRun, o: Observation): number {
 /**
  * Finds the start of a fresh window. `idleWindows` more windows are waited out idle after its end: a
  * sliding window counter still weighs the last window's count at the next one's start (model.ts).
+ * `lateMs` more are waited past it: a Reset rounded down, or a Date from another clock, names an end
+ * up to that much early.
  */
-export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWindows = 0, onBoundary = false): Promise<FreshWindow> {
+export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWindows = 0, onBoundary = false, lateMs = 0): Promise<FreshWindow> {
   const minuteMs = run.ctx.windows.minuteSeconds * 1000;
   let o = await observe(run);
   let end = minuteEnd(run, o);
@@ -89,7 +91,8 @@ export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWind
     while (end <= o.serverMs) end += minuteMs;
     end += idleWindows * minuteMs;
   } else if (idleWindows > 0) end = Math.max(end, o.serverMs + minuteMs) + idleWindows * minuteMs;
-  await sleepUntilServer(run.ctx, end);
+  // `lateMs`: past the named end by a Reset's rounding or a proxy's Date, when a burst sent at it straddled.
+  await sleepUntilServer(run.ctx, end + lateMs);
   return { endMs: end + minuteMs, quietLocal };
 }
 

@@ -24,7 +24,7 @@ export interface Meter {
   peek?(nowMs: number): Pick<Take, 'remaining' | 'resetMs'>;
 }
 
-export type MeterKind = 'first-use' | 'aligned' | 'token-bucket' | 'gcra' | 'moving-window';
+export type MeterKind = 'first-use' | 'aligned' | 'token-bucket' | 'gcra' | 'moving-window' | 'sliding-counter';
 
 /**
  * express-rate-limit's memory store, rate-limiter-flexible, slowapi's fixed window: the window opens at the key's
@@ -135,12 +135,47 @@ export function movingWindow(limit: number, windowMs: number): Meter {
   };
 }
 
-export const meterOf = (kind: MeterKind, limit: number, windowMs: number, originMs = 0): Meter =>
+/**
+ * A sliding-window counter (the previous window's count weighted by the share of it still inside the
+ * sliding span, plus the current window's), windows aligned to the limiter's own start `originMs`; refused
+ * requests are not counted (`countRefused`: they are). Reset names the current window's end, Retry-After
+ * the time until the estimate drops below the limit, at least a millisecond.
+ */
+export function slidingCounter(limit: number, windowMs: number, originMs = 0, countRefused = false): Meter {
+  let win = Number.NaN;
+  let current = 0;
+  let previous = 0;
+  const roll = (now: number): number => {
+    const w = Math.floor((now - originMs) / windowMs);
+    if (w !== win) {
+      previous = w === win + 1 ? current : 0;
+      current = 0;
+      win = w;
+    }
+    return originMs + w * windowMs;
+  };
+  const estimate = (now: number, start: number): number => previous * (1 - (now - start) / windowMs) + current;
+  return {
+    take(now) {
+      const start = roll(now);
+      const admitted = Math.floor(estimate(now, start)) < limit;
+      if (admitted || countRefused) current++;
+      const end = start + windowMs;
+      const remaining = Math.max(0, limit - Math.floor(estimate(now, start)));
+      // The estimate falls as the previous window slides out: below the limit once previous·(1 - t) + current < limit.
+      const freeAt = previous > 0 && current < limit ? start + windowMs * (1 - (limit - current) / previous) : end;
+      return { admitted, remaining, resetMs: end, retryMs: Math.max(now + 1, Math.min(end, freeAt)) };
+    },
+  };
+}
+
+export const meterOf = (kind: MeterKind, limit: number, windowMs: number, originMs = 0, countRefused = false): Meter =>
   kind === 'first-use' ? firstUse(limit, windowMs)
     : kind === 'aligned' ? aligned(limit, windowMs, originMs)
       : kind === 'token-bucket' ? tokenBucket(limit, windowMs)
         : kind === 'moving-window' ? movingWindow(limit, windowMs)
-          : gcra(limit, windowMs);
+          : kind === 'sliding-counter' ? slidingCounter(limit, windowMs, originMs, countRefused)
+            : gcra(limit, windowMs);
 
 /**
  * How the two quotas share X-RateLimit-*: 'binding' (one limiter checks both and reports the one closer to
@@ -179,6 +214,14 @@ export interface ShapeOptions {
   originMs?: number;
   /** slowapi: X-RateLimit-Reset as a float with microseconds (else rounded up, as express-rate-limit's Math.ceil). */
   fractionalReset?: boolean;
+  /** X-RateLimit-Reset rounded down to the whole second (libraries writing Math.floor of the window's end). */
+  resetRoundedDown?: boolean;
+  /** Refused requests are counted too (sliding-counter meters). */
+  countRefused?: boolean;
+  /** Retry-After always the whole window length, whatever is left of it. */
+  retryAfterWindow?: boolean;
+  /** Date written by a proxy whose clock is this far from the limiter's (ms; per answer, e.g. two replicas). */
+  dateSkewMs?: (n: number) => number;
   /** slowapi (the limits library): Reset one second after the window's expiry. */
   resetLateMs?: number;
   /**
@@ -209,8 +252,8 @@ interface KeyState {
   day: Meter;
 }
 
-function resetText(ms: number, fractional: boolean | undefined): string {
-  return fractional ? (ms / 1000).toFixed(6) : String(Math.ceil(ms / 1000));
+function resetText(ms: number, fractional: boolean | undefined, down?: boolean): string {
+  return fractional ? (ms / 1000).toFixed(6) : String(down ? Math.floor(ms / 1000) : Math.ceil(ms / 1000));
 }
 
 /** slowapi's headers: the shown quota's state read at `atMs`, after the request was counted. */
@@ -232,8 +275,8 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       s = {
         minute: f.refusedChargeNext && options.meter === 'first-use'
           ? firstUse(plan.perMinute + (f.overAdmit ?? 0), minuteMs, true)
-          : meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs),
-        day: meterOf(options.dayMeter ?? options.meter, f.noDay ? 1e12 : plan.perDay + (f.dayOverAdmit ?? 0), dayMs, options.originMs),
+          : meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs, options.countRefused),
+        day: meterOf(options.dayMeter ?? options.meter, f.noDay ? 1e12 : plan.perDay + (f.dayOverAdmit ?? 0), dayMs, options.originMs, options.countRefused),
       };
       keys.set(key, s);
     }
@@ -268,12 +311,13 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
     if (options.slowapiHeadersAfterMs !== undefined) shown = slowapiRead(shown, s, nowMs + options.slowapiHeadersAfterMs);
     const hidden = f.hideOverAdmit && shown.quota === 'minute' ? Math.min(shown.t.remaining, f.overAdmit ?? 0) : 0;
     const remaining = shown.t.remaining - hidden - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) + (f.remainingPlusOne && !refused ? 1 : 0);
-    const lag = options.dateLagMs?.(n++, nowMs) ?? 0;
+    const lag = (options.dateLagMs?.(n, nowMs) ?? 0) - (options.dateSkewMs?.(n) ?? 0);
+    n++;
     const headers: Record<string, string> = {
       date: new Date(Math.floor((nowMs - lag) / 1000) * 1000).toUTCString(),
       'x-ratelimit-limit': String(figures[shown.quota]),
       'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': resetText(shown.t.resetMs + (options.resetLateMs ?? 0), options.fractionalReset),
+      'x-ratelimit-reset': resetText(shown.t.resetMs + (options.resetLateMs ?? 0), options.fractionalReset, options.resetRoundedDown),
       'content-type': 'application/json',
     };
     if (refused && options.slowapiHeadersAfterMs !== undefined) {
@@ -282,7 +326,7 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       return { status: 429, headers, body: '{"error":"Rate limit exceeded"}' };
     }
     if (refused) {
-      const waitMs = refused.t.retryMs - nowMs;
+      const waitMs = options.retryAfterWindow ? (refused.quota === 'minute' ? options.windows.minuteMs : options.windows.dayMs) : refused.t.retryMs - nowMs;
       const retryAfter = options.decimalRetryAfter ? String(waitMs / 1000) : String(Math.max(1, Math.ceil(waitMs / 1000)));
       if (!f.noRetryAfter) headers['retry-after'] = retryAfter;
       return { status: 429, headers, body: '{"code":"RATE_LIMITED","message":"Too many requests","status":429}' };

@@ -1,0 +1,54 @@
+// Limiters no earlier test met, as real libraries build them (virtual time): a sliding-window counter
+// with windows aligned to its own start, refused requests not counted, and X-RateLimit-Reset rounded
+// down; a fixed window opened by a key's first request behind two replicas whose proxy writes its own
+// Date; Retry-After always the window's length; refused requests counted. Each correct one passes or
+// is left unjudged with a reason on every seed, never failed; each twin fails on its own rule.
+import { describe, expect, it } from 'vitest';
+import type { ShapeFaults, ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
+import { runShape } from '../../testkit/load/shape-run.ts';
+
+const WINDOWS = { minuteSeconds: 3, daySeconds: 45 };
+const PLANS = { free: { perMinute: 10, perDay: 60 }, pro: { perMinute: 20, perDay: 150 } };
+const SEEDS = Array.from({ length: 10 }, (_, i) => 1 + i);
+/** The limiter started 1.3 s into an epoch-aligned window: its windows are its own. */
+const OWN_START = FAKE_START_MS - 1_300;
+
+const ROWS: Array<[string, Omit<ShapeOptions, 'windows'>]> = [
+  ['sliding-window counter, own start, Reset rounded down', { meter: 'sliding-counter', headers: 'binding', originMs: OWN_START, resetRoundedDown: true }],
+  ['first-request window, Reset rounded down, two replicas behind a proxy writing its Date', {
+    meter: 'first-use', headers: 'binding', resetRoundedDown: true, dateSkewMs: (n) => (n % 2 === 0 ? 0 : 350),
+  }],
+  ['aligned windows, Retry-After always the window length', { meter: 'aligned', headers: 'binding', originMs: OWN_START, retryAfterWindow: true }],
+  ['sliding-window counter counting its refused requests', { meter: 'sliding-counter', headers: 'binding', originMs: OWN_START, countRefused: true }],
+];
+
+const mustFailed = (r: Awaited<ReturnType<typeof runShape>>) => r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
+
+describe('correct limiters nobody here wrote: never failed', () => {
+  it.for(ROWS)('%s: seeds 1-10', async ([, shape]) => {
+    for (const seed of SEEDS) {
+      const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: [0, 30], seed });
+      expect({ seed, failed: mustFailed(r) }).toEqual({ seed, failed: [] });
+    }
+  });
+});
+
+const TWINS: Array<[string, Omit<ShapeOptions, 'windows'>, ShapeFaults, string]> = [
+  ['sliding-window counter admitting one more', ROWS[0]![1], { overAdmit: 1 }, 'quota.burst.exact'],
+  ['sliding-window counter without Retry-After', ROWS[0]![1], { noRetryAfter: true }, 'quota.retry-after.present'],
+  ['first-request window admitting one more', ROWS[1]![1], { overAdmit: 1 }, 'quota.minute.exact'],
+  ['first-request window without a day quota', ROWS[1]![1], { noDay: true }, 'quota.day.exact'],
+  ['aligned windows without Retry-After', ROWS[2]![1], { noRetryAfter: true }, 'quota.retry-after.present'],
+];
+
+describe('their faulty twins: failed on their own rule', () => {
+  // Each twin changes one thing of a correct row above; the rule it breaks is named without the plan.
+  it.for(TWINS)('%s', async ([, shape, faults, rule]) => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runShape({ windows: WINDOWS, plans: PLANS, shape: { ...shape, faults }, latencyMs: [0, 30], seed });
+      // On its own rule, for some plan: the failed ids without their plan label.
+      expect({ seed, failed: mustFailed(r).map((f) => f.split('[')[0]) }).toEqual({ seed, failed: expect.arrayContaining([rule]) });
+    }
+  });
+});
