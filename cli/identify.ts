@@ -125,7 +125,7 @@ function clientSideRefusal(o: IdentifyOptions, observed: readonly Observation[],
 }
 
 function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observation[], nearby: Nearby | undefined): string {
-  const what = observed.some((x) => x.error) ? 'gives' : 'does not answer like the Animal Store API v1:';
+  const what = observed.some((x) => x.error) ? 'is unreachable: it gives' : 'does not answer like the Animal Store API v1:';
   const lines = [`${o.baseUrl} ${what} ${verdict.why}; nothing was judged.`, ...observed.map((x) => `  sent ${describeObservation(x)}`)];
   if (nearby) lines.push(`Did you mean ${o.field} ${nearby.base}? There: ${nearby.evidence}.`);
   lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1).`);
