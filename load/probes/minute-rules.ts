@@ -3,6 +3,7 @@
 // rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
 // rule unjudged with the cut's reason (findings.ts `missing`). In the order they were judged before.
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import type { ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
@@ -122,13 +123,31 @@ const triesOf = (o: Minute): Retried | Verdict => {
 function recovery(o: Minute): Verdict {
   const retried = triesOf(o);
   if ('kind' in retried) return retried;
-  if (!retried.admitted) {
-    const message = `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`;
-    return failure(message, { exchange: retried.refusals[retried.refusals.length - 1]?.ex });
-  }
-  if (retried.refusals.length === 0) return verdict.pass;
-  const message = `429 again after waiting Retry-After (${o.count!.rejected!.retryAfter?.raw ?? 'absent'}); admitted only after ${retried.refusals.length} backoff tries`;
-  return failure(message, { exchange: retried.refusals[0]!.ex });
+  if (retried.admitted && retried.refusals.length === 0) return verdict.pass;
+  const message = retried.admitted
+    ? `429 again after waiting Retry-After (${o.count!.rejected!.retryAfter?.raw ?? 'absent'}); admitted only after ${retried.refusals.length} backoff tries`
+    : `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`;
+  // Failed on the refusal no reading allows (the last try comes a whole window after the count's last admission).
+  const outside = retried.refusals.find((r) => !rollingAllows(o, r, message));
+  if (outside) return failure(message, { exchange: outside.ex });
+  return rollingAllows(o, retried.refusals[0]!, message)!;
+}
+
+/**
+ * A refusal after Retry-After, from a limiter not shown to keep fixed windows: under the rolling reading
+ * (at most the figure in any span of a window's length) it is allowed while the figure was admitted in the
+ * window's length before it, counted generously (each answer's time ± the Date slack). Unjudged then, with
+ * what the evidence shows; undefined when no reading allows it.
+ */
+function rollingAllows(o: Minute, refusal: Observation, message: string): Verdict | undefined {
+  if (isFixed(o.model) || !o.samples) return undefined;
+  const { perMinute } = o.scope.k.plan;
+  const windowMs = o.scope.ctx.windows.minuteSeconds * 1000;
+  const from = refusal.serverMs - windowMs - SLACK_MS;
+  const admitted = o.samples.filter((s) => s.status >= 200 && s.status < 300 && s.t >= from && s.t <= refusal.serverMs + SLACK_MS).length;
+  if (admitted < perMinute) return undefined;
+  const why = `${message}, but ${admitted} of this key's requests were admitted within a window's length (${windowMs / 1000} s) before that refusal: a rolling window (or a counter weighing the last window) refuses it, and the limiter was not shown to keep fixed windows`;
+  return verdict.unjudged(why, "a Retry-After that covers the time until the key is admitted again; the limiter's model told by the minute probe (quota.model)");
 }
 
 /** After the reset the 429 named, the next request reports a later Reset (a minute one, when both are). */

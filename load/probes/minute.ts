@@ -3,9 +3,11 @@
 // The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
 // `probeMinute` sends and records a MinuteObservation; MINUTE_RULES (minute-rules.ts) judge it.
-import { answersBefore, keySamples, labelOf, localPast, MARGIN_MS, scopeOf, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { answersBefore, keySamples, labelOf, localPast, MARGIN_MS, notWaited, scopeOf, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { HeldBack } from './bounds.ts';
 import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import type { Observed } from './findings.ts';
+import type { Sample } from '../../report/model.ts';
 import type { Answer } from './remaining-ceiling.ts';
 import { observe } from './request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
@@ -45,6 +47,8 @@ export interface MinuteObservation extends Observed {
   exact?: { count: WindowCount; model: ModelVerdict };
   /** This key's answers when the exact count was taken (those identifying the target first): the Remaining ceiling. */
   answers?: readonly Answer[];
+  /** This key's samples once the recovery was tried: what was admitted in the window's length before each refusal. */
+  samples?: readonly Sample[];
 }
 
 export const minuteOf = (run: ProbeRun): MinuteObservation => ({ scope: scopeOf(run) });
@@ -70,11 +74,33 @@ async function recover(run: ProbeRun, count: WindowCount, day: DayWait): Promise
   // On the server's clock (the latest it can be), so the wait never ends before that Reset.
   const wholeAt = lastReset === undefined ? undefined : localPast(ctx, lastReset);
   const whole = wholeAt === undefined ? 0 : wholeAt - ctx.clock.now();
-  const retried = await retryUntilAdmitted(run, Math.min(Math.max(told, whole), capMs), capMs, dayOut);
+  const retried = await wholeWindowLater(run, count, await retryUntilAdmitted(run, Math.min(Math.max(told, whole), capMs), capMs, dayOut));
   const met = retried.refusals[retried.refusals.length - 1];
   if (retried.admitted || !met || !dayOut(met)) return retried;
   // The count took the day's last requests: the minute's recovery shows only after the day's end.
   return (await waitOutDay429(run, met, "the first 429 after the minute's Retry-After", day)) ?? retryUntilAdmitted(run, 0, capMs);
+}
+
+/**
+ * Tries refused to the end: one more once a whole window (and the Date slack) has passed since the count's
+ * last admitted answer, when the wait fits: refused then, no reading of "N per window" allows it (a rolling
+ * window has let every admission age out, a fixed one has ended). The hold decides whether it may go.
+ */
+async function wholeWindowLater(run: ProbeRun, count: WindowCount, retried: Retried): Promise<Retried> {
+  const last = count.admitted[count.admitted.length - 1];
+  const met = retried.refusals[retried.refusals.length - 1];
+  if (retried.admitted || !last || !met || dayOwned(run, met)) return retried;
+  const at = localPast(run.ctx, last.serverMs + run.ctx.windows.minuteSeconds * 1000 + SLACK_MS);
+  const ms = at === undefined ? undefined : at - run.ctx.clock.now();
+  if (ms === undefined || notWaited(run.ctx, ms, 'one more try a whole window after the last admission')) return retried;
+  try {
+    await waitFor(run.ctx, ms, 'one more try a whole window after the last admission');
+    const o = await observe(run);
+    return o.admitted ? { ...retried, admitted: o } : { refusals: [...retried.refusals, o] };
+  } catch (error) {
+    if (error instanceof HeldBack) return retried;
+    throw error;
+  }
 }
 
 /**
@@ -237,6 +263,7 @@ export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterE
   const model = await modelOf(run, count, retried);
   remember(run, seen, model);
   seen.retried = retried;
+  seen.samples = keySamples(run);
   const next = nextWindowByCount(retried, model) ? await countNextWindow(run, (retried as Retried).admitted!, count) : undefined;
   seen.next = next;
   const exact = fresh ? count : await recountIfShort(run, count, model);

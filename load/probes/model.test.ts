@@ -45,8 +45,14 @@ describe('inferModel', () => {
     expect(inferModel({ ...base, later: { reset: R + 4, afterMs: LATER_MS } })).toMatchObject({ model: 'fixed', start: 'first-request' });
     expect(inferModel({ ...base, later: { reset: R + 5, afterMs: LATER_MS } }).model).toBe('sliding-log');
     expect(inferModel({ ...base, later: { reset: R + 4, afterMs: 300 } }).model).toBe('sliding-log'); // too soon to tell
-    expect(laterNeeded({ ...base, recovery: { reset: R + 3 } })).toBe(false);
+    // Exactly one window later: an aligned window, or a log whose Reset is rounded down onto the grid. The
+    // later request (and the one after the recovery's window) is sent to tell them apart.
+    expect(laterNeeded({ ...base, recovery: { reset: R + 3 } })).toBe(true);
     expect(inferModel({ ...base, recovery: { reset: R + 3 } })).toMatchObject({ model: 'fixed', start: 'aligned' });
+    expect(inferModel({ ...base, recovery: { reset: R + 3 }, later: { reset: R + 3, afterMs: LATER_MS } })).toMatchObject({ model: 'fixed', start: 'aligned' });
+    expect(inferModel({ ...base, recovery: { reset: R + 3 }, later: { reset: R + 4, afterMs: LATER_MS } }).model).toBe('sliding-log');
+    const stillCounting = { ...base, recovery: { reset: R + 3 }, later: { reset: R + 3, afterMs: LATER_MS }, after: { remaining: 8, limit: 10, fits: true } };
+    expect(inferModel(stillCounting).model).toBe('sliding-log');
   });
 
   // The limits library's moving window (slowapi strategy="moving-window") reports its OLDEST request's expiry:

@@ -79,7 +79,7 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   const L = e.windowSeconds;
   if (rise === 0 && e.refused.reset === r1) {
     if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
-    if (e.recovery.reset === r1 + L) return weighedOrFixed(e, r1);
+    if (e.recovery.reset === r1 + L) return movedWithTime(e, L) ?? loggedAfter(e, r1) ?? weighedOrFixed(e, r1);
     if (e.later && e.later.afterMs >= LATER_MS && e.later.reset === e.recovery.reset) {
       const kept = `the request after it opened a window ending ${e.recovery.reset}, still reported ${(e.later.afterMs / 1000).toFixed(1)} s later`;
       const one = `one Reset (${r1}) for the whole count and its 429; ${kept}`;
@@ -110,6 +110,26 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
     return { model: 'sliding-log', why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}` };
   }
   return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
+}
+
+/**
+ * The request LATER_MS after the recovery reports a Reset later than the recovery's, yet short of the next
+ * window's: the Reset moves with time (a sliding log reporting its oldest request's expiry, rounded down),
+ * which an aligned window's never does.
+ */
+function movedWithTime(e: ModelEvidence, L: number): ModelVerdict | undefined {
+  const rec = e.recovery!.reset;
+  if (!e.later || e.later.afterMs < LATER_MS || e.later.reset <= rec || e.later.reset >= rec + L) return undefined;
+  return { model: 'sliding-log', why: `the recovery reported Reset ${rec}, one window after the count's, and a request ${(e.later.afterMs / 1000).toFixed(1)} s later ${e.later.reset}: Reset moves with time, as no fixed window's does` };
+}
+
+/**
+ * Once the recovery's window ended, a request still counted the later one (model.ts tellAfter): a sliding
+ * log whose Reset is its oldest request's expiry, rounded down onto the aligned grid.
+ */
+function loggedAfter(e: ModelEvidence, r1: number): ModelVerdict | undefined {
+  if (!e.later || !e.after?.fits || e.after.remaining > e.after.limit - 2) return undefined;
+  return movingWindow(`one Reset (${r1}) for the whole count and its 429, the recovery's one window later`, e.after);
 }
 
 /**
@@ -156,7 +176,8 @@ export function laterNeeded(e: ModelEvidence): boolean {
   const resets = e.admitted.map((a) => a.reset);
   if (!e.refused || !e.recovery || resets.length === 0) return false;
   const r1 = resets[0]!;
-  return Math.max(...resets) === r1 && e.refused.reset === r1 && e.recovery.reset > r1 + e.windowSeconds;
+  // One window later too: an aligned window and a log whose Reset (its oldest request's expiry) is rounded down alike.
+  return Math.max(...resets) === r1 && e.refused.reset === r1 && e.recovery.reset >= r1 + e.windowSeconds;
 }
 
 /**
