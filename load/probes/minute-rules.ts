@@ -196,7 +196,11 @@ function nextWindow(o: Minute): Verdict {
   if (rate.remaining >= rate.limit) {
     return verdict.unjudged(`the first request of the window after a 429 reports Remaining ${rate.remaining} of a Limit of ${rate.limit} (quota.headers.remaining): its headers cannot show whether the 429 shrank the window`, 'a server whose Remaining counts the request it answers');
   }
-  return failure(`the first request of the window after a 429 reports Remaining ${rate.remaining}, expected ${rate.limit - 1}: the 429 was charged to the next window, or Remaining is wrong`, {
+  // What the evidence proves, not a cause: a limiter charging its 429s to this window and one still weighing
+  // the last window's count (a sliding window counter) both show it.
+  const refused = o.samples?.filter((x) => x.status === 429 && x.reset === o.count!.rejected!.rate?.reset).length ?? 1;
+  const proved = `the window its Reset (${rate.reset}) declares began ${rate.limit - 1 - rate.remaining} short of its allowance`;
+  return failure(`the first request after the Reset the last window declared reports Remaining ${rate.remaining} of ${rate.limit}, expected ${rate.limit - 1}: ${proved} (the last window refused ${refused} of this key's requests)`, {
     exchange: admitted.ex, expected: rate.limit - 1, received: rate.remaining,
   });
 }

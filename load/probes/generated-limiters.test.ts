@@ -1,0 +1,59 @@
+// Limiters fast-check builds (virtual time): a model, where its windows start, how it rounds Reset, how far
+// away it is, whether it counts its refusals, how its Retry-After reads, a proxy's Date, and one fault or
+// none. A correct one is never failed on a MUST rule; a faulty one fails the rule its fault breaks.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { MeterKind, ShapeFaults, ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
+import { runShape } from '../../testkit/load/shape-run.ts';
+
+const WINDOWS = { minuteSeconds: 3, daySeconds: 45 };
+const PLANS = { free: { perMinute: 10, perDay: 60 }, pro: { perMinute: 20, perDay: 150 } };
+
+/** Each fault and the rule it breaks (ids without the plan label). */
+const FAULTS: Record<string, [ShapeFaults, string]> = {
+  overAdmit: [{ overAdmit: 1 }, 'quota.minute.exact|quota.burst.exact|quota.headers.remaining'],
+  noRetryAfter: [{ noRetryAfter: true }, 'quota.retry-after.present'],
+  noDay: [{ noDay: true }, 'quota.day.exact'],
+};
+
+const shape = fc.record({
+  // Sliding-window counters have their own rows (unseen-limiters.test.ts): drawn here, one whose Retry-After
+  // is the window's length begins the next window short by as many as its 429s, which the charging fault
+  // shows alike, and the probe sends no request late enough in that window to tell them apart.
+  meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window'),
+  phaseMs: fc.integer({ min: 0, max: 2999 }),
+  resetRoundedDown: fc.boolean(),
+  retryAfterWindow: fc.boolean(),
+  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
+  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
+  seed: fc.integer({ min: 1, max: 1000 }),
+  fault: fc.constantFrom<keyof typeof FAULTS | 'none'>('none', 'none', 'none', 'overAdmit', 'noRetryAfter', 'noDay'),
+});
+type Drawn = typeof shape extends fc.Arbitrary<infer T> ? T : never;
+
+function optionsOf(d: Drawn): Omit<ShapeOptions, 'windows'> {
+  return {
+    meter: d.meter,
+    headers: 'binding',
+    originMs: FAKE_START_MS - d.phaseMs,
+    resetRoundedDown: d.resetRoundedDown,
+    retryAfterWindow: d.retryAfterWindow,
+    ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
+    ...(d.fault === 'none' ? {} : { faults: FAULTS[d.fault]![0] }),
+  };
+}
+
+describe('generated limiters (fast-check)', () => {
+  it('a correct one is never failed; a faulty one fails the rule its fault breaks', async () => {
+    await fc.assert(
+      fc.asyncProperty(shape, async (d) => {
+        const r = await runShape({ windows: WINDOWS, plans: PLANS, shape: optionsOf(d), latencyMs: d.latencyMs, seed: d.seed });
+        const failed = r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
+        if (d.fault === 'none') expect(failed).toEqual([]);
+        else expect(failed.map((f) => f.split('[')[0]).some((id) => new RegExp(`^(${FAULTS[d.fault]![1]})$`).test(id!))).toBe(true);
+      }),
+      { numRuns: 150, seed: 20261128 },
+    );
+  }, 300_000);
+});
