@@ -10,11 +10,7 @@ import type { ProbeName } from './checks.ts';
 import { PROBE_TRIES, requestWorstMs } from './send.ts';
 import { PROBE_WAITS, waitsFormula, waitsMs, type WaitingProbe } from './waits.ts';
 
-/** A wait longer than the cap, or past the run's bound: the probe ends and its open checks are skipped. */
-export class WaitCapped extends Error {}
-
-/** A send the 429 hold refused (send.ts): the probe is cut short, and so is every later probe on a key it keeps refusing. */
-export class HeldBack extends WaitCapped {}
+export { HeldBack, WaitCapped } from './cut.ts';
 
 /** The longest wait the plan's windows can justify: a whole day window plus the Date slack. */
 export const windowsCapMs = (windows: Windows): number => windows.daySeconds * 1000 + DATE_SLACK_MS;

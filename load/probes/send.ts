@@ -12,7 +12,7 @@ import { hold429 } from '../../core/hold-429.ts';
 import { stack } from '../../core/layer.ts';
 import { retryTransport } from '../../core/retry.ts';
 import { parseRetryAfter } from '../../spec/ratelimit.ts';
-import { HeldBack, WaitCapped } from './bounds.ts';
+import { HeldBack, WaitCapped } from './cut.ts';
 
 /** Tries of one probe request; one request unanswered on every try ends the run (the guard), so never more. */
 export const PROBE_TRIES = DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES;

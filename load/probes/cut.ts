@@ -1,0 +1,7 @@
+// Why a probe ends early, as errors the run catches (run.ts cutOf): a wait refused, or the 429 hold.
+
+/** A wait longer than the cap, or past the run's bound: the probe ends and its open checks are skipped. */
+export class WaitCapped extends Error {}
+
+/** A send the 429 hold refused (send.ts): the probe is cut short, and so is every later probe on a key it keeps refusing. */
+export class HeldBack extends WaitCapped {}
