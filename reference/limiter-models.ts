@@ -13,7 +13,7 @@
 // sliding log, which must remember up to N instants (100,000 for a Business day: fine for a variant).
 import type { Plan, Windows } from '../spec/plans.ts';
 import type { ReferenceFaults } from './faults.ts';
-import type { Decision, Limiter, RateHeaders } from './limiter.ts';
+import type { Decision, Limiter, RateHeaders } from './limiter-types.ts';
 import type { LimiterModel, ResolvedVariants } from './variants.ts';
 
 type QuotaKind = 'minute' | 'day';

@@ -37,28 +37,8 @@ interface QuotaView {
   blocked: boolean;
 }
 
-export interface RateHeaders {
-  limit: number;
-  remaining: number;
-  /** As sent in X-RateLimit-Reset (normally Unix seconds). */
-  reset: number;
-}
-
-export interface Decision {
-  admitted: boolean;
-  headers: RateHeaders;
-  /** Only on refusal: ms since the epoch at which the binding quota resets. */
-  retryAtMs?: number;
-}
-
-export interface Limiter {
-  /** Decides and counts in one synchronous step. `force` admits regardless (used only by the racy fault). */
-  take(bucket: string, plan: Plan, nowMs: number, force?: boolean): Decision;
-  /** Decides without counting. */
-  peek(bucket: string, plan: Plan, nowMs: number): Decision;
-  /** Number of buckets held (for the memory-bound test). */
-  size(): number;
-}
+export type { Decision, Limiter, RateHeaders } from './limiter-types.ts';
+import type { Decision, Limiter, RateHeaders } from './limiter-types.ts';
 
 const newCounter = (window: number): Counter => ({ window, startMs: Number.NEGATIVE_INFINITY, count: 0, rejected: 0, penaltyWindow: -1, debtWindow: -1, debt: 0 });
 

@@ -123,14 +123,15 @@ export function violations(edges: readonly Edge[], packages: Packages): string[]
 
 /**
  * Import circles among product files (cli/ included): each strongly connected group of files, found
- * with Tarjan's algorithm on run-time file edges (type-only imports are erased, so they never decide
- * what loads first). Tests are left out: a test may import what it tests.
+ * with Tarjan's algorithm on every file edge, type-only ones too: erased at build time they never decide
+ * what loads first, but two files naming each other's types cannot be read or moved apart either. Tests
+ * are left out: a test may import what it tests.
  */
 export function importCycles(edges: readonly Edge[]): string[][] {
   const product = (path: string) => room(path) in MAY_IMPORT && !isTest(path);
   const next = new Map<string, string[]>();
-  for (const { from, to, kind, typeOnly } of edges) {
-    if (kind !== 'file' || typeOnly || !product(from) || !product(to)) continue;
+  for (const { from, to, kind } of edges) {
+    if (kind !== 'file' || !product(from) || !product(to)) continue;
     next.set(from, [...(next.get(from) ?? []), to]);
   }
   const index = new Map<string, number>();

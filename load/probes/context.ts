@@ -13,7 +13,7 @@ import { counter } from '../../core/count.ts';
 import { deadline } from '../../core/deadline.ts';
 import { probeSend } from './send.ts';
 import type { ModelVerdict } from './model.ts';
-import type { Answer } from './remaining-ceiling.ts';
+import type { Answer } from './answer.ts';
 
 export interface ProbeContext {
   send: Send;

@@ -5,11 +5,10 @@
 // which (bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import { waitFor, type ProbeRun } from './context.ts';
-import type { NextWindowCount } from './minute.ts';
 import { HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
-import { exhaustWindow, type WindowCount } from './window.ts';
+import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
 import {
   admittedTooSoon, FENCE, longerThanOneToken, refusedTooEarly, resetsNoFixedWindow, startedFull, type BucketCount, type Timed,
 } from './bucket-fit.ts';

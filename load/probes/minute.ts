@@ -15,16 +15,11 @@ import { fewestBeforeRefusal } from './judge.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
 import { afterFits, afterNeeded, inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
-import { exhaustWindow, type WindowCount } from './window.ts';
+import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
 import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
 import { waveSource } from './waves.ts';
 
-/** The window after the 429, counted from the recovery on (its headers did not show the minute allowance). */
-export interface NextWindowCount {
-  admitted: number;
-  /** The last answer of the count: a 429, or the last admitted when the window ended first. */
-  last: Observation;
-}
+export type { NextWindowCount } from './window.ts';
 
 /** What the minute probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
 export interface MinuteObservation extends Observed {

@@ -20,8 +20,8 @@ import { DATE_SLACK_MS, readRateLimit } from '../../spec/ratelimit.ts';
 import { HEADER_RESOLUTION_S } from './model.ts';
 import { quotaOf, type QuotaKind } from './observe.ts';
 
-/** An admitted answer of this key: a sample (`t`: server ms), or one sent before the probes (no time known). */
-export type Answer = Omit<Sample, 't'> & { t?: number };
+export type { Answer } from './answer.ts';
+import type { Answer } from './answer.ts';
 
 export interface CeilingBreach {
   quota: Exclude<QuotaKind, 'unknown'>;

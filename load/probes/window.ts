@@ -17,6 +17,13 @@ export interface FreshWindow {
   quietLocal?: number;
 }
 
+/** The window after the 429, counted from the recovery on (its headers did not show the minute allowance). */
+export interface NextWindowCount {
+  admitted: number;
+  /** The last answer of the count: a 429, or the last admitted when the window ended first. */
+  last: Observation;
+}
+
 export interface WindowCount {
   admitted: Observation[];
   /** The 429 that ended the window's admissions. */
