@@ -4,19 +4,20 @@ import { backoffDelayMs } from '../../core/backoff.ts';
 import { waitFor, type ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
-import { HeldBack } from './bounds.ts';
+import { HeldBack, HoldTooLong } from './cut.ts';
 
 export const BACKOFF = { baseMs: 1000, maxAttempts: 4 } as const;
 
 /**
- * The next try, or undefined when the hold (send.ts) stops the key for its 429s in a row: each came after
- * waiting what the last asked, which is the evidence of no recovery these tries were after.
+ * The next try, or undefined when the hold (send.ts) stops the key for its 429s in a row, or would make it
+ * wait longer than any wait may take: each refusal so far came after waiting what the last asked, which is
+ * the evidence of no recovery these tries were after.
  */
 async function heldOrObserved(run: ProbeRun, refusals: readonly Observation[]): Promise<Observation | undefined> {
   try {
     return await observe(run);
   } catch (error) {
-    if (error instanceof HeldBack && refusals.length > 0) return undefined;
+    if ((error instanceof HeldBack || error instanceof HoldTooLong) && refusals.length > 0) return undefined;
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import type { ProbeName } from './checks.ts';
 import { PROBE_TRIES, requestWorstMs } from './send.ts';
 import { PROBE_WAITS, waitsFormula, waitsMs, type WaitingProbe } from './waits.ts';
 
-export { HeldBack, WaitCapped } from './cut.ts';
+export { HeldBack, HoldTooLong, WaitCapped } from './cut.ts';
 
 /** The longest wait the plan's windows can justify: a whole day window plus the Date slack. */
 export const windowsCapMs = (windows: Windows): number => windows.daySeconds * 1000 + DATE_SLACK_MS;

@@ -5,3 +5,6 @@ export class WaitCapped extends Error {}
 
 /** A send the 429 hold refused (send.ts): the probe is cut short, and so is every later probe on a key it keeps refusing. */
 export class HeldBack extends WaitCapped {}
+
+/** A send the 429 hold would make wait longer than any wait may take (`--max-wait`): not waited, the probe cut short. */
+export class HoldTooLong extends WaitCapped {}

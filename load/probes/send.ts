@@ -12,7 +12,7 @@ import { hold429 } from '../../core/hold-429.ts';
 import { stack } from '../../core/layer.ts';
 import { retryTransport } from '../../core/retry.ts';
 import { parseRetryAfter } from '../../spec/ratelimit.ts';
-import { HeldBack, WaitCapped } from './cut.ts';
+import { HeldBack, HoldTooLong } from './cut.ts';
 
 /** Tries of one probe request; one request unanswered on every try ends the run (the guard), so never more. */
 export const PROBE_TRIES = DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES;
@@ -45,7 +45,7 @@ export function probeSend(transport: Send, o: { clock: Clock; deadline: Deadline
     retryAfterMs,
     maxWaitMs: o.maxWaitMs,
     sleep: o.deadline.sleep,
-    refuse: (why, waitMs) => (waitMs === undefined ? new HeldBack(why) : new WaitCapped(`not waited: ${why}`)),
+    refuse: (why, waitMs) => (waitMs === undefined ? new HeldBack(why) : new HoldTooLong(`not waited: ${why}`)),
   });
   return stack(transport, hold, guard(1), retryTransport(PROBE_TRIES), o.deadline.layer, o.count.layer);
 }
