@@ -45,6 +45,7 @@ const options = (clock: FakeClock, over: Partial<Hold429Options> = {}): Hold429O
   keyOf: (r) => r.headers.authorization ?? '',
   retryAfterMs,
   backoffBaseMs: 1000,
+  backoffCapMs: 30_000,
   maxWaitMs: 60_000,
   maxInRow: 6,
   maxHeldPerRun: 20,
@@ -58,6 +59,7 @@ describe('holdMs', () => {
     expect([1, 2, 3, 4].map((n) => holdMs(n, 0, 1000))).toEqual([0, 1000, 2000, 4000]);
     expect([1, 2, 3].map((n) => holdMs(n, 3000, 1000))).toEqual([3000, 3000, 3000]);
     expect([1, 2, 3].map((n) => holdMs(n, undefined, 1000))).toEqual([1000, 2000, 4000]);
+    expect([5, 6, 7].map((n) => holdMs(n, undefined, 1000, 20_000))).toEqual([16_000, 20_000, 20_000]);
   });
 });
 
@@ -201,7 +203,7 @@ function longestRunOfWaves(log: Logged[]): number {
     if (e.kind !== 'answer') continue;
     const sent = sentAt.findIndex((s) => s.key === e.key);
     const at = sentAt.splice(sent, 1)[0]!.at;
-    if (e.status !== 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) run[e.key] = 0;
+    if (e.status !== 429) run[e.key] = 0;
     else if (e.status === 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) run[e.key] = (run[e.key] ?? 0) + 1;
     if (e.status === 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) lastAnswerAt[e.key] = e.at;
     most = Math.max(most, run[e.key] ?? 0);

@@ -3,7 +3,8 @@
 // elapsed from its arrival, whatever Reset, Remaining or the caller's plan say: the caller cannot send
 // sooner, because this layer sits under every caller. A 429 without a readable Retry-After, and every
 // further 429 in a row, hold the key for an exponential backoff from `backoffBaseMs`. Requests already in
-// flight when a 429 arrives are not held (a burst sends them on purpose) and do not lengthen the backoff.
+// flight when a 429 arrives are not held (a burst sends them on purpose) and do not lengthen the backoff;
+// any answer that is not a 429 ends the run of 429s.
 import type { Clock } from './clock.ts';
 import type { Exchange, HttpRequest } from './exchange.ts';
 import type { Layer } from './layer.ts';
@@ -15,6 +16,8 @@ export interface Hold429Options {
   /** Milliseconds a 429 asks the client to wait, when its Retry-After is readable. */
   retryAfterMs: (exchange: Exchange) => number | undefined;
   backoffBaseMs: number;
+  /** The backoff's ceiling (Retry-After may still ask for more, up to `maxWaitMs`). */
+  backoffCapMs: number;
   /** Longest hold this layer waits: a longer one is refused (`refuse`), never waited or skipped. */
   maxWaitMs: number;
   /** 429s in a row on one key after which nothing more is sent on it (`refuse`). */
@@ -39,8 +42,8 @@ interface KeyHold {
 }
 
 /** The wait after the `inRow`-th 429 in a row: what Retry-After asks, and at least the backoff from the 2nd on. */
-export function holdMs(inRow: number, retryAfterMs: number | undefined, baseMs: number): number {
-  const backoff = baseMs * 2 ** Math.max(0, inRow - 1);
+export function holdMs(inRow: number, retryAfterMs: number | undefined, baseMs: number, capMs = Number.POSITIVE_INFINITY): number {
+  const backoff = Math.min(capMs, baseMs * 2 ** Math.max(0, inRow - 1));
   if (retryAfterMs === undefined) return backoff;
   return Math.max(retryAfterMs, inRow > 1 ? backoff / 2 : 0);
 }
@@ -67,7 +70,7 @@ export function hold429(o: Hold429Options): Layer {
       h.before = h.sent;
       if (h.inRow > 1) held429s += 1;
     }
-    h.until = Math.max(h.until, now + holdMs(h.inRow, o.retryAfterMs(exchange), o.backoffBaseMs));
+    h.until = Math.max(h.until, now + holdMs(h.inRow, o.retryAfterMs(exchange), o.backoffBaseMs, o.backoffCapMs));
   };
   // Checked before sending, so the 429 that reaches a cap still reaches its caller as evidence.
   const refusal = (h: KeyHold): Error | undefined => {
@@ -83,8 +86,9 @@ export function hold429(o: Hold429Options): Layer {
     await waitOut(h);
     const nth = (h.sent += 1);
     const exchange = await next(request);
+    // Any admission ends the run of 429s (the hold already set stays): the key is answered again.
     if (exchange.response.status === 429) after429(h, exchange, nth);
-    else if (nth > h.before) h.inRow = 0;
+    else h.inRow = 0;
     return exchange;
   };
 }

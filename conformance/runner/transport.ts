@@ -77,6 +77,7 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
       // The same backoff as the retry above, which stops the run first (after max429 + 1 429s in a row);
       // the budget caps a run's 429s as it caps its requests.
       backoffBaseMs: o.backoffBaseMs,
+      backoffCapMs: o.backoffCapMs,
       maxInRow: o.max429 + 2,
       maxHeldPerRun: o.budget,
       clock: o.clock,

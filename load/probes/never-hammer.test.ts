@@ -95,7 +95,7 @@ function longestRun(log: Logged[]): number {
     if (e.status === 429 && after) {
       run[e.key] = (run[e.key] ?? 0) + 1;
       last429[e.key] = seq;
-    } else if (e.status !== 429 && after) run[e.key] = 0;
+    } else if (e.status !== 429) run[e.key] = 0;
     most = Math.max(most, run[e.key] ?? 0);
   }
   return most;

@@ -24,7 +24,7 @@ export const requestWorstMs = (timeoutMs: number): number => PROBE_TRIES * timeo
  * How far the hold lets 429s go: a key answered 429 this many times in a row, each after waiting what the
  * previous one asked, gets nothing more; nor does any key once the run met this many such 429s.
  */
-export const HOLD = { backoffBaseMs: 1000, maxInRow: 6, maxHeldPerRun: 40 } as const;
+export const HOLD = { backoffBaseMs: 1000, backoffCapMs: 60_000, maxInRow: 6, maxHeldPerRun: 40 } as const;
 
 const retryAfterMs = (exchange: Exchange): number | undefined => {
   const read = parseRetryAfter(exchange.response.headers);
