@@ -5,18 +5,10 @@ import { parseRetryAfter } from '../spec/ratelimit.ts';
 import { createFakeClock, type FakeClock } from '../testkit/load/fake-clock.ts';
 import type { Exchange, HttpRequest, Send } from './exchange.ts';
 import { hold429, holdMs, type Hold429Options } from './hold-429.ts';
+import { earlySends, longestRunOf429s, type Logged } from '../testkit/load/send-log.ts';
 
 const LATENCY_MS = 5;
 const requestOn = (key: string): HttpRequest => ({ method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: `Bearer ${key}` } });
-
-interface Logged {
-  kind: 'send' | 'answer';
-  key: string;
-  at: number;
-  status?: number;
-  /** What the answer's Retry-After asks, in ms, when readable. */
-  asks?: number;
-}
 
 /** A transport answering each key from its own script (the last answer repeats), logging sends and answers in order. */
 function scripted(clock: FakeClock, answers: Record<string, Array<{ status: number; headers?: Record<string, string> }>>, log: Logged[]): Send {
@@ -163,7 +155,7 @@ describe('hold429 against hostile limiters (fast-check)', () => {
           await Promise.allSettled(Array.from({ length: s.burst }, () => send(requestOn(s.key))));
         }
         expect(earlySends(log)).toEqual([]);
-        expect(longestRunOfWaves(log)).toBeLessThanOrEqual(o.maxInRow);
+        expect(longestRunOf429s(log)).toBeLessThanOrEqual(o.maxInRow);
       }),
       { numRuns: 300 },
     );
@@ -179,34 +171,4 @@ function headersOf(form: string | { date: number } | undefined, clock: FakeClock
       return new Date(Math.floor(clock.now() / 1000) * 1000 + form.date * 1000).toUTCString();
     },
   } as Record<string, string>;
-}
-
-/** Sends made before an earlier-answered 429 of their key allowed: at its Retry-After, or 1 s when unreadable. */
-function earlySends(log: Logged[]): Logged[] {
-  const allowedFrom: Record<string, number> = {};
-  const early: Logged[] = [];
-  for (const e of log) {
-    if (e.kind === 'send' && e.at < (allowedFrom[e.key] ?? -Infinity)) early.push(e);
-    if (e.kind === 'answer' && e.status === 429) allowedFrom[e.key] = Math.max(allowedFrom[e.key] ?? -Infinity, e.at + (e.asks ?? 1000));
-  }
-  return early;
-}
-
-/** The most 429s in a row on one key, counting requests sent after the previous 429 arrived (a wave is one). */
-function longestRunOfWaves(log: Logged[]): number {
-  const run: Record<string, number> = {};
-  const lastAnswerAt: Record<string, number> = {};
-  const sentAt: Array<{ key: string; at: number }> = [];
-  let most = 0;
-  for (const e of log) {
-    if (e.kind === 'send') sentAt.push({ key: e.key, at: e.at });
-    if (e.kind !== 'answer') continue;
-    const sent = sentAt.findIndex((s) => s.key === e.key);
-    const at = sentAt.splice(sent, 1)[0]!.at;
-    if (e.status !== 429) run[e.key] = 0;
-    else if (e.status === 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) run[e.key] = (run[e.key] ?? 0) + 1;
-    if (e.status === 429 && at >= (lastAnswerAt[e.key] ?? -Infinity)) lastAnswerAt[e.key] = e.at;
-    most = Math.max(most, run[e.key] ?? 0);
-  }
-  return most;
 }

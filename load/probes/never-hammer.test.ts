@@ -5,7 +5,7 @@
 // 429s in a row than the hold lets through. The probes cannot go around the hold: it is in their Send.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Exchange, Send } from '../../core/exchange.ts';
+import type { Exchange } from '../../core/exchange.ts';
 import { silentProgress } from '../../core/progress.ts';
 import type { AppResponse } from '../../reference/types.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
@@ -15,6 +15,12 @@ import { PROBE_NAMES } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 import { HOLD } from './send.ts';
+import { earlySends, logged, longestRunOf429s, type Logged } from '../../testkit/load/send-log.ts';
+
+const retryAfterMs = (ex: Exchange): number | undefined => {
+  const ra = parseRetryAfter(ex.response.headers);
+  return ra.ok ? ra.value.seconds * 1000 : undefined;
+};
 
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 }, pro: { perMinute: 6, perDay: 30 } } });
 const keys = { pc_free_aaaaaaaaaaaa: 'free', pc_pro_bbbbbbbbbbbbb: 'pro' };
@@ -50,70 +56,19 @@ function hostile(l: Lie): ResponseEdit {
   };
 }
 
-interface Logged {
-  kind: 'send' | 'answer';
-  key: string;
-  at: number;
-  status?: number;
-  asks?: number;
-}
-
-/** The transport beneath every layer, logging what went out and what came back, in order. */
-function logged(send: Send, now: () => number, log: Logged[]): Send {
-  return async (request) => {
-    const key = request.headers.authorization ?? '';
-    log.push({ kind: 'send', key, at: now() });
-    const ex: Exchange = await send(request);
-    const ra = parseRetryAfter(ex.response.headers);
-    log.push({ kind: 'answer', key, at: now(), status: ex.response.status, ...(ra.ok ? { asks: ra.value.seconds * 1000 } : {}) });
-    return ex;
-  };
-}
-
-function earlySends(log: Logged[]): Logged[] {
-  const allowedFrom: Record<string, number> = {};
-  const early: Logged[] = [];
-  for (const e of log) {
-    if (e.kind === 'send' && e.at < (allowedFrom[e.key] ?? -Infinity)) early.push(e);
-    if (e.kind === 'answer' && e.status === 429) allowedFrom[e.key] = Math.max(allowedFrom[e.key] ?? -Infinity, e.at + (e.asks ?? 1000));
-  }
-  return early;
-}
-
-/** 429s on one key each answered to a request sent after the previous 429 arrived, with no admission between. */
-function longestRun(log: Logged[]): number {
-  const inFlight: Record<string, number[]> = {};
-  const last429: Record<string, number> = {};
-  const run: Record<string, number> = {};
-  let most = 0;
-  let seq = 0;
-  for (const e of log) {
-    if (e.kind === 'send') (inFlight[e.key] ??= []).push(seq++);
-    if (e.kind !== 'answer') continue;
-    const sent = inFlight[e.key]!.shift()!;
-    const after = sent > (last429[e.key] ?? -1);
-    if (e.status === 429 && after) {
-      run[e.key] = (run[e.key] ?? 0) + 1;
-      last429[e.key] = seq;
-    } else if (e.status !== 429) run[e.key] = 0;
-    most = Math.max(most, run[e.key] ?? 0);
-  }
-  return most;
-}
-
 describe('never hammer: the probes against hostile limiters (fast-check)', () => {
   it('no request to a key before its last 429 allows, and no more 429s in a row than the hold lets through', async () => {
     await fc.assert(
       fc.asyncProperty(lie, async (l) => {
         const target = inProcessTarget({ plans, keys, edit: hostile(l) });
         const log: Logged[] = [];
-        const send = logged(target.send, () => target.clock.now(), log);
+        const send = logged(target.send, () => target.clock.now(), log, retryAfterMs);
         const ctx = createContext({ send, clock: target.clock, baseUrl: target.baseUrl, windows: plans.windows, progress: silentProgress, deadline: target.clock.now() + 3_600_000 });
         const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
         await runProbes(ctx, list, PROBE_NAMES, Object.keys(keys)).catch(() => undefined);
         expect(log.length).toBeGreaterThan(0);
         expect(earlySends(log)).toEqual([]);
-        expect(longestRun(log)).toBeLessThanOrEqual(HOLD.maxInRow);
+        expect(longestRunOf429s(log)).toBeLessThanOrEqual(HOLD.maxInRow);
       }),
       { numRuns: 40 },
     );
