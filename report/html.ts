@@ -7,7 +7,7 @@ import { k6Section } from './html-k6.ts';
 import { capacitySection } from './html-capacity.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { FAILURE_POLICY } from './ledger.ts';
-import { durationSeconds, failingChecks, isNotApplicable, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
+import { durationSeconds, failingChecks, isNotApplicable, readingLine, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -30,6 +30,7 @@ function verdictBlock(report: Report, failOn: FailOn): string {
  · SHOULD findings ${count('SHOULD', 'fail')} · OBSERVE records ${report.checks.filter((c) => c.level === 'OBSERVE').length}</p>
 ${report.aborted ? `<p class="aborted">Run stopped early (${esc(report.aborted.code)}): ${esc(report.aborted.message)}</p>` : ''}
 ${report.network?.tlsVerification === 'off' ? `<p class="aborted">${esc(TLS_OFF_TEXT)}</p>` : ''}
+${readingLine(report) ? `<p class="reading">${esc(readingLine(report)!)}</p>` : ''}
 ${unjudgedList(report)}
 </section>`;
 }
