@@ -14,6 +14,7 @@ import { resolvePlan, type PlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from './probes/checks.ts';
 import { createContext } from './probes/context.ts';
 import { readingOf } from './probes/reading.ts';
+import { overAdmitted } from '../report/over-admitted.ts';
 import type { Answer } from './probes/remaining-ceiling.ts';
 import { quotaBound, type Bound } from './probes/bounds.ts';
 import { runProbes } from './probes/run.ts';
@@ -100,6 +101,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     await transport?.close();
   }
   if (options.signal?.aborted) report.aborted = { code: 'INTERRUPTED', message: `${INTERRUPTED}: checks not reached were not judged` };
+  report.overAdmitted = overAdmitted(ctx.series, ctx.subjects, options.plans);
   report.requests = ctx.requests();
   report.finishedAt = new Date(clock.now()).toISOString();
   return report;

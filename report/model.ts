@@ -147,6 +147,20 @@ export interface EngineFields {
   capacity: CapacityVerdict;
   /** The reading the quota counts were judged under (quota, certify; absent on older reports). */
   reading: Reading;
+  /** Windows in which a key had more admitted than its plan's figure, under any reading (quota, certify). */
+  overAdmitted: OverAdmitted[];
+}
+
+/** One window's length (server time) in which more than the plan's figure were admitted. */
+export interface OverAdmitted {
+  quota: 'minute' | 'day';
+  plan: string;
+  /** The key's label ("free", "free#2"). */
+  key: string;
+  admitted: number;
+  /** From the first admitted answer of the window to the last (server ms, less than the window's length). */
+  spanMs: number;
+  figure: number;
 }
 
 /**
@@ -164,8 +178,8 @@ export interface Reading {
 type Fields<Own extends keyof EngineFields> = Partial<Pick<EngineFields, Own>> & { [F in Exclude<keyof EngineFields, Own>]?: undefined };
 
 export type ConformReport = ReportBase & Fields<'createdIds'> & { kind: 'conform' };
-export type QuotaReport = ReportBase & Fields<'series' | 'subjects' | 'k6' | 'reading'> & { kind: 'quota' };
-export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'subjects' | 'k6' | 'reading'> & { kind: 'certify' };
+export type QuotaReport = ReportBase & Fields<'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'quota' };
+export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'certify' };
 export type CapacityReport = ReportBase & Fields<'capacity'> & { kind: 'capacity' };
 
 /**
