@@ -10,7 +10,7 @@ import { certify, quotaRefused } from './certify.ts';
 import { realRunners } from './certify-runners.ts';
 import { targetFromFlags, type ResolvedTarget } from './config-file.ts';
 import { embeddedPlans, startEmbedded } from './embedded.ts';
-import { failOnFlag, integerFlag } from './flags.ts';
+import { failOnFlag, integerFlag, LIMITER_MODEL_HELP, limiterModelFlag, withLimiterModel } from './flags.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer } from './publish.ts';
 import { EXIT_CODES_TEXT } from '../report/model.ts';
@@ -34,6 +34,7 @@ export interface CertifyFlags extends NetworkCliFlags {
   seed?: string;
   budget?: string;
   maxWait?: string;
+  limiterModel?: string;
 }
 
 /** Where the run goes: the configured target, or the embedded server (closed by `stop`). */
@@ -67,6 +68,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const budget = integerFlag(flags.budget, '--budget', 1);
   const say = sayer(consoleOut, flags.json);
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
+  const declared = limiterModelFlag(flags.limiterModel);
   const { target, stop, identified, network } = await chooseTarget(flags, say);
   const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut, allowIncomplete: flags.allowIncomplete };
   if (identified?.refusal) return publishRun(stampNetwork(refusedReport('certify', target.baseUrl, identified), network, target.baseUrl), publish);
@@ -84,7 +86,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
           allowProduction: flags.allowProduction === true,
           conformKeys: target.conformKeys,
           quotaKeys: target.quotaKeys,
-          plans: target.plans,
+          plans: withLimiterModel(target.plans, declared),
           failOn,
           progress: progress.sink,
           version: VERSION,
@@ -138,6 +140,7 @@ export function registerCertify(program: Command): void {
     .option('--config <file>', 'config file (default: ./petcert.config.json when present)')
     .option('--target <name>', 'target in the config file (default: its defaultTarget, or its only target)')
     .option('--plans <file>', 'plans file: windows and figures (overrides the target\'s; for the embedded server, its windows)')
+    .option('--limiter-model <model>', LIMITER_MODEL_HELP)
     .option('--report-dir <dir>', REPORT_DIR_HELP, DEFAULT_REPORT_ROOT)
     .option('--fail-on <level>', 'must | should: the level at which a failed check fails the run', 'must')
     .option('--json', 'print report.json to stdout (human output goes to stderr)')

@@ -128,6 +128,10 @@ export function combineReports(parts: readonly Part[], meta: { target: string; v
   }
   const plans = meta.plans ?? parts.find((p) => p.report.plans)?.report.plans;
   if (plans) report.plans = plans;
+  const reading = parts.find((p) => p.report.reading)?.report.reading;
+  if (reading) report.reading = reading;
+  const over = parts.flatMap((p) => p.report.overAdmitted ?? []);
+  if (parts.some((p) => p.report.overAdmitted)) report.overAdmitted = over;
   const k6 = Object.fromEntries(parts.filter((p) => p.report.k6 !== undefined).map((p) => [p.label, p.report.k6]));
   if (Object.keys(k6).length) report.k6 = k6;
   return report;

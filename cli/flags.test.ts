@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
-import { failOnFlag, integerFlag, keyFlag } from './flags.ts';
+import { parsePlansFile } from '../spec/plans.ts';
+import { failOnFlag, integerFlag, keyFlag, limiterModelFlag, withLimiterModel } from './flags.ts';
 
 describe('shared flags', () => {
   it('--fail-on takes must or should only', () => {
@@ -27,5 +28,15 @@ describe('shared flags', () => {
     expect(keyFlag('env:MY_KEY', '--api-key', { MY_KEY: 'secret-value' })).toBe('secret-value');
     expect(() => keyFlag('env:MY_KEY', '--api-key', {})).toThrow(/--api-key: environment variable MY_KEY \(the key\) is not set or empty: export MY_KEY=/);
     expect(() => keyFlag('env:MY_KEY', '--api-key', { MY_KEY: '' })).toThrow(ConfigError);
+  });
+});
+
+describe('--limiter-model', () => {
+  it('declares a bucket over the plans file, and refuses a model that cannot be declared', () => {
+    const file = parsePlansFile({ limiterModel: 'gcra' });
+    expect(withLimiterModel(file, limiterModelFlag('token-bucket')).limiterModel).toBe('token-bucket');
+    expect(withLimiterModel(file, limiterModelFlag(undefined)).limiterModel).toBe('gcra');
+    expect(withLimiterModel(parsePlansFile({}), limiterModelFlag(undefined)).limiterModel).toBeUndefined();
+    expect(() => limiterModelFlag('sliding-log')).toThrow(/must be one of token-bucket, gcra/);
   });
 });

@@ -7,7 +7,7 @@ import { createConsoleProgress } from '../report/console.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer, type Out } from './publish.ts';
 import { EXIT_CODES_TEXT } from '../report/model.ts';
-import { failOnFlag, integerFlag, keyFlag, type Env } from './flags.ts';
+import { failOnFlag, integerFlag, keyFlag, LIMITER_MODEL_HELP, limiterModelFlag, withLimiterModel, type Env } from './flags.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
@@ -32,6 +32,7 @@ export interface QuotaFlags extends NetworkCliFlags {
   allowIncomplete?: boolean;
   timeout?: string;
   maxWait?: string;
+  limiterModel?: string;
 }
 
 /**
@@ -62,7 +63,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   const failOn = failOnFlag(flags.failOn);
   const keys = flags.key.map((k) => parseKeyFlag(k, env));
   if (keys.length === 0) throw new ConfigError('give at least one PLAN=KEY (repeat --key for several plans; PLAN=env:VARIABLE reads the key from the environment)', '--key');
-  const plans = loadPlansFile(flags.plans);
+  const plans = withLimiterModel(loadPlansFile(flags.plans), limiterModelFlag(flags.limiterModel));
   const only = parseOnly(flags.only);
   const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
@@ -140,6 +141,7 @@ export function registerQuota(program: Command): void {
     .option('--base-url <url>', 'target base URL ending in /v1')
     .option('--key <plan=key>', 'an API key and its plan (PLAN=KEY or PLAN=env:VARIABLE); repeat for several plans', collect, [])
     .option('--plans <file>', 'plans file (figures and window lengths; default: the specification\'s)')
+    .option('--limiter-model <model>', LIMITER_MODEL_HELP)
     .option('--only <probe>', `probes to run: ${PROBE_NAMES.join('|')} (repeatable, or comma-separated)`, collect, [])
     .option('--report-dir <dir>', REPORT_DIR_HELP, DEFAULT_REPORT_ROOT)
     .option('--fail-on <level>', 'must: only MUST failures fail the run; should: SHOULD findings too', 'must')

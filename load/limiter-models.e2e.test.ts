@@ -19,10 +19,21 @@ describe.concurrent('a correct limiter of every model passes', () => {
   });
 });
 
+describe.concurrent('a token bucket nobody declared', () => {
+  it('fails under the window reading, and report.json counts the windows over the figure', { timeout: 240_000 }, async () => {
+    const r = await quotaOnModel('token-bucket', undefined, null);
+    expect(r.reading).toMatchObject({ model: 'window', declared: false });
+    const over = failures(r).filter((f) => /^quota\.(minute|burst|day)\.exact\[/.test(f));
+    expect(over).not.toEqual([]);
+    for (const f of over) expect(f).toMatch(/window reading/);
+    expect(r.overAdmitted).not.toEqual([]);
+  });
+});
+
 /**
- * The checks that catch one more admitted per window. A token bucket's count is allowed what it refills
- * over the count's span (spec/GAPS.md "Limiter model"): on a loaded machine the count takes long enough
- * for that to cover the extra one, and the burst, sent at once, catches it instead.
+ * The checks that catch one more admitted per window. A declared token bucket's count is allowed what it
+ * refills over the count's span (spec/GAPS.md "Limiter model"): on a loaded machine the count takes long
+ * enough for that to cover the extra one, and the burst, sent at once, catches it instead.
  */
 const overAdmissionCaughtBy = (m: CorrectModel): string[] =>
   m === 'token-bucket' ? ['quota.minute.exact[free]', 'quota.burst.exact[free]'] : ['quota.minute.exact[free]'];

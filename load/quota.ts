@@ -13,6 +13,8 @@ import type { Report } from '../report/model.ts';
 import { resolvePlan, type PlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from './probes/checks.ts';
 import { createContext } from './probes/context.ts';
+import { readingOf } from './probes/reading.ts';
+import { overAdmitted } from '../report/over-admitted.ts';
 import type { Answer } from './probes/remaining-ceiling.ts';
 import { quotaBound, type Bound } from './probes/bounds.ts';
 import { runProbes } from './probes/run.ts';
@@ -80,13 +82,14 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   const bound = quotaBoundOf({ ...options, only });
   const ctx = createContext({
     send: stop ? stopLayer(stop)(send) : send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
-    maxWaitMs: options.maxWaitMs,
+    maxWaitMs: options.maxWaitMs, declared: options.plans.limiterModel,
     spentBefore: options.spentBefore,
     answersBefore: options.answersBefore,
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
   const report: Report = {
     tool: 'petcert', version: VERSION, kind: 'quota', target: baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series, subjects: ctx.subjects,
+    reading: readingOf(options.plans.limiterModel),
   };
   try {
     const results = await runProbes(ctx, keys, only, keys.map((k) => k.key));
@@ -98,6 +101,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     await transport?.close();
   }
   if (options.signal?.aborted) report.aborted = { code: 'INTERRUPTED', message: `${INTERRUPTED}: checks not reached were not judged` };
+  report.overAdmitted = overAdmitted(ctx.series, ctx.subjects, options.plans);
   report.requests = ctx.requests();
   report.finishedAt = new Date(clock.now()).toISOString();
   return report;

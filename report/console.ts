@@ -2,7 +2,7 @@
 // plain, rate-limited lines in CI logs, where redraws would be noise) and the verdict at the end.
 import { formatDuration } from '../core/duration.ts';
 import type { ProgressEvent, ProgressSink } from '../core/progress.ts';
-import { durationSeconds, EXIT, exitCodeOf, failingChecks, isNotApplicable, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
+import { durationSeconds, EXIT, exitCodeOf, failingChecks, isNotApplicable, readingLine, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
 
 export interface ConsoleStream {
   write(text: string): unknown;
@@ -239,6 +239,8 @@ export function verdictLines(report: Report, options: VerdictOptions = {}): stri
       `${count((c) => c.outcome === 'skip')} skipped in all · ${report.requests} requests in ${seconds !== undefined ? seconds.toFixed(1) : '?'} s` +
       (report.seed !== null ? ` · seed ${report.seed}` : ''),
   ];
+  const reading = readingLine(report);
+  if (reading) lines.push(`  ${reading}`);
   const max = options.maxListed ?? 20;
   for (const c of failing.slice(0, max)) lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`, ...otherCauses(c));
   if (failing.length > max) lines.push(`  … and ${failing.length - max} more`);

@@ -1,13 +1,14 @@
 // report.html: one self-contained page (inline CSS and SVG, no script at all, so nothing to load and
 // nothing to run). A Content-Security-Policy that forbids every script and every fetch is a second
 // wall behind the escaping: even a markup injection we missed could neither run nor phone home.
+import { overAdmittedText } from './over-admitted.ts';
 import { escapeHtml as esc, clip, prettyJson } from './html-escape.ts';
 import { cumulativePlot, remainingPlot, type DayFrame } from './html-plot.ts';
 import { k6Section } from './html-k6.ts';
 import { capacitySection } from './html-capacity.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { FAILURE_POLICY } from './ledger.ts';
-import { durationSeconds, failingChecks, isNotApplicable, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
+import { durationSeconds, failingChecks, isNotApplicable, readingLine, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -30,8 +31,18 @@ function verdictBlock(report: Report, failOn: FailOn): string {
  · SHOULD findings ${count('SHOULD', 'fail')} · OBSERVE records ${report.checks.filter((c) => c.level === 'OBSERVE').length}</p>
 ${report.aborted ? `<p class="aborted">Run stopped early (${esc(report.aborted.code)}): ${esc(report.aborted.message)}</p>` : ''}
 ${report.network?.tlsVerification === 'off' ? `<p class="aborted">${esc(TLS_OFF_TEXT)}</p>` : ''}
+${readingLine(report) ? `<p class="reading">${esc(readingLine(report)!)}</p>` : ''}
+${overAdmittedList(report)}
 ${unjudgedList(report)}
 </section>`;
+}
+
+/** Every window in which more than the plan's figure were admitted, whatever the verdict. */
+function overAdmittedList(report: Report): string {
+  const over = report.overAdmitted ?? [];
+  if (over.length === 0) return '';
+  const items = over.map((o) => `<li>${esc(overAdmittedText(o))}</li>`);
+  return `<div class="over-admitted"><h2>Windows over the plan's figure (${over.length})</h2><ul>${items.join('\n')}</ul></div>`;
 }
 
 /** Every MUST check not judged, with its reason and fix: what kept the run from a PASS (issue 15 §1). */

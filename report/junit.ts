@@ -6,7 +6,7 @@
 // message beside the test but count skips as green and ignore suite properties; so an INCOMPLETE run
 // also carries one <error> testcase naming every MUST check not judged: the suite is red exactly when
 // the exit code is not 0, and the reason is where the reader looks first.
-import { durationSeconds, failingChecks, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
+import { durationSeconds, failingChecks, readingLine, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
 
 export function xmlEscape(text: string): string {
   return text
@@ -105,6 +105,7 @@ export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
     `      <property name="unjudged-must" value="${unjudgedMust(report).length}"/>`,
     ...(report.aborted ? [`      <property name="aborted" value="${xmlEscape(report.aborted.message)}"/>`] : []),
     ...networkProperties(report),
+    ...(readingLine(report) ? [`      <property name="reading" value="${xmlEscape(readingLine(report)!)}"/>`] : []),
     `    </properties>`,
     ...abortedCase(report, suite),
     ...incomplete,

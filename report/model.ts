@@ -114,6 +114,10 @@ export interface ReportBase {
   network?: RunNetwork;
 }
 
+/** What every rendering says of the reading a run's quota counts were judged under (none on older reports). */
+export const readingLine = (report: Pick<Report, 'reading'>): string | undefined =>
+  report.reading && `Quotas ${report.reading.text}${report.reading.declared ? ', as declared (--limiter-model or the plans file\'s limiterModel)' : ''}`;
+
 /** What every rendering says of a run made with --insecure. */
 export const TLS_OFF_TEXT = 'TLS verification was off (--insecure): the target\'s certificate was not checked';
 
@@ -141,14 +145,41 @@ export interface EngineFields {
   k6: unknown;
   /** `petcert capacity`: planned, sustained and breaking rates, headroom, per-step figures. */
   capacity: CapacityVerdict;
+  /** The reading the quota counts were judged under (quota, certify; absent on older reports). */
+  reading: Reading;
+  /** Windows in which a key had more admitted than its plan's figure, under any reading (quota, certify). */
+  overAdmitted: OverAdmitted[];
+}
+
+/** One window's length (server time) in which more than the plan's figure were admitted. */
+export interface OverAdmitted {
+  quota: 'minute' | 'day';
+  plan: string;
+  /** The key's label ("free", "free#2"). */
+  key: string;
+  admitted: number;
+  /** From the first admitted answer of the window to the last (server ms, less than the window's length). */
+  spanMs: number;
+  figure: number;
+}
+
+/**
+ * How the quota counts were read: the specification's windows (`model: 'window'`, at most N in any window's
+ * length), or the model the vendor declared (`declared`: a token bucket of capacity N, N per window).
+ */
+export interface Reading {
+  model: string;
+  declared: boolean;
+  /** The sentence every rendering prints. */
+  text: string;
 }
 
 /** A kind's own fields (optional), and every other engine's field absent: a reader may ask any report for them. */
 type Fields<Own extends keyof EngineFields> = Partial<Pick<EngineFields, Own>> & { [F in Exclude<keyof EngineFields, Own>]?: undefined };
 
 export type ConformReport = ReportBase & Fields<'createdIds'> & { kind: 'conform' };
-export type QuotaReport = ReportBase & Fields<'series' | 'subjects' | 'k6'> & { kind: 'quota' };
-export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'subjects' | 'k6'> & { kind: 'certify' };
+export type QuotaReport = ReportBase & Fields<'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'quota' };
+export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'certify' };
 export type CapacityReport = ReportBase & Fields<'capacity'> & { kind: 'capacity' };
 
 /**

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
 import { concretePlans, parsePlansFile, resolvePlan, specPlanTable } from './plans.ts';
 
+describe('limiterModel', () => {
+  it('is read from the top level, absent by default, one of the declarable models', () => {
+    expect(parsePlansFile({}).limiterModel).toBeUndefined();
+    expect(parsePlansFile({ limiterModel: 'token-bucket' }).limiterModel).toBe('token-bucket');
+    expect(parsePlansFile({ limiterModel: 'gcra', plans: { free: { perMinute: 3 } } }).limiterModel).toBe('gcra');
+    expect(() => parsePlansFile({ limiterModel: 'leaky' })).toThrow(/must be one of token-bucket, gcra/);
+  });
+});
+
 describe('plan table', () => {
   it('carries §8.1 figures', () => {
     const table = specPlanTable();

@@ -1,7 +1,8 @@
 // §8.1 plan figures and window lengths, read from the contract, and the plans-file format shared by
 // the reference server, `petcert quota` and the k6 scripts:
 //   { "windows": { "minuteSeconds": 60, "daySeconds": 86400 },
-//     "plans": { "free": { "perMinute": 60, "perDay": 1000 }, ... } }
+//     "plans": { "free": { "perMinute": 60, "perDay": 1000 }, ... },
+//     "limiterModel": "token-bucket" }
 // Every key is optional; what is given overrides the specification's figures; new names add plans.
 // Pure (no file I/O): spec/plans-file.ts reads files in Node, k6 scripts use open().
 import { ConfigError } from '../core/errors.ts';
@@ -30,9 +31,27 @@ export interface PlanFigures {
   perDay: number | null;
 }
 
+/**
+ * The models a vendor may declare its plans follow (load/probes/reading.ts): a refilling bucket of the
+ * plan's figure (GCRA is one, scheduled by arrival times). Undeclared, the specification's windows apply.
+ */
+export const DECLARABLE_MODELS = ['token-bucket', 'gcra'] as const;
+
+export type DeclaredModel = (typeof DECLARABLE_MODELS)[number];
+
+export const isDeclarable = (value: unknown): value is DeclaredModel => (DECLARABLE_MODELS as readonly unknown[]).includes(value);
+
+/** A declared model, from a flag or a file: one of DECLARABLE_MODELS, else a configuration error at `where`. */
+export function declaredModel(value: unknown, where: string): DeclaredModel {
+  if (isDeclarable(value)) return value;
+  throw new ConfigError(`must be one of ${DECLARABLE_MODELS.join(', ')}, got ${JSON.stringify(value)}`, where);
+}
+
 export interface PlanTable {
   windows: Windows;
   plans: Record<string, PlanFigures>;
+  /** The limiter model the vendor declares (`limiterModel`); undefined: the window reading. */
+  limiterModel?: DeclaredModel;
 }
 
 const limits = contract['x-rate-limits'];
@@ -97,11 +116,12 @@ function parsePlan(value: unknown, base: PlanFigures | undefined, where: string)
 
 /** Validates a parsed plans file and merges it over the specification's figures. */
 export function parsePlansFile(value: unknown, source = 'plans file'): PlanTable {
-  if (!isRecord(value)) throw new ConfigError('must be a JSON object with optional "windows" and "plans"', source);
-  rejectUnknownKeys(value, ['windows', 'plans'], source, ': ');
+  if (!isRecord(value)) throw new ConfigError('must be a JSON object with optional "windows", "plans" and "limiterModel"', source);
+  rejectUnknownKeys(value, ['windows', 'plans', 'limiterModel'], source, ': ');
   const table = specPlanTable();
   const windows = parseWindows(value.windows, table.windows, `${source}: windows`);
-  if (value.plans === undefined) return { windows, plans: table.plans };
+  const declared = value.limiterModel === undefined ? {} : { limiterModel: declaredModel(value.limiterModel, `${source}: limiterModel`) };
+  if (value.plans === undefined) return { windows, plans: table.plans, ...declared };
   if (!isRecord(value.plans)) throw new ConfigError('must be an object of plan name → figures', `${source}: plans`);
   const plans = { ...table.plans };
   const seen = new Set<string>();
@@ -113,7 +133,7 @@ export function parsePlansFile(value: unknown, source = 'plans file'): PlanTable
     seen.add(name);
     plans[name] = parsePlan(figures, table.plans[name], `${source}: plans.${rawName}`);
   }
-  return { windows, plans };
+  return { windows, plans, ...declared };
 }
 
 /** The plan a key is on, with figures; a custom plan without figures is a configuration error. */

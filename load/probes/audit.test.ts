@@ -5,7 +5,7 @@ import { lowerCaseHeaders, type Send } from '../../core/exchange.ts';
 import { silentProgress } from '../../core/progress.ts';
 import { createApp, type ReferenceOptions } from '../../reference/app.ts';
 import type { AppResponse } from '../../reference/index.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../spec/plans.ts';
 import { createFakeClock } from '../../testkit/load/fake-clock.ts';
 import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
 import { PROBE_NAMES, type ProbeName } from './checks.ts';
@@ -24,6 +24,8 @@ interface Shape {
   edit?: (res: AppResponse, nowMs: number) => AppResponse;
   reference?: ReferenceOptions;
   startMs?: number;
+  /** --limiter-model: what the vendor declares; undefined, the window reading. */
+  declared?: DeclaredModel;
 }
 
 export async function runShape(shape: Shape, only: readonly ProbeName[] = PROBE_NAMES) {
@@ -49,7 +51,7 @@ export async function runShape(shape: Shape, only: readonly ProbeName[] = PROBE_
     if (lat) await clock.sleep(lat / 2);
     return ex;
   };
-  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress });
+  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, declared: shape.declared });
   const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(table, plan) }));
   const r = await runProbes(ctx, list, only, Object.keys(keys));
   return { ...r, failed: r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`), requests: n };
@@ -68,11 +70,15 @@ describe('a correct server is never failed', () => {
       latencyMs: (i: number) => 50 + ((i * 37) % 151), reference: { variants: { headerQuota: 'day' } }, startMs: FAKE_START_MS - (FAKE_START_MS % 16_000) + k * 2000 + 700,
     }] as const),
     ['429s consume the quota', { reference: { variants: { rejectedConsume: true } } }],
-    ...(['sliding-log', 'sliding-counter', 'token-bucket'] as const).flatMap((limiterModel) => [
-      [`${limiterModel}, latency 50–200 ms`, { latencyMs: (i: number) => 50 + ((i * 37) % 151), reference: { variants: { limiterModel } } }],
-      [`${limiterModel}, server clock 5 h behind`, { skewMs: -5 * 3_600_000 - 789, reference: { variants: { limiterModel } } }],
-      [`${limiterModel}, headers report the day quota`, { reference: { variants: { limiterModel, headerQuota: 'day' } } }],
-    ] as const),
+    // A bucket is correct where the vendor declares it: its plans are rates (reading.ts).
+    ...(['sliding-log', 'sliding-counter', 'token-bucket'] as const).flatMap((limiterModel) => {
+      const declared = limiterModel === 'token-bucket' ? { declared: limiterModel } : {};
+      return [
+        [`${limiterModel}, latency 50–200 ms`, { latencyMs: (i: number) => 50 + ((i * 37) % 151), reference: { variants: { limiterModel } }, ...declared }],
+        [`${limiterModel}, server clock 5 h behind`, { skewMs: -5 * 3_600_000 - 789, reference: { variants: { limiterModel } }, ...declared }],
+        [`${limiterModel}, headers report the day quota`, { reference: { variants: { limiterModel, headerQuota: 'day' } }, ...declared }],
+      ] as const;
+    }),
   ] as const)('%s', async ([, shape]) => {
     const r = await runShape(shape as Shape);
     // headerQuota 'day' reports the day quota on a 200 and the minute's on its 429: a client reading
@@ -93,6 +99,17 @@ describe('a correct server is never failed', () => {
     expect(exact).toMatchObject({ outcome: 'skip' });
     expect(exact?.skipReason).toMatch(/no Date header/);
     expect(r.requests).toBeLessThanOrEqual(8); // one request per probe and key, then it stops
+  });
+});
+
+describe('the reading', () => {
+  it('fails the reference token bucket undeclared, under the window reading, and passes it declared', async () => {
+    const bucket = { reference: { variants: { limiterModel: 'token-bucket' as const } } };
+    const undeclared = await runShape(bucket);
+    const over = undeclared.failed.filter((f) => /^quota\.(minute|burst|day)\.exact\[/.test(f));
+    expect(over.length).toBeGreaterThan(0);
+    for (const f of over) expect(f).toMatch(/window reading/);
+    expect((await runShape({ ...bucket, declared: 'token-bucket' })).failed).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@
 // distance (a84ae6a's proof at 150 ms) are still failed.
 import { describe, expect, it } from 'vitest';
 import type { MeterKind } from '../../testkit/load/limiter-shapes.ts';
-import { runShape } from '../../testkit/load/shape-run.ts';
+import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 
 const WINDOWS = [
   { windows: { minuteSeconds: 2, daySeconds: 20 }, plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } } },
@@ -28,7 +28,7 @@ describe('two bucket limiters at a distance: quota.minute.exact never fails them
     '%s: seeds 11-20',
     async ([, c]) => {
       for (const seed of SEEDS) {
-        const r = await runShape({ windows: c.windows, plans: c.plans, shape: { meter: c.meter, headers: { chain: [...c.chain] } }, latencyMs: c.latencyMs, seed, only: ['minute'] });
+        const r = await runShape({ declared: BUCKET_DECLARED, windows: c.windows, plans: c.plans, shape: { meter: c.meter, headers: { chain: [...c.chain] } }, latencyMs: c.latencyMs, seed, only: ['minute'] });
         expect({ seed, failed: mustFailed(r) }).toEqual({ seed, failed: [] });
         // Unjudged only as undecidable, with the reason and a fix; never passed on that.
         for (const plan of ['free', 'pro']) {
@@ -41,7 +41,7 @@ describe('two bucket limiters at a distance: quota.minute.exact never fails them
 
   it.for([11, 12])('the review\'s seed %i, 2 s / 20 s, 50-150 ms, both meters: minute exactness judged and passed', async (seed) => {
     for (const meter of ['gcra', 'token-bucket'] as const) {
-      const r = await runShape({ ...WINDOWS[0]!, shape: { meter, headers: { chain: ['minute', 'day'] } }, latencyMs: [50, 150], seed, only: ['minute'] });
+      const r = await runShape({ declared: BUCKET_DECLARED, ...WINDOWS[0]!, shape: { meter, headers: { chain: ['minute', 'day'] } }, latencyMs: [50, 150], seed, only: ['minute'] });
       expect([exactOf(r, 'free').outcome, exactOf(r, 'pro').outcome]).toEqual(['pass', 'pass']);
     }
   });

@@ -7,7 +7,7 @@
 // In virtual time, ten seeds of answers out of order each, after a request identifying the target.
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
-import { runShape } from '../../testkit/load/shape-run.ts';
+import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 import { fewestBeforeRefusal } from './judge.ts';
 import type { Observation } from './observe.ts';
 import type { WindowCount } from './window.ts';
@@ -19,13 +19,13 @@ const ids = (lines: string[]): string[] => lines.map((l) => l.split(':')[0]!);
 
 describe.each([['token bucket', 'token-bucket'], ['GCRA', 'gcra']] as const)('%s, the minute probe after identifying the target', (_, meter) => {
   it.for(SEEDS)('Remaining +1: fails quota.headers.remaining, not quota.minute.exact (seed %i)', async (seed) => {
-    const r = await runShape({ windows, plans, shape: { meter, headers: 'binding', faults: { remainingPlusOne: true } }, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding', faults: { remainingPlusOne: true } }, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
     expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
     expect(ids(r.failed)).not.toContain('quota.minute.exact[free]');
   });
 
   it.for(SEEDS)('correct: passes with every MUST judged (seed %i)', async (seed) => {
-    const r = await runShape({ windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
     expect({ failed: r.failed, unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
   });
 });
@@ -33,7 +33,7 @@ describe.each([['token bucket', 'token-bucket'], ['GCRA', 'gcra']] as const)('%s
 describe('two limiters (express-rate-limit), the day opened by identifying the target', () => {
   it.for(SEEDS)('Remaining +1 on the day\'s headers fails quota.headers.remaining --only minute (seed %i)', async (seed) => {
     const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { remainingPlusOne: true } };
-    const r = await runShape({ windows, plans, shape, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 2, told: true } });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 2, told: true } });
     expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
   });
 });
@@ -58,7 +58,7 @@ describe('fewestBeforeRefusal (the count refused by the minute quota: its last a
 describe('fixed windows whose headers report the minute (slowapi, express-rate-limit day first), Remaining +1', () => {
   it.for(SEEDS)('fails quota.headers.remaining, never quota.rejected.next-window (seed %i)', async (seed) => {
     const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: 'binding', faults: { remainingPlusOne: true } };
-    const r = await runShape({ windows, plans, shape, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
     expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
     expect(ids(r.failed)).not.toContain('quota.rejected.next-window[free]');
   });

@@ -6,14 +6,14 @@
 // second and the next, a fixed window's only its end. The fixed window charging its 429s still fails the run.
 import { describe, expect, it } from 'vitest';
 import type { MeterKind, ShapeFaults } from '../../testkit/load/limiter-shapes.ts';
-import { runShape } from '../../testkit/load/shape-run.ts';
+import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 
 const TWO_S = { windows: { minuteSeconds: 2, daySeconds: 20 }, plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } } };
 const SEEDS = Array.from({ length: 10 }, (_, i) => 1 + i);
 const LATENCIES: Array<[number, number]> = [[50, 50], [0, 200]];
 
 const twice = (meter: MeterKind, latencyMs: [number, number], seed: number, faults?: ShapeFaults) =>
-  runShape({ ...TWO_S, shape: { meter, headers: { chain: ['minute', 'day'] }, faults }, latencyMs, seed, only: ['minute'] });
+  runShape({ declared: BUCKET_DECLARED, ...TWO_S, shape: { meter, headers: { chain: ['minute', 'day'] }, faults }, latencyMs, seed, only: ['minute'] });
 type Result = Awaited<ReturnType<typeof twice>>;
 const nextWindow = (r: Result, plan: string) => r.checks.find((c) => c.id === `quota.rejected.next-window[${plan}]`)!;
 const mustFailed = (r: Result) => r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => c.id);

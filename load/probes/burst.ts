@@ -6,6 +6,7 @@ import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
 import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
+import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -71,15 +72,21 @@ function exact(o: BurstObservation): Verdict {
   const admitted = admittedOf(o.burst!);
   const spanMs = spanOf(all);
   const fixed = judgedFixed(o.model);
-  const most = perMinute + (fixed ? 0 : allowanceFor(o.model!, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs));
+  const { declared, windows } = o.scope.ctx;
+  const windowMs = windows.minuteSeconds * 1000;
+  const most = perMinute + (fixed ? 0 : allowanceFor(o.model!, perMinute, windowMs, spanMs, declared));
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
   const refilled = perMinute + bucketRefill(o, 'minute');
-  if (untold(o.model) && admitted.length > perMinute && admitted.length <= refilled) {
+  // Untold, a refill explains the count only where the reading counts one (reading.ts).
+  if (untold(o.model) && admitted.length > perMinute && admitted.length <= refilled && refillCounts(declared, 'unknown', windowMs, spanMs)) {
     const why = `${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} over ${spanMs} ms`;
     return verdict.unjudged(`${why}, and ${untoldWhy(o.model)}`, untoldFix(o.model));
   }
   const limiter = most > perMinute ? ` (a ${o.model!.model} limiter at most ${most} over ${spanMs} ms)` : '';
-  return failure(`${all.length} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${limiter}`, {
+  const over = admitted.length <= perMinute ? ''
+    : declared === undefined && !fixed && spanMs < windowMs ? `: ${overWindowText(admitted.length, spanMs, perMinute, windows.minuteSeconds, 'minute')}`
+    : `; ${readingFor(declared, perMinute)}`;
+  return failure(`${all.length} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${limiter}${over}`, {
     exchange: (admitted[admitted.length - 1] ?? all[0])!.ex, expected: perMinute, received: admitted.length,
   });
 }

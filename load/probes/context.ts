@@ -14,6 +14,7 @@ import { deadline } from '../../core/deadline.ts';
 import { probeSend } from './send.ts';
 import type { ModelVerdict } from './model.ts';
 import type { Answer } from './answer.ts';
+import type { DeclaredModel } from './reading.ts';
 
 export interface ProbeContext {
   send: Send;
@@ -33,6 +34,8 @@ export interface ProbeContext {
   deadline?: number;
   /** The limiter's model per key label, as the minute probe found it (burst, isolation and day judge by it). */
   models: Record<string, ModelVerdict>;
+  /** The model the vendor declared its plans follow (reading.ts); undefined: the specification's window reading. */
+  declared?: DeclaredModel;
   /** Requests handed to the transport so far, tries included. */
   requests(): number;
   /** Requests sent with a key (API key → count) before the probes (identifying the target): they count against its day. */
@@ -48,12 +51,12 @@ export interface KeyUnderTest {
 
 /** What a pure judge may know of a probe: its windows and its plan; never the send, the key or the ledger. */
 export interface ProbeScope {
-  ctx: Pick<ProbeContext, 'windows'>;
+  ctx: Pick<ProbeContext, 'windows' | 'declared'>;
   k: Pick<KeyUnderTest, 'plan'>;
 }
 
 /** The scope of a run, as a value apart from it (a rule's observation must not carry its send or key). */
-export const scopeOf = (run: ProbeRun): ProbeScope => ({ ctx: { windows: run.ctx.windows }, k: { plan: run.k.plan } });
+export const scopeOf = (run: ProbeRun): ProbeScope => ({ ctx: { windows: run.ctx.windows, declared: run.ctx.declared }, k: { plan: run.k.plan } });
 
 /** One key in one probe: where its findings and samples go. */
 export interface ProbeRun {

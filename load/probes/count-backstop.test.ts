@@ -4,7 +4,7 @@
 // allows 40, and a unknown limiter at most 171 over these 6593 ms"), seeds 4, 13, 27 and 29 of 30, GCRA
 // and token bucket alike. Could not judge (with the fix) is the truth; an over-admitting fixed window still fails.
 import { describe, expect, it } from 'vitest';
-import { runShape } from '../../testkit/load/shape-run.ts';
+import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 import type { MeterKind } from '../../testkit/load/limiter-shapes.ts';
 
 const windows = { minuteSeconds: 2, daySeconds: 20 };
@@ -14,7 +14,7 @@ describe('a count that reached its backstop without a 429', () => {
   it.for<{ meter: MeterKind; seed: number }>([
     { meter: 'gcra', seed: 4 }, { meter: 'gcra', seed: 13 }, { meter: 'token-bucket', seed: 27 }, { meter: 'token-bucket', seed: 29 },
   ])('$meter, seed $seed: quota.minute.exact unjudged with the fix, never failed', async ({ meter, seed }) => {
-    const r = await runShape({ windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 200], seed, only: ['minute'] });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 200], seed, only: ['minute'] });
     expect(r.failed.filter((f) => f.startsWith('quota.minute.exact'))).toEqual([]);
     const exact = r.checks.find((c) => c.id === 'quota.minute.exact[pro]');
     expect(exact).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: expect.stringMatching(/before the count's backstop/) });
@@ -36,13 +36,13 @@ describe('the span of a count runs to its latest answer', () => {
   it.for<{ meter: MeterKind; seed: number }>([
     { meter: 'gcra', seed: 24 }, { meter: 'gcra', seed: 51 }, { meter: 'token-bucket', seed: 24 }, { meter: 'token-bucket', seed: 51 },
   ])('$meter, seed $seed, 0–200 ms: quota.minute.exact never failed', async ({ meter, seed }) => {
-    const r = await runShape({ windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 200], seed, only: ['minute'] });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 200], seed, only: ['minute'] });
     expect(r.failed).toEqual([]);
   });
 
   it.for<MeterKind>(['aligned', 'first-use'])('a %s window admitting one more than the figure, same seeds: still failed', async (meter) => {
     for (const seed of [24, 51]) {
-      const r = await runShape({ windows, plans, shape: { meter, headers: 'binding', faults: { overAdmit: 1 } }, latencyMs: [0, 200], seed, only: ['minute'] });
+      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding', faults: { overAdmit: 1 } }, latencyMs: [0, 200], seed, only: ['minute'] });
       expect({ seed, failed: r.failed.some((f) => f.startsWith('quota.minute.exact[pro]')) }).toEqual({ seed, failed: true });
     }
   });

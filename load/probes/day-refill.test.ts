@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../spec/plans.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
@@ -64,18 +64,24 @@ describe('refusalBeforeReset (a day 429 pointing before its admitted answers\' R
 // The day probe alone (--only day: no minute probe tells the model) on the reference server in virtual time.
 const roomy = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 20 }, plans: { free: { perMinute: 20, perDay: 100 } } });
 
-async function dayOnly(options: ReferenceOptions) {
+async function dayOnly(options: ReferenceOptions, declared?: DeclaredModel) {
   const t = inProcessTarget({ plans: roomy, keys: { pc_free_dddddddddddd: 'free' }, ...options });
-  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: roomy.windows, progress: silentProgress });
+  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: roomy.windows, progress: silentProgress, declared });
   const r = await runProbes(ctx, [{ key: 'pc_free_dddddddddddd', plan: resolvePlan(roomy, 'free') }], ['day'], []);
   return (id: string) => r.checks.find((c) => c.id === `${id}[free]`);
 }
 
 describe('day probe alone on a day that refills (GAPS.md "Requests per day")', () => {
-  it('passes a token-bucket day, fully judged: up to perDay plus its refill is what "per day" allows', async () => {
-    const check = await dayOnly({ variants: { limiterModel: 'token-bucket' } });
+  it('passes a declared token-bucket day, fully judged: up to perDay plus its refill is what a declared bucket allows', async () => {
+    const check = await dayOnly({ variants: { limiterModel: 'token-bucket' } }, 'token-bucket');
     expect(check('quota.day.exact')?.outcome).toBe('pass');
     expect(check('quota.day.retry-after')?.outcome).toBe('pass');
+  });
+
+  it('fails the same day undeclared: more than perDay within one day\'s length, under the window reading', async () => {
+    const check = await dayOnly({ variants: { limiterModel: 'token-bucket' } });
+    expect(check('quota.day.exact')?.outcome).toBe('fail');
+    expect(check('quota.day.exact')?.failures[0]?.message).toMatch(/window reading/);
   });
 
   it('still passes the fixed day exactly', async () => {

@@ -14,6 +14,7 @@ import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, typ
 import { applicable, notFixed, remainingBefore429, retryAfterAccurate, retryAfterConsistent, retryAfterForm, retryAfterPresent } from './judge.ts';
 import type { Observation } from './observe.ts';
 import { modelFix, type ModelVerdict } from './model.ts';
+import { readingFor } from './reading.ts';
 
 type Day = DayObservation;
 
@@ -105,8 +106,8 @@ function countedExact(o: Day, c: Counted): Verdict {
   // (a false FAIL: '101 requests admitted within one day window without a day-quota 429', token bucket, --only day).
   const unknown = o.model === undefined || o.model.model === 'unknown';
   if (!c.final) {
-    return refillMayExplain(perDay, c.admitted, unknown)
-      ?? failure(`${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}`, {
+    return refillMayExplain(o.scope, c.admitted, unknown)
+      ?? failure(`${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`, {
         expected: perDay, received: c.admitted,
       });
   }

@@ -10,7 +10,8 @@ import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeS
 import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { failure } from './findings.ts';
-import { allowance, type ModelVerdict } from './model.ts';
+import { allowance, allowanceFor, type ModelVerdict } from './model.ts';
+import { overWindowText, readingFor } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { serverOrder, widthFor } from './waves.ts';
@@ -25,7 +26,7 @@ const PACE_MARGIN = 1.05;
  * order, so the latest send's answer need not be the last, and a span to it was short of what the server
  * may have taken (a GCRA day admitted 1611 within a 15.44 s span, its bound then read 1610 from 15.40 s).
  */
-function overDay(run: ProbeScope, own: readonly Observation[], model: ModelVerdict): { count: number; most: number; at: Observation } | undefined {
+function overDay(run: ProbeScope, own: readonly Observation[], model: ModelVerdict): { count: number; most: number; at: Observation; spanMs: number } | undefined {
   const { perDay } = run.k.plan;
   const dayMs = run.ctx.windows.daySeconds * 1000;
   const sent = [...own].sort((a, b) => a.sentLocal - b.sentLocal);
@@ -40,8 +41,8 @@ function overDay(run: ProbeScope, own: readonly Observation[], model: ModelVerdi
       if (latest[0]! < i) latest.shift();
     }
     const count = j - i + 1;
-    const most = perDay + allowance(model.model, perDay, dayMs, spanOf());
-    if (count > most) return { count, most, at: sent[j]! };
+    const most = perDay + allowanceFor(model, perDay, dayMs, spanOf(), run.ctx.declared);
+    if (count > most) return { count, most, at: sent[j]!, spanMs: spanOf() };
   }
   return undefined;
 }
@@ -78,8 +79,11 @@ export function slidingExact(scope: ProbeScope, d: Extract<SlidingDay, { kind: '
   const over = overDay(scope, d.own, model);
   const { spent, final } = d;
   if (over) {
-    const most = over.most > perDay ? `, a ${model.model} limiter at most ${over.most}` : '';
-    return failure(`${over.count} requests admitted within one day window (${scope.ctx.windows.daySeconds} s); the plan allows ${perDay}${most}`, { exchange: over.at.ex, expected: perDay, received: over.count });
+    const { daySeconds } = scope.ctx.windows;
+    const { declared } = scope.ctx;
+    const limiter = over.most > perDay ? `, a ${model.model} limiter at most ${over.most}` : '';
+    const most = declared === undefined ? `${limiter}: ${overWindowText(over.count, over.spanMs, perDay, daySeconds, 'day')}` : `${limiter}; ${readingFor(declared, perDay)}`;
+    return failure(`${over.count} requests admitted within one day window (${daySeconds} s); the plan allows ${perDay}${most}`, { exchange: over.at.ex, expected: perDay, received: over.count });
   }
   if (spent.admitted + spent.refused - 1 + spent.before >= perDay) return verdict.pass;
   const before = spent.before ? `, ${spent.before} before the probes` : '';

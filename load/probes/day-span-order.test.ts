@@ -9,7 +9,7 @@
 // day that admits more than a refilling one can is failed as before (its twin here admits 5 more a day).
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
-import { runShape } from '../../testkit/load/shape-run.ts';
+import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 
 const windows = { minuteSeconds: 3, daySeconds: 45 };
 const plans = { free: { perMinute: 60, perDay: 600 }, pro: { perMinute: 300, perDay: 1200 } };
@@ -28,12 +28,12 @@ const FAILED_BEFORE: Array<{ name: string; shape: Omit<ShapeOptions, 'windows'>;
 
 describe('a refilling day paced in waves (--only day, 0-30 ms each way)', () => {
   it.for(FAILED_BEFORE)('passes a correct day: $name, seed $seed, clock off by $skewMs ms', async ({ shape, seed, skewMs }) => {
-    const r = await runShape({ windows, plans, shape, latencyMs: [0, 30], skewMs, seed, only: ['day'] });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], skewMs, seed, only: ['day'] });
     expect(dayExact(r)).toMatchObject({ outcome: 'pass' });
   });
 
   it.for(FAILED_BEFORE)('fails its twin admitting 5 more a day: $name, seed $seed, clock off by $skewMs ms', async ({ shape, seed, skewMs }) => {
-    const r = await runShape({ windows, plans, shape: { ...shape, faults: { dayOverAdmit: 5 } }, latencyMs: [0, 30], skewMs, seed, only: ['day'] });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { ...shape, faults: { dayOverAdmit: 5 } }, latencyMs: [0, 30], skewMs, seed, only: ['day'] });
     expect(dayExact(r).outcome).toBe('fail');
     expect(dayExact(r).failures[0]?.message).toMatch(/requests admitted within one day window \(45 s\); the plan allows 1200, a token-bucket limiter at most/);
   });

@@ -15,6 +15,7 @@ import { failure } from './findings.ts';
 import { retryAfterAccurate, retryAfterPresent } from './judge.ts';
 import { quotaOf, resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
+import { overWindowText, readingFor } from './reading.ts';
 
 export interface DayTally {
   admitted: number;
@@ -28,6 +29,8 @@ export interface DayTally {
   racing: number;
   /** Requests sent before the probes (identifying the target) that fell in this window: its first sample is in it. */
   before: number;
+  /** Server ms from the first admitted answer placed in the window to the last. */
+  spanMs: number;
 }
 
 /**
@@ -81,8 +84,9 @@ const refusedOnSpentDay = (s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>):
 export function tallyDay(run: TallyInput, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
   const finalSample = final.sample;
   const { samples } = run;
-  const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, racing: 0, before: 0 };
+  const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, racing: 0, before: 0, spanMs: 0 };
   const refusedAt: number[] = [];
+  const admittedAt: number[] = [];
   const finalSentMs = final.serverMs - (final.receivedLocal - final.sentLocal);
   let earliest: { t: number; where: Placement } | undefined;
   const finalReset = final.quota === 'day' ? final.rate?.reset : undefined;
@@ -95,8 +99,10 @@ export function tallyDay(run: TallyInput, startMs: number, endMs: number, final:
     if (earliest === undefined || s.t < earliest.t) earliest = { t: s.t, where };
     if (where !== 'in') continue;
     if (s.status === 429 && !refusedOnSpentDay(s, run.k.plan)) refusedAt.push(s.t);
-    else if (s.status >= 200 && s.status < 300) tally.admitted++;
+    else if (s.status >= 200 && s.status < 300) admittedAt.push(s.t);
   }
+  tally.admitted = admittedAt.length;
+  tally.spanMs = admittedAt.length === 0 ? 0 : Math.max(...admittedAt) - Math.min(...admittedAt);
   tally.rejected = refusedAt.length;
   tally.racing = refusedAt.filter((t) => t > finalSentMs).length;
   if (earliest?.where !== 'out') tally.before = run.before;
@@ -126,7 +132,7 @@ export interface TallyInput extends ProbeScope {
 }
 
 /** The tally's verdict: more than the day allows (`over`), or a count judged with its bounds. */
-export type Settled = { over: number } | { tally: DayTally; consumes: boolean; exactly: boolean };
+export type Settled = { over: number; spanMs: number } | { tally: DayTally; consumes: boolean; exactly: boolean };
 
 /**
  * Whether the tally decides the day quota (undefined: take the slow path, a fresh day counted).
@@ -142,19 +148,19 @@ export function settleByTally(input: TallyInput): Settled | undefined {
   // Requests sent before the probes (answers unseen) may have been counted, or not: either count passes,
   // one between them cannot be told from over-admission (the slow path counts a day without them).
   const withBefore = t.admitted + t.before;
-  if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay) return t.admitted > perDay ? { over: t.admitted } : undefined;
+  if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay) return t.admitted > perDay ? { over: t.admitted, spanMs: t.spanMs } : undefined;
   const consumes = withBefore < perDay && withBefore + t.rejected === perDay;
   if (t.admitted < perDay && withBefore > perDay) return undefined;
   // A limiter counting its 429s, whose last refusals raced the day's 429: which of them it counted first
   // the answers do not tell; the slow path counts a fresh day, its last requests one at a time (day.ts).
   if (t.racing > 0 && withBefore < perDay && withBefore + t.rejected !== perDay && withBefore + t.rejected - t.racing <= perDay) return undefined;
   const exactly = t.admitted === perDay || withBefore === perDay || consumes;
-  return !exactly && t.admitted > perDay ? { over: t.admitted } : { tally: t, consumes, exactly };
+  return !exactly && t.admitted > perDay ? { over: t.admitted, spanMs: t.spanMs } : { tally: t, consumes, exactly };
 }
 
 /** The tally's dayExact verdict. */
 export function tallyExact(input: TallyInput, s: Settled): Verdict {
-  if ('over' in s) return overDay(input, s.over);
+  if ('over' in s) return overDay(input, s.over, s.spanMs);
   if (s.exactly) return verdict.pass;
   const { perDay } = input.k.plan;
   return failure(`${s.tally.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: input.final.ex, expected: perDay, received: s.tally.admitted });
@@ -181,20 +187,30 @@ export function tallyConsume(input: TallyInput, s: Settled): Verdict {
 }
 
 /**
- * More than perDay in one day window, the limiter's model unknown: a day refilled continuously (a token
- * bucket, GCRA) admits up to twice perDay in one window (spec/GAPS.md "Requests per day"), so up to that
- * it is unjudged, never failed (undefined past it).
+ * More than perDay in one day window, the limiter's model unknown, and a token bucket declared (reading.ts):
+ * a day refilled continuously admits up to twice perDay in one window, so up to that it is unjudged, never
+ * failed (undefined past it, and under the window reading, which allows perDay in any day's length).
  */
-export function refillMayExplain(perDay: number, admitted: number, modelUnknown: boolean): Verdict | undefined {
-  if (!modelUnknown || admitted > 2 * perDay) return undefined;
+export function refillMayExplain(scope: ProbeScope, admitted: number, modelUnknown: boolean): Verdict | undefined {
+  const { perDay } = scope.k.plan;
+  if (!modelUnknown || scope.ctx.declared === undefined || admitted > 2 * perDay) return undefined;
   const refilled = `a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`;
   const why = `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: ${refilled}`;
   return verdict.unjudged(why, 'run the minute probe too (--only minute,day), which tells the model');
 }
 
-/** More than perDay in one day window: over-admission, unless the model is unknown and a refilling day explains it. */
-function overDay(input: TallyInput, admitted: number): Verdict {
+/** What more than perDay in one day window proves, under the run's reading. */
+function overDayText(scope: ProbeScope, admitted: number, spanMs: number | undefined, modelUnknown: boolean): string {
+  const { perDay } = scope.k.plan;
+  const { daySeconds } = scope.ctx.windows;
+  const plan = `the plan allows ${perDay}`;
+  if (scope.ctx.declared !== undefined || !modelUnknown) return `${admitted} requests admitted in one day window; ${plan}; ${readingFor(scope.ctx.declared, perDay)}`;
+  return `${spanMs === undefined ? `${admitted} admitted in one ${daySeconds} s day` : overWindowText(admitted, spanMs, perDay, daySeconds, 'day')}; ${plan}`;
+}
+
+/** More than perDay in one day window: over-admission, unless a declared bucket's refill may explain it. */
+function overDay(input: TallyInput, admitted: number, spanMs: number): Verdict {
   const { perDay } = input.k.plan;
-  return refillMayExplain(perDay, admitted, input.modelUnknown)
-    ?? failure(`${admitted} requests admitted in one day window; the plan allows ${perDay}`, { exchange: input.final.ex, expected: perDay, received: admitted });
+  return refillMayExplain(input, admitted, input.modelUnknown)
+    ?? failure(overDayText(input, admitted, spanMs, input.modelUnknown), { exchange: input.final.ex, expected: perDay, received: admitted });
 }

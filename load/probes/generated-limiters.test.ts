@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MeterKind, ShapeFaults, ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
-import { runShape } from '../../testkit/load/shape-run.ts';
+import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 
 const WINDOWS = { minuteSeconds: 3, daySeconds: 45 };
 const PLANS = { free: { perMinute: 10, perDay: 60 }, pro: { perMinute: 20, perDay: 150 } };
@@ -52,6 +52,43 @@ describe('generated limiters (fast-check)', () => {
         const failed = r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
         if (d.fault === 'none') expect(failed).toEqual([]);
         else expect(failed.map((f) => f.split('[')[0]).some((id) => new RegExp(`^(${FAULTS[d.fault]![1]})$`).test(id!))).toBe(true);
+      }),
+      { numRuns: 150, seed: 20261128 },
+    );
+  }, 300_000);
+});
+
+/**
+ * A declared bucket is allowed what it refills over a count, so one over the figure may hide in it (spec/GAPS.md,
+ * "Limiter model" limits): its over-admission fault admits a burst's worth more.
+ */
+const BUCKET_FAULTS: typeof FAULTS = { ...FAULTS, overAdmit: [{ overAdmit: 10 }, FAULTS.overAdmit![1]] };
+
+/** Buckets both ways: declared (judged as one) or not (the window reading), correct or with one fault. */
+const bucket = fc.record({
+  meter: fc.constantFrom<MeterKind>('token-bucket', 'gcra'),
+  declared: fc.boolean(),
+  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
+  seed: fc.integer({ min: 1, max: 1000 }),
+  fault: fc.constantFrom<keyof typeof FAULTS | 'none'>('none', 'none', 'overAdmit', 'noRetryAfter', 'noDay'),
+});
+
+const EXACT = /^quota\.(minute|burst|day)\.exact$/;
+
+describe('generated buckets (fast-check), declared or not', () => {
+  it('declared, a correct one is never failed and a faulty one fails its rule; undeclared, an exact count fails under the window reading', async () => {
+    await fc.assert(
+      fc.asyncProperty(bucket, async (d) => {
+        const shape = { meter: d.meter, headers: 'binding' as const, ...(d.fault === 'none' ? {} : { faults: BUCKET_FAULTS[d.fault]![0] }) };
+        const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed, ...(d.declared ? { declared: BUCKET_DECLARED } : {}) });
+        const failed = r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => [c.id.split('[')[0]!, c.failures[0]?.message ?? ''] as const);
+        if (!d.declared) {
+          // More than the figure within one window's length, fault or none: an exact count fails, naming the reading.
+          const exact = failed.filter(([id]) => EXACT.test(id));
+          expect(exact.length).toBeGreaterThan(0);
+          if (d.fault === 'none') for (const [, message] of exact) expect(message).toMatch(/window reading/);
+        } else if (d.fault === 'none') expect(failed).toEqual([]);
+        else expect(failed.some(([id]) => new RegExp(`^(${BUCKET_FAULTS[d.fault]![1]})$`).test(id))).toBe(true);
       }),
       { numRuns: 150, seed: 20261128 },
     );

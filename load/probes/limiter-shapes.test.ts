@@ -4,7 +4,7 @@
 // The same limiters on the real libraries over real sockets: testkit/limiters/ (limiter-kit).
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
-import { runShape, type RunShape } from '../../testkit/load/shape-run.ts';
+import { declaredFor, runShape, type RunShape } from '../../testkit/load/shape-run.ts';
 
 // 3 s / 45 s windows as in issue 15; day figures a whole-second Reset rounded up still leaves room to reach.
 const windows = { minuteSeconds: 3, daySeconds: 45 };
@@ -34,7 +34,7 @@ const must = (r: Awaited<ReturnType<typeof runShape>>) => r.failed.filter((f) =>
 describe('a correct limiter of every shape is judged whole and passes', () => {
   it.for(SHAPES.flatMap(([name, shape]) => CONDITIONS.map(([cond, extra]) => [`${name}, ${cond}`, shape, extra] as const)))('%s', async ([, shape, extra]) => {
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ windows, plans, shape, ...extra, seed });
+      const r = await runShape({ windows, plans, shape, ...extra, seed, declared: declaredFor(shape) });
       expect({ seed, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
     }
   });
@@ -48,7 +48,7 @@ describe('a correct limiter of every shape is judged whole and passes', () => {
   // §8.2 "the request limit currently applicable": two middlewares each writing their own headers tell a
   // client Remaining > 0 and refuse its next request. Correct, and what clients get wrong: SHOULD.
   it.for(SHAPES.map(([name, shape]) => [name, shape] as const))('%s: a SHOULD finding exactly where a 429 follows another quota\'s Remaining > 0', async ([, shape]) => {
-    const r = await runShape({ windows, plans, shape });
+    const r = await runShape({ windows, plans, shape, declared: declaredFor(shape) });
     const applicable = r.failed.filter((f) => f.startsWith('quota.headers.applicable['));
     expect(applicable.length > 0).toBe(shape.headers !== 'binding');
     expect(r.checks.find((c) => c.id === 'quota.headers.applicable[free]')?.level).toBe('SHOULD');
@@ -64,7 +64,7 @@ describe('a correct limiter of every shape is judged whole and passes', () => {
   // `petcert quota` identifies the target first, with the first key (cli/identify.ts): requests the probes
   // never see, which the day counts. Told to the probes, a correct server is judged whole and passes.
   it.for(SHAPES.map(([name, shape]) => [name, shape] as const))('%s: requests sent before the probes count against the day', async ([, shape]) => {
-    const r = await runShape({ windows, plans, shape, before: { requests: 2, told: true } });
+    const r = await runShape({ windows, plans, shape, before: { requests: 2, told: true }, declared: declaredFor(shape) });
     expect({ failed: must(r), unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
   });
 
@@ -88,7 +88,7 @@ describe('a distant target (150 ms round trip, 5 % of the window) is judged whol
     ['GCRA of the minute figure, fixed day', { meter: 'gcra', dayMeter: 'aligned', headers: 'binding' }],
   ];
   it.for(FAR)('%s', async ([, shape]) => {
-    const r = await runShape({ ...far, shape });
+    const r = await runShape({ ...far, shape, declared: declaredFor(shape) });
     expect({ failed: must(r), unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
   });
   it('over-admission is still caught at that distance', async () => {
@@ -115,7 +115,8 @@ describe('faults in real-world shapes are still caught', () => {
   ];
   it.for(FAULTS)('%s → %s', async ([name, shape, check]) => {
     const latencyMs: [number, number] = name.includes('distant') ? [60, 90] : [0, 30];
-    const r = await runShape({ windows, plans, shape, latencyMs });
+    // Declared as what it runs: a bucket's faults are caught even judged as a bucket.
+    const r = await runShape({ windows, plans, shape, latencyMs, declared: declaredFor(shape) });
     expect(must(r).map((f) => f.split(':')[0])).toContain(check);
   });
 });

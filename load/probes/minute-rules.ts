@@ -15,6 +15,7 @@ import {
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
 import { allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
 import { localSpan, type Observation } from './observe.ts';
+import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import type { Retried } from './backoff.ts';
 import type { WindowCount } from './window.ts';
 
@@ -92,18 +93,26 @@ function exact(o: Minute): Verdict {
   // To the last answer of any admitted request, not of the one last in the server's order: one answered later
   // in the same wave may have reached the server later, and the bucket refilled until then (observe.ts localSpan).
   const spanMs = localSpan(count.admitted);
-  const most = perMinute + allowanceFor(model, perMinute, o.scope.ctx.windows.minuteSeconds * 1000, spanMs);
+  const { minuteSeconds } = o.scope.ctx.windows;
+  const { declared } = o.scope.ctx;
+  const most = perMinute + allowanceFor(model, perMinute, minuteSeconds * 1000, spanMs, declared);
   // Told by the count's own evidence where the headers did not show it (minute.ts bucketOrFixed): say which.
   const told = o.model && model !== o.model ? ` (${model.why})` : '';
   const refill = most === perMinute ? '' : `, and a ${model.model} limiter at most ${most} over these ${Math.round(spanMs)} ms`;
   const plan = `the plan allows ${perMinute}${refill}${told}`;
-  if (count.over || n > most) return failure(`${n} requests admitted from a full minute allowance; ${plan}`, { exchange: last?.ex, expected: perMinute, received: n });
+  if (count.over || n > most) {
+    // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
+    const proved = declared === undefined && model.model !== 'fixed' && spanMs < minuteSeconds * 1000
+      ? overWindowText(n, spanMs, perMinute, minuteSeconds, 'minute')
+      : `${n} requests admitted from a full minute allowance; ${plan}${n > perMinute ? `; ${readingFor(declared, perMinute)}` : ''}`;
+    return failure(proved, { exchange: last?.ex, expected: perMinute, received: n });
+  }
   if (count.capped) {
     const why = `${n} requests admitted and no 429 before the count's backstop (${plan}): a limiter refilling as fast as the waves drained it`;
     return verdict.unjudged(why, 'a minute window longer against the round trip (the target nearer, or windows less compressed)');
   }
   // The model still unknown (minute.ts bucketOrFixed): a bucket's refill and a fixed window's over-admission alike.
-  if (n > perMinute && model.model === 'unknown') {
+  if (n > perMinute && model.model === 'unknown' && refillCounts(declared, 'unknown', minuteSeconds * 1000, spanMs)) {
     return verdict.unjudged(`${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`, modelFix(model));
   }
   if (n >= perMinute) return verdict.pass;

@@ -124,13 +124,21 @@ describe('allowanceFor', () => {
   // A moving window's overAdmit twin (one more per window, headers of the plan) passed the minute count at
   // 2 s windows when the count took 100 ms (an allowance of 1 for any sliding log): the tell shows this log
   // does not refill, so within a window it gets none.
-  it('none within a window for a log shown to count each request a whole window; the model\'s otherwise', () => {
+  it('none within a window for a log shown to count each request a whole window; the model\'s otherwise, a bucket declared', () => {
     const log = { model: 'sliding-log' as const, why: '' };
-    expect(allowanceFor(log, 20, 2000, 150)).toBe(1);
-    expect(allowanceFor({ ...log, wholeWindow: true }, 20, 2000, 150)).toBe(0);
-    expect(allowanceFor({ ...log, wholeWindow: true }, 20, 2000, 2100)).toBe(21); // a count longer than a window
-    expect(allowanceFor({ model: 'token-bucket', why: '' }, 20, 2000, 150)).toBe(1);
-    expect(allowanceFor({ model: 'fixed', why: '' }, 20, 2000, 1500)).toBe(0);
+    expect(allowanceFor(log, 20, 2000, 150, 'token-bucket')).toBe(1);
+    expect(allowanceFor({ ...log, wholeWindow: true }, 20, 2000, 150, 'token-bucket')).toBe(0);
+    expect(allowanceFor({ ...log, wholeWindow: true }, 20, 2000, 2100, 'token-bucket')).toBe(21); // a count longer than a window
+    expect(allowanceFor({ model: 'token-bucket', why: '' }, 20, 2000, 150, 'token-bucket')).toBe(1);
+    expect(allowanceFor({ model: 'fixed', why: '' }, 20, 2000, 1500, 'token-bucket')).toBe(0);
+  });
+
+  it('under the window reading, no refill within one window\'s length; past it, and for a counter\'s own windows, the model\'s', () => {
+    const bucket = { model: 'token-bucket' as const, why: '' };
+    expect(allowanceFor(bucket, 20, 2000, 1999, undefined)).toBe(0);
+    expect(allowanceFor(bucket, 20, 2000, 2100, undefined)).toBe(21);
+    expect(allowanceFor({ model: 'sliding-log', why: '' }, 20, 2000, 150, undefined)).toBe(0);
+    expect(allowanceFor({ model: 'sliding-counter', why: '' }, 20, 2000, 150, undefined)).toBe(1);
   });
 
   it('both moving-window tells mark the log', () => {

@@ -16,7 +16,10 @@
 //                    faster than time (by about window / limit per request), and once full again one
 //                    request pushes it less than a window ahead.
 
-export type LimiterModelName = 'fixed' | 'sliding-log' | 'sliding-counter' | 'token-bucket' | 'unknown';
+import { refillCounts, type DeclaredModel } from './reading.ts';
+
+export type { LimiterModelName } from './model-name.ts';
+import type { LimiterModelName } from './model-name.ts';
 
 export interface ModelEvidence {
   windowSeconds: number;
@@ -245,12 +248,14 @@ export function allowance(model: LimiterModelName, limit: number, windowMs: numb
 }
 
 /**
- * `allowance` for a told model. A log shown to count each request a whole window (`wholeWindow`) admits at
+ * `allowance` for a told model, under the run's reading (reading.ts): the window reading counts no refill
+ * within one window's length. A log shown to count each request a whole window (`wholeWindow`) admits at
  * most `limit` over any span shorter than a window, whatever state it started in: the count's own requests
  * all still count at its end (an earlier one aging out only frees a place the count did not have).
  */
-export function allowanceFor(v: ModelVerdict, limit: number, windowMs: number, spanMs: number): number {
-  return v.wholeWindow && spanMs < windowMs ? 0 : allowance(v.model, limit, windowMs, spanMs);
+export function allowanceFor(v: ModelVerdict, limit: number, windowMs: number, spanMs: number, declared: DeclaredModel | undefined): number {
+  if (v.wholeWindow && spanMs < windowMs) return 0;
+  return refillCounts(declared, v.model, windowMs, spanMs) ? allowance(v.model, limit, windowMs, spanMs) : 0;
 }
 
 /**

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Verdict } from '../../report/check.ts';
 import type { ModelVerdict } from './model.ts';
-import { runShape } from '../../testkit/load/shape-run.ts';
+import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 import { remainingCountdown } from './judge.ts';
 import type { Observation } from './observe.ts';
 
@@ -21,7 +21,7 @@ describe.each([
 ] as const)('a correct %s, each way %j ms: a wave\'s refill is not a Remaining fault', (meter, latencyMs, seeds) => {
   it.for(seeds)('passes the minute probe with every MUST judged (seed %i)', async (seed) => {
     const shape = { meter, headers: 'binding' } as const;
-    const r = await runShape({ windows, plans, shape, latencyMs: [...latencyMs], seed, only: ['minute'] });
+    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [...latencyMs], seed, only: ['minute'] });
     expect({ failed: r.failed, unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
   });
 });

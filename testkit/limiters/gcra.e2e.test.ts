@@ -9,5 +9,6 @@ proofSuite(
     'gcra wrongRemaining',
     'gcra noRetryAfter',
     'gcra noDay',
+    'gcra undeclared',
   ],
 );

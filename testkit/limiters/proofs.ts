@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parsePlansFile, type PlanTable } from '../../spec/plans.ts';
+import { parsePlansFile, type DeclaredModel, type PlanTable } from '../../spec/plans.ts';
 import { LIMITER_FAULTS, type LimiterFault } from './faults.ts';
 import { startService } from './start.ts';
 import { runQuota, type RunVerdict } from './verdict.ts';
@@ -45,9 +45,22 @@ export interface Proof {
   /** Plans (default PROOF_PLANS); both keys unless `freeOnly`. */
   plans?: typeof PROOF_PLANS | typeof SLOW_PLANS | typeof ROOMY_PLANS;
   freeOnly?: boolean;
+  /** --limiter-model: the model the vendor declares (a bucket's rows); undefined, the window reading. */
+  declared?: DeclaredModel;
   /** 'pass', or the check (without its [plan]) the faulty twin must fail. */
   expect: 'pass' | string;
 }
+
+/** A bucket's rows as its vendor states them: its plans are rates (`--limiter-model token-bucket`). */
+export const declaredBucket = (rows: readonly Proof[]): Proof[] => rows.map((p) => ({ ...p, declared: 'token-bucket' }));
+
+/**
+ * A bucket nobody declared, judged under the window reading: its day admits past perDay within one day's
+ * length (what it refills while the probe drains it), so quota.day.exact fails. Its minute count may not
+ * show it: a count faster than one token's refill admits exactly the figure.
+ */
+export const undeclaredBucket = (service: string, label = service): Proof =>
+  ({ name: `${label} undeclared`, service, only: ['day'], freeOnly: true, expect: 'quota.day.exact' });
 
 /** The four faulty twins of a service, each with the probe that catches it, on the free key alone; rows named `${label} FAULT`. */
 export function twins(service: string, faults: readonly LimiterFault[] = LIMITER_FAULTS, label = service): Proof[] {
@@ -78,6 +91,7 @@ export async function runProof(proof: Proof): Promise<RunVerdict> {
   try {
     const args = entries.flatMap(([key, plan]) => ['--key', `${plan}=${key}`]);
     for (const only of proof.only ?? []) args.push('--only', only);
+    if (proof.declared) args.push('--limiter-model', proof.declared);
     return await runQuota(service.baseUrl, args, { plansFile: file, timeoutMs: PROOF_TIMEOUT_MS });
   } finally {
     await service.close();

@@ -9,5 +9,6 @@ proofSuite(
     'token-bucket wrongRemaining',
     'token-bucket noRetryAfter',
     'token-bucket noDay',
+    'token-bucket undeclared',
   ],
 );

@@ -8,7 +8,7 @@ import { runQuota } from '../../load/quota.ts';
 import { listen, type ReferenceOptions } from '../../reference/index.ts';
 import type { LimiterModel } from '../../reference/variants.ts';
 import type { Report } from '../../report/model.ts';
-import { parsePlansFile } from '../../spec/plans.ts';
+import { parsePlansFile, type DeclaredModel, type PlanTable } from '../../spec/plans.ts';
 
 // Small quotas keep the quota probes short; conform's key is on Business (the spec's figures) so its
 // requests are never paced.
@@ -20,11 +20,18 @@ const quotaKeys = Object.entries(keys).map(([key, plan]) => ({ key, plan }));
 export type CorrectModel = Exclude<LimiterModel, 'fixed'>;
 export const MODELS: CorrectModel[] = ['sliding-log', 'sliding-counter', 'token-bucket'];
 
-/** `petcert quota`'s engine on the reference server as `limiterModel`, with `faults` if given. */
-export async function quotaOnModel(limiterModel: CorrectModel, faults?: ReferenceOptions['faults']): Promise<Report> {
+/** What the vendor of each model declares: a bucket its rates (`limiterModel`), the others nothing (the window reading). */
+export const declaredOf = (m: CorrectModel): DeclaredModel | undefined => (m === 'token-bucket' ? 'token-bucket' : undefined);
+
+/** The plans as the run reads them: `declared` in the plans file's `limiterModel`. */
+const plansDeclaring = (declared: DeclaredModel | null | undefined): PlanTable => (declared ? { ...plans, limiterModel: declared } : plans);
+
+/** `petcert quota`'s engine on the reference server as `limiterModel`, with `faults` if given, the model declared as its vendor would. */
+/** `declared` null: nothing declared (the window reading), whatever the model. */
+export async function quotaOnModel(limiterModel: CorrectModel, faults?: ReferenceOptions['faults'], declared: DeclaredModel | null | undefined = declaredOf(limiterModel)): Promise<Report> {
   const server = await listen({ plans, keys, variants: { limiterModel }, ...(faults ? { faults } : {}) });
   try {
-    return await runQuota({ baseUrl: server.baseUrl, keys: quotaKeys, plans });
+    return await runQuota({ baseUrl: server.baseUrl, keys: quotaKeys, plans: plansDeclaring(declared) });
   } finally {
     await server.close();
   }
@@ -34,7 +41,7 @@ export async function quotaOnModel(limiterModel: CorrectModel, faults?: Referenc
 export async function certifyOnModel(limiterModel: CorrectModel): Promise<Report> {
   const server = await listen({ plans, keys: { ...keys, [conformKey.key]: conformKey.plan }, variants: { limiterModel } });
   try {
-    return await certify({ baseUrl: server.baseUrl, production: false, conformKeys: [conformKey], quotaKeys, plans, version: 'test' }, realRunners);
+    return await certify({ baseUrl: server.baseUrl, production: false, conformKeys: [conformKey], quotaKeys, plans: plansDeclaring(declaredOf(limiterModel)), version: 'test' }, realRunners);
   } finally {
     await server.close();
   }

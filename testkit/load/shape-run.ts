@@ -7,10 +7,10 @@ import { createContext } from '../../load/probes/context.ts';
 import { runProbes } from '../../load/probes/run.ts';
 import { answerOf, type Answer } from '../../load/probes/remaining-ceiling.ts';
 import type { CheckResult, Sample } from '../../report/model.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../spec/plans.ts';
 import { createFakeClock } from './fake-clock.ts';
 import { FAKE_START_MS } from './in-process.ts';
-import { createShape, type ShapeOptions } from './limiter-shapes.ts';
+import { createShape, type MeterKind, type ShapeOptions } from './limiter-shapes.ts';
 
 export interface RunShape {
   windows: { minuteSeconds: number; daySeconds: number };
@@ -26,6 +26,8 @@ export interface RunShape {
   before?: { requests: number; told: boolean };
   /** --max-wait, ms (default: the longest window the plans allow). */
   maxWaitMs?: number;
+  /** --limiter-model: the model the vendor declares (load/probes/reading.ts); undefined, the window reading. */
+  declared?: DeclaredModel;
 }
 
 /** mulberry32: a small seeded generator, so a failing seed can be replayed. */
@@ -85,7 +87,7 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
     answers.push(answerOf(response.status, response.headers));
   }
   const spentBefore = o.before?.told ? { spentBefore: { [first]: o.before.requests }, answersBefore: { [first]: answers } } : {};
-  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, maxWaitMs: o.maxWaitMs, ...spentBefore });
+  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, maxWaitMs: o.maxWaitMs, declared: o.declared, ...spentBefore });
   const startedMs = clock.now();
   const r = await runProbes(ctx, keys, o.only ?? PROBE_NAMES, Object.keys(keyPlan));
   return {
@@ -97,3 +99,14 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
     elapsedMs: clock.now() - startedMs,
   };
 }
+
+/**
+ * The reading the bucket and GCRA shapes are judged under where a test asks what a correct bucket gets:
+ * the vendor declares its plans are rates (`--limiter-model token-bucket`). Undeclared, the window reading
+ * fails them (load/probes/declared-reading.test.ts).
+ */
+export const BUCKET_DECLARED: DeclaredModel = 'token-bucket';
+
+/** What a vendor running this shape declares: a bucket or GCRA its rates, any other shape nothing (the window reading). */
+export const declaredFor = (shape: { meter: MeterKind }): DeclaredModel | undefined =>
+  (shape.meter === 'token-bucket' || shape.meter === 'gcra' ? BUCKET_DECLARED : undefined);

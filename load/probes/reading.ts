@@ -1,0 +1,47 @@
+// The reading a quota's counts are judged under. §8 speaks of "the current window", "requests remaining in
+// the current window" and a Reset "at which the limit resets": windows that reset. So by default no more
+// than the plan's figure may be admitted within any span of one window's length the evidence pins down
+// (the window reading). A vendor whose plans are rates with a burst declares it (`--limiter-model
+// token-bucket`, the plans file's `limiterModel`): then a bucket of capacity N refilled at N per window is
+// judged as one, and whatever such a bucket would not admit still fails. The certificate names the reading.
+import type { Reading } from '../../report/model.ts';
+import type { DeclaredModel } from '../../spec/plans.ts';
+import type { LimiterModelName } from './model-name.ts';
+
+export type { DeclaredModel } from '../../spec/plans.ts';
+
+
+export const WINDOW_READING_TEXT = "judged under the window reading (at most N in any window's length)";
+export const BUCKET_READING_TEXT = 'judged as a token bucket (capacity N, N per window)';
+
+/** How the certificate reads the counts (report.json `reading`): undeclared, the window reading. */
+export const readingOf = (declared: DeclaredModel | undefined): Reading =>
+  declared === undefined
+    ? { model: 'window', declared: false, text: WINDOW_READING_TEXT }
+    : { model: declared, declared: true, text: BUCKET_READING_TEXT };
+
+/** The reading's sentence with the plan's figure in place of N. */
+export const readingFor = (declared: DeclaredModel | undefined, figure: number): string => readingOf(declared).text.replace(/\bN\b/g, String(figure));
+
+/**
+ * Whether a model's refill may be counted over `spanMs`: under a declared bucket always; under the window
+ * reading only over a span longer than a window (no window of the plan's length then holds every request).
+ * A sliding window counter keeps fixed windows of its own (its Reset names their end), so a count that
+ * crosses one of them is two windows' and keeps its allowance under either reading.
+ */
+export const refillCounts = (declared: DeclaredModel | undefined, model: LimiterModelName, windowMs: number, spanMs: number): boolean =>
+  declared !== undefined || model === 'sliding-counter' || spanMs >= windowMs;
+
+/** Most a bucket of `figure` refilled at `figure` per window admits within one window's length: the whole bucket, and all but one refilled. */
+export const bucketWindowMost = (figure: number): number => 2 * figure - 1;
+
+/**
+ * What the evidence proves when more than the figure were admitted within one window's length, under the
+ * window reading: "103 admitted within 36.6 s of one 45 s day: a bucket of 60 refilled at 60 per day admits
+ * up to 119 per day; judged under the window reading (at most 60 in any window's length)".
+ */
+export function overWindowText(admitted: number, spanMs: number, figure: number, windowS: number, unit: 'minute' | 'day'): string {
+  const within = `${admitted} admitted within ${(spanMs / 1000).toFixed(1)} s of one ${windowS} s ${unit}`;
+  const bucket = `a bucket of ${figure} refilled at ${figure} per ${unit} admits up to ${bucketWindowMost(figure)} per ${unit}`;
+  return `${within}: ${bucket}; ${readingFor(undefined, figure)}`;
+}
