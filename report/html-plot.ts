@@ -112,8 +112,29 @@ function svg(label: string, body: string): string {
   return `<svg class="plot" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(label)}">${body}</svg>`;
 }
 
-/** Remaining over time against the expected staircase, 429s marked, Retry-After waits shaded. */
-export function remainingPlot(probe: string, samples: readonly Sample[]): string {
+/** A window over the plan's figure (report.json `overAdmitted`), in the series' server time. */
+export interface OverWindow {
+  startMs: number;
+  spanMs: number;
+  admitted: number;
+  figure: number;
+  quota: string;
+}
+
+/** Windows over the figure that overlap the plot's time (`xs` from the first sample at `t0`), shaded red. */
+function overMarks(over: readonly OverWindow[], t0: number, xMax: number, x: Scale): string[] {
+  return over
+    .map((o) => ({ o, a: (o.startMs - t0) / 1000, b: (o.startMs + o.spanMs - t0) / 1000 }))
+    .filter(({ a, b }) => b >= 0 && a <= xMax)
+    .map(({ o, a, b }) => {
+      const from = x(Math.max(0, a));
+      const title = `${o.admitted} admitted within ${num(o.spanMs / 1000)} s: over the ${o.quota} figure ${o.figure}`;
+      return `<rect class="over" x="${num(from)}" y="${M.top}" width="${num(Math.max(2, x(Math.min(xMax, b)) - from))}" height="${PLOT_H}"><title>${escapeHtml(title)}</title></rect>`;
+    });
+}
+
+/** Remaining over time against the expected staircase, 429s marked, Retry-After waits and windows over the figure shaded. */
+export function remainingPlot(probe: string, samples: readonly Sample[], over: readonly OverWindow[] = []): string {
   const { xs, unit } = xValues(samples);
   const expected = expectedStaircase(samples);
   const waits = retryAfterWaits(samples, xs);
@@ -130,9 +151,11 @@ export function remainingPlot(probe: string, samples: readonly Sample[]): string
   const limits = idx.filter((i) => samples[i]!.limit !== undefined).map((i): [number, number] => [x(xs[i]!), y(samples[i]!.limit!)]);
   const dots = seen.filter((i) => admitted(samples[i]!)).map((i) => `<circle class="point" cx="${num(x(xs[i]!))}" cy="${num(y(samples[i]!.remaining!))}" r="2"/>`);
   const rejected = idx.filter((i) => samples[i]!.status === 429).map((i): [number, number] => [x(xs[i]!), y(samples[i]!.remaining ?? 0)]);
+  const timed = unit !== 'request #';
   return svg(`Remaining over time, probe ${probe}`, [
     axes(xMax, yMax, x, y, unit, 'X-RateLimit-Remaining'),
     ...shaded,
+    ...(timed ? overMarks(over, samples[0]?.t ?? 0, xMax, x) : []),
     limits.length ? `<path class="limit" d="${stepPath(limits)}"/>` : '',
     observed.length ? `<path class="observed" d="${stepPath(observed)}"/>` : '',
     stair.length ? `<path class="expected" d="${stepPath(stair)}"/>` : '',

@@ -27,7 +27,7 @@ svg.plot { max-width: 100%; height: auto; font-size: 10px; fill: #4a5568; }
 svg .grid { stroke: #eceff3; } svg .observed { fill: none; stroke: #2563eb; stroke-width: 1.5; }
 svg .expected { fill: none; stroke: #16a34a; stroke-width: 1.5; stroke-dasharray: 5 3; }
 svg .limit { fill: none; stroke: #9ca3af; stroke-width: 1; } svg .point { fill: #2563eb; }
-svg .rejected { stroke: #dc2626; stroke-width: 2; fill: none; } svg .wait { fill: #f59e0b; fill-opacity: .18; }
+svg .rejected { stroke: #dc2626; stroke-width: 2; fill: none; } svg .wait { fill: #f59e0b; fill-opacity: .18; } svg .over { fill: #dc2626; fill-opacity: .14; }
 svg .quota { stroke: #dc2626; stroke-width: 1.5; stroke-dasharray: 6 3; } svg .day-boundary { stroke: #6b7280; stroke-dasharray: 2 3; }
 span.pass { color: #1f7a3d; } span.fail { color: #b42318; }
 footer { margin-top: 32px; color: #6b7280; font-size: .8rem; }

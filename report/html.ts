@@ -8,7 +8,7 @@ import { k6Section } from './html-k6.ts';
 import { capacitySection } from './html-capacity.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { FAILURE_POLICY } from './ledger.ts';
-import { durationSeconds, failingChecks, isNotApplicable, readingLine, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type Report, type Sample } from './model.ts';
+import { durationSeconds, failingChecks, isNotApplicable, readingLine, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type OverAdmitted, type Report, type Sample } from './model.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -163,6 +163,12 @@ export function dayFrameOf(report: Report, probe: string, samples: readonly Samp
   return frame;
 }
 
+/** The windows over the figure of this series' key (report.json `overAdmitted`). */
+function overOf(report: Report, probe: string): OverAdmitted[] {
+  const subject = report.subjects?.[probe];
+  return subject ? (report.overAdmitted ?? []).filter((o) => o.key === subject.key && o.plan === subject.plan) : [];
+}
+
 function probeFigures(report: Report, probe: string, samples: readonly Sample[]): string {
   const rejected = samples.filter((s) => s.status === 429).length;
   const head = `<b>${esc(probe)}</b>: ${samples.length} request${samples.length === 1 ? '' : 's'}, ${rejected} × 429.`;
@@ -170,7 +176,7 @@ function probeFigures(report: Report, probe: string, samples: readonly Sample[])
     const s = samples[0]!;
     return `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Status ${s.status}, Limit ${s.limit ?? '—'}, Remaining ${s.remaining ?? '—'}.</figcaption></figure>`;
   }
-  const figs = [`<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded.</figcaption>${remainingPlot(probe, samples)}</figure>`];
+  const figs = [`<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded, windows over the plan's figure shaded red.</figcaption>${remainingPlot(probe, samples, overOf(report, probe))}</figure>`];
   if (subjectOf(report, probe).probe === 'day') {
     const frame = dayFrameOf(report, probe, samples);
     const quota = frame.quota === undefined ? 'the day quota is not in the report' : `day quota ${frame.quota}, red line`;

@@ -158,6 +158,8 @@ export interface OverAdmitted {
   /** The key's label ("free", "free#2"). */
   key: string;
   admitted: number;
+  /** Server ms of the window's first admitted answer (the quota plot shades from there). */
+  startMs: number;
   /** From the first admitted answer of the window to the last (server ms, less than the window's length). */
   spanMs: number;
   figure: number;

@@ -18,14 +18,14 @@ function admittedTimes(key: string, series: Record<string, Sample[]>, subjects: 
  * Windows over the figure: from each admitted answer, those within one window's length after it; one over
  * the figure is counted and the next begins after it (the windows counted do not overlap).
  */
-export function windowsOver(times: readonly number[], figure: number, windowMs: number): Array<{ admitted: number; spanMs: number }> {
-  const over: Array<{ admitted: number; spanMs: number }> = [];
+export function windowsOver(times: readonly number[], figure: number, windowMs: number): Array<{ admitted: number; startMs: number; spanMs: number }> {
+  const over: Array<{ admitted: number; startMs: number; spanMs: number }> = [];
   let i = 0;
   while (i < times.length) {
     let j = i;
     while (j < times.length && times[j]! - times[i]! < windowMs) j++;
     if (j - i > figure) {
-      over.push({ admitted: j - i, spanMs: times[j - 1]! - times[i]! });
+      over.push({ admitted: j - i, startMs: times[i]!, spanMs: times[j - 1]! - times[i]! });
       i = j;
     } else i++;
   }
