@@ -1,7 +1,7 @@
 // The hold alone, in virtual time: scripted answers, then fast-check's hostile limiters.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../spec/ratelimit.ts';
+import { retryAfterMs } from '../spec/ratelimit.ts';
 import { createFakeClock, type FakeClock } from '../testkit/load/fake-clock.ts';
 import type { Exchange, HttpRequest, Send } from './exchange.ts';
 import { hold429, holdMs, type Hold429Options } from './hold-429.ts';
@@ -22,20 +22,15 @@ function scripted(clock: FakeClock, answers: Record<string, Array<{ status: numb
     const a = script[Math.min(i, script.length - 1)]!;
     const headers = { date: new Date(clock.now()).toUTCString(), ...a.headers };
     const exchange: Exchange = { request, response: { status: a.status, headers, body: '' }, sentAt: clock.now(), durationMs: LATENCY_MS };
-    log.push({ kind: 'answer', key, at: clock.now(), status: a.status, asks: retryAfterMs(exchange) });
+    log.push({ kind: 'answer', key, at: clock.now(), status: a.status, asks: retryAfterMs(exchange.response.headers) });
     return exchange;
   };
-}
-
-function retryAfterMs(exchange: Exchange): number | undefined {
-  const read = parseRetryAfter(exchange.response.headers);
-  return read.ok ? read.value.seconds * 1000 : undefined;
 }
 
 const options = (clock: FakeClock, over: Partial<Hold429Options> = {}): Hold429Options => ({
   clock,
   keyOf: (r) => r.headers.authorization ?? '',
-  retryAfterMs,
+  retryAfterMs: (exchange) => retryAfterMs(exchange.response.headers),
   backoffBaseMs: 1000,
   backoffCapMs: 30_000,
   maxWaitMs: 60_000,

@@ -124,6 +124,12 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
   return { ok: true, value: { seconds: Math.max(0, Math.ceil((at - now) / 1000)), form: 'http-date', raw } };
 }
 
+/** Milliseconds a response's Retry-After asks the client to wait, when it is readable (the 429 hold's reading). */
+export function retryAfterMs(headers: Headers): number | undefined {
+  const read = parseRetryAfter(headers);
+  return read.ok ? read.value.seconds * 1000 : undefined;
+}
+
 /**
  * Estimates server time from local time. Date has one-second resolution, so one sample bounds the
  * offset within a second; keeping the tightest bounds over many samples narrows it.

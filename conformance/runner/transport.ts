@@ -20,7 +20,7 @@ import { retry429 } from '../../core/retry-429.ts';
 import { slots } from '../../core/slots.ts';
 import { tap } from '../../core/tap.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { parseRetryAfter } from '../../spec/ratelimit.ts';
+import { parseRetryAfter, retryAfterMs } from '../../spec/ratelimit.ts';
 import { pacing } from './pacing.ts';
 
 export interface RunnerSendOptions {
@@ -49,8 +49,6 @@ export interface RunnerSend {
 }
 
 export const DEFAULT_RUNNER = { concurrency: 4, max429: 20, maxWaitMs: 5 * 60_000, backoffBaseMs: 1000, backoffCapMs: 60_000 } as const;
-
-const secondsToMs = (seconds: number | undefined): number | undefined => (seconds === undefined ? undefined : seconds * 1000);
 
 /** A conformance request is sent once: a transport failure is the check's evidence, not retried. */
 export const CONFORM_TRIES = 1;
@@ -82,7 +80,7 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
       maxHeldPerRun: o.budget,
       clock: o.clock,
       keyOf: (request) => request.headers.authorization ?? '',
-      retryAfterMs: (exchange) => secondsToMs(retryAfterOf(exchange).seconds),
+      retryAfterMs: (exchange) => retryAfterMs(exchange.response.headers),
       maxWaitMs: o.maxWaitMs,
       sleep: timeout.sleep,
       refuse: (why) => new AbortRunError('RATE_LIMITED', why),

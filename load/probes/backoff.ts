@@ -4,7 +4,7 @@ import { backoffDelayMs } from '../../core/backoff.ts';
 import { waitFor, type ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
-import { HeldBack, HoldTooLong } from './cut.ts';
+import { refusedByHold } from './cut.ts';
 
 export const BACKOFF = { baseMs: 1000, maxAttempts: 4 } as const;
 
@@ -17,7 +17,7 @@ async function heldOrObserved(run: ProbeRun, refusals: readonly Observation[]): 
   try {
     return await observe(run);
   } catch (error) {
-    if ((error instanceof HeldBack || error instanceof HoldTooLong) && refusals.length > 0) return undefined;
+    if (refusedByHold(error) && refusals.length > 0) return undefined;
     throw error;
   }
 }

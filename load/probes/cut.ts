@@ -8,3 +8,6 @@ export class HeldBack extends WaitCapped {}
 
 /** A send the 429 hold would make wait longer than any wait may take (`--max-wait`): not waited, the probe cut short. */
 export class HoldTooLong extends WaitCapped {}
+
+/** The hold refused the next send on its key, for 429s in a row or a wait too long: the caller's tries are over. */
+export const refusedByHold = (error: unknown): boolean => error instanceof HeldBack || error instanceof HoldTooLong;

@@ -137,9 +137,9 @@ function recovery(o: Minute): Verdict {
     ? `429 again after waiting Retry-After (${o.count!.rejected!.retryAfter?.raw ?? 'absent'}); admitted only after ${retried.refusals.length} backoff tries`
     : `still 429 after waiting Retry-After and ${retried.refusals.length} tries with exponential backoff; gave up to spare the key`;
   // Failed on the refusal no reading allows (the last try comes a whole window after the count's last admission).
-  const outside = retried.refusals.find((r) => !rollingAllows(o, r, message));
-  if (outside) return failure(message, { exchange: outside.ex });
-  return rollingAllows(o, retried.refusals[0]!, message)!;
+  const allowed = retried.refusals.map((r) => rollingAllows(o, r, message));
+  const outside = allowed.findIndex((v) => v === undefined);
+  return outside === -1 ? allowed[0]! : failure(message, { exchange: retried.refusals[outside]!.ex });
 }
 
 /**

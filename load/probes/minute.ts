@@ -4,7 +4,7 @@
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
 // `probeMinute` sends and records a MinuteObservation; MINUTE_RULES (minute-rules.ts) judge it.
 import { answersBefore, keySamples, labelOf, localPast, MARGIN_MS, notWaited, scopeOf, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
-import { HeldBack, HoldTooLong } from './cut.ts';
+import { refusedByHold } from './cut.ts';
 import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import type { Observed } from './findings.ts';
 import type { Sample } from '../../report/model.ts';
@@ -93,7 +93,7 @@ async function wholeWindowLater(run: ProbeRun, count: WindowCount, retried: Retr
     const o = await observe(run);
     return o.admitted ? { ...retried, admitted: o } : { refusals: [...retried.refusals, o] };
   } catch (error) {
-    if (error instanceof HeldBack || error instanceof HoldTooLong) return retried;
+    if (refusedByHold(error)) return retried;
     throw error;
   }
 }

@@ -5,22 +5,16 @@
 // 429s in a row than the hold lets through. The probes cannot go around the hold: it is in their Send.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../core/exchange.ts';
 import { silentProgress } from '../../core/progress.ts';
 import type { AppResponse } from '../../reference/types.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { parseRetryAfter } from '../../spec/ratelimit.ts';
+import { retryAfterMs } from '../../spec/ratelimit.ts';
 import { inProcessTarget, type ResponseEdit } from '../../testkit/load/in-process.ts';
 import { PROBE_NAMES } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 import { HOLD } from './send.ts';
 import { earlySends, logged, longestRunOf429s, type Logged } from '../../testkit/load/send-log.ts';
-
-const retryAfterMs = (ex: Exchange): number | undefined => {
-  const ra = parseRetryAfter(ex.response.headers);
-  return ra.ok ? ra.value.seconds * 1000 : undefined;
-};
 
 const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 }, pro: { perMinute: 6, perDay: 30 } } });
 const keys = { pc_free_aaaaaaaaaaaa: 'free', pc_pro_bbbbbbbbbbbbb: 'pro' };
@@ -62,7 +56,7 @@ describe('never hammer: the probes against hostile limiters (fast-check)', () =>
       fc.asyncProperty(lie, async (l) => {
         const target = inProcessTarget({ plans, keys, edit: hostile(l) });
         const log: Logged[] = [];
-        const send = logged(target.send, () => target.clock.now(), log, retryAfterMs);
+        const send = logged(target.send, () => target.clock.now(), log, (ex) => retryAfterMs(ex.response.headers));
         const ctx = createContext({ send, clock: target.clock, baseUrl: target.baseUrl, windows: plans.windows, progress: silentProgress, deadline: target.clock.now() + 3_600_000 });
         const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
         await runProbes(ctx, list, PROBE_NAMES, Object.keys(keys)).catch(() => undefined);

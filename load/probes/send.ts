@@ -6,12 +6,12 @@
 import type { Clock } from '../../core/clock.ts';
 import type { Counter } from '../../core/count.ts';
 import type { Deadline } from '../../core/deadline.ts';
-import type { Exchange, Send } from '../../core/exchange.ts';
+import type { Send } from '../../core/exchange.ts';
 import { DEFAULT_MAX_CONSECUTIVE_TRANSPORT_FAILURES, guard } from '../../core/guard.ts';
 import { hold429 } from '../../core/hold-429.ts';
 import { stack } from '../../core/layer.ts';
 import { retryTransport } from '../../core/retry.ts';
-import { parseRetryAfter } from '../../spec/ratelimit.ts';
+import { retryAfterMs } from '../../spec/ratelimit.ts';
 import { HeldBack, HoldTooLong } from './cut.ts';
 
 /** Tries of one probe request; one request unanswered on every try ends the run (the guard), so never more. */
@@ -26,11 +26,6 @@ export const requestWorstMs = (timeoutMs: number): number => PROBE_TRIES * timeo
  */
 export const HOLD = { backoffBaseMs: 1000, backoffCapMs: 60_000, maxInRow: 6, maxHeldPerRun: 40 } as const;
 
-const retryAfterMs = (exchange: Exchange): number | undefined => {
-  const read = parseRetryAfter(exchange.response.headers);
-  return read.ok ? read.value.seconds * 1000 : undefined;
-};
-
 /**
  * The guard sits outside the tries and counts requests, not tries: two keys' probes in flight together
  * each losing a try to a dropped keep-alive connection made three failed tries in a row, and a correct
@@ -42,7 +37,7 @@ export function probeSend(transport: Send, o: { clock: Clock; deadline: Deadline
     ...HOLD,
     clock: o.clock,
     keyOf: (request) => request.headers.authorization ?? '',
-    retryAfterMs,
+    retryAfterMs: (exchange) => retryAfterMs(exchange.response.headers),
     maxWaitMs: o.maxWaitMs,
     sleep: o.deadline.sleep,
     refuse: (why, waitMs) => (waitMs === undefined ? new HeldBack(why) : new HoldTooLong(`not waited: ${why}`)),
