@@ -58,8 +58,17 @@ interface Measured {
 }
 
 /** k6 under /usr/bin/time: its peak RSS and CPU seconds, from time's last stderr line. */
-async function timed(k6: string, args: string[], env: Record<string, string>): Promise<{ stdout: string; rssKb: number; cpuS: number }> {
-  const run = await runK6Process({ k6: '/usr/bin/time', args: ['-f', 'PETCERT_TIME %M %U %S', k6, ...args], env, timeoutMs: (SECONDS + 90) * 1000 });
+async function timed(
+  k6: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ stdout: string; rssKb: number; cpuS: number }> {
+  const run = await runK6Process({
+    k6: '/usr/bin/time',
+    args: ['-f', 'PETCERT_TIME %M %U %S', k6, ...args],
+    env,
+    timeoutMs: (SECONDS + 90) * 1000,
+  });
   const m = /PETCERT_TIME (\d+) ([\d.]+) ([\d.]+)/.exec(run.stderr);
   if (!m) throw new Error(`no /usr/bin/time figures (exit ${run.code}):\n${run.stderr.slice(-2000)}`);
   return { stdout: run.stdout, rssKb: Number(m[1]), cpuS: Number(m[2]) + Number(m[3]) };
@@ -80,7 +89,8 @@ async function bare(k6: string, script: string, env: Record<string, string>): Pr
 
 /** A live process's RSS; one that has exited is a bench failure worth its own words. */
 function rssKbOf(pid: number): number {
-  if (!existsSync(`/proc/${pid}`)) throw new Error(`k6 (pid ${pid}) exited before its VUs were measured: run it by hand to see why`);
+  if (!existsSync(`/proc/${pid}`))
+    throw new Error(`k6 (pid ${pid}) exited before its VUs were measured: run it by hand to see why`);
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 }
 
@@ -95,7 +105,9 @@ async function freePort(): Promise<number> {
 
 /** k6's live heap after a forced collection (its pprof endpoint's HeapAlloc): repeatable, unlike RSS. */
 async function liveHeapKb(port: number): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/debug/pprof/heap?gc=1&debug=1`, { signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`http://127.0.0.1:${port}/debug/pprof/heap?gc=1&debug=1`, {
+    signal: AbortSignal.timeout(10_000),
+  });
   const bytes = Number(/# HeapAlloc = (\d+)/.exec(await res.text())?.[1]);
   if (!(bytes > 0)) throw new Error(`no HeapAlloc in k6's heap profile (HTTP ${res.status})`);
   return bytes / 1024;
@@ -137,7 +149,17 @@ try {
   const table = specPlanTable();
   // planned = Σ customers × perMinute × u / 60: u chosen so that the one step offers RATE req/s.
   const perSecond = (8000 * 60 + 1500 * 300 + 500 * 1000) / 60;
-  const env = { MIX: POOL, UTILISATION: String(RATE / perSecond), STEPS: '2', MAX_FACTOR: '1', STEP_SECONDS: String(SECONDS), CANARIES: '0', OPS: 'list=1', STEP: '1', MAX_VUS: String(VUS) };
+  const env = {
+    MIX: POOL,
+    UTILISATION: String(RATE / perSecond),
+    STEPS: '2',
+    MAX_FACTOR: '1',
+    STEP_SECONDS: String(SECONDS),
+    CANARIES: '0',
+    OPS: 'list=1',
+    STEP: '1',
+    MAX_VUS: String(VUS),
+  };
   const doc = documentFromEnv(env, server.baseUrl, table, keys);
   const docFile = join(dir, 'run.json');
   writeFileSync(docFile, documentText(doc), { mode: 0o600 });
@@ -145,19 +167,30 @@ try {
   const pre = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + preAllocatedVUs(rate, VUS), 0);
   // The bare script's one scenario may grow to what the bundle's scenarios together may (k6 refuses fewer than pre-allocated).
   const most = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + maxVUsOf(rate, VUS), 0);
-  console.log(`k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`);
+  console.log(
+    `k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`,
+  );
   const a: Measured[] = [];
   const b: Measured[] = [];
   const bareEnv = {
-    BASE_URL: server.baseUrl, KEYS_FILE: keysFile, RATE: String(RATE), SECONDS: String(SECONDS), VUS: String(most), PRE: String(pre),
+    BASE_URL: server.baseUrl,
+    KEYS_FILE: keysFile,
+    RATE: String(RATE),
+    SECONDS: String(SECONDS),
+    VUS: String(most),
+    PRE: String(pre),
     // The same list requests as the bundle's (until 2026-11-24 the bare script sent only ?limit=20: smaller pages).
-    QUERIES: JSON.stringify(listQueries(LIMIT.max, PET_STATUSES)), TIMEOUT_MS: String(doc.requestTimeoutMs),
+    QUERIES: JSON.stringify(listQueries(LIMIT.max, PET_STATUSES)),
+    TIMEOUT_MS: String(doc.requestTimeoutMs),
   };
   const idleOurs = await pausedFigures(k6, script, { CAPACITY_RUN: docFile });
   const idleBare = await pausedFigures(k6, join(dir, 'bare.js'), bareEnv);
   const mb = (kb: number): string => `${(kb / 1024).toFixed(1)} MB`;
-  const idle = (f: keyof Idle): string => `petcert ${mb(idleOurs[f])}, bare ${mb(idleBare[f])}, ${(idleOurs[f] / idleBare[f]).toFixed(3)}×`;
-  console.log(`VUs initialised, nothing sent (k6 run --paused): RSS ${idle('rssKb')}; live heap after a forced GC ${idle('liveKb')}`);
+  const idle = (f: keyof Idle): string =>
+    `petcert ${mb(idleOurs[f])}, bare ${mb(idleBare[f])}, ${(idleOurs[f] / idleBare[f]).toFixed(3)}×`;
+  console.log(
+    `VUs initialised, nothing sent (k6 run --paused): RSS ${idle('rssKb')}; live heap after a forced GC ${idle('liveKb')}`,
+  );
   for (let round = 0; round < ROUNDS; round++) {
     a.push(await ours(k6, script, docFile));
     b.push(await bare(k6, join(dir, 'bare.js'), bareEnv));
@@ -171,7 +204,9 @@ try {
   const rss = ratio((m) => m.rssKb);
   const cpu = ratio((m) => m.cpuMsPerRequest);
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
-  console.log(`ratios (petcert / bare, medians of ${ROUNDS}): rate ${rate.toFixed(3)}× (goal ≥ 0.95: ${verdict(rate >= 0.95)}), peak RSS ${rss.toFixed(3)}× (goal ≤ 1.2: ${verdict(rss <= 1.2)}), CPU per request ${cpu.toFixed(3)}×`);
+  console.log(
+    `ratios (petcert / bare, medians of ${ROUNDS}): rate ${rate.toFixed(3)}× (goal ≥ 0.95: ${verdict(rate >= 0.95)}), peak RSS ${rss.toFixed(3)}× (goal ≤ 1.2: ${verdict(rss <= 1.2)}), CPU per request ${cpu.toFixed(3)}×`,
+  );
 } finally {
   server.stop();
   rmSync(dir, { recursive: true, force: true }); // the keys, the document, the bundles: 27 were left in /tmp

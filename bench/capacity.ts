@@ -34,7 +34,16 @@ const startServer = (plansFile: string, keysFile: string) =>
 
 /** The capacity bundle's one step at `rate` req/s: planned = 1 customer × PER_MINUTE × u / 60. */
 function stepEnv(rate: number, ops = 'list=80,get=15,create=5'): Record<string, string> {
-  return { MIX: 'bench=1', UTILISATION: String((rate * 60) / PER_MINUTE), STEPS: '2', MAX_FACTOR: '1', STEP_SECONDS: String(SECONDS), CANARIES: '0', OPS: ops, STEP: '1' };
+  return {
+    MIX: 'bench=1',
+    UTILISATION: String((rate * 60) / PER_MINUTE),
+    STEPS: '2',
+    MAX_FACTOR: '1',
+    STEP_SECONDS: String(SECONDS),
+    CANARIES: '0',
+    OPS: ops,
+    STEP: '1',
+  };
 }
 
 const BARE = `import http from 'k6/http';
@@ -45,7 +54,12 @@ export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ r
 
 async function bareK6(k6: string, script: string, baseUrl: string, rate: number): Promise<number> {
   const env = { BASE_URL: baseUrl, RATE: String(rate), SECONDS: String(SECONDS), VUS: String(VUS) };
-  const run = await runK6Process({ k6, args: ['run', '--quiet', '--log-format', 'raw', script], env, timeoutMs: (SECONDS + 60) * 1000 });
+  const run = await runK6Process({
+    k6,
+    args: ['run', '--quiet', '--log-format', 'raw', script],
+    env,
+    timeoutMs: (SECONDS + 60) * 1000,
+  });
   const line = /BARE (\{.*\})/.exec(run.stdout)?.[1];
   if (!line) throw new Error(`bare k6 printed no result: ${run.stdout}`);
   return (JSON.parse(line) as { requests: number }).requests / SECONDS;
@@ -67,7 +81,9 @@ try {
   for (const rate of RATES) {
     const result = await runCapacityK6(base, doc(stepEnv(rate), server.baseUrl), timeoutMs);
     const s = result.steps[0]!;
-    console.log(`reference server at ${rate} req/s offered: achieved ${(s.requests / s.seconds).toFixed(1)} req/s = ${(s.requests / s.seconds / s.offeredRate).toFixed(3)} × offered, dropped ${s.dropped}, p99 ${s.percentilesMs['99']?.toFixed(1)} ms`);
+    console.log(
+      `reference server at ${rate} req/s offered: achieved ${(s.requests / s.seconds).toFixed(1)} req/s = ${(s.requests / s.seconds / s.offeredRate).toFixed(3)} × offered, dropped ${s.dropped}, p99 ${s.percentilesMs['99']?.toFixed(1)} ms`,
+    );
   }
 } finally {
   server.stop();
@@ -78,14 +94,20 @@ try {
   const ours: number[] = [];
   const bare: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const result = await runCapacityK6(base, doc({ ...stepEnv(LIMIT_RATE, 'list=1'), MAX_VUS: String(VUS) }, trivial.baseUrl), timeoutMs);
+    const result = await runCapacityK6(
+      base,
+      doc({ ...stepEnv(LIMIT_RATE, 'list=1'), MAX_VUS: String(VUS) }, trivial.baseUrl),
+      timeoutMs,
+    );
     ours.push(result.steps[0]!.requests / SECONDS);
     bare.push(await bareK6(k6, join(dir, 'bare.js'), trivial.baseUrl, LIMIT_RATE));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const ratio = median(ours) / median(bare);
   const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
-  console.log(`generator limit at ${LIMIT_RATE} req/s offered, ${VUS} VUs, trivial target: petcert capacity bundle ${list(ours)} req/s, bare k6 ${list(bare)} req/s → medians ${ratio.toFixed(2)}× (goal ≥ ${GOAL}×)${ratio >= GOAL ? '' : '  BELOW GOAL'}`);
+  console.log(
+    `generator limit at ${LIMIT_RATE} req/s offered, ${VUS} VUs, trivial target: petcert capacity bundle ${list(ours)} req/s, bare k6 ${list(bare)} req/s → medians ${ratio.toFixed(2)}× (goal ≥ ${GOAL}×)${ratio >= GOAL ? '' : '  BELOW GOAL'}`,
+  );
 } finally {
   await trivial.close();
 }

@@ -38,25 +38,48 @@ function print(title: string, rows: Row[], table: PlanTable, plan: string): void
   for (const r of rows) {
     const m = minimum(r.probe, table, plan);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padEnd(11);
-    console.log(`${r.probe.padEnd(10)} ${s(r.wallMs)} ${s(m.wallMs)} ${(r.wallMs / m.wallMs).toFixed(2).padEnd(7)} ${String(r.requests).padEnd(9)} ${String(m.requests).padEnd(4)} ${(r.requests / m.requests).toFixed(2).padEnd(6)} ${r.failed}`);
+    console.log(
+      `${r.probe.padEnd(10)} ${s(r.wallMs)} ${s(m.wallMs)} ${(r.wallMs / m.wallMs).toFixed(2).padEnd(7)} ${String(r.requests).padEnd(9)} ${String(m.requests).padEnd(4)} ${(r.requests / m.requests).toFixed(2).padEnd(6)} ${r.failed}`,
+    );
   }
 }
 
 async function virtualRun(probe: ProbeName, table: PlanTable, keys: Record<string, string>): Promise<Row> {
   const t = inProcessTarget({ plans: table, keys });
-  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: table.windows, progress: silentProgress });
+  const ctx = createContext({
+    send: t.send,
+    clock: t.clock,
+    baseUrl: t.baseUrl,
+    windows: table.windows,
+    progress: silentProgress,
+  });
   const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(table, plan) }));
   const start = t.clock.now();
   const r = await runProbes(ctx, list, [probe], Object.keys(keys));
-  return { probe, wallMs: t.clock.now() - start, requests: t.count(), failed: r.checks.filter((c) => c.outcome === 'fail').length };
+  return {
+    probe,
+    wallMs: t.clock.now() - start,
+    requests: t.count(),
+    failed: r.checks.filter((c) => c.outcome === 'fail').length,
+  };
 }
 
 async function socketRun(probe: ProbeName, table: PlanTable, keys: Record<string, string>): Promise<Row> {
   const server = await listen({ plans: table, keys });
   const start = Date.now();
   try {
-    const r = await runQuota({ baseUrl: server.baseUrl, keys: Object.entries(keys).map(([key, plan]) => ({ key, plan })), plans: table, only: [probe] });
-    return { probe, wallMs: Date.now() - start, requests: r.requests, failed: r.checks.filter((c) => c.outcome === 'fail').length };
+    const r = await runQuota({
+      baseUrl: server.baseUrl,
+      keys: Object.entries(keys).map(([key, plan]) => ({ key, plan })),
+      plans: table,
+      only: [probe],
+    });
+    return {
+      probe,
+      wallMs: Date.now() - start,
+      requests: r.requests,
+      failed: r.checks.filter((c) => c.outcome === 'fail').length,
+    };
   } finally {
     await server.close();
   }
@@ -66,9 +89,17 @@ const probes: ProbeName[] = ['minute', 'burst', 'day'];
 const real = parsePlansFile({});
 const realRows: Row[] = [];
 for (const p of probes) realRows.push(await virtualRun(p, real, { pc_free_bench_aaaaaaaa: 'free' }));
-print('Real windows (60 s / 86,400 s), plan free 60/min 1,000/day, fake clock (virtual wall time):', realRows, real, 'free');
+print(
+  'Real windows (60 s / 86,400 s), plan free 60/min 1,000/day, fake clock (virtual wall time):',
+  realRows,
+  real,
+  'free',
+);
 
-const compressed = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 5, perDay: 20 } } });
+const compressed = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 12 },
+  plans: { free: { perMinute: 5, perDay: 20 } },
+});
 const socketRows = await Promise.all(probes.map((p) => socketRun(p, compressed, { pc_free_bench_bbbbbbbb: 'free' })));
 print('Compressed windows (2 s / 12 s), plan 5/min 20/day, real sockets:', socketRows, compressed, 'free');
 console.log('\nDay wall time includes finding the day boundary (up to one day window spent at the minute pace when');
@@ -97,14 +128,26 @@ async function npmStartRatio(): Promise<void> {
   const { server, target } = await startEmbedded(plans);
   let failed = -1;
   try {
-    const report = await certify({ baseUrl: target.baseUrl, production: false, conformKeys: target.conformKeys, quotaKeys: target.quotaKeys, plans: target.plans, version: 'bench' }, runners);
+    const report = await certify(
+      {
+        baseUrl: target.baseUrl,
+        production: false,
+        conformKeys: target.conformKeys,
+        quotaKeys: target.quotaKeys,
+        plans: target.plans,
+        version: 'bench',
+      },
+      runners,
+    );
     failed = report.checks.filter((c) => c.outcome === 'fail').length;
   } finally {
     await server.close();
   }
   const wallMs = Date.now() - start;
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`\nnpm start (certify, embedded target): wall ${s(wallMs)}; Business day floor ${s(floorMs)} + conform ${s(conformMs)} = ${s(floorMs + conformMs)}`);
+  console.log(
+    `\nnpm start (certify, embedded target): wall ${s(wallMs)}; Business day floor ${s(floorMs)} + conform ${s(conformMs)} = ${s(floorMs + conformMs)}`,
+  );
   console.log(`  ratio ${(wallMs / (floorMs + conformMs)).toFixed(3)} (goal ≤ 1.05), ${failed} failed checks`);
 }
 

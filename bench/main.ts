@@ -5,7 +5,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const benches = ['bench/startup.ts', 'bench/reference.ts', 'bench/conformance.ts', 'bench/load.ts', 'bench/capacity.ts', 'bench/capacity-scale.ts'];
+const benches = [
+  'bench/startup.ts',
+  'bench/reference.ts',
+  'bench/conformance.ts',
+  'bench/load.ts',
+  'bench/capacity.ts',
+  'bench/capacity-scale.ts',
+];
 const only = process.argv.slice(2);
 
 let failed = false;
@@ -16,7 +23,11 @@ for (const bench of benches) {
     continue;
   }
   console.log(`\n== ${bench}`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', bench], { cwd: root, stdio: 'inherit', timeout: 10 * 60_000 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', bench], {
+    cwd: root,
+    stdio: 'inherit',
+    timeout: 10 * 60_000,
+  });
   if (run.status !== 0) {
     failed = true;
     console.log(`== ${bench} failed (exit ${run.status ?? run.signal})`);

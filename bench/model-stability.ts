@@ -5,7 +5,14 @@
 // can look alike in whole-second Resets). load/limiter-models.e2e.test.ts runs each once.
 //   npm run bench:models -- [--runs 10]
 import { parseArgs } from 'node:util';
-import { certifyOnModel, MODELS, modelsTold, notAsExpected, quotaOnModel, type CorrectModel } from '../testkit/load/model-runs.ts';
+import {
+  certifyOnModel,
+  MODELS,
+  modelsTold,
+  notAsExpected,
+  quotaOnModel,
+  type CorrectModel,
+} from '../testkit/load/model-runs.ts';
 import type { Report } from '../report/model.ts';
 
 const USAGE = 'usage: npm run bench:models -- [--runs N]';
@@ -61,6 +68,9 @@ const rows = [
 
 console.log(`| run | as it must be | the model itself told (keys) | not as it must be |`);
 console.log('|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.label} | ${r.good}/${runs} | ${r.toldExactly}/${r.toldKeys} | ${r.bad.join('; ') || '—'} |`);
-console.log(`\n${rows.length * runs} runs, ${runs} of each at once, in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+for (const r of rows)
+  console.log(`| ${r.label} | ${r.good}/${runs} | ${r.toldExactly}/${r.toldKeys} | ${r.bad.join('; ') || '—'} |`);
+console.log(
+  `\n${rows.length * runs} runs, ${runs} of each at once, in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 process.exitCode = rows.every((r) => r.good === runs) ? 0 : 1;

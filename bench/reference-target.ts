@@ -18,7 +18,10 @@ async function bare(): Promise<number> {
     const body = req.method === 'POST' ? ONE : LIST;
     req.resume();
     req.on('end', () => {
-      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(req.method === 'POST' ? 201 : 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     });
   });

@@ -26,7 +26,9 @@ function cpuOf(target: Target): Promise<number> {
 }
 
 async function start(kind: 'bare' | 'reference'): Promise<Target> {
-  const child = fork(fileURLToPath(new URL('./reference-target.ts', import.meta.url)), [kind], { execArgv: ['--import', 'tsx'] });
+  const child = fork(fileURLToPath(new URL('./reference-target.ts', import.meta.url)), [kind], {
+    execArgv: ['--import', 'tsx'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`${kind} target exited (${code})`)));
@@ -70,7 +72,10 @@ interface Figures {
   cpuPerRequest: number;
 }
 
-async function compare(targets: { bare: Target; reference: Target }, method: 'GET' | 'POST'): Promise<{ bare: Figures; reference: Figures }> {
+async function compare(
+  targets: { bare: Target; reference: Target },
+  method: 'GET' | 'POST',
+): Promise<{ bare: Figures; reference: Figures }> {
   const pools = {
     bare: new Pool(`http://127.0.0.1:${targets.bare.port}`, { connections: CONNECTIONS, pipelining: 1 }),
     reference: new Pool(`http://127.0.0.1:${targets.reference.port}`, { connections: CONNECTIONS, pipelining: 1 }),
@@ -92,7 +97,10 @@ async function compare(targets: { bare: Target; reference: Target }, method: 'GE
   } finally {
     await Promise.all([pools.bare.close(), pools.reference.close()]);
   }
-  const figures = (t: typeof totals.bare): Figures => ({ rate: t.requests / t.seconds, cpuPerRequest: t.cpu / t.requests });
+  const figures = (t: typeof totals.bare): Figures => ({
+    rate: t.requests / t.seconds,
+    cpuPerRequest: t.cpu / t.requests,
+  });
   return { bare: figures(totals.bare), reference: figures(totals.reference) };
 }
 

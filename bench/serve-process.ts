@@ -13,7 +13,9 @@ export interface ServeProcess {
 
 /** `petcert serve --port 0 ARGS…` (ARGS must write a --key-pool-file: that line says it is ready). */
 export function startServe(args: readonly string[], timeoutMs: number): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(root, 'bin/petcert.js'), 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bin/petcert.js'), 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), timeoutMs);

@@ -22,7 +22,10 @@ interface Memory {
 }
 
 async function target(): Promise<void> {
-  const plans = parsePlansFile({ plans: { soak: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } } }, 'soak plans');
+  const plans = parsePlansFile(
+    { plans: { soak: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } } },
+    'soak plans',
+  );
   const server = await listen({ plans, keys: { [KEY]: 'soak' }, maxPets: MAX_PETS });
   process.send!({ port: server.port });
   process.on('message', () => {
@@ -53,9 +56,15 @@ async function load(pool: Pool, endAt: number, tally: Tally): Promise<void> {
     for (let i = 0; performance.now() < endAt; i++) {
       const kind = (i + w) % 10;
       const opts =
-        kind < 6 ? { path: '/v1/pets?limit=20', method: 'GET' as const }
-        : kind < 9 ? { path: '/v1/pets', method: 'POST' as const, body: JSON.stringify({ name: `soak ${w}-${i}`, categoryId: 1 + (i % 5), status: 'available' }) }
-        : { path: `/v1/pets/${1 + ((i * 7919) % MAX_PETS)}`, method: 'GET' as const };
+        kind < 6
+          ? { path: '/v1/pets?limit=20', method: 'GET' as const }
+          : kind < 9
+            ? {
+                path: '/v1/pets',
+                method: 'POST' as const,
+                body: JSON.stringify({ name: `soak ${w}-${i}`, categoryId: 1 + (i % 5), status: 'available' }),
+              }
+            : { path: `/v1/pets/${1 + ((i * 7919) % MAX_PETS)}`, method: 'GET' as const };
       let status = 'transport';
       try {
         const res = await pool.request({ ...opts, headers });
@@ -84,7 +93,9 @@ async function soak(seconds: number): Promise<void> {
   const samples: Array<{ t: number; rate: number; errors: number } & Memory> = [];
   const started = performance.now();
   console.log(`soak: ${seconds} s, ${CONNECTIONS} connections, store bound ${MAX_PETS} pets, server pid ${child.pid}`);
-  console.log(`start       server memory after GC: ${await memoryOf(child).then((m) => `heap ${mb(m.heapUsed)}, rss ${mb(m.rss)}`)}`);
+  console.log(
+    `start       server memory after GC: ${await memoryOf(child).then((m) => `heap ${mb(m.heapUsed)}, rss ${mb(m.rss)}`)}`,
+  );
   try {
     const running = load(pool, started + seconds * 1000, tally);
     let last = { at: started, requests: 0, errors: 0 };
@@ -94,7 +105,9 @@ async function soak(seconds: number): Promise<void> {
       const rate = (tally.requests - last.requests) / ((now - last.at) / 1000);
       const sample = { t: (now - started) / 1000, rate, errors: tally.errors - last.errors, ...mem };
       samples.push(sample);
-      console.log(`t=${sample.t.toFixed(0).padStart(4)} s  ${rate.toFixed(0).padStart(6)} req/s  errors ${sample.errors}  heap ${mb(mem.heapUsed)}  rss ${mb(mem.rss)}`);
+      console.log(
+        `t=${sample.t.toFixed(0).padStart(4)} s  ${rate.toFixed(0).padStart(6)} req/s  errors ${sample.errors}  heap ${mb(mem.heapUsed)}  rss ${mb(mem.rss)}`,
+      );
       last = { at: now, requests: tally.requests, errors: tally.errors };
     };
     const timer = setInterval(() => void report(), REPORT_EVERY_MS);
@@ -106,14 +119,21 @@ async function soak(seconds: number): Promise<void> {
     child.kill();
   }
   const quarter = Math.max(1, Math.floor(samples.length / 4));
-  const avg = (xs: typeof samples, f: (s: (typeof samples)[number]) => number): number => xs.reduce((a, s) => a + f(s), 0) / xs.length;
+  const avg = (xs: typeof samples, f: (s: (typeof samples)[number]) => number): number =>
+    xs.reduce((a, s) => a + f(s), 0) / xs.length;
   const early = avg(samples.slice(0, quarter), (s) => s.heapUsed);
   const late = avg(samples.slice(-quarter), (s) => s.heapUsed);
   const seconds_ = (performance.now() - started) / 1000;
-  console.log(`total: ${tally.requests} requests in ${seconds_.toFixed(1)} s (${(tally.requests / seconds_).toFixed(0)} req/s), errors ${tally.errors}, statuses ${JSON.stringify(tally.byStatus)}`);
-  console.log(`memory: heap first quarter ${mb(early)}, last quarter ${mb(late)} (growth ${mb(late - early)}, bound ${mb(HEAP_GROWTH_BOUND)}); rss max ${mb(Math.max(...samples.map((s) => s.rss)))}`);
+  console.log(
+    `total: ${tally.requests} requests in ${seconds_.toFixed(1)} s (${(tally.requests / seconds_).toFixed(0)} req/s), errors ${tally.errors}, statuses ${JSON.stringify(tally.byStatus)}`,
+  );
+  console.log(
+    `memory: heap first quarter ${mb(early)}, last quarter ${mb(late)} (growth ${mb(late - early)}, bound ${mb(HEAP_GROWTH_BOUND)}); rss max ${mb(Math.max(...samples.map((s) => s.rss)))}`,
+  );
   const flat = late - early < HEAP_GROWTH_BOUND;
-  console.log(`verdict: ${tally.errors === 0 && flat ? 'OK' : 'FAILED'} (${tally.errors} errors, memory ${flat ? 'flat' : 'GROWING'})`);
+  console.log(
+    `verdict: ${tally.errors === 0 && flat ? 'OK' : 'FAILED'} (${tally.errors} errors, memory ${flat ? 'flat' : 'GROWING'})`,
+  );
   if (tally.errors > 0 || !flat) process.exitCode = 1;
 }
 

@@ -13,7 +13,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, '.cache/bench-startup');
 const bundle = await buildCli(join(dir, 'dist/petcert.js'));
 const runner = join(dir, 'run.mjs');
-writeFileSync(runner, `const { main } = await import(${JSON.stringify(bundle)});\nprocess.exitCode = await main(process.argv);\n`);
+writeFileSync(
+  runner,
+  `const { main } = await import(${JSON.stringify(bundle)});\nprocess.exitCode = await main(process.argv);\n`,
+);
 
 function seconds(args: string[]): number {
   const started = performance.now();
@@ -31,5 +34,9 @@ for (let i = 0; i < RUNS; i++) {
   source.push(seconds([join(root, 'bin/petcert.js'), '--help']));
   bare.push(seconds(['-e', '']));
 }
-console.log(`petcert --help, median of ${RUNS}: bundle ${median(built).toFixed(3)} s, sources via tsx ${median(source).toFixed(3)} s, bare node ${median(bare).toFixed(3)} s`);
-console.log(`bundle / tsx = ${(median(built) / median(source)).toFixed(2)}×; bundle above bare node: ${(median(built) - median(bare)).toFixed(3)} s`);
+console.log(
+  `petcert --help, median of ${RUNS}: bundle ${median(built).toFixed(3)} s, sources via tsx ${median(source).toFixed(3)} s, bare node ${median(bare).toFixed(3)} s`,
+);
+console.log(
+  `bundle / tsx = ${(median(built) / median(source)).toFixed(2)}×; bundle above bare node: ${(median(built) - median(bare)).toFixed(3)} s`,
+);

@@ -12,8 +12,9 @@ import { ALL_PROOFS } from '../testkit/limiters/all-proofs.ts';
 import { judgeProof, runProof, type Proof } from '../testkit/limiters/proofs.ts';
 import { verdictCell, type RuleState, type RunVerdict } from '../testkit/limiters/verdict.ts';
 
-const USAGE = 'usage: npm run bench:limiters -- [--runs N] [--parallel N] [--correct | --faulty] '
-  + '[--only NAME-PREFIX ...] [--name EXACT-NAME ...] [--details FILE]';
+const USAGE =
+  'usage: npm run bench:limiters -- [--runs N] [--parallel N] [--correct | --faulty] ' +
+  '[--only NAME-PREFIX ...] [--name EXACT-NAME ...] [--details FILE]';
 
 function argsOrExit(): ReturnType<typeof parse> {
   try {
@@ -53,8 +54,10 @@ if (values.help) {
 }
 const runs = countOrExit('runs', values.runs);
 const parallel = countOrExit('parallel', values.parallel);
-const picked = (p: Proof): boolean => (values.only.length === 0 && values.name.length === 0)
-  || values.only.some((o) => p.name.startsWith(o)) || values.name.includes(p.name);
+const picked = (p: Proof): boolean =>
+  (values.only.length === 0 && values.name.length === 0) ||
+  values.only.some((o) => p.name.startsWith(o)) ||
+  values.name.includes(p.name);
 const proofs = ALL_PROOFS.filter(picked)
   .filter((p) => !values.correct || p.expect === 'pass')
   .filter((p) => !values.faulty || p.expect !== 'pass');
@@ -114,7 +117,11 @@ await pool(jobs, parallel, async (row) => {
     const v = await runProof(row.proof);
     cell = verdictCell(v);
     tally(row, v);
-    if (values.details) appendFileSync(values.details, `${JSON.stringify({ proof: row.proof.name, code: v.code, failed: v.failed, unjudged: v.unjudged })}\n`);
+    if (values.details)
+      appendFileSync(
+        values.details,
+        `${JSON.stringify({ proof: row.proof.name, code: v.code, failed: v.failed, unjudged: v.unjudged })}\n`,
+      );
     if (judgeProof(row.proof, v) === undefined) row.good++;
   } catch (error) {
     cell = `error ${String(error).split('\n')[0]!.slice(0, 80)}`;
@@ -128,9 +135,13 @@ console.log(`| proof | expected | as expected | verdicts (of ${runs}) |`);
 console.log('|---|---|---|---|');
 for (const row of rows) {
   const cells = [...row.cells].map(([cell, n]) => `${n}× ${cell}`).join('; ');
-  console.log(`| ${row.proof.name} | ${row.proof.expect === 'pass' ? 'PASS' : `FAIL ${row.proof.expect}`} | ${row.good}/${runs} | ${cells} |`);
+  console.log(
+    `| ${row.proof.name} | ${row.proof.expect === 'pass' ? 'PASS' : `FAIL ${row.proof.expect}`} | ${row.good}/${runs} | ${cells} |`,
+  );
 }
-console.log('\nCorrect servers, limiter × MUST rule over all runs and keys (J judged, U unjudged, F failed = false alarm):');
+console.log(
+  '\nCorrect servers, limiter × MUST rule over all runs and keys (J judged, U unjudged, F failed = false alarm):',
+);
 for (const line of ruleTable(rows)) console.log(line);
 console.log(`\n${jobs.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exitCode = rows.every((r) => r.good === runs) ? 0 : 1;

@@ -20,14 +20,31 @@ import { runCli } from '../testkit/cli/run-cli.ts';
 const { dir, script } = capacityBed('petcert-capacity-canary-');
 let k6: () => string | undefined = () => undefined;
 /** 4-second windows: a free key allows 20 per window (5 req/s), a business key 2,000 (500 req/s). */
-const PLANS = { windows: { minuteSeconds: 8, daySeconds: 3600 }, plans: { free: { perMinute: 20, perDay: 100_000 }, business: { perMinute: 4000, perDay: 10_000_000 } } };
+const PLANS = {
+  windows: { minuteSeconds: 8, daySeconds: 3600 },
+  plans: { free: { perMinute: 20, perDay: 100_000 }, business: { perMinute: 4000, perDay: 10_000_000 } },
+};
 /** Planned 4000 × 0.35 / 8 s = 175 req/s; steps 43.75 and 175; the canary may add 20 % = 35 req/s. */
-const RUN = ['--mix', 'business=1', '--utilisation', '0.35', '--steps', '2', '--max-factor', '1', '--step-seconds', '4'];
+const RUN = [
+  '--mix',
+  'business=1',
+  '--utilisation',
+  '0.35',
+  '--steps',
+  '2',
+  '--max-factor',
+  '1',
+  '--step-seconds',
+  '4',
+];
 /** Far above what a loaded machine adds to a loopback answer: these tests are about quota, not latency. */
 const LAX_SLO = ['--slo', 'p99<3000ms,errors<5%', '--no-calibrate'];
 const BUSY = 100;
 
-async function target(keys: Record<string, string>, wrap?: (h: Handle) => Handle): Promise<{ server: RunningServer; keysFile: string }> {
+async function target(
+  keys: Record<string, string>,
+  wrap?: (h: Handle) => Handle,
+): Promise<{ server: RunningServer; keysFile: string }> {
   const server = await listen({ plans: parsePlansFile(PLANS), keys, ...(wrap ? { wrap } : {}) });
   const keysFile = join(dir, `keys-${server.port}.txt`);
   writeFileSync(keysFile, keysFileText(Object.entries(keys).map(([key, plan]) => ({ plan, key }))));
@@ -42,10 +59,27 @@ async function capacity(wrap?: (h: Handle) => Handle, keys: Record<string, strin
   writeFileSync(plansFile, JSON.stringify(PLANS));
   const reportDir = mkdtempSync(join(dir, 'reports-'));
   try {
-    const args = ['capacity', '--base-url', server.baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script(), '--report-dir', reportDir, ...RUN, ...LAX_SLO];
+    const args = [
+      'capacity',
+      '--base-url',
+      server.baseUrl,
+      '--keys-file',
+      keysFile,
+      '--plans',
+      plansFile,
+      '--script',
+      script(),
+      '--report-dir',
+      reportDir,
+      ...RUN,
+      ...LAX_SLO,
+    ];
     const run = await runCli(args, { env: { K6: k6() ?? '' }, timeoutMs: 120_000 });
     const out = run.stdout + run.stderr;
-    const report = run.code === 2 ? undefined : (JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report);
+    const report =
+      run.code === 2
+        ? undefined
+        : (JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report);
     return { code: run.code, out, report };
   } finally {
     await server.close();
@@ -57,17 +91,32 @@ const outcome = (report: Report | undefined, id: string) => report?.checks.find(
 eachK6('capacity canaries', (row) => {
   beforeAll(() => void (k6 = row));
 
-  it('a correct server passes: the free canary crosses its quota in a 4 s step of an 8 s window, exactly', { timeout: 150_000 }, async () => {
-    const { code, out, report } = await capacity();
-    expect(report!.capacity!.canaries!.map((c) => c.plan), out).toEqual(['free']);
-    expect(outcome(report, 'capacity.quota.canary-exact'), out).toBe('pass');
-    expect(outcome(report, 'capacity.quota.canary-retry-after'), out).toBe('pass');
-    expect(code, out).toBe(0);
-  });
+  it(
+    'a correct server passes: the free canary crosses its quota in a 4 s step of an 8 s window, exactly',
+    { timeout: 150_000 },
+    async () => {
+      const { code, out, report } = await capacity();
+      expect(
+        report!.capacity!.canaries!.map((c) => c.plan),
+        out,
+      ).toEqual(['free']);
+      expect(outcome(report, 'capacity.quota.canary-exact'), out).toBe('pass');
+      expect(outcome(report, 'capacity.quota.canary-retry-after'), out).toBe('pass');
+      expect(code, out).toBe(0);
+    },
+  );
 
   it.for([
-    { fault: 'over-admits by 10 % under load', wrap: overAdmitsBy(BUSY, (q) => Math.ceil(q / 10)), check: 'capacity.quota.canary-exact' },
-    { fault: 'over-admits by one request per window under load', wrap: overAdmitsBy(BUSY, () => 1), check: 'capacity.quota.canary-exact' },
+    {
+      fault: 'over-admits by 10 % under load',
+      wrap: overAdmitsBy(BUSY, (q) => Math.ceil(q / 10)),
+      check: 'capacity.quota.canary-exact',
+    },
+    {
+      fault: 'over-admits by one request per window under load',
+      wrap: overAdmitsBy(BUSY, () => 1),
+      check: 'capacity.quota.canary-exact',
+    },
     { fault: 'stops counting under load', wrap: overAdmits(BUSY), check: 'capacity.quota.canary-exact' },
     { fault: '429s below quota under load', wrap: throttlesBelowQuota(BUSY), check: 'capacity.quota.canary-exact' },
   ])('fails a limiter that $fault (exit 1)', { timeout: 150_000 }, async ({ wrap, check }) => {

@@ -20,7 +20,12 @@ const arrivals: number[] = [];
 
 beforeAll(async () => {
   const keys = keyPool({ free: 12 });
-  server = await listen({ plans: parsePlansFile(CAPACITY_PLANS), keys, log: () => undefined, wrap: (h) => (req) => (arrivals.push(Date.now()), h(req)) });
+  server = await listen({
+    plans: parsePlansFile(CAPACITY_PLANS),
+    keys,
+    log: () => undefined,
+    wrap: (h) => (req) => (arrivals.push(Date.now()), h(req)),
+  });
   keysFile = join(dir, 'keys.txt');
   writeFileSync(keysFile, keysFileText(Object.entries(keys).map(([key, plan]) => ({ plan, key }))));
 });
@@ -28,7 +33,10 @@ afterAll(() => server?.close());
 
 /** Process ids of `pid`'s children (k6), from ps. */
 const childrenOf = (pid: number): number[] =>
-  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((n) => n > 0);
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -41,8 +49,27 @@ const alive = (pid: number): boolean => {
 eachK6('capacity interrupted mid-step', (k6) => {
   it('SIGTERM: k6 stopped, nothing sent a second later, the report of the steps so far, exit 143', async () => {
     const reportDir = mkdtempSync(join(dir, 'reports-'));
-    const args = ['capacity', '--base-url', server.baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script(), '--report-dir', reportDir,
-      '--mix', 'free=4', '--step-seconds', '4', '--steps', '4', '--no-calibrate', '--no-canaries'];
+    const args = [
+      'capacity',
+      '--base-url',
+      server.baseUrl,
+      '--keys-file',
+      keysFile,
+      '--plans',
+      plansFile,
+      '--script',
+      script(),
+      '--report-dir',
+      reportDir,
+      '--mix',
+      'free=4',
+      '--step-seconds',
+      '4',
+      '--steps',
+      '4',
+      '--no-calibrate',
+      '--no-canaries',
+    ];
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, K6: k6() ?? '', NO_COLOR: '1' } });
     let out = '';
     let k6Pids: number[] = [];

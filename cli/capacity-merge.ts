@@ -18,7 +18,15 @@ export interface MergeFlags {
 export function publishCapacity(report: Report, flags: MergeFlags, secrets: readonly string[], out: Out): number {
   const before = report.capacity ? [report.capacity.summary] : [];
   const { reportDir, json, allowIncomplete } = flags;
-  return publishRun(report, { reportDir, json, failOn: failOnFlag(flags.failOn), secrets, out, before, allowIncomplete });
+  return publishRun(report, {
+    reportDir,
+    json,
+    failOn: failOnFlag(flags.failOn),
+    secrets,
+    out,
+    before,
+    allowIncomplete,
+  });
 }
 
 export function mergeAction(files: string[], flags: MergeFlags, out: Out = consoleOut): number {
@@ -31,10 +39,13 @@ export function mergeAction(files: string[], flags: MergeFlags, out: Out = conso
 export function registerCapacityMerge(capacity: Command): void {
   capacity
     .command('merge')
-    .description('One capacity verdict from N k6 runners\' logs (k6-operator: kubectl logs)')
+    .description("One capacity verdict from N k6 runners' logs (k6-operator: kubectl logs)")
     .argument('<files...>', 'runner logs holding PETCERT_CAPACITY_RESULT lines')
     // --report-dir, --fail-on, --json and --allow-incomplete are capacity's own options, read wherever they stand.
-    .addHelpText('after', '\nOptions of petcert capacity that apply: --report-dir, --fail-on, --json, --allow-incomplete.\nExample: petcert capacity merge runner-0.log runner-1.log --report-dir reports')
+    .addHelpText(
+      'after',
+      '\nOptions of petcert capacity that apply: --report-dir, --fail-on, --json, --allow-incomplete.\nExample: petcert capacity merge runner-0.log runner-1.log --report-dir reports',
+    )
     .action((files: string[]) => {
       process.exitCode = mergeAction(files, capacity.opts<MergeFlags>());
     });

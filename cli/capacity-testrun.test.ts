@@ -12,7 +12,9 @@ import { capacityAction, prepare, type CapacityFlags } from './capacity.ts';
 import { testRunManifest } from '../load/capacity/testrun.ts';
 
 const crdPath = fileURLToPath(new URL('../../shared/k6-operator/k6.io_testruns.v1.6.0.yaml', import.meta.url));
-const crd = parse(readFileSync(crdPath, 'utf8')) as { spec: { versions: Array<{ name: string; schema: { openAPIV3Schema: object } }> } };
+const crd = parse(readFileSync(crdPath, 'utf8')) as {
+  spec: { versions: Array<{ name: string; schema: { openAPIV3Schema: object } }> };
+};
 const schema = crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema;
 // Kubernetes' structural schemas use x-kubernetes-* keywords and int-or-string formats Ajv does not know.
 const validate = new Ajv({ strict: false, validateFormats: false, allErrors: true }).compile(schema);
@@ -21,20 +23,49 @@ const dir = mkdtempSync(join(tmpdir(), 'petcert-testrun-'));
 const keysFile = join(dir, 'keys.txt');
 writeFileSync(keysFile, Array.from({ length: 24 }, (_, i) => `free=k${i}`).join('\n'));
 const plansFile = join(dir, 'plans.json');
-writeFileSync(plansFile, JSON.stringify({ windows: { minuteSeconds: 10, daySeconds: 86400 }, plans: { free: { perDay: 1_000_000 } } }));
-const flags = (over: Partial<CapacityFlags> = {}): CapacityFlags => ({ baseUrl: 'http://127.0.0.1:8080/v1', keysFile, plans: plansFile, mix: 'free=10', canaries: true, calibrate: true, reportDir: dir, failOn: 'must', ...over });
+writeFileSync(
+  plansFile,
+  JSON.stringify({ windows: { minuteSeconds: 10, daySeconds: 86400 }, plans: { free: { perDay: 1_000_000 } } }),
+);
+const flags = (over: Partial<CapacityFlags> = {}): CapacityFlags => ({
+  baseUrl: 'http://127.0.0.1:8080/v1',
+  keysFile,
+  plans: plansFile,
+  mix: 'free=10',
+  canaries: true,
+  calibrate: true,
+  reportDir: dir,
+  failOn: 'must',
+  ...over,
+});
 
 describe('--emit-testrun N', () => {
   it('writes a TestRun the CRD schema accepts, with parallelism N and the run settings', async () => {
     const out: string[] = [];
     // Canaries off: this test is about the manifest (the key spread and canaries: the test below).
-    const code = await capacityAction(flags({ emitTestrun: '4', testrunOut: join(dir, 'testrun.yaml'), stepSeconds: '30', canaries: false }), { log: (l) => out.push(l), err: (l) => out.push(l) }, {});
+    const code = await capacityAction(
+      flags({ emitTestrun: '4', testrunOut: join(dir, 'testrun.yaml'), stepSeconds: '30', canaries: false }),
+      { log: (l) => out.push(l), err: (l) => out.push(l) },
+      {},
+    );
     expect(code).toBe(0);
     const doc = parse(readFileSync(join(dir, 'testrun.yaml'), 'utf8')) as Record<string, any>;
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
-    expect(doc).toMatchObject({ apiVersion: 'k6.io/v1alpha1', kind: 'TestRun', spec: { parallelism: 4, script: { configMap: { name: 'petcert-capacity', file: 'capacity.js' } } } });
-    const env = Object.fromEntries((doc.spec.runner.env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]));
-    expect(env).toMatchObject({ BASE_URL: 'http://127.0.0.1:8080/v1', MIX: 'free=10', STEP_SECONDS: '30', KEYS_FILE: '/petcert/keys/keys.txt', PLANS_FILE: '/test/plans.json' });
+    expect(doc).toMatchObject({
+      apiVersion: 'k6.io/v1alpha1',
+      kind: 'TestRun',
+      spec: { parallelism: 4, script: { configMap: { name: 'petcert-capacity', file: 'capacity.js' } } },
+    });
+    const env = Object.fromEntries(
+      (doc.spec.runner.env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]),
+    );
+    expect(env).toMatchObject({
+      BASE_URL: 'http://127.0.0.1:8080/v1',
+      MIX: 'free=10',
+      STEP_SECONDS: '30',
+      KEYS_FILE: '/petcert/keys/keys.txt',
+      PLANS_FILE: '/test/plans.json',
+    });
     expect(readFileSync(join(dir, 'testrun.yaml'), 'utf8')).not.toMatch(/\bk1\b/); // keys go in a Secret, never the manifest
     expect(out.join('\n')).toContain('petcert capacity merge');
   });

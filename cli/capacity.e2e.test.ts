@@ -24,7 +24,10 @@ const { dir, plansFile, script } = capacityBed('petcert-capacity-');
 let k6: () => string | undefined = () => undefined;
 const PLANS = CAPACITY_PLANS;
 
-async function target(freeKeys: number, wrap?: (h: Handle) => Handle): Promise<{ server: RunningServer; keysFile: string }> {
+async function target(
+  freeKeys: number,
+  wrap?: (h: Handle) => Handle,
+): Promise<{ server: RunningServer; keysFile: string }> {
   const keys = keyPool({ free: freeKeys });
   const server = await listen({ plans: parsePlansFile(PLANS), keys, ...(wrap ? { wrap } : {}) });
   const keysFile = join(dir, `keys-${server.port}.txt`);
@@ -32,11 +35,37 @@ async function target(freeKeys: number, wrap?: (h: Handle) => Handle): Promise<{
   return { server, keysFile };
 }
 
-async function capacity(baseUrl: string, keysFile: string, args: string[]): Promise<{ code: number | null; report: Report; out: string }> {
+async function capacity(
+  baseUrl: string,
+  keysFile: string,
+  args: string[],
+): Promise<{ code: number | null; report: Report; out: string }> {
   const reportDir = mkdtempSync(join(dir, 'reports-'));
-  const run = await runCli(['capacity', '--base-url', baseUrl, '--keys-file', keysFile, '--plans', plansFile, '--script', script(), '--report-dir', reportDir, '--step-seconds', '2', ...args], { env: { K6: k6() ?? '' }, timeoutMs: 150_000 });
+  const run = await runCli(
+    [
+      'capacity',
+      '--base-url',
+      baseUrl,
+      '--keys-file',
+      keysFile,
+      '--plans',
+      plansFile,
+      '--script',
+      script(),
+      '--report-dir',
+      reportDir,
+      '--step-seconds',
+      '2',
+      ...args,
+    ],
+    { env: { K6: k6() ?? '' }, timeoutMs: 150_000 },
+  );
   const out = run.stdout + run.stderr;
-  return { code: run.code, report: JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report, out };
+  return {
+    code: run.code,
+    report: JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report,
+    out,
+  };
 }
 
 const outcome = (report: Report, id: string) => report.checks.find((c) => c.id === id)?.outcome;
@@ -55,14 +84,27 @@ eachK6('petcert capacity', (row) => {
     const { server, keysFile } = await target(2 * customers + 2);
     const proxy = await latencyProxy({ target: server.baseUrl, rate, delayMs: 1000 });
     try {
-      const { code, report, out } = await capacity(proxy.baseUrl, keysFile, ['--mix', `free=${customers}`, '--utilisation', '0.5', '--no-canaries', '--slo', 'p95<600ms,errors<0.5%']);
+      const { code, report, out } = await capacity(proxy.baseUrl, keysFile, [
+        '--mix',
+        `free=${customers}`,
+        '--utilisation',
+        '0.5',
+        '--no-canaries',
+        '--slo',
+        'p95<600ms,errors<0.5%',
+      ]);
       const c = report.capacity!;
-      console.log(`latency knee configured at ${rate} req/s: sustained ${c.sustainedRate}, breaking ${c.breakingRate}, generator ≥ ${c.generatorLimit} req/s`);
+      console.log(
+        `latency knee configured at ${rate} req/s: sustained ${c.sustainedRate}, breaking ${c.breakingRate}, generator ≥ ${c.generatorLimit} req/s`,
+      );
       expect(c.breakingRate, out).not.toBeNull();
       expect(Math.abs(c.sustainedRate - rate) / rate, out).toBeLessThanOrEqual(0.2);
       expect(Math.abs(c.breakingRate! - rate) / rate, out).toBeLessThanOrEqual(0.2);
       expect(c.steps.filter((s) => s.verdict === 'slo').length, out).toBe(2); // stopped after two broken steps
-      expect(c.steps.every((s) => s.below_quota_429 === 0), out).toBe(true);
+      expect(
+        c.steps.every((s) => s.below_quota_429 === 0),
+        out,
+      ).toBe(true);
       expect(outcome(report, 'capacity.headroom'), out).toBe('pass'); // headroom 1.0 ≥ the default --min-headroom 1
       // --no-canaries (their load would move the proxy's knee): quota under load unjudged, never a PASS:
       // INCOMPLETE, exit 4 (issue 15 §1; was the interim UNJUDGED stop, exit 3).
@@ -78,30 +120,48 @@ eachK6('petcert capacity', (row) => {
   // A free canary here (40 per 2 s window) would need 67 req/s in a 40 req/s step: --no-canaries.
   const SMALL = ['--mix', 'free=4', '--utilisation', '0.5', '--steps', '3', '--max-factor', '1', '--no-canaries'];
 
-  it('a correct, fast target with --no-canaries: the load checks pass, the canaries are unjudged, INCOMPLETE (exit 4); --out passes through', { timeout: 120_000 }, async () => {
-    const { server, keysFile } = await target(4);
-    const outputs = mkdtempSync(join(dir, 'k6-out-'));
-    try {
-      const { code, report, out } = await capacity(server.baseUrl, keysFile, [...SMALL, '--out', `json=${join(outputs, 'k6.json')}`]);
-      // k6's own output, one file per step process, its points tagged with the step (load/capacity/README.md).
-      for (const [i, step] of report.capacity!.steps.entries()) {
-        const lines = readFileSync(join(outputs, `k6-s${i + 1}.json`), 'utf8').split('\n').filter((l) => l.includes('"http_req_duration"'));
-        type Point = { type: string; data: { tags?: Record<string, string> } };
-        const points = lines.map((l) => JSON.parse(l) as Point).filter((p) => p.type === 'Point' && p.data.tags?.step === String(i));
-        expect(points.length, out).toBe(step.requests);
+  it(
+    'a correct, fast target with --no-canaries: the load checks pass, the canaries are unjudged, INCOMPLETE (exit 4); --out passes through',
+    { timeout: 120_000 },
+    async () => {
+      const { server, keysFile } = await target(4);
+      const outputs = mkdtempSync(join(dir, 'k6-out-'));
+      try {
+        const { code, report, out } = await capacity(server.baseUrl, keysFile, [
+          ...SMALL,
+          '--out',
+          `json=${join(outputs, 'k6.json')}`,
+        ]);
+        // k6's own output, one file per step process, its points tagged with the step (load/capacity/README.md).
+        for (const [i, step] of report.capacity!.steps.entries()) {
+          const lines = readFileSync(join(outputs, `k6-s${i + 1}.json`), 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('"http_req_duration"'));
+          type Point = { type: string; data: { tags?: Record<string, string> } };
+          const points = lines
+            .map((l) => JSON.parse(l) as Point)
+            .filter((p) => p.type === 'Point' && p.data.tags?.step === String(i));
+          expect(points.length, out).toBe(step.requests);
+        }
+        expect(
+          report.checks.map((c) => [c.id, c.outcome, c.skipKind, c.fix]),
+          out,
+        ).toEqual([
+          ['capacity.headroom', 'pass', undefined, undefined],
+          ['capacity.quota.below-quota-429', 'pass', undefined, undefined],
+          ['capacity.quota.canary-exact', 'skip', 'unjudged', 'run without --no-canaries'],
+          ['capacity.quota.canary-retry-after', 'skip', 'unjudged', 'run without --no-canaries'],
+        ]);
+        expect(report.capacity!.steps.map((s) => s.verdict)).toEqual(['ok', 'ok', 'ok']);
+        expect(code, out).toBe(4);
+        expect(out).toMatch(
+          /2 MUST checks not judged \(INCOMPLETE, exit 4\):\n  \? 2 checks: .*\n {6}capacity\.quota\.canary-exact, capacity\.quota\.canary-retry-after\n {6}fix: run without --no-canaries/,
+        );
+      } finally {
+        await server.close();
       }
-      expect(report.checks.map((c) => [c.id, c.outcome, c.skipKind, c.fix]), out).toEqual([
-        ['capacity.headroom', 'pass', undefined, undefined], ['capacity.quota.below-quota-429', 'pass', undefined, undefined],
-        ['capacity.quota.canary-exact', 'skip', 'unjudged', 'run without --no-canaries'],
-        ['capacity.quota.canary-retry-after', 'skip', 'unjudged', 'run without --no-canaries'],
-      ]);
-      expect(report.capacity!.steps.map((s) => s.verdict)).toEqual(['ok', 'ok', 'ok']);
-      expect(code, out).toBe(4);
-      expect(out).toMatch(/2 MUST checks not judged \(INCOMPLETE, exit 4\):\n  \? 2 checks: .*\n {6}capacity\.quota\.canary-exact, capacity\.quota\.canary-retry-after\n {6}fix: run without --no-canaries/);
-    } finally {
-      await server.close();
-    }
-  });
+    },
+  );
 
   it('fails a limiter that 429s keys below their quota under load (exit 1)', { timeout: 120_000 }, async () => {
     const { server, keysFile } = await target(4, throttlesBelowQuota(15));
@@ -115,37 +175,60 @@ eachK6('petcert capacity', (row) => {
     }
   });
 
-  it('never blames the target for the generator: k6 out of VUs is "generator-bound", exit 3', { timeout: 120_000 }, async () => {
-    // 50 ms per answer, well within the SLO; one VU per scenario sends at most ~20 req/s.
-    const slow = (h: Handle): Handle => async (req) => {
-      await new Promise((r) => setTimeout(r, 50));
-      return h(req);
-    };
-    const { server, keysFile } = await target(4, slow);
-    try {
-      const { code, report, out } = await capacity(server.baseUrl, keysFile, [...SMALL, '--max-vus', '1']);
-      const c = report.capacity!;
-      expect(c.steps.map((s) => s.verdict), out).toEqual(['ok', 'generator']);
-      expect(c.breakingRate, out).toBeNull();
-      expect(c.summary, out).toContain('generator-bound at 25 req/s; use --emit-testrun');
-      expect(report.aborted?.code, out).toBe('GENERATOR_BOUND');
-      expect(outcome(report, 'capacity.headroom'), out).toBe('skip');
-      expect(code, out).toBe(3);
-    } finally {
-      await server.close();
-    }
-  });
+  it(
+    'never blames the target for the generator: k6 out of VUs is "generator-bound", exit 3',
+    { timeout: 120_000 },
+    async () => {
+      // 50 ms per answer, well within the SLO; one VU per scenario sends at most ~20 req/s.
+      const slow =
+        (h: Handle): Handle =>
+        async (req) => {
+          await new Promise((r) => setTimeout(r, 50));
+          return h(req);
+        };
+      const { server, keysFile } = await target(4, slow);
+      try {
+        const { code, report, out } = await capacity(server.baseUrl, keysFile, [...SMALL, '--max-vus', '1']);
+        const c = report.capacity!;
+        expect(
+          c.steps.map((s) => s.verdict),
+          out,
+        ).toEqual(['ok', 'generator']);
+        expect(c.breakingRate, out).toBeNull();
+        expect(c.summary, out).toContain('generator-bound at 25 req/s; use --emit-testrun');
+        expect(report.aborted?.code, out).toBe('GENERATOR_BOUND');
+        expect(outcome(report, 'capacity.headroom'), out).toBe('skip');
+        expect(code, out).toBe(3);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
-  it('calibration measures the generator against a trivial local target: kept up at 50 req/s, saturated with one VU at 5000', { timeout: 60_000 }, async () => {
-    const table = parsePlansFile({ plans: { bench: { perMinute: 1_000_000, perDay: 1_000_000_000 } } });
-    const env = (rate: number, vus: string) => ({ MIX: 'bench=1', UTILISATION: String((rate * 60) / 1_000_000), STEPS: '2', MAX_FACTOR: '1', MAX_VUS: vus, CANARIES: '0' });
-    const doc = (rate: number, vus: string) => documentFromEnv(env(rate, vus), 'http://127.0.0.1:9/v1', table, [{ plan: 'bench', key: 'k1' }]);
-    const k6run = { k6: k6()!, script: script(), secrets: ['k1'] };
-    const easy = await calibrate(k6run, doc(50, '1000'), 2);
-    expect(easy).toMatchObject({ atLeast: true, offeredRate: 50 });
-    const hard = await calibrate(k6run, doc(5000, '1'), 2);
-    console.log(`calibration: 50 req/s offered → ${easy.achievedRate} (kept up); 5000 offered with 1 VU → ${hard.achievedRate}`);
-    expect(hard.atLeast).toBe(false);
-    expect(hard.limit!).toBeLessThan(0.95 * 5000);
-  });
+  it(
+    'calibration measures the generator against a trivial local target: kept up at 50 req/s, saturated with one VU at 5000',
+    { timeout: 60_000 },
+    async () => {
+      const table = parsePlansFile({ plans: { bench: { perMinute: 1_000_000, perDay: 1_000_000_000 } } });
+      const env = (rate: number, vus: string) => ({
+        MIX: 'bench=1',
+        UTILISATION: String((rate * 60) / 1_000_000),
+        STEPS: '2',
+        MAX_FACTOR: '1',
+        MAX_VUS: vus,
+        CANARIES: '0',
+      });
+      const doc = (rate: number, vus: string) =>
+        documentFromEnv(env(rate, vus), 'http://127.0.0.1:9/v1', table, [{ plan: 'bench', key: 'k1' }]);
+      const k6run = { k6: k6()!, script: script(), secrets: ['k1'] };
+      const easy = await calibrate(k6run, doc(50, '1000'), 2);
+      expect(easy).toMatchObject({ atLeast: true, offeredRate: 50 });
+      const hard = await calibrate(k6run, doc(5000, '1'), 2);
+      console.log(
+        `calibration: 50 req/s offered → ${easy.achievedRate} (kept up); 5000 offered with 1 VU → ${hard.achievedRate}`,
+      );
+      expect(hard.atLeast).toBe(false);
+      expect(hard.limit!).toBeLessThan(0.95 * 5000);
+    },
+  );
 });

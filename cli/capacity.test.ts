@@ -10,12 +10,31 @@ const dir = mkdtempSync(join(tmpdir(), 'petcert-capacity-cli-'));
 const keysFile = join(dir, 'keys.txt');
 writeFileSync(keysFile, 'free=k1\nfree=k2\nfree=k3\n');
 const plans = join(dir, 'plans.json');
-writeFileSync(plans, JSON.stringify({ windows: { minuteSeconds: 10, daySeconds: 86400 }, plans: { free: { perMinute: 60, perDay: 1_000_000 } } }));
+writeFileSync(
+  plans,
+  JSON.stringify({
+    windows: { minuteSeconds: 10, daySeconds: 86400 },
+    plans: { free: { perMinute: 60, perDay: 1_000_000 } },
+  }),
+);
 const fakeBundle = join(dir, 'capacity.js');
 writeFileSync(fakeBundle, '// never run: the run stops before k6\n');
 // Port 9 (discard) on loopback: nothing listens there.
-const base = ['capacity', '--base-url', 'http://127.0.0.1:9/v1', '--keys-file', keysFile, '--plans', plans, '--script', fakeBundle, '--report-dir', join(dir, 'reports')];
-const run = (args: string[], env: Record<string, string> = { K6: '/bin/true' }) => runCli([...base, ...args], { env, timeoutMs: 30_000 });
+const base = [
+  'capacity',
+  '--base-url',
+  'http://127.0.0.1:9/v1',
+  '--keys-file',
+  keysFile,
+  '--plans',
+  plans,
+  '--script',
+  fakeBundle,
+  '--report-dir',
+  join(dir, 'reports'),
+];
+const run = (args: string[], env: Record<string, string> = { K6: '/bin/true' }) =>
+  runCli([...base, ...args], { env, timeoutMs: 30_000 });
 
 describe('petcert capacity before any load', () => {
   it.for([

@@ -30,24 +30,63 @@ import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 const DEFAULT_BUNDLE = fileURLToPath(new URL('../load/dist/capacity.js', import.meta.url));
 
 export interface CapacityFlags extends NetworkCliFlags {
-  baseUrl?: string; keysFile?: string; plans?: string; mix?: string; utilisation?: string; ops?: string;
-  stepSeconds?: string; steps?: string; maxFactor?: string; scaleToKeys?: boolean; slo?: string; minHeadroom?: string;
-  canaries: boolean; calibrate: boolean; reportDir: string; failOn: string; json?: boolean; allowProduction?: boolean; allowIncomplete?: boolean;
-  script?: string; maxVus?: string; emitTestrun?: string; testrunOut?: string; out?: string[];
+  baseUrl?: string;
+  keysFile?: string;
+  plans?: string;
+  mix?: string;
+  utilisation?: string;
+  ops?: string;
+  stepSeconds?: string;
+  steps?: string;
+  maxFactor?: string;
+  scaleToKeys?: boolean;
+  slo?: string;
+  minHeadroom?: string;
+  canaries: boolean;
+  calibrate: boolean;
+  reportDir: string;
+  failOn: string;
+  json?: boolean;
+  allowProduction?: boolean;
+  allowIncomplete?: boolean;
+  script?: string;
+  maxVus?: string;
+  emitTestrun?: string;
+  testrunOut?: string;
+  out?: string[];
 }
 
 /** The flags under the settings' names (settings.ts): parsed once, and a TestRun's env as they are. */
 export function settingsEnv(f: CapacityFlags): Record<string, string> {
-  const named = { mix: f.mix, utilisation: f.utilisation, ops: f.ops, stepSeconds: f.stepSeconds, steps: f.steps,
-    maxFactor: f.maxFactor, scaleToKeys: f.scaleToKeys ? '1' : undefined, slo: f.slo, minHeadroom: f.minHeadroom, canaries: f.canaries ? '1' : '0' };
+  const named = {
+    mix: f.mix,
+    utilisation: f.utilisation,
+    ops: f.ops,
+    stepSeconds: f.stepSeconds,
+    steps: f.steps,
+    maxFactor: f.maxFactor,
+    scaleToKeys: f.scaleToKeys ? '1' : undefined,
+    slo: f.slo,
+    minHeadroom: f.minHeadroom,
+    canaries: f.canaries ? '1' : '0',
+  };
   const entries = Object.entries(named).filter((e): e is [keyof typeof SETTINGS, string] => e[1] !== undefined);
   return Object.fromEntries(entries.map(([k, v]) => [SETTINGS[k].env, v]));
 }
 
 export function prepare(f: CapacityFlags, env: Env): Prepared {
-  if (!f.baseUrl) throw new ConfigError('is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1', '--base-url');
-  if (!f.keysFile) throw new ConfigError('is required: a file of PLAN=KEY lines (petcert serve --key-pool writes one)', '--keys-file');
-  if (!f.mix && !f.scaleToKeys) throw new ConfigError('is required: customers per plan, e.g. --mix free=2000,pro=300 (or --scale-to-keys to test what the keys carry)', '--mix');
+  if (!f.baseUrl)
+    throw new ConfigError(
+      'is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1',
+      '--base-url',
+    );
+  if (!f.keysFile)
+    throw new ConfigError('is required: a file of PLAN=KEY lines (petcert serve --key-pool writes one)', '--keys-file');
+  if (!f.mix && !f.scaleToKeys)
+    throw new ConfigError(
+      'is required: customers per plan, e.g. --mix free=2000,pro=300 (or --scale-to-keys to test what the keys carry)',
+      '--mix',
+    );
   const baseUrl = parseBaseUrl(f.baseUrl, '--base-url');
   return prepareCapacity({ baseUrl, keysFile: f.keysFile, plansFile: f.plans, settings: settingsEnv(f), env });
 }
@@ -57,7 +96,8 @@ function emitTestRun(f: CapacityFlags, env: Env, say: (line: string) => void): n
   const p = prepare(f, env);
   const path = writeTestRun({ ...p, env: settingsEnv(f) }, n, f.testrunOut ?? `${f.reportDir}/capacity-testrun.yaml`);
   const then = 'Then: see the comments at the top of the file (kubectl create configmap/secret, kubectl apply), and';
-  const merge = '  kubectl logs -l k6_cr=petcert-capacity --tail=-1 > runners.log && petcert capacity merge runners.log';
+  const merge =
+    '  kubectl logs -l k6_cr=petcert-capacity --tail=-1 > runners.log && petcert capacity merge runners.log';
   for (const line of [`TestRun for ${n} runners written to ${path}`, ...planLines(p), then, merge]) say(line);
   return 0;
 }
@@ -69,14 +109,33 @@ export async function capacityAction(f: CapacityFlags, out: Out = consoleOut, en
   const p = prepare(f, env);
   refuseProduction(p.baseUrl, { allowProduction: f.allowProduction }, 'a capacity run loads it and spends real quota');
   const network = networkOf(f, env);
-  const run = { prepared: p, k6: findK6(env), script: bundleOrError(f.script ?? DEFAULT_BUNDLE), calibrate: f.calibrate,
-    maxVus: integerFlag(f.maxVus, '--max-vus', 1) ?? DEFAULT_MAX_VUS, outputs: f.out, version: VERSION, say, network, logDir: f.reportDir };
+  const run = {
+    prepared: p,
+    k6: findK6(env),
+    script: bundleOrError(f.script ?? DEFAULT_BUNDLE),
+    calibrate: f.calibrate,
+    maxVus: integerFlag(f.maxVus, '--max-vus', 1) ?? DEFAULT_MAX_VUS,
+    outputs: f.out,
+    version: VERSION,
+    say,
+    network,
+    logDir: f.reportDir,
+  };
   for (const line of planLines(p)) say(line);
   sayNetwork(network, p.baseUrl, say);
-  const bound = capacityBound({ steps: p.plan.steps.length, stepSeconds: p.settings.stepSeconds, calibrate: f.calibrate });
+  const bound = capacityBound({
+    steps: p.plan.steps.length,
+    stepSeconds: p.settings.stepSeconds,
+    calibrate: f.calibrate,
+  });
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const secrets = p.keys.map((k) => k.key);
-  const identified = await identifyTarget({ baseUrl: p.baseUrl, key: Object.values(p.plan.load).flat()[0]!, field: '--base-url', network });
+  const identified = await identifyTarget({
+    baseUrl: p.baseUrl,
+    key: Object.values(p.plan.load).flat()[0]!,
+    field: '--base-url',
+    network,
+  });
   say(identityLine(p.baseUrl, identified));
   const publish = (report: Report) => publishCapacity(stampNetwork(report, network, p.baseUrl), f, secrets, out);
   if (identified.refusal) return publish(refusedReport('capacity', p.baseUrl, identified));
@@ -94,12 +153,17 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 export function registerCapacity(program: Command): void {
   const cmd = program
     .command('capacity')
-    .description('Will the service hold the planned customer mix? Step load under the real k6, knee, headroom, quota under load')
+    .description(
+      'Will the service hold the planned customer mix? Step load under the real k6, knee, headroom, quota under load',
+    )
     .option('--base-url <url>', 'target base URL ending in /v1')
     .option('--keys-file <file>', 'PLAN=KEY per line (# comments; KEY may be env:NAME)')
-    .option('--plans <file>', 'plans file (figures and window lengths; default: the specification\'s)')
+    .option('--plans <file>', "plans file (figures and window lengths; default: the specification's)")
     .option('--mix <plan=n,...>', 'active customers per plan, e.g. free=2000,pro=300,business=20')
-    .option('--utilisation <u>', `share of its per-minute quota a customer uses at peak, (0, 1] (default ${SETTINGS.utilisation.default})`)
+    .option(
+      '--utilisation <u>',
+      `share of its per-minute quota a customer uses at peak, (0, 1] (default ${SETTINGS.utilisation.default})`,
+    )
     .option('--ops <op=w,...>', `operation mix (default ${SETTINGS.ops.default})`)
     .option('--step-seconds <s>', `how long each step holds (default ${SETTINGS.stepSeconds.default})`)
     .option('--steps <n>', `number of steps (default ${SETTINGS.steps.default})`)
@@ -116,7 +180,11 @@ export function registerCapacity(program: Command): void {
     .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--script <file>', 'the capacity k6 bundle (default load/dist/capacity.js)')
     .option('--max-vus <n>', `k6 VUs per scenario at most (default ${DEFAULT_MAX_VUS}): bounds the generator's memory`)
-    .option('--out <output>', 'a k6 output for every step (repeatable), e.g. json=k6.json (one file per step), experimental-prometheus-rw', collect)
+    .option(
+      '--out <output>',
+      'a k6 output for every step (repeatable), e.g. json=k6.json (one file per step), experimental-prometheus-rw',
+      collect,
+    )
     .option('--emit-testrun <n>', 'write a k6-operator TestRun with n runners instead of running')
     .option('--testrun-out <file>', 'where --emit-testrun writes (default <report-dir>/capacity-testrun.yaml)');
   addNetworkOptions(cmd)

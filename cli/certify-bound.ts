@@ -18,12 +18,20 @@ export interface CertifyBoundInput {
 
 export function certifyBound(input: CertifyBoundInput): Bound {
   const conformMs = input.conformKeys.length * conformBoundMs();
-  const quota = input.quotaRefused || input.quotaKeys.length === 0
-    ? { totalMs: 0, parts: ['quota probes not run'] }
-    : quotaBoundOf({ keys: input.quotaKeys, plans: input.plans, ...(input.maxWaitMs !== undefined ? { maxWaitMs: input.maxWaitMs } : {}) });
+  const quota =
+    input.quotaRefused || input.quotaKeys.length === 0
+      ? { totalMs: 0, parts: ['quota probes not run'] }
+      : quotaBoundOf({
+          keys: input.quotaKeys,
+          plans: input.plans,
+          ...(input.maxWaitMs !== undefined ? { maxWaitMs: input.maxWaitMs } : {}),
+        });
   return {
     totalMs: conformMs + quota.totalMs,
-    parts: [`conform ${input.conformKeys.length} × ${formatBound(conformBoundMs())} (its run timeout + a request's)`, `quota ${formatBound(quota.totalMs)}: ${quota.parts.join('; ')}`],
+    parts: [
+      `conform ${input.conformKeys.length} × ${formatBound(conformBoundMs())} (its run timeout + a request's)`,
+      `quota ${formatBound(quota.totalMs)}: ${quota.parts.join('; ')}`,
+    ],
   };
 }
 

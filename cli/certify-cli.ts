@@ -20,7 +20,15 @@ import { formatBound } from '../core/duration.ts';
 import { identifyTarget, identityLine, refusedReport, type Identified } from './identify.ts';
 import { interruptible } from './interrupt.ts';
 import type { Network } from '../http/network.ts';
-import { addNetworkOptions, NETWORK_HELP, networkOf, overNetwork, sayNetwork, stampNetwork, type NetworkCliFlags } from './network-flags.ts';
+import {
+  addNetworkOptions,
+  NETWORK_HELP,
+  networkOf,
+  overNetwork,
+  sayNetwork,
+  stampNetwork,
+  type NetworkCliFlags,
+} from './network-flags.ts';
 
 export interface CertifyFlags extends NetworkCliFlags {
   config?: string;
@@ -38,17 +46,28 @@ export interface CertifyFlags extends NetworkCliFlags {
 }
 
 /** Where the run goes: the configured target, or the embedded server (closed by `stop`). */
-async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): Promise<{ target: ResolvedTarget; stop: () => Promise<void>; identified?: Identified; network: Network }> {
+async function chooseTarget(
+  flags: CertifyFlags,
+  say: (line: string) => void,
+): Promise<{ target: ResolvedTarget; stop: () => Promise<void>; identified?: Identified; network: Network }> {
   const configured = targetFromFlags(flags);
   if (configured) {
     if (flags.plans !== undefined) configured.plans = loadPlansFile(flags.plans);
     const network = networkOf(flags, process.env, configured.network);
-    say(`Certifying target "${configured.name}": ${configured.baseUrl} (${configured.quotaKeys.map((k) => k.plan).join(', ')})`);
+    say(
+      `Certifying target "${configured.name}": ${configured.baseUrl} (${configured.quotaKeys.map((k) => k.plan).join(', ')})`,
+    );
     sayNetwork(network, configured.baseUrl, (line) => say(`  ${line}`));
-    if (quotaRefused({ ...configured, allowProduction: flags.allowProduction })) say('  production target: quota probes are refused (they spend real quota); pass --allow-production to run them');
+    if (quotaRefused({ ...configured, allowProduction: flags.allowProduction }))
+      say('  production target: quota probes are refused (they spend real quota); pass --allow-production to run them');
     // Is this the Animal Store at all? (The embedded server below is.)
     const key = (configured.conformKeys[0] ?? configured.quotaKeys[0])!.key;
-    const identified = await identifyTarget({ baseUrl: configured.baseUrl, key, field: `targets.${configured.name}.baseUrl`, network });
+    const identified = await identifyTarget({
+      baseUrl: configured.baseUrl,
+      key,
+      field: `targets.${configured.name}.baseUrl`,
+      network,
+    });
     say(`  ${identityLine(configured.baseUrl, identified)}`);
     return { target: configured, stop: async () => {}, identified, network };
   }
@@ -56,7 +75,8 @@ async function chooseTarget(flags: CertifyFlags, say: (line: string) => void): P
   const plans = embeddedPlans(flags.plans);
   const { server, target } = await startEmbedded(plans);
   say(`No petcert.config.json: certifying the embedded reference server at ${server.baseUrl}`);
-  const figures = flags.plans === undefined ? "the plans' figures are the specification's" : `plans from ${flags.plans}`;
+  const figures =
+    flags.plans === undefined ? "the plans' figures are the specification's" : `plans from ${flags.plans}`;
   say(`  windows: minute = ${plans.windows.minuteSeconds} s, day = ${plans.windows.daySeconds} s; ${figures}`);
   sayNetwork(network, server.baseUrl, (line) => say(`  ${line}`));
   return { target, stop: () => server.close(), network };
@@ -70,34 +90,51 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   const maxWaitS = integerFlag(flags.maxWait, '--max-wait', 1);
   const declared = limiterModelFlag(flags.limiterModel);
   const { target, stop, identified, network } = await chooseTarget(flags, say);
-  const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets: target.secrets, out: consoleOut, allowIncomplete: flags.allowIncomplete };
-  if (identified?.refusal) return publishRun(stampNetwork(refusedReport('certify', target.baseUrl, identified), network, target.baseUrl), publish);
-  const bound = certifyBound({ ...target, quotaRefused: quotaRefused({ ...target, allowProduction: flags.allowProduction }), ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}) });
+  const publish = {
+    reportDir: flags.reportDir,
+    json: flags.json,
+    failOn,
+    secrets: target.secrets,
+    out: consoleOut,
+    allowIncomplete: flags.allowIncomplete,
+  };
+  if (identified?.refusal)
+    return publishRun(
+      stampNetwork(refusedReport('certify', target.baseUrl, identified), network, target.baseUrl),
+      publish,
+    );
+  const bound = certifyBound({
+    ...target,
+    quotaRefused: quotaRefused({ ...target, allowProduction: flags.allowProduction }),
+    ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
+  });
   say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
   const run = async (signal: AbortSignal) => {
     let report;
     try {
-      report = await overNetwork(network, undefined, (send) => certify(
-        {
-          send,
-          baseUrl: target.baseUrl,
-          production: target.production,
-          allowProduction: flags.allowProduction === true,
-          conformKeys: target.conformKeys,
-          quotaKeys: target.quotaKeys,
-          plans: withLimiterModel(target.plans, declared),
-          failOn,
-          progress: progress.sink,
-          version: VERSION,
-          signal,
-          ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
-          ...(seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {},
-          ...(budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {},
-          budgetField: budget !== undefined ? '--budget' : `targets.${target.name}.budget`,
-        },
-        realRunners,
-      ));
+      report = await overNetwork(network, undefined, (send) =>
+        certify(
+          {
+            send,
+            baseUrl: target.baseUrl,
+            production: target.production,
+            allowProduction: flags.allowProduction === true,
+            conformKeys: target.conformKeys,
+            quotaKeys: target.quotaKeys,
+            plans: withLimiterModel(target.plans, declared),
+            failOn,
+            progress: progress.sink,
+            version: VERSION,
+            signal,
+            ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
+            ...((seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {}),
+            ...((budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {}),
+            budgetField: budget !== undefined ? '--budget' : `targets.${target.name}.budget`,
+          },
+          realRunners,
+        ),
+      );
     } finally {
       progress.done();
       await stop();
@@ -139,7 +176,10 @@ export function registerCertify(program: Command): void {
     .description('Conformance plus quotas for every configured key: one report, one verdict')
     .option('--config <file>', 'config file (default: ./petcert.config.json when present)')
     .option('--target <name>', 'target in the config file (default: its defaultTarget, or its only target)')
-    .option('--plans <file>', 'plans file: windows and figures (overrides the target\'s; for the embedded server, its windows)')
+    .option(
+      '--plans <file>',
+      "plans file: windows and figures (overrides the target's; for the embedded server, its windows)",
+    )
     .option('--limiter-model <model>', LIMITER_MODEL_HELP)
     .option('--report-dir <dir>', REPORT_DIR_HELP, DEFAULT_REPORT_ROOT)
     .option('--fail-on <level>', 'must | should: the level at which a failed check fails the run', 'must')
@@ -147,7 +187,10 @@ export function registerCertify(program: Command): void {
     .option('--allow-production', 'run quota probes against a target marked production (spends real quota)')
     .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--seed <n>', 'conformance seed (replays a run)')
-    .option('--budget <n>', `conformance request budget per conform key (default: the least that runs every check, at least ${DEFAULT_BUDGET}; less is refused, exit 2)`)
+    .option(
+      '--budget <n>',
+      `conformance request budget per conform key (default: the least that runs every check, at least ${DEFAULT_BUDGET}; less is refused, exit 2)`,
+    )
     .option('--max-wait <seconds>', 'longest single wait of the quota probes (default: the longest window + 1.5 s)');
   addNetworkOptions(cmd)
     .addHelpText('after', `\nExamples:${EXAMPLES}`)

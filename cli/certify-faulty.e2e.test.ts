@@ -34,9 +34,20 @@ afterAll(async () => server?.close());
 function configDir(budget?: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'petcert-faulty-'));
   writeFileSync(join(dir, 'plans.json'), JSON.stringify(SMALL_PLANS));
-  writeFileSync(join(dir, 'petcert.config.json'), JSON.stringify({
-    targets: { vendor: { baseUrl: server.baseUrl, production: false, keys: [{ plan: 'free', env: 'PETCERT_E2E_FREE_KEY' }], plansFile: 'plans.json', ...(budget !== undefined ? { budget } : {}) } },
-  }));
+  writeFileSync(
+    join(dir, 'petcert.config.json'),
+    JSON.stringify({
+      targets: {
+        vendor: {
+          baseUrl: server.baseUrl,
+          production: false,
+          keys: [{ plan: 'free', env: 'PETCERT_E2E_FREE_KEY' }],
+          plansFile: 'plans.json',
+          ...(budget !== undefined ? { budget } : {}),
+        },
+      },
+    }),
+  );
   return dir;
 }
 
@@ -45,16 +56,26 @@ function configDir(budget?: number): string {
 test('a configured budget that cannot run every MUST check: exit 2 before any request, naming the budget needed', async () => {
   const dir = configDir(200);
   const needed = budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
-  const run = await runCli(['certify', '--target', 'vendor', '--report-dir', join(dir, 'reports')], { cwd: dir, env: { PETCERT_E2E_FREE_KEY: FREE_KEY }, timeoutMs: 30_000 });
+  const run = await runCli(['certify', '--target', 'vendor', '--report-dir', join(dir, 'reports')], {
+    cwd: dir,
+    env: { PETCERT_E2E_FREE_KEY: FREE_KEY },
+    timeoutMs: 30_000,
+  });
   expect(run.code, run.stdout + run.stderr).toBe(2);
-  expect(run.stderr).toContain(`targets.vendor.budget: 200 requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed}`);
+  expect(run.stderr).toContain(
+    `targets.vendor.budget: 200 requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed}`,
+  );
   expect(existsSync(join(dir, 'reports'))).toBe(false);
 }, 60_000);
 
 test('certify against a faulty server: exit 1, failures named in the console, JUnit and HTML', async () => {
   const dir = configDir();
   const reports = join(dir, 'reports');
-  const run = await runCli(['certify', '--target', 'vendor', '--report-dir', reports, '--json'], { cwd: dir, env: { PETCERT_E2E_FREE_KEY: FREE_KEY }, timeoutMs: 110_000 });
+  const run = await runCli(['certify', '--target', 'vendor', '--report-dir', reports, '--json'], {
+    cwd: dir,
+    env: { PETCERT_E2E_FREE_KEY: FREE_KEY },
+    timeoutMs: 110_000,
+  });
   expect(run.stderr).not.toMatch(/internal error/);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   // --json: the report alone on stdout; the verdict for people on stderr.
@@ -68,9 +89,12 @@ test('certify against a faulty server: exit 1, failures named in the console, JU
   expect(printed).toEqual(report);
   expect(report.checks.find((c) => c.id === 'quota/quota.minute.exact[free]')?.outcome).toBe('fail');
   const junit = readFileSync(join(latest, 'junit.xml'), 'utf8');
-  expect(junit).toMatch(/<testcase classname="petcert\.certify\.MUST" name="conform\[free\]\/create\.missing-field: [^"]*">\s*<properties>[\s\S]*?<\/properties>\s*<failure /);
+  expect(junit).toMatch(
+    /<testcase classname="petcert\.certify\.MUST" name="conform\[free\]\/create\.missing-field: [^"]*">\s*<properties>[\s\S]*?<\/properties>\s*<failure /,
+  );
   const html = readFileSync(join(latest, 'report.html'), 'utf8');
   expect(html).toContain('data-verdict="fail"');
   expect(html).toContain('id="check-quota_quota_minute_exact_free_"');
-  for (const text of [junit, html, JSON.stringify(report), run.stdout, run.stderr]) expect(text).not.toContain(FREE_KEY);
+  for (const text of [junit, html, JSON.stringify(report), run.stdout, run.stderr])
+    expect(text).not.toContain(FREE_KEY);
 }, 120_000);

@@ -24,7 +24,8 @@ test('petcert certify without a config certifies the embedded reference server: 
 
   const runs = readdirSync(reports).filter((d) => d !== 'latest');
   expect(runs).toHaveLength(1);
-  for (const d of [runs[0]!, 'latest']) for (const f of ['report.json', 'junit.xml', 'report.html']) expect(existsSync(join(reports, d, f))).toBe(true);
+  for (const d of [runs[0]!, 'latest'])
+    for (const f of ['report.json', 'junit.xml', 'report.html']) expect(existsSync(join(reports, d, f))).toBe(true);
 
   const report = JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as Report;
   expect(report.kind).toBe('certify');

@@ -77,7 +77,10 @@ export function conformBudget(configured: number | undefined, field = '--budget'
   const needed = coveringBudget();
   if (configured === undefined) return Math.max(DEFAULT_BUDGET, needed);
   if (configured < needed) {
-    throw new ConfigError(`${configured} requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed} (give ${needed} or more, or leave it out)`, field);
+    throw new ConfigError(
+      `${configured} requests per conform key leave MUST checks of conform unrun; certify needs at least ${needed} (give ${needed} or more, or leave it out)`,
+      field,
+    );
   }
   return configured;
 }
@@ -102,7 +105,10 @@ export function quotaRefused(o: { baseUrl: string } & ProductionConsent): boolea
   return productionRefused(o.baseUrl, o);
 }
 
-export function combineReports(parts: readonly Part[], meta: { target: string; version: string; startedAt: string; finishedAt: string; plans?: PlanTable }): Report {
+export function combineReports(
+  parts: readonly Part[],
+  meta: { target: string; version: string; startedAt: string; finishedAt: string; plans?: PlanTable },
+): Report {
   const report: Report = {
     tool: 'petcert',
     version: meta.version,
@@ -114,16 +120,26 @@ export function combineReports(parts: readonly Part[], meta: { target: string; v
     requests: parts.reduce((sum, p) => sum + p.report.requests, 0),
     checks: parts.flatMap((p) => p.report.checks.map((c) => ({ ...c, id: `${p.label}/${c.id}`, part: p.label }))),
   };
-  const series = Object.fromEntries(parts.flatMap((p) => Object.entries(p.report.series ?? {}).map(([name, s]) => [`${p.label}/${name}`, s])));
+  const series = Object.fromEntries(
+    parts.flatMap((p) => Object.entries(p.report.series ?? {}).map(([name, s]) => [`${p.label}/${name}`, s])),
+  );
   if (Object.keys(series).length) report.series = series;
-  const subjects = parts.flatMap((p) => Object.entries(p.report.subjects ?? {}).map(([name, s]) => [`${p.label}/${name}`, { ...s, part: p.label }]));
+  const subjects = parts.flatMap((p) =>
+    Object.entries(p.report.subjects ?? {}).map(([name, s]) => [`${p.label}/${name}`, { ...s, part: p.label }]),
+  );
   if (subjects.length) report.subjects = Object.fromEntries(subjects);
   const created = parts.flatMap((p) => p.report.createdIds ?? []);
   if (created.length) report.createdIds = created;
   const aborted = parts.filter((p) => p.report.aborted);
   if (aborted[0]?.report.aborted) {
     const { code, message } = aborted[0].report.aborted;
-    const more = aborted.length > 1 ? ` (and ${aborted.length - 1} more part(s) stopped early: ${aborted.slice(1).map((p) => p.label).join(', ')})` : '';
+    const more =
+      aborted.length > 1
+        ? ` (and ${aborted.length - 1} more part(s) stopped early: ${aborted
+            .slice(1)
+            .map((p) => p.label)
+            .join(', ')})`
+        : '';
     report.aborted = { code, message: `${aborted[0].label}: ${message}${more}` };
   }
   const plans = meta.plans ?? parts.find((p) => p.report.plans)?.report.plans;
@@ -141,14 +157,31 @@ export function combineReports(parts: readonly Part[], meta: { target: string; v
  *  certification is incomplete (exit 3) rather than silently partial. */
 function refusedQuota(target: string, version: string, at: string): Report {
   return {
-    tool: 'petcert', version, kind: 'quota', target, startedAt: at, finishedAt: at, seed: null, requests: 0, checks: [],
-    aborted: { code: 'PRODUCTION_REFUSED', message: `${target} is a production target: the quota probes were not run (they spend real quota). Pass --allow-production to run them.` },
+    tool: 'petcert',
+    version,
+    kind: 'quota',
+    target,
+    startedAt: at,
+    finishedAt: at,
+    seed: null,
+    requests: 0,
+    checks: [],
+    aborted: {
+      code: 'PRODUCTION_REFUSED',
+      message: `${target} is a production target: the quota probes were not run (they spend real quota). Pass --allow-production to run them.`,
+    },
   };
 }
 
 /** Each conform run's progress phases carry its key's label ("conform[free]: population"). */
 function labelled(sink: ProgressSink, label: string): ProgressSink {
-  return (event) => sink({ ...event, phase: event.phase.startsWith('conform') ? `${label}${event.phase.slice('conform'.length)}` : `${label} ${event.phase}` });
+  return (event) =>
+    sink({
+      ...event,
+      phase: event.phase.startsWith('conform')
+        ? `${label}${event.phase.slice('conform'.length)}`
+        : `${label} ${event.phase}`,
+    });
 }
 
 /** A target that stopped answering ends the certification: the remaining parts could only time out. */
@@ -187,10 +220,20 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
     parts.push({ label: 'quota', report: refusedQuota(options.baseUrl, options.version, iso(now())) });
   } else {
     const report = await runners.quota({
-      ...common, keys: options.quotaKeys, plans: options.plans, production: options.production, allowProduction: options.allowProduction === true,
+      ...common,
+      keys: options.quotaKeys,
+      plans: options.plans,
+      production: options.production,
+      allowProduction: options.allowProduction === true,
       ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
     });
     parts.push({ label: 'quota', report });
   }
-  return combineReports(parts, { target: options.baseUrl, version: options.version, startedAt, finishedAt: iso(now()), plans: options.plans });
+  return combineReports(parts, {
+    target: options.baseUrl,
+    version: options.version,
+    startedAt,
+    finishedAt: iso(now()),
+    plans: options.plans,
+  });
 }

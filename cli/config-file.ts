@@ -5,7 +5,14 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError, errorMessage } from '../core/errors.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { resolvePlan, type PlanTable } from '../spec/plans.ts';
-import { parseConfig, pickTarget, readKey, type NetworkConfig, type PetcertConfig, type TargetConfig } from './config.ts';
+import {
+  parseConfig,
+  pickTarget,
+  readKey,
+  type NetworkConfig,
+  type PetcertConfig,
+  type TargetConfig,
+} from './config.ts';
 
 export const DEFAULT_CONFIG_FILE = 'petcert.config.json';
 
@@ -22,7 +29,10 @@ export function loadConfig(path: string | undefined, cwd = process.cwd()): Loade
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`cannot read config file ${file}: ${errorMessage(error)} (see docs/certify-your-implementation.md for the format)`, '--config');
+    throw new ConfigError(
+      `cannot read config file ${file}: ${errorMessage(error)} (see docs/certify-your-implementation.md for the format)`,
+      '--config',
+    );
   }
   let value: unknown;
   try {
@@ -66,9 +76,15 @@ export interface ResolvedTarget {
   network?: { network: NetworkConfig; configPath: string; field: string };
 }
 
-export function resolveTarget(target: TargetConfig, configPath: string, env: Record<string, string | undefined> = process.env): ResolvedTarget {
+export function resolveTarget(
+  target: TargetConfig,
+  configPath: string,
+  env: Record<string, string | undefined> = process.env,
+): ResolvedTarget {
   const field = `targets.${target.name}`;
-  const plans = loadPlansFile(target.plansFile === undefined ? undefined : resolve(dirname(configPath), target.plansFile));
+  const plans = loadPlansFile(
+    target.plansFile === undefined ? undefined : resolve(dirname(configPath), target.plansFile),
+  );
   const quotaKeys = target.keys.map((k, i) => {
     checkPlan(plans, k.plan, `${field}.keys[${i}].plan`);
     return { plan: k.plan, key: readKey(env, k.env, `${field}.keys[${i}].env`) };
@@ -85,7 +101,8 @@ export function resolveTarget(target: TargetConfig, configPath: string, env: Rec
   };
   if (target.budget !== undefined) resolved.budget = target.budget;
   if (target.seed !== undefined) resolved.seed = target.seed;
-  if (target.network !== undefined) resolved.network = { network: target.network, configPath, field: `${field}.network` };
+  if (target.network !== undefined)
+    resolved.network = { network: target.network, configPath, field: `${field}.network` };
   return resolved;
 }
 
@@ -93,7 +110,12 @@ export function resolveTarget(target: TargetConfig, configPath: string, env: Rec
  * Every quota key, or the one `conformKeyEnv` names: its plan is `conformKeyPlan`, else that of the same
  * variable in `keys`; with neither, X-RateLimit-Limit is not judged (the report says so).
  */
-function conformKeysOf(target: TargetConfig, quotaKeys: KeyedPlan[], plans: PlanTable, env: Record<string, string | undefined>): ConformKey[] {
+function conformKeysOf(
+  target: TargetConfig,
+  quotaKeys: KeyedPlan[],
+  plans: PlanTable,
+  env: Record<string, string | undefined>,
+): ConformKey[] {
   const name = target.conformKeyEnv;
   if (name === undefined) return quotaKeys;
   const key = readKey(env, name, `targets.${target.name}.conformKeyEnv`);
@@ -108,16 +130,25 @@ function checkPlan(plans: PlanTable, plan: string, field: string): void {
   try {
     resolvePlan(plans, plan);
   } catch (error) {
-    const raw = error instanceof ConfigError && error.field ? error.message.slice(error.field.length + 2) : errorMessage(error);
+    const raw =
+      error instanceof ConfigError && error.field ? error.message.slice(error.field.length + 2) : errorMessage(error);
     throw new ConfigError(raw, field);
   }
 }
 
 /** The target `petcert certify --config/--target` names, or null when there is no configuration at all. */
-export function targetFromFlags(flags: { config?: string; target?: string }, env = process.env, cwd = process.cwd()): ResolvedTarget | null {
+export function targetFromFlags(
+  flags: { config?: string; target?: string },
+  env = process.env,
+  cwd = process.cwd(),
+): ResolvedTarget | null {
   const loaded = loadConfig(flags.config, cwd);
   if (!loaded) {
-    if (flags.target !== undefined) throw new ConfigError(`no ${DEFAULT_CONFIG_FILE} in ${cwd}: create one (see docs/certify-your-implementation.md) or pass --config FILE`, '--target');
+    if (flags.target !== undefined)
+      throw new ConfigError(
+        `no ${DEFAULT_CONFIG_FILE} in ${cwd}: create one (see docs/certify-your-implementation.md) or pass --config FILE`,
+        '--target',
+      );
     return null;
   }
   return resolveTarget(pickTarget(loaded.config, flags.target), loaded.path, env);

@@ -9,19 +9,36 @@ import { loadConfig, resolveTarget, targetFromFlags } from './config-file.ts';
 const good = () => ({
   defaultTarget: 'staging',
   targets: {
-    staging: { baseUrl: 'https://staging.example.com/v1', production: false, keys: [{ plan: 'free', env: 'PETCERT_FREE_KEY' }, { plan: 'Pro', env: 'PETCERT_PRO_KEY' }], budget: 300, seed: 7 },
-    production: { $comment: 'guarded', baseUrl: 'https://api.example.com/prefix/v1/', production: true, keys: [{ plan: 'business', env: 'PETCERT_BIZ_KEY' }], conformKeyEnv: 'PETCERT_CONFORM_KEY' },
+    staging: {
+      baseUrl: 'https://staging.example.com/v1',
+      production: false,
+      keys: [
+        { plan: 'free', env: 'PETCERT_FREE_KEY' },
+        { plan: 'Pro', env: 'PETCERT_PRO_KEY' },
+      ],
+      budget: 300,
+      seed: 7,
+    },
+    production: {
+      $comment: 'guarded',
+      baseUrl: 'https://api.example.com/prefix/v1/',
+      production: true,
+      keys: [{ plan: 'business', env: 'PETCERT_BIZ_KEY' }],
+      conformKeyEnv: 'PETCERT_CONFORM_KEY',
+    },
   },
 });
 
 type Mutate = (c: ReturnType<typeof good>) => unknown;
-const set = (path: string, value: unknown): Mutate => (c) => {
-  const parts = path.split('.');
-  let node: Record<string, unknown> = c as unknown as Record<string, unknown>;
-  for (const p of parts.slice(0, -1)) node = node[p] as Record<string, unknown>;
-  node[parts.at(-1)!] = value;
-  return c;
-};
+const set =
+  (path: string, value: unknown): Mutate =>
+  (c) => {
+    const parts = path.split('.');
+    let node: Record<string, unknown> = c as unknown as Record<string, unknown>;
+    for (const p of parts.slice(0, -1)) node = node[p] as Record<string, unknown>;
+    node[parts.at(-1)!] = value;
+    return c;
+  };
 
 describe('parseConfig rejects bad fields, naming them', () => {
   test.for<[string, Mutate, string, RegExp]>([
@@ -32,19 +49,52 @@ describe('parseConfig rejects bad fields, naming them', () => {
     ['baseUrl not a URL', set('targets.staging.baseUrl', 'staging'), 'targets.staging.baseUrl', /not a URL/],
     ['baseUrl ftp', set('targets.staging.baseUrl', 'ftp://x/v1'), 'targets.staging.baseUrl', /http or https/],
     ['baseUrl without /v1', set('targets.staging.baseUrl', 'https://x.example/api'), 'targets.staging.baseUrl', /\/v1/],
-    ['baseUrl with credentials', set('targets.staging.baseUrl', 'https://u:p@x.example/v1'), 'targets.staging.baseUrl', /credentials/],
+    [
+      'baseUrl with credentials',
+      set('targets.staging.baseUrl', 'https://u:p@x.example/v1'),
+      'targets.staging.baseUrl',
+      /credentials/,
+    ],
     ['production not boolean', set('targets.staging.production', 'yes'), 'targets.staging.production', /true or false/],
     ['keys empty', set('targets.staging.keys', []), 'targets.staging.keys', /non-empty array/],
-    ['key without env', set('targets.staging.keys', [{ plan: 'free' }]), 'targets.staging.keys[0].env', /non-empty string/],
-    ['a key stored in the file', set('targets.staging.keys', [{ plan: 'free', key: 'sk_live_123' }]), 'targets.staging.keys[0].key', /never stored/],
-    ['env not a variable name', set('targets.staging.keys', [{ plan: 'free', env: 'sk-live 123' }]), 'targets.staging.keys[0].env', /environment variable/],
-    ['plan twice', set('targets.staging.keys', [{ plan: 'free', env: 'A' }, { plan: 'FREE', env: 'B' }]), 'targets.staging.keys[1].plan', /listed twice/],
+    [
+      'key without env',
+      set('targets.staging.keys', [{ plan: 'free' }]),
+      'targets.staging.keys[0].env',
+      /non-empty string/,
+    ],
+    [
+      'a key stored in the file',
+      set('targets.staging.keys', [{ plan: 'free', key: 'sk_live_123' }]),
+      'targets.staging.keys[0].key',
+      /never stored/,
+    ],
+    [
+      'env not a variable name',
+      set('targets.staging.keys', [{ plan: 'free', env: 'sk-live 123' }]),
+      'targets.staging.keys[0].env',
+      /environment variable/,
+    ],
+    [
+      'plan twice',
+      set('targets.staging.keys', [
+        { plan: 'free', env: 'A' },
+        { plan: 'FREE', env: 'B' },
+      ]),
+      'targets.staging.keys[1].plan',
+      /listed twice/,
+    ],
     ['apiKey on the target', set('targets.staging.apiKey', 'x'), 'targets.staging.apiKey', /never stored/],
     ['budget zero', set('targets.staging.budget', 0), 'targets.staging.budget', /integer ≥ 1/],
     ['seed negative', set('targets.staging.seed', -1), 'targets.staging.seed', /integer ≥ 0/],
     ['plansFile empty', set('targets.staging.plansFile', ''), 'targets.staging.plansFile', /non-empty/],
     ['defaultTarget unknown', set('defaultTarget', 'qa'), 'defaultTarget', /known: staging, production/],
-    ['bad target name', set('targets.st aging', { baseUrl: 'https://x/v1', keys: [{ plan: 'free', env: 'A' }] }), 'targets.st aging', /target names/],
+    [
+      'bad target name',
+      set('targets.st aging', { baseUrl: 'https://x/v1', keys: [{ plan: 'free', env: 'A' }] }),
+      'targets.st aging',
+      /target names/,
+    ],
   ])('%s', ([, mutate, field, message]) => {
     let caught: unknown;
     try {
@@ -60,7 +110,12 @@ describe('parseConfig rejects bad fields, naming them', () => {
 
   test('a good config parses, normalising plans and base URLs', () => {
     const config = parseConfig(good());
-    expect(config.targets.staging).toMatchObject({ production: false, budget: 300, seed: 7, keys: [{ plan: 'free' }, { plan: 'pro' }] });
+    expect(config.targets.staging).toMatchObject({
+      production: false,
+      budget: 300,
+      seed: 7,
+      keys: [{ plan: 'free' }, { plan: 'pro' }],
+    });
     expect(config.targets.production!.baseUrl).toBe('https://api.example.com/prefix/v1');
     expect(config.targets.production!.production).toBe(true);
   });
@@ -88,11 +143,19 @@ describe('resolveTarget and the config file', () => {
   (config.targets.staging as Record<string, unknown>).plansFile = 'plans.json';
   writeFileSync(path, JSON.stringify(config));
   writeFileSync(join(dir, 'plans.json'), JSON.stringify({ windows: { minuteSeconds: 2, daySeconds: 40 } }));
-  const env = { PETCERT_FREE_KEY: 'free-key-123', PETCERT_PRO_KEY: 'pro-key-456', PETCERT_BIZ_KEY: 'biz', PETCERT_CONFORM_KEY: 'conform-key' };
+  const env = {
+    PETCERT_FREE_KEY: 'free-key-123',
+    PETCERT_PRO_KEY: 'pro-key-456',
+    PETCERT_BIZ_KEY: 'biz',
+    PETCERT_CONFORM_KEY: 'conform-key',
+  };
 
   test('keys come from the environment; the plans file is relative to the config', () => {
     const target = targetFromFlags({ target: 'staging' }, env, dir)!;
-    expect(target.quotaKeys).toEqual([{ plan: 'free', key: 'free-key-123' }, { plan: 'pro', key: 'pro-key-456' }]);
+    expect(target.quotaKeys).toEqual([
+      { plan: 'free', key: 'free-key-123' },
+      { plan: 'pro', key: 'pro-key-456' },
+    ]);
     expect(target.conformKeys).toEqual(target.quotaKeys);
     expect(target.plans.windows).toEqual({ minuteSeconds: 2, daySeconds: 40 });
     expect(target.secrets).toEqual(['free-key-123', 'pro-key-456']);
@@ -105,16 +168,22 @@ describe('resolveTarget and the config file', () => {
     expect(target.conformKeys).toEqual([{ key: 'conform-key', label: 'PETCERT_CONFORM_KEY' }]);
   });
 
-  test('conformKeyPlan names the conform key\'s plan; alone, or naming an unknown plan, it is an error naming the field', () => {
+  test("conformKeyPlan names the conform key's plan; alone, or naming an unknown plan, it is an error naming the field", () => {
     const loaded = loadConfig(path)!;
     const production = { ...loaded.config.targets.production!, conformKeyPlan: 'pro' };
     expect(resolveTarget(production, path, env).conformKeys).toEqual([{ plan: 'pro', key: 'conform-key' }]);
-    expect(() => resolveTarget({ ...production, conformKeyPlan: 'gold' }, path, env)).toThrow(/targets\.production\.conformKeyPlan: unknown plan "gold"/);
-    const alone = { targets: { t: { baseUrl: 'http://127.0.0.1:1/v1', keys: [{ plan: 'free', env: 'X' }], conformKeyPlan: 'pro' } } };
-    expect(() => parseConfig(alone)).toThrow(/targets\.t\.conformKeyPlan: is the plan of conformKeyEnv's key: give conformKeyEnv too/);
+    expect(() => resolveTarget({ ...production, conformKeyPlan: 'gold' }, path, env)).toThrow(
+      /targets\.production\.conformKeyPlan: unknown plan "gold"/,
+    );
+    const alone = {
+      targets: { t: { baseUrl: 'http://127.0.0.1:1/v1', keys: [{ plan: 'free', env: 'X' }], conformKeyPlan: 'pro' } },
+    };
+    expect(() => parseConfig(alone)).toThrow(
+      /targets\.t\.conformKeyPlan: is the plan of conformKeyEnv's key: give conformKeyEnv too/,
+    );
   });
 
-  test('a conform key that is also one of the keys carries that key\'s plan', () => {
+  test("a conform key that is also one of the keys carries that key's plan", () => {
     const loaded = loadConfig(path)!;
     const staging = { ...loaded.config.targets.staging!, conformKeyEnv: 'PETCERT_PRO_KEY' };
     expect(resolveTarget(staging, path, env).conformKeys).toEqual([{ plan: 'pro', key: 'pro-key-456' }]);
@@ -122,7 +191,9 @@ describe('resolveTarget and the config file', () => {
 
   test('a missing environment variable is named, with the field that wants it', () => {
     const { PETCERT_PRO_KEY: _, ...partial } = env;
-    expect(() => targetFromFlags({ target: 'staging' }, partial, dir)).toThrow(/targets\.staging\.keys\[1\]\.env: environment variable PETCERT_PRO_KEY \(the API key\) is not set or empty/);
+    expect(() => targetFromFlags({ target: 'staging' }, partial, dir)).toThrow(
+      /targets\.staging\.keys\[1\]\.env: environment variable PETCERT_PRO_KEY \(the API key\) is not set or empty/,
+    );
   });
 
   test('a plan the plans table does not know is named', () => {

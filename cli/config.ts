@@ -56,7 +56,17 @@ export interface PetcertConfig {
 
 /** Every field the file may hold, per level (the e2e test of the documented options runs each one). */
 export const CONFIG_FIELDS = ['defaultTarget', 'targets'] as const;
-export const TARGET_FIELDS = ['baseUrl', 'production', 'keys', 'conformKeyEnv', 'conformKeyPlan', 'plansFile', 'budget', 'seed', 'network'] as const;
+export const TARGET_FIELDS = [
+  'baseUrl',
+  'production',
+  'keys',
+  'conformKeyEnv',
+  'conformKeyPlan',
+  'plansFile',
+  'budget',
+  'seed',
+  'network',
+] as const;
 /** A target's `network`: each is also a flag (--proxy, --ca-file, --client-cert, --client-key, --insecure). */
 export const NETWORK_FIELDS = ['proxy', 'caFile', 'clientCert', 'clientKey', 'insecure'] as const;
 export const KEY_FIELDS = ['plan', 'env'] as const;
@@ -74,30 +84,41 @@ function record(value: unknown, field: string, allowed: readonly string[], hint:
   if (!isRecord(value)) throw new ConfigError(`must be an object ${hint}`, field);
   for (const key of Object.keys(value)) {
     if (isNote(key) || allowed.includes(key)) continue;
-    if (/key|secret|token/i.test(key)) throw new ConfigError(`unknown field; API keys are never stored in the config: name an environment variable with "env" (allowed: ${allowed.join(', ')})`, `${field}.${key}`);
+    if (/key|secret|token/i.test(key))
+      throw new ConfigError(
+        `unknown field; API keys are never stored in the config: name an environment variable with "env" (allowed: ${allowed.join(', ')})`,
+        `${field}.${key}`,
+      );
     throw new ConfigError(`unknown field (allowed: ${allowed.join(', ')})`, `${field}.${key}`);
   }
   return value;
 }
 
 function string(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`must be a non-empty string, got ${JSON.stringify(value)}`, field);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ConfigError(`must be a non-empty string, got ${JSON.stringify(value)}`, field);
   return value;
 }
 
 function envName(value: unknown, field: string): string {
   const name = string(value, field);
-  if (!ENV_NAME.test(name)) throw new ConfigError(`must name an environment variable (letters, digits, _), got ${JSON.stringify(name)}; the key itself goes in that variable, never in this file`, field);
+  if (!ENV_NAME.test(name))
+    throw new ConfigError(
+      `must name an environment variable (letters, digits, _), got ${JSON.stringify(name)}; the key itself goes in that variable, never in this file`,
+      field,
+    );
   return name;
 }
 
 function integer(value: unknown, field: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new ConfigError(`must be an integer ≥ ${min}, got ${JSON.stringify(value)}`, field);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+    throw new ConfigError(`must be an integer ≥ ${min}, got ${JSON.stringify(value)}`, field);
   return value;
 }
 
 function parseKeys(value: unknown, field: string): KeyRef[] {
-  if (!Array.isArray(value) || value.length === 0) throw new ConfigError('must be a non-empty array like [{ "plan": "free", "env": "PETCERT_FREE_KEY" }]', field);
+  if (!Array.isArray(value) || value.length === 0)
+    throw new ConfigError('must be a non-empty array like [{ "plan": "free", "env": "PETCERT_FREE_KEY" }]', field);
   const plans = new Set<string>();
   return value.map((entry, i) => {
     const where = `${field}[${i}]`;
@@ -113,11 +134,18 @@ function parseTarget(name: string, value: unknown): TargetConfig {
   const field = `targets.${name}`;
   if (!TARGET_NAME.test(name)) throw new ConfigError('target names use letters, digits, ., - and _', field);
   const r = record(value, field, TARGET_FIELDS, 'with baseUrl, production and keys');
-  if (r.production !== undefined && typeof r.production !== 'boolean') throw new ConfigError(`must be true or false, got ${JSON.stringify(r.production)}`, `${field}.production`);
-  const target: TargetConfig = { name, baseUrl: parseBaseUrl(string(r.baseUrl, `${field}.baseUrl`), `${field}.baseUrl`), production: r.production === true, keys: parseKeys(r.keys, `${field}.keys`) };
+  if (r.production !== undefined && typeof r.production !== 'boolean')
+    throw new ConfigError(`must be true or false, got ${JSON.stringify(r.production)}`, `${field}.production`);
+  const target: TargetConfig = {
+    name,
+    baseUrl: parseBaseUrl(string(r.baseUrl, `${field}.baseUrl`), `${field}.baseUrl`),
+    production: r.production === true,
+    keys: parseKeys(r.keys, `${field}.keys`),
+  };
   if (r.conformKeyEnv !== undefined) target.conformKeyEnv = envName(r.conformKeyEnv, `${field}.conformKeyEnv`);
   if (r.conformKeyPlan !== undefined) {
-    if (target.conformKeyEnv === undefined) throw new ConfigError('is the plan of conformKeyEnv\'s key: give conformKeyEnv too', `${field}.conformKeyPlan`);
+    if (target.conformKeyEnv === undefined)
+      throw new ConfigError("is the plan of conformKeyEnv's key: give conformKeyEnv too", `${field}.conformKeyPlan`);
     target.conformKeyPlan = string(r.conformKeyPlan, `${field}.conformKeyPlan`).trim().toLowerCase();
   }
   if (r.plansFile !== undefined) target.plansFile = string(r.plansFile, `${field}.plansFile`);
@@ -130,8 +158,10 @@ function parseTarget(name: string, value: unknown): TargetConfig {
 function parseNetwork(value: unknown, field: string): NetworkConfig {
   const r = record(value, field, NETWORK_FIELDS, 'like { "proxy": "http://proxy.corp:3128", "caFile": "corp-ca.pem" }');
   const out: NetworkConfig = {};
-  for (const name of ['proxy', 'caFile', 'clientCert', 'clientKey'] as const) if (r[name] !== undefined) out[name] = string(r[name], `${field}.${name}`);
-  if (r.insecure !== undefined && typeof r.insecure !== 'boolean') throw new ConfigError(`must be true or false, got ${JSON.stringify(r.insecure)}`, `${field}.insecure`);
+  for (const name of ['proxy', 'caFile', 'clientCert', 'clientKey'] as const)
+    if (r[name] !== undefined) out[name] = string(r[name], `${field}.${name}`);
+  if (r.insecure !== undefined && typeof r.insecure !== 'boolean')
+    throw new ConfigError(`must be true or false, got ${JSON.stringify(r.insecure)}`, `${field}.insecure`);
   if (r.insecure === true) out.insecure = true;
   return out;
 }
@@ -139,13 +169,15 @@ function parseNetwork(value: unknown, field: string): NetworkConfig {
 export function parseConfig(value: unknown, source = 'petcert.config.json'): PetcertConfig {
   try {
     const r = record(value, 'config', CONFIG_FIELDS, 'with "targets"');
-    if (!isRecord(r.targets) || Object.keys(r.targets).length === 0) throw new ConfigError('must be an object of target name → { baseUrl, production, keys }', 'targets');
+    if (!isRecord(r.targets) || Object.keys(r.targets).length === 0)
+      throw new ConfigError('must be an object of target name → { baseUrl, production, keys }', 'targets');
     const targets: Record<string, TargetConfig> = {};
     for (const [name, t] of Object.entries(r.targets)) if (!isNote(name)) targets[name] = parseTarget(name, t);
     const config: PetcertConfig = { targets };
     if (r.defaultTarget !== undefined) {
       const name = string(r.defaultTarget, 'defaultTarget');
-      if (!targets[name]) throw new ConfigError(`names no target (known: ${Object.keys(targets).join(', ')})`, 'defaultTarget');
+      if (!targets[name])
+        throw new ConfigError(`names no target (known: ${Object.keys(targets).join(', ')})`, 'defaultTarget');
       config.defaultTarget = name;
     }
     return config;
@@ -160,9 +192,14 @@ export function parseConfig(value: unknown, source = 'petcert.config.json'): Pet
 export function pickTarget(config: PetcertConfig, name: string | undefined): TargetConfig {
   const names = Object.keys(config.targets);
   const chosen = name ?? config.defaultTarget ?? (names.length === 1 ? names[0] : undefined);
-  if (chosen === undefined) throw new ConfigError(`several targets and no defaultTarget: pick one with --target (${names.join(', ')})`, '--target');
+  if (chosen === undefined)
+    throw new ConfigError(
+      `several targets and no defaultTarget: pick one with --target (${names.join(', ')})`,
+      '--target',
+    );
   const target = config.targets[chosen];
-  if (!target) throw new ConfigError(`no target named "${chosen}" in the config (known: ${names.join(', ')})`, '--target');
+  if (!target)
+    throw new ConfigError(`no target named "${chosen}" in the config (known: ${names.join(', ')})`, '--target');
   return target;
 }
 

@@ -28,11 +28,17 @@ const EXAMPLE_CONFIG = join(ROOT, 'examples/petcert.config.example.json');
  */
 const PLANS = {
   windows: { minuteSeconds: 1, daySeconds: 2 },
-  plans: { free: { perMinute: 50, perDay: 100 }, pro: { perMinute: 60, perDay: 120 }, business: { perMinute: 70, perDay: 140 }, enterprise: { perMinute: 80, perDay: 160 } },
+  plans: {
+    free: { perMinute: 50, perDay: 100 },
+    pro: { perMinute: 60, perDay: 120 },
+    business: { perMinute: 70, perDay: 140 },
+    enterprise: { perMinute: 80, perDay: 160 },
+  },
 };
 /** What is not run here, and where it is proven instead. Exact lines: a new example is run, or added here on purpose. */
 const NOT_RUN: Record<string, string> = {
-  'petcert capacity merge runner-*.log': 'needs the logs of k6-operator runners: cli/capacity-merge.e2e.test.ts merges real runners\' logs',
+  'petcert capacity merge runner-*.log':
+    "needs the logs of k6-operator runners: cli/capacity-merge.e2e.test.ts merges real runners' logs",
 };
 /** Capacity examples that load the target: run under every pinned k6 (below), steps shortened. */
 const LOADS = (e: Example) => /^petcert capacity (?!merge)/.test(e.shell) && !/--emit-testrun/.test(e.shell);
@@ -47,10 +53,12 @@ const SHORT_STEPS = '--steps 2 --step-seconds 2 --no-calibrate --no-canaries';
  * purpose (issue 15 §1: never a PASS). Exact lines, each with why; the run must say INCOMPLETE and a fix.
  */
 const INCOMPLETE_BY_DESIGN: Record<string, string> = {
-  'petcert conform --base-url https://staging.example.com/v1 --api-key env:PETCERT_API_KEY': 'no plan given: X-RateLimit-Limit is not judged',
+  'petcert conform --base-url https://staging.example.com/v1 --api-key env:PETCERT_API_KEY':
+    'no plan given: X-RateLimit-Limit is not judged',
   'petcert conform --base-url https://api.example.com/shop/v1 --key free=env:PETCERT_FREE_KEY --category-id 7 --fail-on should':
     'a fixed category leaves int64 exactness unjudged',
-  "petcert conform --base-url http://127.0.0.1:8080/v1 --key free=env:PETCERT_FREE_KEY --case 'NewPet.name:type=null'": 'a replay runs one case, not the other checks',
+  "petcert conform --base-url http://127.0.0.1:8080/v1 --key free=env:PETCERT_FREE_KEY --case 'NewPet.name:type=null'":
+    'a replay runs one case, not the other checks',
   'petcert certify --target production --allow-production':
     "the example's production target has one key (isolation needs two) and a conform key of no plan (Limit not judged)",
 };
@@ -65,22 +73,28 @@ let poolServer: RunningServer;
 /** A plan given through a variable (`--key "$PLAN_VAR=env:KEY_VAR"`): the test sets it to this plan. */
 const PLAN_OF_VARIABLES = 'free';
 /** Variables that hold a plan name, not a key. */
-const planVariables = (shell: string): string[] => [...shell.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)\}?=env:/g)].map((m) => m[1]!);
+const planVariables = (shell: string): string[] =>
+  [...shell.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)\}?=env:/g)].map((m) => m[1]!);
 
 const planOf = (name: string, shell: string): string => {
   const given = new RegExp(`(\\$\\{?)?(\\w+)\\}?=env:${name}\\b`).exec(shell);
   const inLine = given && (given[1] ? PLAN_OF_VARIABLES : given[2]);
   type Target = { keys: Array<{ plan: string; env: string }>; conformKeyEnv?: string; conformKeyPlan?: string };
-  const targets = Object.values((JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as { targets: Record<string, Target> }).targets);
-  const configPlan = targets.flatMap((t) => t.keys).find((k) => k.env === name)?.plan
-    ?? targets.find((t) => t.conformKeyEnv === name)?.conformKeyPlan;
+  const targets = Object.values(
+    (JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as { targets: Record<string, Target> }).targets,
+  );
+  const configPlan =
+    targets.flatMap((t) => t.keys).find((k) => k.env === name)?.plan ??
+    targets.find((t) => t.conformKeyEnv === name)?.conformKeyPlan;
   const byName = ['free', 'pro', 'business', 'enterprise'].find((p) => name.toLowerCase().includes(p));
   return inLine ?? configPlan ?? byName ?? 'business';
 };
 
 /** Environment variables an example reads: `$NAME`, `env:NAME`, the workflow's env, and the config's keys. */
 function variablesOf(e: Example): string[] {
-  const config = [...readFileSync(EXAMPLE_CONFIG, 'utf8').matchAll(/"(?:env|conformKeyEnv)": "(\w+)"/g)].map((m) => m[1]!);
+  const config = [...readFileSync(EXAMPLE_CONFIG, 'utf8').matchAll(/"(?:env|conformKeyEnv)": "(\w+)"/g)].map(
+    (m) => m[1]!,
+  );
   const named = [...e.shell.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)|env:([A-Za-z_]\w*)/g)].map((m) => m[1] ?? m[2]!);
   const notKeys = ['PETCERT_STAGING_URL', ...planVariables(e.shell)];
   return [...new Set([...named, ...(e.env ?? []), ...config])].filter((n) => !notKeys.includes(n));
@@ -113,13 +127,17 @@ function runnable(e: Example): string {
   return e.shell
     .replace(/https?:\/\/[^\s"']+\/v1\b/g, server.baseUrl)
     .replace(COMMAND, (_all, lead: string, _petcert: string, command: string) => {
-      const plans = ['conform', 'quota', 'certify'].includes(command) && !/--plans /.test(e.shell) ? ` --plans ${join(work, 'plans.json')}` : '';
+      const plans =
+        ['conform', 'quota', 'certify'].includes(command) && !/--plans /.test(e.shell)
+          ? ` --plans ${join(work, 'plans.json')}`
+          : '';
       return `${lead}node ${BIN} ${command}${plans}`;
     });
 }
 
 /** certify with neither --config nor --target is the embedded server's ("Without a config file"). */
-const cwdOf = (e: Example): string => (/petcert(\.js)? certify/.test(e.shell) && !/--config|--target/.test(e.shell) ? bare : configured);
+const cwdOf = (e: Example): string =>
+  /petcert(\.js)? certify/.test(e.shell) && !/--config|--target/.test(e.shell) ? bare : configured;
 
 interface Ran {
   code: number | null;
@@ -195,10 +213,19 @@ afterAll(async () => {
 describe('the documentation is read, not copied', () => {
   test('examples are found in every place they are written', () => {
     const sources = new Set(examples.map((e) => e.source.split(' (')[0]!.split(':')[0]!));
-    for (const where of ['petcert certify --help', 'petcert conform --help', 'petcert quota --help', 'examples/github-actions/petcert.yml']) {
+    for (const where of [
+      'petcert certify --help',
+      'petcert conform --help',
+      'petcert quota --help',
+      'examples/github-actions/petcert.yml',
+    ]) {
       expect(sources).toContain(where);
     }
-    for (const shell of Object.keys(NOT_RUN)) expect(examples.map((e) => normal(e.shell)), `stale NOT_RUN entry: ${shell}`).toContain(shell);
+    for (const shell of Object.keys(NOT_RUN))
+      expect(
+        examples.map((e) => normal(e.shell)),
+        `stale NOT_RUN entry: ${shell}`,
+      ).toContain(shell);
   });
 
   test('the example config uses every field petcert.config.json has, and the docs name each one', () => {
@@ -211,13 +238,27 @@ describe('the documentation is read, not copied', () => {
   });
 
   test('every target of the example config is certified by some example', () => {
-    const targets = Object.keys((JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as { targets: object }).targets).filter((t) => !t.startsWith('$'));
+    const targets = Object.keys(
+      (JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as { targets: object }).targets,
+    ).filter((t) => !t.startsWith('$'));
     const ran = examples.filter((e) => runnableHere(e) && /certify/.test(e.shell));
-    for (const t of targets) expect(ran.some((e) => e.shell.includes(`--target ${t}`)), `no example certifies target "${t}"`).toBe(true);
+    for (const t of targets)
+      expect(
+        ran.some((e) => e.shell.includes(`--target ${t}`)),
+        `no example certifies target "${t}"`,
+      ).toBe(true);
   });
 });
 
-describe.each(examples.filter(runnableHere).map((e) => ({ e, name: `${e.source}: ${e.shell.split('\n').find((l) => /petcert/.test(l))!.trim()}` })))('$name', ({ e }) => {
+describe.each(
+  examples.filter(runnableHere).map((e) => ({
+    e,
+    name: `${e.source}: ${e.shell
+      .split('\n')
+      .find((l) => /petcert/.test(l))!
+      .trim()}`,
+  })),
+)('$name', ({ e }) => {
   // 0, or 4 where the example itself leaves a MUST unjudged (INCOMPLETE_BY_DESIGN, exact lines): never a usage
   // error (2), a FAIL of the reference server (1), a run that stopped (3), nor a documented example that
   // passes nobody (4 where 0 was meant).
@@ -264,18 +305,22 @@ describe('petcert serve examples', () => {
 // against the key-pool server their help starts, with the capacity bundle built for the test.
 const { script } = capacityBed('petcert-documented-k6-');
 eachK6('documented capacity examples', (k6) => {
-  test.for(examples.filter(LOADS).map((e) => [normal(e.shell), e] as const))('%s', { timeout: 120_000 }, async ([, e]) => {
-    const shell = runnable(e)
-      .replace(/https?:\/\/[^\s"']+\/v1\b/g, poolServer.baseUrl)
-      .replace(/ capacity /, ` capacity --script ${script()} ${SHORT_STEPS} `);
-    const ran = await run(examples.indexOf(e), e, shell, { K6: k6() ?? '' });
-    expect(ran.out).not.toMatch(/unknown option|internal error|error: /);
-    // A verdict on the load: PASS, or FAIL/INCOMPLETE when this busy machine misses the SLO or a check
-    // cannot be judged in two short steps, or KEYS-/GENERATOR-BOUND (exit 3, the help's "the largest rate
-    // the keys carry" with a pool too small for the mix: the summary no longer says so, the stop line does);
-    // never a usage error (2) nor any other stop (3).
-    const bound = /Run stopped early \((KEYS|GENERATOR)_BOUND\)/.test(ran.out);
-    expect(bound ? [3] : [0, 1, 4], ran.out.slice(-3000)).toContain(ran.code);
-    expect(ran.out).toMatch(/step 1\/2: offered/);
-  });
+  test.for(examples.filter(LOADS).map((e) => [normal(e.shell), e] as const))(
+    '%s',
+    { timeout: 120_000 },
+    async ([, e]) => {
+      const shell = runnable(e)
+        .replace(/https?:\/\/[^\s"']+\/v1\b/g, poolServer.baseUrl)
+        .replace(/ capacity /, ` capacity --script ${script()} ${SHORT_STEPS} `);
+      const ran = await run(examples.indexOf(e), e, shell, { K6: k6() ?? '' });
+      expect(ran.out).not.toMatch(/unknown option|internal error|error: /);
+      // A verdict on the load: PASS, or FAIL/INCOMPLETE when this busy machine misses the SLO or a check
+      // cannot be judged in two short steps, or KEYS-/GENERATOR-BOUND (exit 3, the help's "the largest rate
+      // the keys carry" with a pool too small for the mix: the summary no longer says so, the stop line does);
+      // never a usage error (2) nor any other stop (3).
+      const bound = /Run stopped early \((KEYS|GENERATOR)_BOUND\)/.test(ran.out);
+      expect(bound ? [3] : [0, 1, 4], ran.out.slice(-3000)).toContain(ran.code);
+      expect(ran.out).toMatch(/step 1\/2: offered/);
+    },
+  );
 });

@@ -15,7 +15,9 @@ import type { ResolvedTarget } from './config-file.ts';
 export const EMBEDDED_WINDOWS = { minuteSeconds: 1, daySeconds: 240 } as const;
 
 export function embeddedPlans(plansFile: string | undefined): PlanTable {
-  return plansFile === undefined ? parsePlansFile({ windows: EMBEDDED_WINDOWS }, 'embedded windows') : loadPlansFile(plansFile);
+  return plansFile === undefined
+    ? parsePlansFile({ windows: EMBEDDED_WINDOWS }, 'embedded windows')
+    : loadPlansFile(plansFile);
 }
 
 export interface EmbeddedTarget {
@@ -30,8 +32,14 @@ export function startingNow(plans: PlanTable, nowMs = Date.now()): PlanTable {
 
 export async function startEmbedded(table: PlanTable): Promise<EmbeddedTarget> {
   const plans = startingNow(table);
-  const quotaKeys = concretePlans(plans).map((p) => ({ plan: p.name, key: `pc_quota_${p.name}_${randomBytes(12).toString('hex')}` }));
-  const conformKeys = concretePlans(plans).map((p) => ({ plan: p.name, key: `pc_conform_${p.name}_${randomBytes(12).toString('hex')}` }));
+  const quotaKeys = concretePlans(plans).map((p) => ({
+    plan: p.name,
+    key: `pc_quota_${p.name}_${randomBytes(12).toString('hex')}`,
+  }));
+  const conformKeys = concretePlans(plans).map((p) => ({
+    plan: p.name,
+    key: `pc_conform_${p.name}_${randomBytes(12).toString('hex')}`,
+  }));
   const keys = Object.fromEntries([...quotaKeys, ...conformKeys].map((k) => [k.key, k.plan]));
   const server = await listen({ host: '127.0.0.1', port: 0, plans, keys });
   return {

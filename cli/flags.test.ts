@@ -26,7 +26,9 @@ describe('shared flags', () => {
   it('reads env:NAME keys from the environment and says what to export when unset', () => {
     expect(keyFlag('plain-key', '--api-key', {})).toBe('plain-key');
     expect(keyFlag('env:MY_KEY', '--api-key', { MY_KEY: 'secret-value' })).toBe('secret-value');
-    expect(() => keyFlag('env:MY_KEY', '--api-key', {})).toThrow(/--api-key: environment variable MY_KEY \(the key\) is not set or empty: export MY_KEY=/);
+    expect(() => keyFlag('env:MY_KEY', '--api-key', {})).toThrow(
+      /--api-key: environment variable MY_KEY \(the key\) is not set or empty: export MY_KEY=/,
+    );
     expect(() => keyFlag('env:MY_KEY', '--api-key', { MY_KEY: '' })).toThrow(ConfigError);
   });
 });

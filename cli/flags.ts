@@ -8,7 +8,8 @@ import { DECLARABLE_MODELS, declaredModel, type DeclaredModel, type PlanTable } 
 export type Env = Record<string, string | undefined>;
 
 export function failOnFlag(raw: string): FailOn {
-  if (raw !== 'must' && raw !== 'should') throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(raw)}`, '--fail-on');
+  if (raw !== 'must' && raw !== 'should')
+    throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(raw)}`, '--fail-on');
   return raw;
 }
 
@@ -31,11 +32,13 @@ export function keyFlag(raw: string, flag: string, env: Env = process.env, what 
 }
 
 /** --limiter-model, checked before anything runs. */
-export const limiterModelFlag = (raw: string | undefined): DeclaredModel | undefined => (raw === undefined ? undefined : declaredModel(raw, '--limiter-model'));
+export const limiterModelFlag = (raw: string | undefined): DeclaredModel | undefined =>
+  raw === undefined ? undefined : declaredModel(raw, '--limiter-model');
 
 /** The flag overrides the plans file's `limiterModel`; neither given, the window reading applies. */
 export const withLimiterModel = (table: PlanTable, declared: DeclaredModel | undefined): PlanTable =>
-  (declared === undefined ? table : { ...table, limiterModel: declared });
+  declared === undefined ? table : { ...table, limiterModel: declared };
 
-export const LIMITER_MODEL_HELP = `the limiter model the vendor's plans declare: ${DECLARABLE_MODELS.join(' | ')} (a bucket of capacity N refilled at N per window, `
-  + "judged as one); default (and plans file without limiterModel): the specification's window reading, at most N admitted in any window's length. Other models cannot be declared";
+export const LIMITER_MODEL_HELP =
+  `the limiter model the vendor's plans declare: ${DECLARABLE_MODELS.join(' | ')} (a bucket of capacity N refilled at N per window, ` +
+  "judged as one); default (and plans file without limiterModel): the specification's window reading, at most N admitted in any window's length. Other models cannot be declared";

@@ -75,7 +75,10 @@ const makers: Record<string, () => Promise<hostile.HostileServer>> = {
   // The correct reference server behind a proxy that drops idle keep-alive connections after 5 ms,
   // unannounced, with a reset: petcert must survive it and still pass the server.
   keepAliveDropper: async () => {
-    const ref = await listen({ plans: parsePlansFile(PLANS, 'hostile plans'), keys: { [KEY]: 'business', [FREE_KEY]: 'free', [FREE_KEY_2]: 'free' } });
+    const ref = await listen({
+      plans: parsePlansFile(PLANS, 'hostile plans'),
+      keys: { [KEY]: 'business', [FREE_KEY]: 'free', [FREE_KEY_2]: 'free' },
+    });
     const proxy = await hostile.idleClosingProxy(ref.port, 5, true);
     return { ...proxy, close: async () => (await proxy.close(), await ref.close()) };
   },
@@ -110,10 +113,21 @@ const CASES: Case[] = [
   { server: 'hugeBody', command: 'conform', expect: 3 },
   { server: 'sloppyAuth', command: 'conform', expect: 1 },
   // The key's plan told, so that X-RateLimit-Limit is judged too (without it: INCOMPLETE, exit 4).
-  { server: 'keepAliveDropper', command: 'conform', expect: 0, args: ['--plan', 'business', '--plans', join(work, 'plans.json')] },
+  {
+    server: 'keepAliveDropper',
+    command: 'conform',
+    expect: 0,
+    args: ['--plan', 'business', '--plans', join(work, 'plans.json')],
+  },
   // Two keys' probes in flight together (isolation needs both): a dropped connection costs a try, never the
   // verdict (undici-send retries on a fresh connection; the probes' guard counts requests, not tries).
-  { server: 'keepAliveDropper', command: 'quota', expect: 0, quotaKey: FREE_KEY, args: ['--key', `free=${FREE_KEY_2}`] },
+  {
+    server: 'keepAliveDropper',
+    command: 'quota',
+    expect: 0,
+    quotaKey: FREE_KEY,
+    args: ['--key', `free=${FREE_KEY_2}`],
+  },
   // A target that redirects elsewhere is not the API (exit 3, its target suggested); the point is also the key.
   { server: 'redirect', command: 'conform', expect: 3 },
   { server: 'redirect', command: 'quota', expect: 3 },
@@ -125,10 +139,35 @@ const nameOf = (c: Case): string => `${c.command} ${c.server}`;
 
 function argsFor(c: Case, dir: string): string[] {
   const baseUrl = servers[c.server]!.baseUrl;
-  if (c.command === 'conform') return ['conform', '--base-url', baseUrl, '--api-key', KEY, '--report-dir', dir, ...(c.args ?? [])];
-  if (c.command === 'quota') return ['quota', '--base-url', baseUrl, '--key', `free=${c.quotaKey ?? KEY}`, '--plans', join(work, 'plans.json'), '--report-dir', dir, ...(c.args ?? [])];
+  if (c.command === 'conform')
+    return ['conform', '--base-url', baseUrl, '--api-key', KEY, '--report-dir', dir, ...(c.args ?? [])];
+  if (c.command === 'quota')
+    return [
+      'quota',
+      '--base-url',
+      baseUrl,
+      '--key',
+      `free=${c.quotaKey ?? KEY}`,
+      '--plans',
+      join(work, 'plans.json'),
+      '--report-dir',
+      dir,
+      ...(c.args ?? []),
+    ];
   const config = join(dir, '..', `${c.server}.config.json`);
-  writeFileSync(config, JSON.stringify({ targets: { hostile: { baseUrl, production: false, keys: [{ plan: 'free', env: 'PETCERT_HOSTILE_KEY' }], plansFile: 'plans.json' } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      targets: {
+        hostile: {
+          baseUrl,
+          production: false,
+          keys: [{ plan: 'free', env: 'PETCERT_HOSTILE_KEY' }],
+          plansFile: 'plans.json',
+        },
+      },
+    }),
+  );
   return ['certify', '--config', config, '--report-dir', dir];
 }
 
@@ -136,7 +175,10 @@ function spawnRun(c: Case): Promise<Run> {
   const dir = join(work, nameOf(c).replace(' ', '-'));
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...argsFor(c, dir)], { cwd: work, env: { ...process.env, PETCERT_HOSTILE_KEY: KEY, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, ...argsFor(c, dir)], {
+      cwd: work,
+      env: { ...process.env, PETCERT_HOSTILE_KEY: KEY, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -177,18 +219,24 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-function reportOf(run: Run): { aborted?: { code: string; message: string }; checks: Array<{ level: string; outcome: string }> } {
+function reportOf(run: Run): {
+  aborted?: { code: string; message: string };
+  checks: Array<{ level: string; outcome: string }>;
+} {
   const json = filesUnder(run.dir).find((f) => f.endsWith('report.json') && !f.includes('latest'));
   expect(json, `${run.name}: report.json written`).toBeDefined();
   return JSON.parse(readFileSync(json!, 'utf8')) as ReturnType<typeof reportOf>;
 }
 
-beforeAll(async () => {
-  writeFileSync(join(work, 'plans.json'), JSON.stringify(PLANS));
-  for (const name of new Set(CASES.map((c) => c.server))) servers[name] = await makers[name]!();
-  const results = await pool(CASES, 6, spawnRun);
-  for (const r of results) runs[r.name] = r;
-}, HUNG_BOUND_MS * 2 + 30_000);
+beforeAll(
+  async () => {
+    writeFileSync(join(work, 'plans.json'), JSON.stringify(PLANS));
+    for (const name of new Set(CASES.map((c) => c.server))) servers[name] = await makers[name]!();
+    const results = await pool(CASES, 6, spawnRun);
+    for (const r of results) runs[r.name] = r;
+  },
+  HUNG_BOUND_MS * 2 + 30_000,
+);
 
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((s) => s.close()));
@@ -234,7 +282,14 @@ describe('bounds', () => {
   });
 
   it('refused, reset and non-HTTP targets get their verdict in seconds', () => {
-    for (const name of ['conform refused', 'quota refused', 'conform resetOnConnect', 'conform resetMidResponse', 'conform notHttp', 'quota notHttp']) {
+    for (const name of [
+      'conform refused',
+      'quota refused',
+      'conform resetOnConnect',
+      'conform resetMidResponse',
+      'conform notHttp',
+      'quota notHttp',
+    ]) {
       expect(runs[name]!.ms, name).toBeLessThan(15_000);
     }
   });
@@ -252,7 +307,12 @@ describe('k6 summaries', () => {
   it('never carry the key, nor a near-copy of it', () => {
     const data = {
       metrics: { http_reqs: { type: 'counter', values: { count: 3 }, thresholds: { [`count<${KEY}`]: { ok: true } } } },
-      root_group: { checks: [{ name: `401 for Bearer ${KEY.slice(0, -1)}`, passes: 1, fails: 0 }, { name: `echo ${KEY.toUpperCase()}`, passes: 0, fails: 1 }] },
+      root_group: {
+        checks: [
+          { name: `401 for Bearer ${KEY.slice(0, -1)}`, passes: 1, fails: 0 },
+          { name: `echo ${KEY.toUpperCase()}`, passes: 0, fails: 1 },
+        ],
+      },
     };
     const text = summarize('quota-minute', 'http://127.0.0.1:1/v1', data, [KEY]);
     expect(text).toContain('quota-minute');

@@ -20,9 +20,27 @@ const CLIENT_SIDE: readonly TransportCode[] = ['TLS', 'PROXY', 'DNS'];
 
 /** nginx's answers on a TLS port: a client certificate missing or refused, plain HTTP sent to it. */
 const FRONT_PAGES: ReadonlyArray<{ page: RegExp; cause: (baseUrl: string) => Omit<ClientSide, 'checkUrl'> }> = [
-  { page: /No required SSL certificate was sent/i, cause: () => ({ why: 'the TLS front wants a client certificate (it answered 400 "No required SSL certificate was sent")', fix: CLIENT_CERT_FIX }) },
-  { page: /SSL certificate error/i, cause: () => ({ why: 'the TLS front refused the client certificate given (it answered 400 "The SSL certificate error")', fix: 'give a client certificate signed by a CA the server trusts, with its key' }) },
-  { page: /plain HTTP request was sent to HTTPS port/i, cause: (b) => ({ why: 'the port speaks TLS and was sent plain HTTP (it answered 400 "The plain HTTP request was sent to HTTPS port")', suggest: b.replace(/^http:/, 'https:') }) },
+  {
+    page: /No required SSL certificate was sent/i,
+    cause: () => ({
+      why: 'the TLS front wants a client certificate (it answered 400 "No required SSL certificate was sent")',
+      fix: CLIENT_CERT_FIX,
+    }),
+  },
+  {
+    page: /SSL certificate error/i,
+    cause: () => ({
+      why: 'the TLS front refused the client certificate given (it answered 400 "The SSL certificate error")',
+      fix: 'give a client certificate signed by a CA the server trusts, with its key',
+    }),
+  },
+  {
+    page: /plain HTTP request was sent to HTTPS port/i,
+    cause: (b) => ({
+      why: 'the port speaks TLS and was sent plain HTTP (it answered 400 "The plain HTTP request was sent to HTTPS port")',
+      suggest: b.replace(/^http:/, 'https:'),
+    }),
+  },
 ];
 
 export function clientSideCause(baseUrl: string, observed: readonly Observation[]): ClientSide | undefined {

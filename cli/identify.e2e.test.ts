@@ -30,10 +30,12 @@ const others: Record<'proxy' | 'files' | 'json' | 'redirect', HostileServer> = {
 beforeAll(async () => {
   ref = await listen({ keys: { [KEY]: 'big' }, plans: BIG_PLANS, log: () => undefined });
   // GET /pets/{id} alone answers 404 for pets that exist: one operation's defect.
-  const breakGet = (h: Handle): Handle => async (req) => {
-    const res = await h(req);
-    return isGet(req) && res.status === 200 ? error(res, 404) : res;
-  };
+  const breakGet =
+    (h: Handle): Handle =>
+    async (req) => {
+      const res = await h(req);
+      return isGet(req) && res.status === 200 ? error(res, 404) : res;
+    };
   brokenGet = await listen({ keys: { [KEY]: 'big' }, plans: BIG_PLANS, log: () => undefined, wrap: breakGet });
   others.proxy = await prefixProxy(ref.port, '/api');
   others.files = await staticFiles();
@@ -46,7 +48,10 @@ afterAll(async () => {
 
 function capture() {
   const lines: string[] = [];
-  return { out: { log: (s: string) => void lines.push(s), err: (s: string) => void lines.push(s) }, text: () => lines.join('\n') };
+  return {
+    out: { log: (s: string) => void lines.push(s), err: (s: string) => void lines.push(s) },
+    text: () => lines.join('\n'),
+  };
 }
 
 async function conform(baseUrl: string, extra: Record<string, string> = {}) {
@@ -96,7 +101,9 @@ describe('not the Animal Store: exit 3 within 2 s, what was sent and came back, 
     const r = await conform(others.json.baseUrl);
     expect(r.code).toBe(3);
     expect(r.ms).toBeLessThan(BOUND_MS);
-    expect(r.text).toMatch(/200 application\/json \[\{"id":1,"name":"Rex","tag":"dog"\}\]: 200 with JSON that is not what listPets answers/);
+    expect(r.text).toMatch(
+      /200 application\/json \[\{"id":1,"name":"Rex","tag":"dog"\}\]: 200 with JSON that is not what listPets answers/,
+    );
     expect(r.text).toMatch(/→ 422 .*: 422 with JSON that is not what createPet answers/);
   });
 
@@ -104,7 +111,9 @@ describe('not the Animal Store: exit 3 within 2 s, what was sent and came back, 
     const r = await conform(others.redirect.baseUrl);
     expect(r.code).toBe(3);
     expect(r.ms).toBeLessThan(BOUND_MS);
-    expect(r.text).toMatch(/→ 308 .*a redirect \(308 to http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=1\): this API never redirects/);
+    expect(r.text).toMatch(
+      /→ 308 .*a redirect \(308 to http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=1\): this API never redirects/,
+    );
     expect(r.text).toContain(`Did you mean --base-url ${ref.baseUrl}? There: `);
   });
 
@@ -126,7 +135,11 @@ describe('never a wrong URL for a real Animal Store with one defect', () => {
       const names = [...Object.keys(FAULTS), ...Object.keys(COVERAGE_FAULTS), ...Object.keys(ALTERNATIVES)];
       expect(names.length).toBeGreaterThan(40);
       for (const name of names) {
-        const i = await identifyTarget({ baseUrl: server.baseUrl.replace(/\/v1$/, `/${name}/v1`), key: KEY, field: '--base-url' });
+        const i = await identifyTarget({
+          baseUrl: server.baseUrl.replace(/\/v1$/, `/${name}/v1`),
+          key: KEY,
+          field: '--base-url',
+        });
         expect(i.verdict.identity, `${name}: ${i.refusal ?? i.verdict.why}`).not.toBe('not-animal-store');
       }
     } finally {
@@ -141,7 +154,10 @@ describe('every command asks first', () => {
   test('quota: exit 3 within 2 s, no probe run', async () => {
     const c = capture();
     const started = performance.now();
-    const code = await quotaAction({ baseUrl: wrong(), key: [`free=${KEY}`], only: [], reportDir: join(dir, 'quota'), failOn: 'must' }, c.out);
+    const code = await quotaAction(
+      { baseUrl: wrong(), key: [`free=${KEY}`], only: [], reportDir: join(dir, 'quota'), failOn: 'must' },
+      c.out,
+    );
     expect(code).toBe(3);
     expect(performance.now() - started).toBeLessThan(BOUND_MS);
     expect(c.text()).toContain('does not answer like the Animal Store API v1');
@@ -149,7 +165,12 @@ describe('every command asks first', () => {
 
   test('certify (a config target): exit 3 within 2 s, the fix names the config field', async () => {
     const config = join(dir, 'petcert.config.json');
-    writeFileSync(config, JSON.stringify({ targets: { staging: { baseUrl: wrong(), keys: [{ plan: 'free', env: 'PETCERT_IDENTIFY_KEY' }] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        targets: { staging: { baseUrl: wrong(), keys: [{ plan: 'free', env: 'PETCERT_IDENTIFY_KEY' }] } },
+      }),
+    );
     process.env.PETCERT_IDENTIFY_KEY = KEY;
     const started = performance.now();
     const code = await runCertify({ config, reportDir: join(dir, 'certify'), failOn: 'must' });
@@ -165,7 +186,17 @@ describe('every command asks first', () => {
     const c = capture();
     const started = performance.now();
     // K6 is any executable: identification refuses the target before k6 would run.
-    const flags = { baseUrl: wrong(), keysFile, mix: 'free=1', scaleToKeys: true, canaries: false, calibrate: false, reportDir: join(dir, 'capacity'), failOn: 'must', script: keysFile };
+    const flags = {
+      baseUrl: wrong(),
+      keysFile,
+      mix: 'free=1',
+      scaleToKeys: true,
+      canaries: false,
+      calibrate: false,
+      reportDir: join(dir, 'capacity'),
+      failOn: 'must',
+      script: keysFile,
+    };
     const code = await capacityAction(flags, c.out, { ...process.env, K6: process.execPath });
     expect(code).toBe(3);
     expect(performance.now() - started).toBeLessThan(BOUND_MS);

@@ -13,8 +13,17 @@ import { createNodeTransport, DEFAULT_SEND_OPTIONS } from '../http/undici-send.t
 import { clientSideCause, type ClientSide } from './identify-cause.ts';
 import type { Report } from '../report/model.ts';
 import {
-  candidateBases, describeObservation, judgeIdentity, kindOf, nextProbe, OTHER_SCHEME, probeRequest,
-  type Candidate, type Observation, type ProbeName, type Verdict,
+  candidateBases,
+  describeObservation,
+  judgeIdentity,
+  kindOf,
+  nextProbe,
+  OTHER_SCHEME,
+  probeRequest,
+  type Candidate,
+  type Observation,
+  type ProbeName,
+  type Verdict,
 } from '../spec/identity.ts';
 
 export interface IdentifyOptions {
@@ -101,7 +110,8 @@ async function findNearby(a: Asker, baseUrl: string, given: readonly Observation
 async function tryCandidate(a: Asker, c: Candidate, contrast: boolean): Promise<Nearby | undefined> {
   const bare = await observe(a, 'list-without-key', c.base, true);
   const kind = kindOf(bare);
-  if (kind === 'api' || (kind === 'plausible' && contrast)) return { base: c.base, evidence: describeObservation(bare) };
+  if (kind === 'api' || (kind === 'plausible' && contrast))
+    return { base: c.base, evidence: describeObservation(bare) };
   if (kind !== 'plausible' || c.why === OTHER_SCHEME) return undefined;
   const withKey = await observe(a, 'list', c.base, true);
   return kindOf(withKey) === 'api' ? { base: c.base, evidence: describeObservation(withKey) } : undefined;
@@ -116,17 +126,30 @@ const counted = (spent: readonly Observation[]) => ({
 
 /** A failure on this side: its cause and fix, never "the service does not answer like the API". */
 function clientSideRefusal(o: IdentifyOptions, observed: readonly Observation[], cause: ClientSide): string {
-  const lines = [`${o.baseUrl} could not be asked from here: ${cause.why}; nothing was judged (a failure on this side, not the service's).`];
+  const lines = [
+    `${o.baseUrl} could not be asked from here: ${cause.why}; nothing was judged (a failure on this side, not the service's).`,
+  ];
   lines.push(...observed.map((x) => `  sent ${describeObservation(x)}`));
   if (cause.fix) lines.push(`Fix: ${cause.fix}.`);
   if (cause.suggest) lines.push(`Did you mean ${o.field} ${cause.suggest}?`);
-  if (cause.checkUrl) lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1).`);
+  if (cause.checkUrl)
+    lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1).`);
   return redactText(lines.join('\n'), [o.key]);
 }
 
-function refusal(o: IdentifyOptions, verdict: Verdict, observed: readonly Observation[], nearby: Nearby | undefined): string {
-  const what = observed.some((x) => x.error) ? 'is unreachable: it gives' : 'does not answer like the Animal Store API v1:';
-  const lines = [`${o.baseUrl} ${what} ${verdict.why}; nothing was judged.`, ...observed.map((x) => `  sent ${describeObservation(x)}`)];
+function refusal(
+  o: IdentifyOptions,
+  verdict: Verdict,
+  observed: readonly Observation[],
+  nearby: Nearby | undefined,
+): string {
+  const what = observed.some((x) => x.error)
+    ? 'is unreachable: it gives'
+    : 'does not answer like the Animal Store API v1:';
+  const lines = [
+    `${o.baseUrl} ${what} ${verdict.why}; nothing was judged.`,
+    ...observed.map((x) => `  sent ${describeObservation(x)}`),
+  ];
   if (nearby) lines.push(`Did you mean ${o.field} ${nearby.base}? There: ${nearby.evidence}.`);
   lines.push(`Check ${o.field}: the address under which GET /pets lists the pets, ending in /v1 (§1).`);
   return redactText(lines.join('\n'), [o.key]);
@@ -142,13 +165,16 @@ export async function identifyTarget(o: IdentifyOptions): Promise<Identified> {
     const asker = { send: guard()(o.send ?? transport!.send), key: o.key, spent };
     const observed: Observation[] = [];
     // At most the four probes: nextProbe never asks one twice.
-    for (let p = nextProbe(observed); p !== undefined; p = nextProbe(observed)) observed.push(await observe(asker, p, o.baseUrl));
+    for (let p = nextProbe(observed); p !== undefined; p = nextProbe(observed))
+      observed.push(await observe(asker, p, o.baseUrl));
     const verdict = judgeIdentity(observed);
     if (verdict.identity !== 'not-animal-store') return { verdict, ...counted(spent) };
     const cause = clientSideCause(o.baseUrl, observed);
     if (cause) return { verdict, ...counted(spent), refusal: clientSideRefusal(o, observed, cause), clientSide: true };
     // A suggestion must not hold the verdict up: a candidate that does not answer quickly is not one.
-    const quick = o.send ? undefined : createNodeTransport({ timeoutMs: Math.min(timeoutMs, CANDIDATE_TIMEOUT_MS), ...network });
+    const quick = o.send
+      ? undefined
+      : createNodeTransport({ timeoutMs: Math.min(timeoutMs, CANDIDATE_TIMEOUT_MS), ...network });
     try {
       const nearby = await findNearby({ send: o.send ?? quick!.send, key: o.key, spent }, o.baseUrl, observed);
       return { verdict, ...counted(spent), refusal: refusal(o, verdict, observed, nearby) };
@@ -175,8 +201,15 @@ export function identityLine(baseUrl: string, i: Identified): string {
 export function refusedReport(kind: Report['kind'], target: string, i: Identified, at = new Date()): Report {
   const when = at.toISOString();
   return {
-    tool: 'petcert', version: VERSION, kind, target, startedAt: when, finishedAt: when, seed: null,
-    requests: i.requests, checks: [],
+    tool: 'petcert',
+    version: VERSION,
+    kind,
+    target,
+    startedAt: when,
+    finishedAt: when,
+    seed: null,
+    requests: i.requests,
+    checks: [],
     aborted: { code: 'UNREACHABLE', message: i.refusal ?? i.verdict.why },
   };
 }

@@ -17,7 +17,10 @@ import { conformAction } from './conform.ts';
 import { publishRun } from './publish.ts';
 
 const KEY = 'petcert-incomplete-key-012345';
-const PLANS = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+const PLANS = {
+  windows: { minuteSeconds: 60, daySeconds: 86_400 },
+  plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } },
+};
 const dir = mkdtempSync(join(tmpdir(), 'petcert-incomplete-'));
 let reference: RunningServer;
 let unknownCategories: RunningServer;
@@ -37,7 +40,8 @@ function capture() {
   return { out: { log: (s: string) => void lines.push(s), err: (s: string) => void lines.push(s) }, lines };
 }
 
-const readReport = (reportDir: string): Report => JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report;
+const readReport = (reportDir: string): Report =>
+  JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as Report;
 
 async function conform(baseUrl: string, flags: Record<string, string>) {
   const reportDir = mkdtempSync(join(dir, 'conform-'));
@@ -66,10 +70,14 @@ describe('conform: a cause of "not run" against a real server → INCOMPLETE, ex
     expect(report.checks.filter((c) => c.outcome === 'fail')).toEqual([]);
     const created = report.checks.find((c) => c.id === 'create.valid')!;
     expect(created).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
-    expect(created.skipReason).toMatch(/^\d+ run\(s\), none decided: every valid pet was refused and no category id is known to be accepted$/);
+    expect(created.skipReason).toMatch(
+      /^\d+ run\(s\), none decided: every valid pet was refused and no category id is known to be accepted$/,
+    );
     expect(created.fix).toMatch(/^pass --category-id N/);
     expect(code).toBe(4);
-    expect(out).toMatch(/\? create\.valid: \d+ run\(s\), none decided: every valid pet was refused.*\n {6}fix: pass --category-id N/);
+    expect(out).toMatch(
+      /\? create\.valid: \d+ run\(s\), none decided: every valid pet was refused.*\n {6}fix: pass --category-id N/,
+    );
     // With the category the server knows, the same checks are judged.
     const told = await conform(unknownCategories.baseUrl, { categoryId: '987654321' });
     expect(told.report.checks.find((c) => c.id === 'create.valid')?.outcome).toBe('pass');
@@ -78,26 +86,45 @@ describe('conform: a cause of "not run" against a real server → INCOMPLETE, ex
 
 // The probes' causes, as the probes word them (load/probes: day.ts, minute.ts, run.ts).
 const CAUSES: Array<[string, Partial<CheckResult>]> = [
-  ['an undecidable window', {
-    id: 'quota.day.exact[free]',
-    skipReason: "the limiter's model is unknown and the day quota's answers do not show a fixed day window: an admitted answer reported Reset 1893468426, the day's 429 1893468470",
-  }],
-  ['a cut-short wait', {
-    id: 'quota.minute.exact[free]',
-    skipReason: 'probe cut short: not waited: the wait for a window to end needs 2s, beyond the 1s any wait may take',
-    fix: 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time',
-  }],
-  ['latency too high for the window', {
-    id: 'quota.minute.exact[pro]',
-    skipReason: 'the window ended twice before the count did: the target is too slow for this window length',
-    fix: 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert',
-  }],
+  [
+    'an undecidable window',
+    {
+      id: 'quota.day.exact[free]',
+      skipReason:
+        "the limiter's model is unknown and the day quota's answers do not show a fixed day window: an admitted answer reported Reset 1893468426, the day's 429 1893468470",
+    },
+  ],
+  [
+    'a cut-short wait',
+    {
+      id: 'quota.minute.exact[free]',
+      skipReason: 'probe cut short: not waited: the wait for a window to end needs 2s, beyond the 1s any wait may take',
+      fix: 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time',
+    },
+  ],
+  [
+    'latency too high for the window',
+    {
+      id: 'quota.minute.exact[pro]',
+      skipReason: 'the window ended twice before the count did: the target is too slow for this window length',
+      fix: 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert',
+    },
+  ],
 ];
 
-describe('the verdict for each of the probes\' causes: INCOMPLETE, exit 4, the console naming it', () => {
+describe("the verdict for each of the probes' causes: INCOMPLETE, exit 4, the console naming it", () => {
   test.for(CAUSES)('%s', ([, skip]) => {
     const judged = fixtureReport().checks.filter((c) => c.outcome === 'pass');
-    const unjudged: CheckResult = { title: 't', level: 'MUST', specRef: '§8.1', outcome: 'skip', failures: [], skipKind: 'unjudged', id: '', ...skip };
+    const unjudged: CheckResult = {
+      title: 't',
+      level: 'MUST',
+      specRef: '§8.1',
+      outcome: 'skip',
+      failures: [],
+      skipKind: 'unjudged',
+      id: '',
+      ...skip,
+    };
     const report = fixtureReport({ checks: [...judged, unjudged] });
     const reportDir = mkdtempSync(join(dir, 'verdict-'));
     const c = capture();
@@ -114,7 +141,15 @@ describe('the verdict for each of the probes\' causes: INCOMPLETE, exit 4, the c
     // --allow-incomplete: exit 0, and the report and the console say it was allowed.
     const allowed = capture();
     const allowedDir = mkdtempSync(join(dir, 'allowed-'));
-    expect(publishRun(report, { reportDir: allowedDir, failOn: 'must', secrets: [], out: allowed.out, allowIncomplete: true })).toBe(0);
+    expect(
+      publishRun(report, {
+        reportDir: allowedDir,
+        failOn: 'must',
+        secrets: [],
+        out: allowed.out,
+        allowIncomplete: true,
+      }),
+    ).toBe(0);
     expect(allowed.lines[0]).toMatch(/^INCOMPLETE, allowed by --allow-incomplete {2}petcert certify /);
     expect(readReport(allowedDir)).toMatchObject({ verdict: 'incomplete', allowIncomplete: true });
   });

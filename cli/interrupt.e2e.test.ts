@@ -14,7 +14,10 @@ const BIN = resolve(import.meta.dirname, '../bin/petcert.js');
 const KEY = 'pc-interrupt-business-key';
 const FREE = 'pc-interrupt-free-key';
 /** Minute 2 s: the quota probes run for a while, the day probe much longer than the test waits. */
-const PLANS = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { free: { perMinute: 20, perDay: 100_000 }, business: { perMinute: 100_000, perDay: 10_000_000 } } };
+const PLANS = {
+  windows: { minuteSeconds: 2, daySeconds: 3600 },
+  plans: { free: { perMinute: 20, perDay: 100_000 }, business: { perMinute: 100_000, perDay: 10_000_000 } },
+};
 const STOP_SENDING_MS = 1000;
 const dir = mkdtempSync(join(tmpdir(), 'petcert-interrupt-'));
 const plansFile = join(dir, 'plans.json');
@@ -47,9 +50,17 @@ interface Signalled {
 }
 
 /** Starts petcert, waits until `ready` matches its output, sends `signals` (ms apart), waits for its exit. */
-function interrupt(args: string[], ready: RegExp, signals: NodeJS.Signals[], gapMs = 300, beforeSignal = () => {}): Promise<Signalled> {
+function interrupt(
+  args: string[],
+  ready: RegExp,
+  signals: NodeJS.Signals[],
+  gapMs = 300,
+  beforeSignal = () => {},
+): Promise<Signalled> {
   const reportDir = mkdtempSync(join(dir, 'reports-'));
-  const child: ChildProcess = spawn(process.execPath, [BIN, ...args, '--report-dir', reportDir], { env: { ...process.env, NO_COLOR: '1' } });
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...args, '--report-dir', reportDir], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let out = '';
   let signalledAt = 0;
   return new Promise((done, fail) => {
@@ -71,18 +82,25 @@ function interrupt(args: string[], ready: RegExp, signals: NodeJS.Signals[], gap
   });
 }
 
-const reportOf = (s: Signalled): Report => JSON.parse(readFileSync(join(s.reportDir, 'latest', 'report.json'), 'utf8')) as Report;
+const reportOf = (s: Signalled): Report =>
+  JSON.parse(readFileSync(join(s.reportDir, 'latest', 'report.json'), 'utf8')) as Report;
 const sentAfter = (at: number): number => arrivals.filter((t) => t > at).length;
 
 describe('interrupted runs keep their evidence', () => {
   test('mid-conform, SIGINT: stops sending within 1 s, report INTERRUPTED with what was judged, exit 130', async () => {
-    const s = await interrupt(['conform', '--base-url', server.baseUrl, '--api-key', KEY, '--budget', '20000'], /\[conform(: coverage)?\] \d+\//, ['SIGINT']);
+    const s = await interrupt(
+      ['conform', '--base-url', server.baseUrl, '--api-key', KEY, '--budget', '20000'],
+      /\[conform(: coverage)?\] \d+\//,
+      ['SIGINT'],
+    );
     expect(s.code, s.out).toBe(130);
     expect(sentAfter(s.signalledAt + STOP_SENDING_MS)).toBe(0);
     const report = reportOf(s);
     expect(report.aborted).toMatchObject({ code: 'INTERRUPTED', message: expect.stringContaining('SIGINT') });
     expect(report.checks.some((c) => c.outcome === 'pass')).toBe(true); // what was judged is kept
-    expect(report.checks.filter((c) => c.outcome === 'skip' && /interrupted/.test(c.skipReason ?? '')).length).toBeGreaterThan(0);
+    expect(
+      report.checks.filter((c) => c.outcome === 'skip' && /interrupted/.test(c.skipReason ?? '')).length,
+    ).toBeGreaterThan(0);
     expect(s.out).toMatch(/^INCOMPLETE/m);
     expect(s.out).toContain(join(s.reportDir, 'latest', 'report.html'));
     // junit.xml and report.html are written too, whole.
@@ -91,13 +109,22 @@ describe('interrupted runs keep their evidence', () => {
   }, 90_000);
 
   test('mid-probe (quota), SIGTERM: the probe cut short, its open checks not run, exit 143', async () => {
-    const s = await interrupt(['quota', '--base-url', server.baseUrl, '--key', `free=${FREE}`, '--plans', plansFile], /\[quota free: minute\]/, ['SIGTERM']);
+    const s = await interrupt(
+      ['quota', '--base-url', server.baseUrl, '--key', `free=${FREE}`, '--plans', plansFile],
+      /\[quota free: minute\]/,
+      ['SIGTERM'],
+    );
     expect(s.code, s.out).toBe(143);
     expect(sentAfter(s.signalledAt + STOP_SENDING_MS)).toBe(0);
     const report = reportOf(s);
     expect(report.aborted?.code).toBe('INTERRUPTED');
     expect(report.checks.some((c) => c.outcome === 'pass' && c.level === 'MUST' && /day/.test(c.id))).toBe(false);
-    expect(report.checks.filter((c) => c.outcome === 'skip').map((c) => c.skipReason).join('\n')).toMatch(/interrupted/);
+    expect(
+      report.checks
+        .filter((c) => c.outcome === 'skip')
+        .map((c) => c.skipReason)
+        .join('\n'),
+    ).toMatch(/interrupted/);
     expect(s.exitedAt - s.signalledAt).toBeLessThan(5000);
   }, 90_000);
 
@@ -113,7 +140,13 @@ describe('interrupted runs keep their evidence', () => {
 
   test('a second signal exits at once, even with a request still in flight', async () => {
     // From the first signal on, every answer takes 8 s: the first signal waits for those in flight.
-    const s = await interrupt(['conform', '--base-url', server.baseUrl, '--api-key', KEY, '--budget', '20000'], /\[conform(: coverage)?\] \d+\//, ['SIGINT', 'SIGINT'], 500, () => (hang = true));
+    const s = await interrupt(
+      ['conform', '--base-url', server.baseUrl, '--api-key', KEY, '--budget', '20000'],
+      /\[conform(: coverage)?\] \d+\//,
+      ['SIGINT', 'SIGINT'],
+      500,
+      () => (hang = true),
+    );
     hang = false;
     expect(s.code, s.out).toBe(130);
     expect(s.out).toMatch(/SIGINT again exits at once/);

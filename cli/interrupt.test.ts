@@ -6,7 +6,10 @@ import { interruptible, markInterrupted, SIGNAL_EXIT, watchInterrupts } from './
 function fakeProcess() {
   const emitter = new EventEmitter();
   const exits: number[] = [];
-  return { source: Object.assign(emitter, { exit: (code: number): never => (exits.push(code), undefined as never) }), exits };
+  return {
+    source: Object.assign(emitter, { exit: (code: number): never => (exits.push(code), undefined as never) }),
+    exits,
+  };
 }
 
 describe('watchInterrupts', () => {
@@ -30,19 +33,32 @@ describe('watchInterrupts', () => {
 describe('markInterrupted and interruptible', () => {
   test('the report says INTERRUPTED, keeping what else stopped the engine meanwhile', () => {
     const marked = markInterrupted(fixtureReport({ aborted: { code: 'UNREACHABLE', message: 'closed' } }), 'SIGINT');
-    expect(marked.aborted).toEqual({ code: 'INTERRUPTED', message: expect.stringMatching(/^interrupted by SIGINT: .*never a pass.*\(UNREACHABLE: closed\)$/) });
+    expect(marked.aborted).toEqual({
+      code: 'INTERRUPTED',
+      message: expect.stringMatching(/^interrupted by SIGINT: .*never a pass.*\(UNREACHABLE: closed\)$/),
+    });
   });
 
   test('an interrupted run is published marked and exits 130/143; an uninterrupted one keeps its verdict code', async () => {
     const published: Array<string | undefined> = [];
     const publish = (r: ReturnType<typeof fixtureReport>) => (published.push(r.aborted?.code), 0);
-    expect(await interruptible(() => {}, async () => fixtureReport(), publish)).toBe(0);
+    expect(
+      await interruptible(
+        () => {},
+        async () => fixtureReport(),
+        publish,
+      ),
+    ).toBe(0);
     // A real signal through process: the run notices it and ends.
-    const run = interruptible(() => {}, async (signal) => {
-      process.emit('SIGINT');
-      expect(signal.aborted).toBe(true);
-      return fixtureReport();
-    }, publish);
+    const run = interruptible(
+      () => {},
+      async (signal) => {
+        process.emit('SIGINT');
+        expect(signal.aborted).toBe(true);
+        return fixtureReport();
+      },
+      publish,
+    );
     expect(await run).toBe(130);
     expect(published).toEqual([undefined, 'INTERRUPTED']);
   });

@@ -30,8 +30,10 @@ export function watchInterrupts(say: (line: string) => void, source: SignalSourc
   const on = (name: Caught) => () => {
     if (caught !== undefined) source.exit(SIGNAL_EXIT[name]);
     caught = name;
-    say(`petcert: ${name}: stopping (nothing more is sent) and writing the report of what was judged so far; `
-      + `${name} again exits at once`);
+    say(
+      `petcert: ${name}: stopping (nothing more is sent) and writing the report of what was judged so far; ` +
+        `${name} again exits at once`,
+    );
     controller.abort();
   };
   const listeners = { SIGINT: on('SIGINT'), SIGTERM: on('SIGTERM') };

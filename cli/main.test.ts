@@ -12,16 +12,29 @@ test('an internal error has a code of its own: a crash is never read as a verdic
   expect(exitCodeFor(new CommanderError(1, 'commander.unknownOption', 'unknown option'))).toBe(EXIT.usage);
 });
 
-test.for(['conform', 'quota', 'certify', 'capacity'])('%s --help names every exit code, interrupted and internal error included', async (command) => {
-  const out: string[] = [];
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
-  try {
-    expect(await main(['node', 'petcert', command, '--help'])).toBe(EXIT.pass);
-  } finally {
-    write.mockRestore();
-  }
-  const help = out.join('').replace(/\s+/g, ' ');
-  for (const code of ['0 pass', '1 a', '2 usage', '3 ', '4 INCOMPLETE', '130/143 interrupted', `${INTERNAL_ERROR_EXIT} an internal error`]) {
-    expect(help).toContain(code);
-  }
-});
+test.for(['conform', 'quota', 'certify', 'capacity'])(
+  '%s --help names every exit code, interrupted and internal error included',
+  async (command) => {
+    const out: string[] = [];
+    const write = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+    try {
+      expect(await main(['node', 'petcert', command, '--help'])).toBe(EXIT.pass);
+    } finally {
+      write.mockRestore();
+    }
+    const help = out.join('').replace(/\s+/g, ' ');
+    for (const code of [
+      '0 pass',
+      '1 a',
+      '2 usage',
+      '3 ',
+      '4 INCOMPLETE',
+      '130/143 interrupted',
+      `${INTERNAL_ERROR_EXIT} an internal error`,
+    ]) {
+      expect(help).toContain(code);
+    }
+  },
+);

@@ -52,7 +52,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     const code = exitCodeFor(error);
     if (error instanceof CommanderError) return code; // commander already printed the message
     if (error instanceof PetcertError) console.error(`petcert: ${error.message}`);
-    else console.error(`petcert: internal error (please report): ${error instanceof Error ? error.stack : errorMessage(error)}`);
+    else
+      console.error(
+        `petcert: internal error (please report): ${error instanceof Error ? error.stack : errorMessage(error)}`,
+      );
     return code;
   }
 }

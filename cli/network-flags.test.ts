@@ -28,11 +28,19 @@ describe('the network options, one source for flags, config and docs', () => {
     }
   });
 
-  test('the config target\'s network is parsed; an unknown field or a non-boolean insecure is refused by name', () => {
-    const target = (network: unknown) => ({ targets: { s: { baseUrl: 'https://s.example.com/v1', keys: [{ plan: 'free', env: 'K' }], network } } });
-    expect(parseConfig(target({ proxy: 'http://p:1', caFile: 'ca.pem', insecure: true })).targets.s!.network).toEqual({ proxy: 'http://p:1', caFile: 'ca.pem', insecure: true });
+  test("the config target's network is parsed; an unknown field or a non-boolean insecure is refused by name", () => {
+    const target = (network: unknown) => ({
+      targets: { s: { baseUrl: 'https://s.example.com/v1', keys: [{ plan: 'free', env: 'K' }], network } },
+    });
+    expect(parseConfig(target({ proxy: 'http://p:1', caFile: 'ca.pem', insecure: true })).targets.s!.network).toEqual({
+      proxy: 'http://p:1',
+      caFile: 'ca.pem',
+      insecure: true,
+    });
     expect(() => parseConfig(target({ passphrase: 'x' }))).toThrow(/targets\.s\.network\.passphrase: unknown field/);
-    expect(() => parseConfig(target({ insecure: 'yes' }))).toThrow(/targets\.s\.network\.insecure: must be true or false/);
+    expect(() => parseConfig(target({ insecure: 'yes' }))).toThrow(
+      /targets\.s\.network\.insecure: must be true or false/,
+    );
   });
 });
 
@@ -41,7 +49,11 @@ describe('networkOf', () => {
   beforeAll(() => {
     pki = makePki(['staging.example.com']);
   });
-  const configured = (network: object) => ({ network, configPath: join(pki.dir, 'petcert.config.json'), field: 'targets.staging.network' });
+  const configured = (network: object) => ({
+    network,
+    configPath: join(pki.dir, 'petcert.config.json'),
+    field: 'targets.staging.network',
+  });
 
   test('config paths are relative to the config file; its proxy is named by its field', () => {
     const n = networkOf({}, {}, configured({ proxy: 'http://proxy.corp:3128', caFile: 'ca.crt' }));
@@ -50,19 +62,35 @@ describe('networkOf', () => {
   });
 
   test('a flag overrides the config field of the same name', () => {
-    const n = networkOf({ proxy: 'http://cli:1', caFile: pki.otherCaCert }, { HTTPS_PROXY: 'http://env:2' }, configured({ proxy: 'http://conf:3', caFile: 'ca.crt' }));
+    const n = networkOf(
+      { proxy: 'http://cli:1', caFile: pki.otherCaCert },
+      { HTTPS_PROXY: 'http://env:2' },
+      configured({ proxy: 'http://conf:3', caFile: 'ca.crt' }),
+    );
     expect([n.proxy.https, n.proxy.from.https, n.tls.caFile]).toEqual(['http://cli:1', '--proxy', pki.otherCaCert]);
   });
 
   test('a bad file in the config is an error naming the config field', () => {
     writeFileSync(join(pki.dir, 'empty.pem'), '');
     expect(() => networkOf({}, {}, configured({ caFile: 'empty.pem' }))).toThrow(ConfigError);
-    expect(() => networkOf({}, {}, configured({ caFile: 'empty.pem' }))).toThrow(/^targets\.staging\.network\.caFile: /);
+    expect(() => networkOf({}, {}, configured({ caFile: 'empty.pem' }))).toThrow(
+      /^targets\.staging\.network\.caFile: /,
+    );
   });
 
-  test('the report records the network with the proxy\'s credentials redacted, and whether verification was on', () => {
+  test("the report records the network with the proxy's credentials redacted, and whether verification was on", () => {
     const n = networkOf({ proxy: 'http://ci:s3cret@proxy.corp:3128', insecure: true }, {});
-    const bare: Report = { tool: 'petcert', version: 't', kind: 'conform', target: 'https://s.example.com/v1', startedAt: '', finishedAt: '', seed: null, requests: 0, checks: [] };
+    const bare: Report = {
+      tool: 'petcert',
+      version: 't',
+      kind: 'conform',
+      target: 'https://s.example.com/v1',
+      startedAt: '',
+      finishedAt: '',
+      seed: null,
+      requests: 0,
+      checks: [],
+    };
     const r = stampNetwork(bare, n, 'https://s.example.com/v1');
     expect(r.network).toEqual({ proxy: 'http://***@proxy.corp:3128', proxyFrom: '--proxy', tlsVerification: 'off' });
     expect(JSON.stringify(r)).not.toContain('s3cret');

@@ -29,11 +29,23 @@ export interface ConfiguredNetwork {
 
 export function addNetworkOptions(cmd: Command): Command {
   return cmd
-    .option('--proxy <url>', 'HTTP proxy for every request (Node and k6), instead of HTTPS_PROXY/HTTP_PROXY; NO_PROXY still applies, loopback goes direct')
-    .option('--ca-file <path>', 'PEM file of CAs to trust besides the system roots (Node and k6), e.g. the company\'s private CA')
+    .option(
+      '--proxy <url>',
+      'HTTP proxy for every request (Node and k6), instead of HTTPS_PROXY/HTTP_PROXY; NO_PROXY still applies, loopback goes direct',
+    )
+    .option(
+      '--ca-file <path>',
+      "PEM file of CAs to trust besides the system roots (Node and k6), e.g. the company's private CA",
+    )
     .option('--client-cert <path>', 'PEM client certificate presented to the target (with --client-key)')
-    .option('--client-key <path>', `PEM key of --client-cert (an encrypted key's passphrase only from ${PASSPHRASE_ENV}); never printed`)
-    .option('--insecure', 'turn TLS verification off (Node and k6): printed at start and recorded in every report as "TLS verification was off"');
+    .option(
+      '--client-key <path>',
+      `PEM key of --client-cert (an encrypted key's passphrase only from ${PASSPHRASE_ENV}); never printed`,
+    )
+    .option(
+      '--insecure',
+      'turn TLS verification off (Node and k6): printed at start and recorded in every report as "TLS verification was off"',
+    );
 }
 
 export const NETWORK_HELP = `
@@ -61,11 +73,14 @@ function configuredFlags(c: ConfiguredNetwork): NetworkFlags {
 /** The flags over the config's fields, resolved (files read and checked: a bad one is exit 2 naming it). */
 export function networkOf(flags: NetworkCliFlags, env: Env, configured?: ConfiguredNetwork): Network {
   const base: NetworkFlags = configured ? configuredFlags(configured) : {};
-  const given = (name: 'caFile' | 'clientCert' | 'clientKey') => (flags[name] !== undefined ? { [name]: flags[name] } : {});
+  const given = (name: 'caFile' | 'clientCert' | 'clientKey') =>
+    flags[name] !== undefined ? { [name]: flags[name] } : {};
   const merged: NetworkFlags = {
     ...base,
     ...(flags.proxy !== undefined ? { proxy: flags.proxy, proxyField: '--proxy' } : {}),
-    ...given('caFile'), ...given('clientCert'), ...given('clientKey'),
+    ...given('caFile'),
+    ...given('clientCert'),
+    ...given('clientKey'),
     ...(flags.insecure ? { insecure: true } : {}),
     fields: {
       caFile: flags.caFile !== undefined ? '--ca-file' : (base.fields?.caFile ?? '--ca-file'),
@@ -86,7 +101,11 @@ export const sayNetwork = (network: Network, baseUrl: string, say: (line: string
 };
 
 /** One Node transport over the run's network for `run`, closed after (the engines take it as their `send`). */
-export async function overNetwork<T>(network: Network, timeoutMs: number | undefined, run: (send: Send) => Promise<T>): Promise<T> {
+export async function overNetwork<T>(
+  network: Network,
+  timeoutMs: number | undefined,
+  run: (send: Send) => Promise<T>,
+): Promise<T> {
   const transport = createNodeTransport({ timeoutMs: timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs, network });
   try {
     return await run(transport.send);

@@ -16,13 +16,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'petcert-package-'));
 const app = join(work, 'app');
 const bin = join(app, 'node_modules/.bin/petcert');
-const npm = (args: string[], cwd: string): SpawnSyncReturns<string> => spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 240_000 });
-const petcert = (args: string[]) => spawnSync(bin, args, { cwd: work, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+const npm = (args: string[], cwd: string): SpawnSyncReturns<string> =>
+  spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 240_000 });
+const petcert = (args: string[]) =>
+  spawnSync(bin, args, { cwd: work, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
 
 beforeAll(async () => {
   const stage = join(work, 'stage');
   const built = new Set(['dist/', 'load/dist/']);
-  for (const entry of [...pkg.files, 'package.json']) if (!built.has(entry)) cpSync(join(root, entry), join(stage, entry), { recursive: true });
+  for (const entry of [...pkg.files, 'package.json'])
+    if (!built.has(entry)) cpSync(join(root, entry), join(stage, entry), { recursive: true });
   await buildCli(join(stage, 'dist/petcert.js'));
   await buildK6(join(stage, 'load/dist'));
   const packed = npm(['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], stage);
@@ -43,7 +46,8 @@ test('installs with runtime dependencies only: no TypeScript, no tsx, no dev too
   for (const dep of Object.keys(pkg.dependencies)) expect(modules).toContain(dep);
   const shipped = join(app, 'node_modules/petcert');
   expect(existsSync(join(shipped, 'cli'))).toBe(false);
-  for (const bundle of ['capacity.js', 'quota-minute.js', 'quota-day.js']) expect(existsSync(join(shipped, 'load/dist', bundle))).toBe(true);
+  for (const bundle of ['capacity.js', 'quota-minute.js', 'quota-day.js'])
+    expect(existsSync(join(shipped, 'load/dist', bundle))).toBe(true);
 });
 
 test('petcert --version and conform --help run from the installed package', () => {
@@ -66,7 +70,21 @@ test('a short conform against the installed petcert serve passes', async () => {
   const baseUrl = /listening on (\S+)/.exec(out)![1]!;
   const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
     // The key with its plan: a PASS needs every MUST check judged, X-RateLimit-Limit against the plan too.
-    const c = spawn(bin, ['conform', '--base-url', baseUrl, '--key', 'business=package-test-key', '--seed', '1', '--report-dir', join(work, 'reports')], { cwd: work });
+    const c = spawn(
+      bin,
+      [
+        'conform',
+        '--base-url',
+        baseUrl,
+        '--key',
+        'business=package-test-key',
+        '--seed',
+        '1',
+        '--report-dir',
+        join(work, 'reports'),
+      ],
+      { cwd: work },
+    );
     let text = '';
     c.stdout.on('data', (d) => (text += d));
     c.stderr.on('data', (d) => (text += d));

@@ -43,7 +43,12 @@ export function publishRun(finished: Report, o: Publish): number {
   const colour = !o.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const summary = o.summary ?? verdictLines;
   const verdict = summary(report, { failOn: o.failOn, htmlPath: written.htmlPath, colour });
-  const lines = [...(o.before ?? []), ...verdict, `  Also: ${written.runDir} (report.json, junit.xml, report.html)`, ...(o.after ?? [])];
+  const lines = [
+    ...(o.before ?? []),
+    ...verdict,
+    `  Also: ${written.runDir} (report.json, junit.xml, report.html)`,
+    ...(o.after ?? []),
+  ];
   for (const line of lines) say(redactText(line, o.secrets));
   return exitCodeOf(report, o.failOn);
 }

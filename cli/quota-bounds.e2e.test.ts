@@ -13,7 +13,10 @@ import { RATE_LIMIT_LIES, type LieName, type RateLimitLie } from '../testkit/htt
 import { quotaAction } from './quota.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-quota-bounds-'));
-const plansJson = { windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } } };
+const plansJson = {
+  windows: { minuteSeconds: 1, daySeconds: 4 },
+  plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } },
+};
 const plansFile = join(dir, 'plans.json');
 writeFileSync(plansFile, JSON.stringify(plansJson));
 // The correct server's proof on 2 s minute windows: with 1 s ones the server's Date (whole seconds) places
@@ -29,16 +32,39 @@ const proKey = 'pc_pro_bounds_zzzzzzz';
 vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 afterAll(() => vi.restoreAllMocks());
 
-const lying = (lie: RateLimitLie) => (handle: Handle): Handle => async (req) => lie(await handle(req), Date.now());
+const lying =
+  (lie: RateLimitLie) =>
+  (handle: Handle): Handle =>
+  async (req) =>
+    lie(await handle(req), Date.now());
 
-async function quota(name: string, lie: RateLimitLie | undefined, extra: string[] = [], keys = [`free=${key}`], plans = { json: plansJson, file: plansFile }) {
-  const server = await listen({ plans: parsePlansFile(plans.json), keys: { [key]: 'free', [proKey]: 'pro' }, ...(lie ? { wrap: lying(lie) } : {}) });
+async function quota(
+  name: string,
+  lie: RateLimitLie | undefined,
+  extra: string[] = [],
+  keys = [`free=${key}`],
+  plans = { json: plansJson, file: plansFile },
+) {
+  const server = await listen({
+    plans: parsePlansFile(plans.json),
+    keys: { [key]: 'free', [proKey]: 'pro' },
+    ...(lie ? { wrap: lying(lie) } : {}),
+  });
   const lines: string[] = [];
   const reportDir = join(dir, name.replace(/\W+/g, '-'));
   const started = Date.now();
   try {
     const code = await quotaAction(
-      { baseUrl: server.baseUrl, key: keys, plans: plans.file, only: [], reportDir, failOn: 'must', timeout: '1000', ...(extra.length ? { maxWait: extra[0]! } : {}) },
+      {
+        baseUrl: server.baseUrl,
+        key: keys,
+        plans: plans.file,
+        only: [],
+        reportDir,
+        failOn: 'must',
+        timeout: '1000',
+        ...(extra.length ? { maxWait: extra[0]! } : {}),
+      },
       { log: (l) => lines.push(l), err: (l) => lines.push(l) },
     );
     const wallMs = Date.now() - started;
@@ -57,7 +83,10 @@ const failedIds = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').ma
 describe.concurrent('petcert quota: every wait ends', { timeout: 60_000 }, () => {
   // Two plans: isolation needs a second key, and a PASS needs every MUST check judged (issue 15 §1).
   it('a correct server passes within the printed bound, every MUST check judged', async () => {
-    const r = await quota('correct', undefined, [], [`free=${key}`, `pro=${proKey}`], { json: roomyJson, file: roomyFile });
+    const r = await quota('correct', undefined, [], [`free=${key}`, `pro=${proKey}`], {
+      json: roomyJson,
+      file: roomyFile,
+    });
     expect(failedIds(r.report)).toEqual([]);
     expect(unjudgedMust(r.report).map((c) => `${c.id}: ${c.skipReason}`)).toEqual([]);
     expect(r.code).toBe(0);
@@ -70,26 +99,33 @@ describe.concurrent('petcert quota: every wait ends', { timeout: 60_000 }, () =>
     'Reset that never arrives': 'quota.recovery[free]',
     'Retry-After as a far-future HTTP-date': 'quota.retry-after.accurate[free]',
   };
-  it.for(Object.keys(expected) as LieName[])('%s: ends within its printed bound, exit 1, the lie reported', async (name) => {
-    const r = await quota(name, RATE_LIMIT_LIES[name]());
-    expect(r.boundMs).toBeGreaterThan(0);
-    expect(r.wallMs).toBeLessThan(r.boundMs);
-    expect(r.code).toBe(1);
-    expect(failedIds(r.report)).toContain(expected[name]);
-  });
+  it.for(Object.keys(expected) as LieName[])(
+    '%s: ends within its printed bound, exit 1, the lie reported',
+    async (name) => {
+      const r = await quota(name, RATE_LIMIT_LIES[name]());
+      expect(r.boundMs).toBeGreaterThan(0);
+      expect(r.wallMs).toBeLessThan(r.boundMs);
+      expect(r.code).toBe(1);
+      expect(failedIds(r.report)).toContain(expected[name]);
+    },
+  );
 
   // A cut-short wait: the MUST checks of a probe cut short were not judged, so the run is INCOMPLETE
   // (exit 4), each named on the console with the stage it missed, the cut's reason and its fix.
   it('--max-wait 1: the probes that must wait longer are cut short and say so: INCOMPLETE, exit 4', async () => {
     const r = await quota('max-wait', undefined, ['1']);
     expect(failedIds(r.report)).toEqual([]);
-    const cut = unjudgedMust(r.report).filter((c) => / was not reached: probe cut short: not waited: .* beyond the 1s any wait may take/.test(c.skipReason ?? ''));
+    const cut = unjudgedMust(r.report).filter((c) =>
+      / was not reached: probe cut short: not waited: .* beyond the 1s any wait may take/.test(c.skipReason ?? ''),
+    );
     expect(cut.length).toBeGreaterThan(0);
     expect(cut.every((c) => c.fix?.startsWith('raise --max-wait'))).toBe(true);
     expect(r.code).toBe(4);
     const out = r.lines.join('\n');
     expect(out).toMatch(/^INCOMPLETE {2}petcert quota /m);
-    expect(out).toMatch(/MUST checks? not judged \(INCOMPLETE, exit 4\):\n(.*\n)* {2}\? (\d+ checks|\S+): .* was not reached: probe cut short: not waited/);
+    expect(out).toMatch(
+      /MUST checks? not judged \(INCOMPLETE, exit 4\):\n(.*\n)* {2}\? (\d+ checks|\S+): .* was not reached: probe cut short: not waited/,
+    );
     expect(out).toMatch(/ {6}fix: raise --max-wait/);
     expect(r.wallMs).toBeLessThan(r.boundMs);
   });

@@ -10,7 +10,10 @@ import { parsePlansFile } from '../spec/plans.ts';
 import { parseKeyFlag, parseOnly, quotaAction, registerQuota } from './quota.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-quota-cli-'));
-const plansJson = { windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } };
+const plansJson = {
+  windows: { minuteSeconds: 2, daySeconds: 12 },
+  plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } },
+};
 const plansFile = join(dir, 'plans.json');
 writeFileSync(plansFile, JSON.stringify(plansJson));
 const key = 'pc_free_cli_secret_zzzz';
@@ -39,7 +42,20 @@ async function quota(args: string[]): Promise<number> {
 describe.concurrent('petcert quota', () => {
   it('exits 0 on the reference server and writes report.json with series, key redacted', async () => {
     const out = join(dir, 'good');
-    expect(await quota(['--base-url', good.baseUrl, '--key', `free=${key}`, '--plans', plansFile, '--only', 'minute', '--report-dir', out])).toBe(0);
+    expect(
+      await quota([
+        '--base-url',
+        good.baseUrl,
+        '--key',
+        `free=${key}`,
+        '--plans',
+        plansFile,
+        '--only',
+        'minute',
+        '--report-dir',
+        out,
+      ]),
+    ).toBe(0);
     const text = readFileSync(join(out, 'latest', 'report.json'), 'utf8');
     const report = JSON.parse(text);
     expect(report.kind).toBe('quota');
@@ -49,11 +65,37 @@ describe.concurrent('petcert quota', () => {
   });
 
   it('exits 1 when a plan is over-admitted', async () => {
-    expect(await quota(['--base-url', faulty.baseUrl, '--key', `free=${key}`, '--plans', plansFile, '--only', 'minute', '--report-dir', join(dir, 'bad')])).toBe(1);
+    expect(
+      await quota([
+        '--base-url',
+        faulty.baseUrl,
+        '--key',
+        `free=${key}`,
+        '--plans',
+        plansFile,
+        '--only',
+        'minute',
+        '--report-dir',
+        join(dir, 'bad'),
+      ]),
+    ).toBe(1);
   });
 
   it('exits 3 when the target is unreachable', async () => {
-    expect(await quota(['--base-url', 'http://127.0.0.1:9/v1', '--key', `free=${key}`, '--plans', plansFile, '--only', 'minute', '--report-dir', join(dir, 'dead')])).toBe(3);
+    expect(
+      await quota([
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--key',
+        `free=${key}`,
+        '--plans',
+        plansFile,
+        '--only',
+        'minute',
+        '--report-dir',
+        join(dir, 'dead'),
+      ]),
+    ).toBe(3);
   });
 
   it.for([
@@ -63,7 +105,10 @@ describe.concurrent('petcert quota', () => {
     ['an unknown plan', ['--base-url', 'http://127.0.0.1:9/v1', '--key', `gold=${key}`]],
     ['an unknown probe', ['--base-url', 'http://127.0.0.1:9/v1', '--key', `free=${key}`, '--only', 'hourly']],
     ['a production URL', ['--base-url', 'https://api.animalstore.example/v1', '--key', `free=${key}`]],
-    ['a missing plans file', ['--base-url', 'http://127.0.0.1:9/v1', '--key', `free=${key}`, '--plans', join(dir, 'nope.json')]],
+    [
+      'a missing plans file',
+      ['--base-url', 'http://127.0.0.1:9/v1', '--key', `free=${key}`, '--plans', join(dir, 'nope.json')],
+    ],
   ] as const)('exits 2 for %s', async ([, args]) => {
     expect(await quota([...args])).toBe(2);
   });
@@ -84,7 +129,15 @@ describe('petcert quota output and keys', () => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await quotaAction(
-      { baseUrl: good.baseUrl, key: ['free=env:PETCERT_TEST_FREE_KEY'], plans: plansFile, only: ['minute'], reportDir: join(dir, 'json'), failOn: 'must', json: true },
+      {
+        baseUrl: good.baseUrl,
+        key: ['free=env:PETCERT_TEST_FREE_KEY'],
+        plans: plansFile,
+        only: ['minute'],
+        reportDir: join(dir, 'json'),
+        failOn: 'must',
+        json: true,
+      },
       { log: (s) => out.push(s), err: (s) => err.push(s) },
       { PETCERT_TEST_FREE_KEY: key },
     );
@@ -97,16 +150,41 @@ describe('petcert quota output and keys', () => {
   });
 
   it('--fail-on should is accepted; another level is a usage error that names the choices', async () => {
-    await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'may' })).rejects.toThrow(/"must" or "should"/);
+    await expect(
+      quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'may' }),
+    ).rejects.toThrow(/"must" or "should"/);
   });
 
-  it.for(['http://127.0.0.1:1/abcv1', 'http://127.0.0.1:1/x?v=v1', 'ftp://127.0.0.1/v1', 'http://u:p@127.0.0.1:1/v1'])('--base-url %s is refused like conform refuses it', async (baseUrl) => {
-    await expect(quotaAction({ baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must' })).rejects.toThrow(/^--base-url: /);
-  });
+  it.for(['http://127.0.0.1:1/abcv1', 'http://127.0.0.1:1/x?v=v1', 'ftp://127.0.0.1/v1', 'http://u:p@127.0.0.1:1/v1'])(
+    '--base-url %s is refused like conform refuses it',
+    async (baseUrl) => {
+      await expect(
+        quotaAction({ baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must' }),
+      ).rejects.toThrow(/^--base-url: /);
+    },
+  );
 
   it('--timeout takes a positive integer of ms', async () => {
-    await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must', timeout: '0' })).rejects.toThrow(/--timeout: must be an integer ≥ 1/);
-    await expect(quotaAction({ baseUrl: good.baseUrl, key: [`free=${key}`], only: [], reportDir: dir, failOn: 'must', timeout: '2s' })).rejects.toThrow(/--timeout/);
+    await expect(
+      quotaAction({
+        baseUrl: good.baseUrl,
+        key: [`free=${key}`],
+        only: [],
+        reportDir: dir,
+        failOn: 'must',
+        timeout: '0',
+      }),
+    ).rejects.toThrow(/--timeout: must be an integer ≥ 1/);
+    await expect(
+      quotaAction({
+        baseUrl: good.baseUrl,
+        key: [`free=${key}`],
+        only: [],
+        reportDir: dir,
+        failOn: 'must',
+        timeout: '2s',
+      }),
+    ).rejects.toThrow(/--timeout/);
   });
 
   it('PLAN=env:NAME with NAME unset says what to export', () => {

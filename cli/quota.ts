@@ -7,7 +7,15 @@ import { createConsoleProgress } from '../report/console.ts';
 import { DEFAULT_REPORT_ROOT, REPORT_DIR_HELP } from './report-dirs.ts';
 import { ALLOW_INCOMPLETE_HELP, consoleOut, publishRun, sayer, type Out } from './publish.ts';
 import { EXIT_CODES_TEXT } from '../report/model.ts';
-import { failOnFlag, integerFlag, keyFlag, LIMITER_MODEL_HELP, limiterModelFlag, withLimiterModel, type Env } from './flags.ts';
+import {
+  failOnFlag,
+  integerFlag,
+  keyFlag,
+  LIMITER_MODEL_HELP,
+  limiterModelFlag,
+  withLimiterModel,
+  type Env,
+} from './flags.ts';
 import { loadPlansFile } from '../spec/plans-file.ts';
 import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
@@ -18,7 +26,15 @@ import { parseBaseUrl } from '../core/base-url.ts';
 import { quotaRefused } from './certify.ts';
 import { identifyTarget, identityLine, refusedReport } from './identify.ts';
 import { interruptible } from './interrupt.ts';
-import { addNetworkOptions, NETWORK_HELP, networkOf, overNetwork, sayNetwork, stampNetwork, type NetworkCliFlags } from './network-flags.ts';
+import {
+  addNetworkOptions,
+  NETWORK_HELP,
+  networkOf,
+  overNetwork,
+  sayNetwork,
+  stampNetwork,
+  type NetworkCliFlags,
+} from './network-flags.ts';
 
 export interface QuotaFlags extends NetworkCliFlags {
   baseUrl?: string;
@@ -42,7 +58,10 @@ export interface QuotaFlags extends NetworkCliFlags {
 export function parseKeyFlag(value: string, env: Env = process.env): { plan: string; key: string } {
   const at = value.indexOf('=');
   if (at <= 0 || at === value.length - 1) {
-    throw new ConfigError(`expected PLAN=KEY or PLAN=env:VARIABLE, got ${JSON.stringify(value.replace(/=.*/, '=…'))} (e.g. --key free=env:PETCERT_FREE_KEY)`, '--key');
+    throw new ConfigError(
+      `expected PLAN=KEY or PLAN=env:VARIABLE, got ${JSON.stringify(value.replace(/=.*/, '=…'))} (e.g. --key free=env:PETCERT_FREE_KEY)`,
+      '--key',
+    );
   }
   const plan = value.slice(0, at);
   return { plan, key: keyFlag(value.slice(at + 1), '--key', env, `the key for plan "${plan}"`) };
@@ -50,19 +69,33 @@ export function parseKeyFlag(value: string, env: Env = process.env): { plan: str
 
 export function parseOnly(values: string[]): ProbeName[] | undefined {
   if (values.length === 0) return undefined;
-  const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  for (const n of names) if (!(PROBE_NAMES as string[]).includes(n)) throw new ConfigError(`unknown probe "${n}" (known: ${PROBE_NAMES.join(', ')})`, '--only');
+  const names = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const n of names)
+    if (!(PROBE_NAMES as string[]).includes(n))
+      throw new ConfigError(`unknown probe "${n}" (known: ${PROBE_NAMES.join(', ')})`, '--only');
   return names as ProbeName[];
 }
 
-const STOPPED_ANSWERING = 'The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.';
+const STOPPED_ANSWERING =
+  'The target stopped answering: check --base-url (it must end in /v1) and that the server is up, then run again.';
 
 /** The action, testable without a process: returns the exit code. */
 export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env: Env = process.env): Promise<number> {
-  if (!flags.baseUrl) throw new ConfigError('is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1', '--base-url');
+  if (!flags.baseUrl)
+    throw new ConfigError(
+      'is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1',
+      '--base-url',
+    );
   const failOn = failOnFlag(flags.failOn);
   const keys = flags.key.map((k) => parseKeyFlag(k, env));
-  if (keys.length === 0) throw new ConfigError('give at least one PLAN=KEY (repeat --key for several plans; PLAN=env:VARIABLE reads the key from the environment)', '--key');
+  if (keys.length === 0)
+    throw new ConfigError(
+      'give at least one PLAN=KEY (repeat --key for several plans; PLAN=env:VARIABLE reads the key from the environment)',
+      '--key',
+    );
   const plans = withLimiterModel(loadPlansFile(flags.plans), limiterModelFlag(flags.limiterModel));
   const only = parseOnly(flags.only);
   const timeoutMs = integerFlag(flags.timeout, '--timeout', 1);
@@ -70,27 +103,59 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   const maxWaitMs = maxWaitS === undefined ? undefined : maxWaitS * 1000;
   const secrets = keys.map((k) => k.key);
   const say = sayer(out, flags.json);
-  const bound = quotaBoundOf({ keys, plans, ...(only ? { only } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const bound = quotaBoundOf({
+    keys,
+    plans,
+    ...(only ? { only } : {}),
+    ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  });
   const baseUrl = parseBaseUrl(flags.baseUrl, '--base-url');
   const network = networkOf(flags, env);
   sayNetwork(network, baseUrl, say);
   // A refused production target gets no request at all (runQuota says why).
   const refused = quotaRefused({ baseUrl, allowProduction: flags.allowProduction === true });
-  const identified = refused ? undefined : await identifyTarget({ baseUrl, key: keys[0]!.key, field: '--base-url', network, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const identified = refused
+    ? undefined
+    : await identifyTarget({
+        baseUrl,
+        key: keys[0]!.key,
+        field: '--base-url',
+        network,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      });
   if (identified) say(identityLine(baseUrl, identified));
-  const publish = { reportDir: flags.reportDir, json: flags.json, failOn, secrets, out, allowIncomplete: flags.allowIncomplete };
-  if (identified?.refusal) return publishRun(stampNetwork(refusedReport('quota', baseUrl, identified), network, baseUrl), publish);
+  const publish = {
+    reportDir: flags.reportDir,
+    json: flags.json,
+    failOn,
+    secrets,
+    out,
+    allowIncomplete: flags.allowIncomplete,
+  };
+  if (identified?.refusal)
+    return publishRun(stampNetwork(refusedReport('quota', baseUrl, identified), network, baseUrl), publish);
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
   const run = async (signal: AbortSignal) => {
     let report;
     try {
-      report = await overNetwork(network, timeoutMs, (send) => runQuota({
-        send, baseUrl, keys, plans, allowProduction: flags.allowProduction === true, progress: progress.sink, signal,
-        spentBefore: { [keys[0]!.key]: identified?.withKey ?? 0 }, // the identification's keyed requests count too
-        answersBefore: { [keys[0]!.key]: (identified?.keyedAnswers ?? []).map((r) => answerOf(r.status, r.headers)) },
-        ...(only ? { only } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
-      }));
+      report = await overNetwork(network, timeoutMs, (send) =>
+        runQuota({
+          send,
+          baseUrl,
+          keys,
+          plans,
+          allowProduction: flags.allowProduction === true,
+          progress: progress.sink,
+          signal,
+          spentBefore: { [keys[0]!.key]: identified?.withKey ?? 0 }, // the identification's keyed requests count too
+          answersBefore: { [keys[0]!.key]: (identified?.keyedAnswers ?? []).map((r) => answerOf(r.status, r.headers)) },
+          ...(only ? { only } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
+        }),
+      );
     } finally {
       progress.done();
     }
@@ -106,8 +171,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** A person at a terminal needs the run's own worst case, printed at start; the sum behind it is in the README. */
-export const QUOTA_BOUND_POINTER =
-  `The run's worst case is printed at start (one Free key, the spec's windows: ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}); the formula: load/README.md.`;
+export const QUOTA_BOUND_POINTER = `The run's worst case is printed at start (one Free key, the spec's windows: ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}); the formula: load/README.md.`;
 
 const EXAMPLES = `
 Examples:
@@ -139,8 +203,13 @@ export function registerQuota(program: Command): void {
     .command('quota')
     .description('Verify per-plan quotas, Retry-After and rate-limit headers (spends real quota)')
     .option('--base-url <url>', 'target base URL ending in /v1')
-    .option('--key <plan=key>', 'an API key and its plan (PLAN=KEY or PLAN=env:VARIABLE); repeat for several plans', collect, [])
-    .option('--plans <file>', 'plans file (figures and window lengths; default: the specification\'s)')
+    .option(
+      '--key <plan=key>',
+      'an API key and its plan (PLAN=KEY or PLAN=env:VARIABLE); repeat for several plans',
+      collect,
+      [],
+    )
+    .option('--plans <file>', "plans file (figures and window lengths; default: the specification's)")
     .option('--limiter-model <model>', LIMITER_MODEL_HELP)
     .option('--only <probe>', `probes to run: ${PROBE_NAMES.join('|')} (repeatable, or comma-separated)`, collect, [])
     .option('--report-dir <dir>', REPORT_DIR_HELP, DEFAULT_REPORT_ROOT)

@@ -35,7 +35,17 @@ test('four runs writing into one root at once: every report whole, latest/ alway
         continue; // latest/ is between two renames, or not written yet: absent is not torn
       }
       reads += 1;
-      const whole = f === 'report.json' ? (() => { try { JSON.parse(text); return true; } catch { return false; } })() : text.trimEnd().endsWith(f === 'junit.xml' ? '</testsuites>' : '</html>');
+      const whole =
+        f === 'report.json'
+          ? (() => {
+              try {
+                JSON.parse(text);
+                return true;
+              } catch {
+                return false;
+              }
+            })()
+          : text.trimEnd().endsWith(f === 'junit.xml' ? '</testsuites>' : '</html>');
       if (!whole) torn.push(`${f}: ${text.length} bytes`);
     }
     await new Promise((r) => setTimeout(r, 2));
@@ -46,7 +56,9 @@ test('four runs writing into one root at once: every report whole, latest/ alway
   const dirs = readdirSync(root).filter((d) => d !== 'latest');
   // One folder per write, each with its own report, nothing left under a temporary name.
   expect(dirs).toHaveLength(RUNS * WRITES);
-  const targets = new Set(dirs.map((d) => JSON.parse(readFileSync(join(root, d, 'report.json'), 'utf8')).target as string));
+  const targets = new Set(
+    dirs.map((d) => JSON.parse(readFileSync(join(root, d, 'report.json'), 'utf8')).target as string),
+  );
   expect(targets.size).toBe(RUNS * WRITES);
   for (const d of dirs) for (const f of ['junit.xml', 'report.html']) expect(existsSync(join(root, d, f))).toBe(true);
   expect(readdirSync(join(root, 'latest')).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);

@@ -10,7 +10,10 @@ import type { FailOn, Report } from '../report/model.ts';
 import { writeReport } from '../report/write.ts';
 
 export function runDirName(at: Date): string {
-  return at.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return at
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 export interface WrittenRun {
@@ -20,7 +23,8 @@ export interface WrittenRun {
 }
 
 export const DEFAULT_REPORT_ROOT = 'reports';
-export const REPORT_DIR_HELP = 'root of the reports: each run writes <dir>/<command>-<timestamp>/ and refreshes <dir>/latest/';
+export const REPORT_DIR_HELP =
+  'root of the reports: each run writes <dir>/<command>-<timestamp>/ and refreshes <dir>/latest/';
 
 /** Attempts at a name or a swap another run took first; each retry is another run finishing at that instant. */
 const MAX_ATTEMPTS = 1000;
@@ -76,7 +80,13 @@ function swapLatest(root: string, staging: string): string {
   throw new Error(`could not replace ${latest}: ${MAX_ATTEMPTS} other runs replaced it meanwhile`);
 }
 
-export function writeRunDirs(root: string, report: Report, secrets: readonly string[], failOn: FailOn, at = new Date()): WrittenRun {
+export function writeRunDirs(
+  root: string,
+  report: Report,
+  secrets: readonly string[],
+  failOn: FailOn,
+  at = new Date(),
+): WrittenRun {
   mkdirSync(root, { recursive: true });
   const write = (dir: string) => void writeReport(dir, report, secrets, failOn);
   const runDir = claimRunDir(root, `${report.kind}-${runDirName(at)}`);

@@ -14,8 +14,13 @@ afterAll(() => agent.close());
 
 test('serve --port 0 --key --plans: prints URL and keys, answers, closes on SIGTERM', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'petcert-serve-')), 'plans.json');
-  writeFileSync(file, JSON.stringify({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { free: { perMinute: 7 } } }));
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--key', 'demo-key=free', '--plans', file], { cwd: root });
+  writeFileSync(
+    file,
+    JSON.stringify({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { free: { perMinute: 7 } } }),
+  );
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--key', 'demo-key=free', '--plans', file], {
+    cwd: root,
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -2,7 +2,13 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
 import { serveConfig, type ServeFlags } from './serve.ts';
 
-const flags = (over: Partial<ServeFlags>): ServeFlags => ({ host: '127.0.0.1', port: '0', key: [], maxPets: '100', ...over });
+const flags = (over: Partial<ServeFlags>): ServeFlags => ({
+  host: '127.0.0.1',
+  port: '0',
+  key: [],
+  maxPets: '100',
+  ...over,
+});
 
 describe('serveConfig', () => {
   test('defaults: no keys given → undefined (the app makes one per plan)', () => {
@@ -20,7 +26,11 @@ describe('serveConfig', () => {
     ['key without plan', { key: ['abc'] }, '--key'],
     ['key with empty plan', { key: ['abc='] }, '--key'],
     ['unknown plan', { key: ['a=gold'] }, '--key: "a=gold": unknown plan "gold"'],
-    ['custom plan without figures', { key: ['a=enterprise'] }, '--key: "a=enterprise": plan "enterprise" has custom figures'],
+    [
+      'custom plan without figures',
+      { key: ['a=enterprise'] },
+      '--key: "a=enterprise": plan "enterprise" has custom figures',
+    ],
     ['key with a space', { key: ['a b=free'] }, '--key'],
     ['duplicate key', { key: ['a=free', 'a=pro'] }, 'twice'],
     ['missing plans file', { plans: '/nonexistent/plans.json' }, 'cannot read'],

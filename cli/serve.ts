@@ -32,7 +32,8 @@ export interface ServeConfig {
 }
 
 function integerFlag(raw: string, flag: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`, flag);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(`must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`, flag);
   return Number(raw);
 }
 
@@ -56,7 +57,11 @@ export function serveConfig(flags: ServeFlags): ServeConfig {
     const key = pair.slice(0, eq);
     const plan = pair.slice(eq + 1);
     if (eq <= 0 || plan === '') throw new ConfigError(`expected KEY=PLAN, got ${JSON.stringify(pair)}`, '--key');
-    if (!KEY_PATTERN.test(key)) throw new ConfigError(`key ${JSON.stringify(key)} has characters a Bearer token cannot carry (use A-Z a-z 0-9 - . _ ~ + /)`, '--key');
+    if (!KEY_PATTERN.test(key))
+      throw new ConfigError(
+        `key ${JSON.stringify(key)} has characters a Bearer token cannot carry (use A-Z a-z 0-9 - . _ ~ + /)`,
+        '--key',
+      );
     keys ??= {};
     if (key in keys) throw new ConfigError(`key given twice: ${key}`, '--key');
     keys[key] = keyPlan(plans, plan, pair);
@@ -106,13 +111,21 @@ async function serve(flags: ServeFlags): Promise<void> {
   const config = serveConfig(flags);
   let server: RunningServer;
   try {
-    server = await listen({ host: config.host, port: config.port, plans: config.plans, maxPets: config.maxPets, ...(config.keys ? { keys: config.keys } : {}) });
+    server = await listen({
+      host: config.host,
+      port: config.port,
+      plans: config.plans,
+      maxPets: config.maxPets,
+      ...(config.keys ? { keys: config.keys } : {}),
+    });
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${code || String(error)})`, '--host/--port');
   }
-  console.log(config.keyPool ? describePool(server, config.plans, config.keyPoolFile) : describeServer(server, config.plans));
+  console.log(
+    config.keyPool ? describePool(server, config.plans, config.keyPoolFile) : describeServer(server, config.plans),
+  );
   const stop = (signal: string) => {
     console.log(`${signal}: closing`);
     void server.close();
@@ -131,7 +144,10 @@ export function registerServe(program: Command): void {
     .option('--port <n>', 'port (0 picks a free one)', '8080')
     .option('--key <KEY=PLAN>', 'an API key and its plan (repeatable; default: one random key per plan)', collect, [])
     .option('--plans <file>', 'plans file: { "windows": {...}, "plans": {...} } (spec figures by default)')
-    .option('--key-pool <plan=n,...>', 'many keys per plan for capacity runs, e.g. free=2000,pro=300 (printed, or written with --key-pool-file)')
+    .option(
+      '--key-pool <plan=n,...>',
+      'many keys per plan for capacity runs, e.g. free=2000,pro=300 (printed, or written with --key-pool-file)',
+    )
     .option('--key-pool-file <file>', 'write the key pool as a key file (PLAN=KEY lines) instead of printing it')
     .option('--max-pets <n>', 'pets kept in memory; the oldest is evicted beyond it', String(DEFAULT_MAX_PETS))
     .addHelpText('after', '\nExample:\n  petcert serve --port 8080 --key demo=free --plans plans.json')

@@ -12,12 +12,15 @@ import { runConform } from './run.ts';
 const KEY = 'petcert-causes-key-0123456789';
 const RESET = 'x-ratelimit-reset';
 
-const twoFaults = (handle: Handle): Handle => async (req) => {
-  const res = await handle(req);
-  if (res.status === 201) return mapHeader(res, RESET, () => String(Date.now()));
-  if (res.status === 400) return mapHeader(res, RESET, (v) => String(Math.max(1, Number(v) - Math.floor(Date.now() / 1000))));
-  return res;
-};
+const twoFaults =
+  (handle: Handle): Handle =>
+  async (req) => {
+    const res = await handle(req);
+    if (res.status === 201) return mapHeader(res, RESET, () => String(Date.now()));
+    if (res.status === 400)
+      return mapHeader(res, RESET, (v) => String(Math.max(1, Number(v) - Math.floor(Date.now() / 1000))));
+    return res;
+  };
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -26,13 +29,27 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 test('two distinct faults on one check: both shown in one run, the first cause not filling the cap', async () => {
-  const report = await runConform({ baseUrl: server.baseUrl, apiKey: KEY, budget: 500, maxRuns: 20, seed: 1, plan: 'big', plans: BIG_PLANS });
+  const report = await runConform({
+    baseUrl: server.baseUrl,
+    apiKey: KEY,
+    budget: 500,
+    maxRuns: 20,
+    seed: 1,
+    plan: 'big',
+    plans: BIG_PLANS,
+  });
   const check = report.checks.find((c) => c.id === 'ratelimit.reset-timestamp')!;
   expect(check.outcome).toBe('fail');
   const shown = check.failures.map((f) => `${f.response?.status}: ${f.message}`);
-  expect(shown.some((m) => /^201: Reset \d+ lies \d+ s after .*milliseconds\?$/.test(m)), shown.join('\n')).toBe(true);
+  expect(
+    shown.some((m) => /^201: Reset \d+ lies \d+ s after .*milliseconds\?$/.test(m)),
+    shown.join('\n'),
+  ).toBe(true);
   // (a coverage case's failure leads with the case's name; its cause is the defect's, not the case's)
-  expect(shown.some((m) => /^400: (\S+: )?Reset \d+ lies \d+ s before .*a delta or a past time/.test(m)), shown.join('\n')).toBe(true);
+  expect(
+    shown.some((m) => /^400: (\S+: )?Reset \d+ lies \d+ s before .*a delta or a past time/.test(m)),
+    shown.join('\n'),
+  ).toBe(true);
   // The first cause alone had more failures than the cap: kept by message, it would have hidden the second.
   const causes = check.causes!;
   const millis = causes.find((c) => c.cause.startsWith('POST /v1/pets → 201: Reset N lies N s after'))!;
@@ -41,7 +58,11 @@ test('two distinct faults on one check: both shown in one run, the first cause n
   // One example of every cause before a second of any: five causes here (the 201s; the 400s of four
   // operations), one failure each.
   expect(causes.map((c) => c.cause.replace(/: .*/, '')).sort()).toEqual([
-    'GET /v1/pets/{petId} → 400', 'GET /v1/pets?limit → 400', 'GET /v1/pets?status → 400', 'POST /v1/pets → 201', 'POST /v1/pets → 400',
+    'GET /v1/pets/{petId} → 400',
+    'GET /v1/pets?limit → 400',
+    'GET /v1/pets?status → 400',
+    'POST /v1/pets → 201',
+    'POST /v1/pets → 400',
   ]);
   expect(check.failures).toHaveLength(causes.length);
 });

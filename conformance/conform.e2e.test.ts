@@ -12,7 +12,11 @@ const KEY = 'petcert-e2e-key-0123456789';
 const plans = BIG_PLANS;
 const quick = { budget: 500, maxRuns: 20, seed: 1, plan: 'big', plans } as const;
 
-const failing = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id).sort();
+const failing = (r: Report) =>
+  r.checks
+    .filter((c) => c.outcome === 'fail')
+    .map((c) => c.id)
+    .sort();
 const outcome = (r: Report, id: string) => r.checks.find((c) => c.id === id)?.outcome;
 
 const server = faultServer(KEY);
@@ -44,7 +48,11 @@ const TABLE: Array<[string, string, string[]]> = [
   ['acceptsAnyBearer', 'auth.invalid-credentials', ['auth.before-validation']],
   ['forbiddenForUnknownKey', 'auth.invalid-credentials', ['auth.before-validation']],
   ['validatesBeforeAuth', 'auth.before-validation', []],
-  ['getRefusesKey', 'auth.valid-key-accepted', ['get.created', 'get.absent', 'get.bad-id', 'auth.scheme-case-insensitive', 'auth.www-authenticate']],
+  [
+    'getRefusesKey',
+    'auth.valid-key-accepted',
+    ['get.created', 'get.absent', 'get.bad-id', 'auth.scheme-case-insensitive', 'auth.www-authenticate'],
+  ],
   ['schemeCaseSensitive', 'auth.scheme-case-insensitive', []],
   ['noWwwAuthenticate', 'auth.www-authenticate', []],
   ['categoryIdAsString', 'create.valid', ['get.created', 'create.int64-exact', 'create.pet-answer']],
@@ -106,27 +114,70 @@ describe.concurrent('faults: each caught by its check, and only where the spec i
 // Every alternative of ReferenceVariants, spread over two servers: each is a correct server.
 // `unjudged`: MUST rules the variant leaves undecidable. Nothing fails, but the run is INCOMPLETE (exit
 // 4, issue 15 §1; it was 0): each is named with a fix, never passed.
-const VARIANTS: Array<[string, ReferenceVariants, { categoryId?: number; should?: string[]; expectSkip?: boolean; skips?: string[]; unjudged?: string[] }]> = [
+const VARIANTS: Array<
+  [
+    string,
+    ReferenceVariants,
+    { categoryId?: number; should?: string[]; expectSkip?: boolean; skips?: string[]; unjudged?: string[] },
+  ]
+> = [
   [
     'newest-first, clamp, empty unknown filter, 404 for bad ids, 64-char names, unknown fields refused, problem+json, default available',
-    { order: 'newest', limitOutOfRange: 'clamp', unknownStatusFilter: 'empty', badPetId: 404, maxNameLength: 64, unknownFields: 'reject', errorContentType: 'application/problem+json', defaultStatus: 'available', headerQuota: 'minute' },
+    {
+      order: 'newest',
+      limitOutOfRange: 'clamp',
+      unknownStatusFilter: 'empty',
+      badPetId: 404,
+      maxNameLength: 64,
+      unknownFields: 'reject',
+      errorContentType: 'application/problem+json',
+      defaultStatus: 'available',
+      headerQuota: 'minute',
+    },
     { should: ['errors.application-json'] },
   ],
   // --category-id fixes the one int64 field: its exactness cannot be judged.
-  ['shuffled order, day quota in the headers, only categories 7 and 42 (with --category-id 7)', { order: 'shuffled', headerQuota: 'day', categories: [7, 42] }, { categoryId: 7, unjudged: ['create.int64-exact'] }],
+  [
+    'shuffled order, day quota in the headers, only categories 7 and 42 (with --category-id 7)',
+    { order: 'shuffled', headerQuota: 'day', categories: [7, 42] },
+    { categoryId: 7, unjudged: ['create.int64-exact'] },
+  ],
   // Every int64 category is refused (400): exactness of int64 was never judged, a skip and not a pass.
-  ['only categories 7 and 42, found by the generated ids themselves', { categories: [7, 42] }, { skips: ['create.int64-exact'], unjudged: ['create.int64-exact'] }],
-  ['strict integer forms (1.0 and 1e2 refused as categoryId), unknown fields ignored', { integerForms: 'strict', unknownFields: 'ignore' }, {}],
+  [
+    'only categories 7 and 42, found by the generated ids themselves',
+    { categories: [7, 42] },
+    { skips: ['create.int64-exact'], unjudged: ['create.int64-exact'] },
+  ],
+  [
+    'strict integer forms (1.0 and 1e2 refused as categoryId), unknown fields ignored',
+    { integerForms: 'strict', unknownFields: 'ignore' },
+    {},
+  ],
   [
     'only category 987654321, nothing to discover it from: create checks skip, nothing fails',
     { categories: [987_654_321] },
-    { expectSkip: true, unjudged: ['create.valid', 'create.pet-answer', 'create.int64-exact', 'create.unique-ids', 'list.same-animals', 'get.created'] },
+    {
+      expectSkip: true,
+      unjudged: [
+        'create.valid',
+        'create.pet-answer',
+        'create.int64-exact',
+        'create.unique-ids',
+        'list.same-animals',
+        'get.created',
+      ],
+    },
   ],
 ];
 
 // spec/GAPS.md: answering 400 to bad credentials with a bad body is not one of the gap's choices (§1, §5).
 test('the reference variant that validates before authenticating fails auth.before-validation only', async () => {
-  const s = await listen({ keys: { [KEY]: 'big' }, plans, variants: { precedence: 'validation' }, log: () => undefined });
+  const s = await listen({
+    keys: { [KEY]: 'big' },
+    plans,
+    variants: { precedence: 'validation' },
+    log: () => undefined,
+  });
   try {
     const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, ...quick });
     expect(failing(report)).toEqual(['auth.before-validation']);
@@ -143,27 +194,41 @@ describe.concurrent('unusual but correct servers pass', () => {
     expect(report.aborted).toBeUndefined();
     expect(failing(report)).toEqual([]);
     expect(outcome(report, 'create.valid')).toBe('pass');
-    if (name === 'uniqueNames') expect(JSON.stringify(report.checks.find((c) => c.id === 'create.name-policy')?.observed)).toMatch(/refused a valid pet \(409\)/);
+    if (name === 'uniqueNames')
+      expect(JSON.stringify(report.checks.find((c) => c.id === 'create.name-policy')?.observed)).toMatch(
+        /refused a valid pet \(409\)/,
+      );
     if (name.startsWith('draft')) expect(outcome(report, 'ratelimit.draft-agrees')).toBe('pass'); // judged, not skipped
     if (name === 'draftRateLimitFields') {
-      expect(JSON.stringify(report.checks.find((c) => c.id === 'ratelimit.draft-fields')?.observed)).toContain('RateLimit: \\"default\\";r=N;t=N; RateLimit-Policy: \\"default\\";q=N — agrees with X-RateLimit-*');
+      expect(JSON.stringify(report.checks.find((c) => c.id === 'ratelimit.draft-fields')?.observed)).toContain(
+        'RateLimit: \\"default\\";r=N;t=N; RateLimit-Policy: \\"default\\";q=N — agrees with X-RateLimit-*',
+      );
     }
   });
 });
 
-describe.concurrent('gap alternatives: nothing fails; a rule they leave undecidable is INCOMPLETE, never a pass', () => {
-  test.for(VARIANTS)('%s', async ([, variants, o]) => {
-    const s = await listen({ keys: { [KEY]: 'big' }, plans, variants, log: () => undefined });
-    try {
-      const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, ...quick, ...(o.categoryId !== undefined ? { categoryId: o.categoryId } : {}) });
-      expect(failing(report)).toEqual((o.should ?? []).sort());
-      expect(unjudgedMust(report).map((c) => c.id)).toEqual(o.unjudged ?? []);
-      expect(exitCodeOf(report)).toBe(o.unjudged ? 4 : 0);
-      for (const id of o.skips ?? []) expect(report.checks.find((c) => c.id === id)?.skipReason, id).toMatch(/refused with 400/);
-      if (o.expectSkip) expect(report.checks.find((c) => c.id === 'create.valid')?.fix).toMatch(/--category-id/);
-      else expect(report.checks.find((c) => c.id === 'create.valid')?.outcome).toBe('pass');
-    } finally {
-      await s.close();
-    }
-  });
-});
+describe.concurrent(
+  'gap alternatives: nothing fails; a rule they leave undecidable is INCOMPLETE, never a pass',
+  () => {
+    test.for(VARIANTS)('%s', async ([, variants, o]) => {
+      const s = await listen({ keys: { [KEY]: 'big' }, plans, variants, log: () => undefined });
+      try {
+        const report = await runConform({
+          baseUrl: s.baseUrl,
+          apiKey: KEY,
+          ...quick,
+          ...(o.categoryId !== undefined ? { categoryId: o.categoryId } : {}),
+        });
+        expect(failing(report)).toEqual((o.should ?? []).sort());
+        expect(unjudgedMust(report).map((c) => c.id)).toEqual(o.unjudged ?? []);
+        expect(exitCodeOf(report)).toBe(o.unjudged ? 4 : 0);
+        for (const id of o.skips ?? [])
+          expect(report.checks.find((c) => c.id === id)?.skipReason, id).toMatch(/refused with 400/);
+        if (o.expectSkip) expect(report.checks.find((c) => c.id === 'create.valid')?.fix).toMatch(/--category-id/);
+        else expect(report.checks.find((c) => c.id === 'create.valid')?.outcome).toBe('pass');
+      } finally {
+        await s.close();
+      }
+    });
+  },
+);

@@ -56,15 +56,32 @@ export function usesValidKey(request: HttpRequest, apiKey: string): boolean {
  */
 const ACCEPT = { accept: 'application/json', 'accept-encoding': 'identity' } as const;
 
-export function listRequest(ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>, query: string = '', headers = bearer(ctx)): HttpRequest {
+export function listRequest(
+  ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>,
+  query: string = '',
+  headers = bearer(ctx),
+): HttpRequest {
   return { method: 'GET', url: `${ctx.baseUrl}/pets${query ? `?${query}` : ''}`, headers: { ...ACCEPT, ...headers } };
 }
 
-export function createRequest(ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>, body: string, headers = bearer(ctx)): HttpRequest {
-  return { method: 'POST', url: `${ctx.baseUrl}/pets`, headers: { ...ACCEPT, 'content-type': 'application/json', ...headers }, body };
+export function createRequest(
+  ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>,
+  body: string,
+  headers = bearer(ctx),
+): HttpRequest {
+  return {
+    method: 'POST',
+    url: `${ctx.baseUrl}/pets`,
+    headers: { ...ACCEPT, 'content-type': 'application/json', ...headers },
+    body,
+  };
 }
 
-export function getRequest(ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>, idText: string, headers = bearer(ctx)): HttpRequest {
+export function getRequest(
+  ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>,
+  idText: string,
+  headers = bearer(ctx),
+): HttpRequest {
   return { method: 'GET', url: `${ctx.baseUrl}/pets/${idText}`, headers: { ...ACCEPT, ...headers } };
 }
 
@@ -72,7 +89,8 @@ export function getRequest(ctx: Pick<RunContext, 'baseUrl' | 'apiKey'>, idText: 
 export function operationOf(baseUrl: string, request: HttpRequest): Operation {
   if (!request.url.startsWith(baseUrl)) return 'other';
   const path = request.url.slice(baseUrl.length).split('?')[0]!;
-  if (path === '/pets') return request.method === 'GET' ? 'listPets' : request.method === 'POST' ? 'createPet' : 'other';
+  if (path === '/pets')
+    return request.method === 'GET' ? 'listPets' : request.method === 'POST' ? 'createPet' : 'other';
   if (/^\/pets\/[^/]*$/.test(path) && request.method === 'GET') return 'getPet';
   return 'other';
 }

@@ -20,14 +20,27 @@ const small = { budget: 400, maxRuns: 2, plan: 'big', plans } as const;
 
 const { at } = faultServer(KEY);
 const failing = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
-const coverageOf = (c: CheckResult | undefined) => ((c?.observed as { coverage?: Record<string, string> } | undefined)?.coverage ?? {});
+const coverageOf = (c: CheckResult | undefined) =>
+  (c?.observed as { coverage?: Record<string, string> } | undefined)?.coverage ?? {};
 const allOutcomes = (r: Report) => Object.assign({}, ...r.checks.map(coverageOf)) as Record<string, string>;
 
 // [family, fault (testkit/conformance/coverage-faults.ts), the case that catches it, its check, other checks the fault legitimately breaks]
 const TABLE: Array<[Family, string, string, string, string[]]> = [
-  ['body-type', 'storesNullName', 'NewPet.name:type=null', 'create.invalid-value', ['list.schema', 'create.pet-answer']],
+  [
+    'body-type',
+    'storesNullName',
+    'NewPet.name:type=null',
+    'create.invalid-value',
+    ['list.schema', 'create.pet-answer'],
+  ],
   ['body-type', 'storesNullStatus', 'NewPet.status:type=null', 'create.pet-answer', ['list.schema', 'get.created']],
-  ['body-unknown', 'honoursClientId', 'NewPet:unknown-field=id', 'create.id-assigned', ['create.unique-ids', 'get.created', 'list.same-animals']],
+  [
+    'body-unknown',
+    'honoursClientId',
+    'NewPet:unknown-field=id',
+    'create.id-assigned',
+    ['create.unique-ids', 'get.created', 'list.same-animals'],
+  ],
   ['body-required', 'createsBlankPetFromEmptyObject', 'NewPet:all-required-missing', 'create.missing-field', []],
   ['body-key-case', 'foldsKeyCase', 'NewPet:keys=upper', 'create.missing-field', []],
   ['body-enum', 'trimsStatus', 'NewPet.status:space-after-available', 'create.invalid-value', []],
@@ -35,9 +48,27 @@ const TABLE: Array<[Family, string, string, string, string[]]> = [
   ['body-int64', 'readsCategoryIdThroughDouble', 'NewPet.categoryId:2^53+1', 'create.int64-exact', ['get.created']],
   ['limit', 'emptyLimitMeansAll', 'listPets.limit:empty', 'list.max-items', []],
   ['status-filter', 'trimsStatusFilter', 'listPets.status:space-before-sold', 'list.status-filter', []],
-  ['pet-id', 'negativePetIdCrashes', 'getPet.petId:int64-min', 'get.absent', ['get.bad-id', 'server.no-5xx', 'ratelimit.headers-present']],
-  ['credentials', 'ignoresSchemeName', 'getPet.credentials:other-scheme', 'auth.invalid-credentials', ['auth.before-validation']],
-  ['credentials', 'createAcceptsEmptyBearer', 'createPet.credentials:empty-token', 'auth.invalid-credentials', ['auth.before-validation']],
+  [
+    'pet-id',
+    'negativePetIdCrashes',
+    'getPet.petId:int64-min',
+    'get.absent',
+    ['get.bad-id', 'server.no-5xx', 'ratelimit.headers-present'],
+  ],
+  [
+    'credentials',
+    'ignoresSchemeName',
+    'getPet.credentials:other-scheme',
+    'auth.invalid-credentials',
+    ['auth.before-validation'],
+  ],
+  [
+    'credentials',
+    'createAcceptsEmptyBearer',
+    'createPet.credentials:empty-token',
+    'auth.invalid-credentials',
+    ['auth.before-validation'],
+  ],
 ];
 /** Families of what the specification leaves open: recorded, never judged, so no fault exists to catch. */
 const RECORDED: Family[] = ['unspecified-endpoints'];
@@ -45,7 +76,11 @@ const RECORDED: Family[] = ['unspecified-endpoints'];
 test('the table covers every family once, and every coverage fault', () => {
   expect(new Set([...TABLE.map(([f]) => f), ...RECORDED])).toEqual(new Set(coverageCases().map((c) => c.spec.family)));
   expect(TABLE.map(([, fault]) => fault).sort()).toEqual(Object.keys(COVERAGE_FAULTS).sort());
-  for (const [, , name] of TABLE) expect(coverageCases().some((c) => c.spec.name === name), name).toBe(true);
+  for (const [, , name] of TABLE)
+    expect(
+      coverageCases().some((c) => c.spec.name === name),
+      name,
+    ).toBe(true);
 });
 
 describe.concurrent('each family’s fault is caught at every seed', () => {
@@ -55,8 +90,17 @@ describe.concurrent('each family’s fault is caught at every seed', () => {
       expect(report.aborted, `seed ${seed}`).toBeUndefined();
       const result = report.checks.find((c) => c.id === check)!;
       expect(allOutcomes(report)[name], `seed ${seed}`).toMatch(new RegExp(`^fail( \\(.*${check}.*\\))?$`));
-      expect(result.failures.some((f) => f.message.startsWith(`${name}: `) && (f.counterexample as { replay?: string })?.replay === `--case ${name}`), `seed ${seed}`).toBe(true);
-      expect(failing(report).filter((id) => id !== check && !also.includes(id)), `seed ${seed}`).toEqual([]);
+      expect(
+        result.failures.some(
+          (f) =>
+            f.message.startsWith(`${name}: `) && (f.counterexample as { replay?: string })?.replay === `--case ${name}`,
+        ),
+        `seed ${seed}`,
+      ).toBe(true);
+      expect(
+        failing(report).filter((id) => id !== check && !also.includes(id)),
+        `seed ${seed}`,
+      ).toEqual([]);
       expect(exitCodeOf(report)).toBe(1);
       expect(JSON.stringify(report)).not.toContain(KEY); // the bare-token and unknown-token cases carry the key
     }
@@ -69,8 +113,15 @@ describe('the correct server', () => {
       const report = await runConform({ baseUrl: at('none'), apiKey: KEY, seed, ...small });
       expect(failing(report), `seed ${seed}`).toEqual([]);
       const outcomes = allOutcomes(report);
-      expect(Object.keys(outcomes).sort()).toEqual(coverageCases().map((c) => c.spec.name).sort());
-      for (const c of coverageCases()) expect(outcomes[c.spec.name], `${c.spec.name} at seed ${seed}`).toBe(RECORDED.includes(c.spec.family) || c.check.level === 'OBSERVE' ? 'recorded' : 'pass');
+      expect(Object.keys(outcomes).sort()).toEqual(
+        coverageCases()
+          .map((c) => c.spec.name)
+          .sort(),
+      );
+      for (const c of coverageCases())
+        expect(outcomes[c.spec.name], `${c.spec.name} at seed ${seed}`).toBe(
+          RECORDED.includes(c.spec.family) || c.check.level === 'OBSERVE' ? 'recorded' : 'pass',
+        );
     }
   });
 
@@ -85,23 +136,47 @@ describe('the correct server', () => {
         const name = req.method === 'POST' ? /"name":"(petcert-population-\d+)/.exec(String(req.body))?.[1] : undefined;
         if (!name || (refused.get(name) ?? 0) >= 3) return res;
         refused.set(name, (refused.get(name) ?? 0) + 1);
-        return { status: 429, headers: { ...res.headers, 'retry-after': '0', 'content-type': 'application/json' }, body: '{"code":"RATE_LIMITED","message":"slow down","status":429}' };
+        return {
+          status: 429,
+          headers: { ...res.headers, 'retry-after': '0', 'content-type': 'application/json' },
+          body: '{"code":"RATE_LIMITED","message":"slow down","status":429}',
+        };
       },
     });
     try {
       // Four requests per pet: the population alone could spend the whole budget.
-      const report = await runConform({ baseUrl: s.baseUrl, apiKey: KEY, seed: 2, budget: 400, maxRuns: 100, backoffBaseMs: 1, max429: 60, plan: 'big', plans });
+      const report = await runConform({
+        baseUrl: s.baseUrl,
+        apiKey: KEY,
+        seed: 2,
+        budget: 400,
+        maxRuns: 100,
+        backoffBaseMs: 1,
+        max429: 60,
+        plan: 'big',
+        plans,
+      });
       expect(report.aborted).toBeUndefined();
       expect(refused.size).toBeGreaterThan(50);
       expect(report.requests).toBeLessThanOrEqual(400);
-      expect(Object.values(allOutcomes(report)).filter((o) => o.startsWith('not run') || o === 'no answer')).toEqual([]);
+      expect(Object.values(allOutcomes(report)).filter((o) => o.startsWith('not run') || o === 'no answer')).toEqual(
+        [],
+      );
     } finally {
       await s.close();
     }
   });
 
   test(`the whole phase runs at the smallest budget (${minBudget()}: its ${coverageCost()} requests are reserved first)`, async () => {
-    const report = await runConform({ baseUrl: at('none'), apiKey: KEY, seed: 9, budget: minBudget(), maxRuns: 100, plan: 'big', plans });
+    const report = await runConform({
+      baseUrl: at('none'),
+      apiKey: KEY,
+      seed: 9,
+      budget: minBudget(),
+      maxRuns: 100,
+      plan: 'big',
+      plans,
+    });
     expect(report.aborted).toBeUndefined();
     expect(report.requests).toBeLessThanOrEqual(minBudget());
     // 'not run: the budget is spent' too: the very outcome this test is about.

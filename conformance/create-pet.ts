@@ -16,7 +16,8 @@ export interface CreateAttempt {
   undecided?: boolean;
 }
 
-const isRefusal = (status: number): boolean => status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
+const isRefusal = (status: number): boolean =>
+  status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
 
 export function rememberCategory(ctx: RunContext, categoryId: number): void {
   const text = String(categoryId);

@@ -9,7 +9,10 @@ import { listen, type RunningServer } from '../reference/index.ts';
 import { runConform } from './run.ts';
 
 const KEY = 'petcert-gzip-key-0123456789';
-const plans = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+const plans = {
+  windows: { minuteSeconds: 60, daySeconds: 86_400 },
+  plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } },
+};
 const HOP = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
 
 let reference: RunningServer;
@@ -22,8 +25,16 @@ beforeAll(async () => {
   front = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === 'string' && !HOP.has(e[0]) && e[0] !== 'host'));
-    const answer = await fetch(`http://127.0.0.1:${reference.port}${req.url}`, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(
+        (e): e is [string, string] => typeof e[1] === 'string' && !HOP.has(e[0]) && e[0] !== 'host',
+      ),
+    );
+    const answer = await fetch(`http://127.0.0.1:${reference.port}${req.url}`, {
+      method: req.method!,
+      headers,
+      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+    });
     const body = Buffer.from(await answer.arrayBuffer());
     const out: Record<string, string> = {};
     answer.headers.forEach((v, k) => void (HOP.has(k) ? undefined : (out[k] = v)));
@@ -32,7 +43,9 @@ beforeAll(async () => {
       return;
     }
     gzipped += 1;
-    res.writeHead(answer.status, { ...out, 'content-encoding': 'gzip', vary: 'accept-encoding' }).end(zlib.gzipSync(body));
+    res
+      .writeHead(answer.status, { ...out, 'content-encoding': 'gzip', vary: 'accept-encoding' })
+      .end(zlib.gzipSync(body));
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   frontUrl = `http://127.0.0.1:${(front.address() as { port: number }).port}/v1`;

@@ -9,7 +9,8 @@ describe('ids as the server wrote them', () => {
     expect(idTextOf('{"id":-12.50e1}')).toBe('-125');
   });
   test('non-integers and non-numbers are no id', () => {
-    for (const text of ['{"id":1.5}', '{"id":"7"}', '{"id":1500e-3}', '{"id":1e400}', '[]', 'not json']) expect(idTextOf(text)).toBeUndefined();
+    for (const text of ['{"id":1.5}', '{"id":"7"}', '{"id":1500e-3}', '{"id":1e400}', '[]', 'not json'])
+      expect(idTextOf(text)).toBeUndefined();
   });
   test('zero has one form', () => {
     expect(['0', '-0', '0.0', '0e5'].map(canonicalInteger)).toEqual(['0', '0', '0', '0']);

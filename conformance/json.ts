@@ -31,7 +31,8 @@ export function idTextOf(text: string): string | undefined {
 /** The decimal text of an integer field of a JSON object body, exactly as written (beyond 2^53 too), or undefined. */
 export function integerTextOf(text: string, field: string): string | undefined {
   const value = parsedLossless(text);
-  const v = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[field] : undefined;
+  const v =
+    value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[field] : undefined;
   return isLosslessNumber(v) ? canonicalInteger(v.value) : undefined;
 }
 
@@ -76,10 +77,16 @@ export function differingPetFields(got: Record<string, unknown>, created: Pet): 
 }
 
 /** Field-by-field equality of the NewPet part; `status` compared only when it was sent. */
-export function echoProblems(sent: { name: string; categoryId: number; status?: string }, got: Record<string, unknown>): string[] {
+export function echoProblems(
+  sent: { name: string; categoryId: number; status?: string },
+  got: Record<string, unknown>,
+): string[] {
   const problems: string[] = [];
-  if (got['name'] !== sent.name) problems.push(`name ${JSON.stringify(got['name'])} instead of ${JSON.stringify(sent.name)}`);
-  if (got['categoryId'] !== sent.categoryId) problems.push(`categoryId ${JSON.stringify(got['categoryId'])} instead of ${sent.categoryId}`);
-  if (sent.status !== undefined && got['status'] !== sent.status) problems.push(`status ${JSON.stringify(got['status'])} instead of ${JSON.stringify(sent.status)}`);
+  if (got['name'] !== sent.name)
+    problems.push(`name ${JSON.stringify(got['name'])} instead of ${JSON.stringify(sent.name)}`);
+  if (got['categoryId'] !== sent.categoryId)
+    problems.push(`categoryId ${JSON.stringify(got['categoryId'])} instead of ${sent.categoryId}`);
+  if (sent.status !== undefined && got['status'] !== sent.status)
+    problems.push(`status ${JSON.stringify(got['status'])} instead of ${JSON.stringify(sent.status)}`);
   return problems;
 }

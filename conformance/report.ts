@@ -13,22 +13,38 @@ const UNSEEN_FIX = 'raise --budget, so that the random exploration sends a reque
 
 function unreached(check: Check, entry: Entry, abortMessage: string | undefined): Unreached | undefined {
   if (entry.findings.length) return undefined;
-  if (entry.skipReason) return { reason: entry.skipReason, ...(entry.skipKind ? { kind: entry.skipKind } : {}), ...(entry.fix ? { fix: entry.fix } : {}) };
+  if (entry.skipReason)
+    return {
+      reason: entry.skipReason,
+      ...(entry.skipKind ? { kind: entry.skipKind } : {}),
+      ...(entry.fix ? { fix: entry.fix } : {}),
+    };
   const stopped = { reason: `the run stopped early${abortMessage ? `: ${abortMessage}` : ''}`, fix: STOPPED_FIX };
   if (check.kind === 'response' && entry.applied === 0) {
     if (abortMessage) return stopped;
-    return check.unseen ? { reason: check.unseen.skip, ...check.unseen } : { reason: 'no response this rule applies to was seen', fix: UNSEEN_FIX };
+    return check.unseen
+      ? { reason: check.unseen.skip, ...check.unseen }
+      : { reason: 'no response this rule applies to was seen', fix: UNSEEN_FIX };
   }
   if (check.kind === 'scenario' && entry.info['runs'] === undefined && entry.applied === 0) return stopped;
-  if (check.kind === 'summary' && check.level === 'OBSERVE' && !entry.tally) return { reason: 'nothing to observe in this run', kind: 'not-applicable' };
+  if (check.kind === 'summary' && check.level === 'OBSERVE' && !entry.tally)
+    return { reason: 'nothing to observe in this run', kind: 'not-applicable' };
   return undefined;
 }
 
-export function checkResults(checks: readonly Check[], ledger: Ledger, secrets: readonly string[], abortMessage: string | undefined): CheckResult[] {
+export function checkResults(
+  checks: readonly Check[],
+  ledger: Ledger,
+  secrets: readonly string[],
+  abortMessage: string | undefined,
+): CheckResult[] {
   return checks.map((check) => {
     const entry = ledger.entry(check);
     const why = unreached(check, entry, abortMessage);
-    const settled: Entry = why === undefined ? entry : { ...entry, skipReason: why.reason, skipKind: why.kind ?? 'unjudged', ...(why.fix ? { fix: why.fix } : {}) };
+    const settled: Entry =
+      why === undefined
+        ? entry
+        : { ...entry, skipReason: why.reason, skipKind: why.kind ?? 'unjudged', ...(why.fix ? { fix: why.fix } : {}) };
     return resultOf(check, settled, { secrets });
   });
 }

@@ -58,7 +58,12 @@ export interface ConformOptions {
   signal?: AbortSignal;
 }
 
-export const CONFORM_DEFAULTS = { budget: DEFAULT_BUDGET, maxRuns: 100, timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs, runTimeoutMs: 30 * 60_000 } as const;
+export const CONFORM_DEFAULTS = {
+  budget: DEFAULT_BUDGET,
+  maxRuns: 100,
+  timeoutMs: DEFAULT_SEND_OPTIONS.timeoutMs,
+  runTimeoutMs: 30 * 60_000,
+} as const;
 
 /** The least --budget that gives every scenario check a run at the default maxRuns (certify plans with it; help prints it). */
 export const coveringBudget = (): number => budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
@@ -71,15 +76,19 @@ export const conformBoundMs = (o: { runTimeoutMs?: number; timeoutMs?: number } 
   (o.runTimeoutMs ?? CONFORM_DEFAULTS.runTimeoutMs) + CONFORM_TRIES * (o.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs);
 
 function positiveInt(value: number | undefined, field: string, min = 1): void {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new ConfigError(`must be an integer ≥ ${min}, got ${value}`, field);
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < min))
+    throw new ConfigError(`must be an integer ≥ ${min}, got ${value}`, field);
 }
 
 export function validateOptions(o: ConformOptions): void {
   checkApiKey(o.apiKey, '--api-key');
-  if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < -(2 ** 31) || o.seed >= 2 ** 31)) throw new ConfigError(`must be a 32-bit integer, got ${o.seed}`, '--seed');
+  if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < -(2 ** 31) || o.seed >= 2 ** 31))
+    throw new ConfigError(`must be a 32-bit integer, got ${o.seed}`, '--seed');
   positiveInt(o.budget, '--budget', minBudget());
-  if (o.categoryId !== undefined && !Number.isSafeInteger(o.categoryId)) throw new ConfigError(`must be an integer, got ${o.categoryId}`, '--category-id');
-  if (o.failOn !== undefined && o.failOn !== 'must' && o.failOn !== 'should') throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(o.failOn)}`, '--fail-on');
+  if (o.categoryId !== undefined && !Number.isSafeInteger(o.categoryId))
+    throw new ConfigError(`must be an integer, got ${o.categoryId}`, '--category-id');
+  if (o.failOn !== undefined && o.failOn !== 'must' && o.failOn !== 'should')
+    throw new ConfigError(`must be "must" or "should", got ${JSON.stringify(o.failOn)}`, '--fail-on');
   positiveInt(o.timeoutMs, '--timeout');
   positiveInt(o.runTimeoutMs, 'runTimeoutMs');
   positiveInt(o.maxRuns, 'maxRuns');
@@ -100,7 +109,9 @@ function casesOf(o: ConformOptions): readonly CoverageCase[] | undefined {
   if (o.cases === undefined || o.cases.length === 0) return undefined;
   const picked = selectCases(o.cases);
   if (!Array.isArray(picked)) {
-    const near = picked.near.length ? ` (cases starting alike: ${picked.near.join(', ')})` : ' (petcert conform --list-cases lists them)';
+    const near = picked.near.length
+      ? ` (cases starting alike: ${picked.near.join(', ')})`
+      : ' (petcert conform --list-cases lists them)';
     throw new ConfigError(`no coverage case is named ${JSON.stringify(picked.unknown)}${near}`, '--case');
   }
   return picked;
@@ -112,10 +123,16 @@ export async function runConform(options: ConformOptions): Promise<Report> {
   const plan = planOf(options);
   const only = casesOf(options);
   // An interrupted run ends like a timed-out one (core/stop.ts): the same early stop, its own reason.
-  const stop = options.signal && { signal: options.signal, refuse: () => new AbortRunError('INTERRUPTED', 'the run was interrupted (SIGINT/SIGTERM) before the suite finished') };
+  const stop = options.signal && {
+    signal: options.signal,
+    refuse: () =>
+      new AbortRunError('INTERRUPTED', 'the run was interrupted (SIGINT/SIGTERM) before the suite finished'),
+  };
   const clock = stop ? stoppableClock(options.clock ?? systemClock, stop) : (options.clock ?? systemClock);
   const seed = options.seed ?? newRunSeed();
-  const transport = options.send ? undefined : createNodeTransport({ timeoutMs: options.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs });
+  const transport = options.send
+    ? undefined
+    : createNodeTransport({ timeoutMs: options.timeoutMs ?? CONFORM_DEFAULTS.timeoutMs });
   const startedAt = new Date(clock.now()).toISOString();
   try {
     const result = await runSuite({

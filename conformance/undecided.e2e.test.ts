@@ -25,7 +25,14 @@ const newResetEach: Send = async (request) => {
 describe('a check none of whose runs decided', () => {
   test('ratelimit.countdown is unjudged with its own reason and fix, and the run is not a PASS', async () => {
     const report = await runConform({
-      baseUrl: server.baseUrl(), apiKey: KEY, send: newResetEach, budget: 500, maxRuns: 20, seed: 1, plan: 'big', plans: BIG_PLANS,
+      baseUrl: server.baseUrl(),
+      apiKey: KEY,
+      send: newResetEach,
+      budget: 500,
+      maxRuns: 20,
+      seed: 1,
+      plan: 'big',
+      plans: BIG_PLANS,
     });
     const countdown = report.checks.find((c) => c.id === 'ratelimit.countdown')!;
     expect(countdown).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });

@@ -3,7 +3,8 @@ import { apiKeyFromEnv, checkApiKey } from './api-key.ts';
 
 test('a key is visible ASCII without spaces; anything else names the field', () => {
   expect(checkApiKey('abc-123._~+/=', '--api-key')).toBe('abc-123._~+/=');
-  for (const bad of ['', 'a b', 'tab\there', 'line\n', 'ключ', '\u007f']) expect(() => checkApiKey(bad, '--api-key')).toThrow(/--api-key|Bearer/);
+  for (const bad of ['', 'a b', 'tab\there', 'line\n', 'ключ', '\u007f'])
+    expect(() => checkApiKey(bad, '--api-key')).toThrow(/--api-key|Bearer/);
 });
 
 test('a key from the environment is trimmed (a trailing newline is not part of any key), then checked', () => {

@@ -7,12 +7,25 @@ import { ConfigError } from './errors.ts';
 const API_KEY = /^[\x21-\x7e]+$/;
 
 export function checkApiKey(key: string, field: string, what = 'the key'): string {
-  if (!API_KEY.test(key)) throw new ConfigError(`${what} is empty or has characters a Bearer token cannot carry (visible ASCII only, no spaces)`, field);
+  if (!API_KEY.test(key))
+    throw new ConfigError(
+      `${what} is empty or has characters a Bearer token cannot carry (visible ASCII only, no spaces)`,
+      field,
+    );
   return key;
 }
 
-export function apiKeyFromEnv(env: Record<string, string | undefined>, name: string, field: string, what = 'the key'): string {
+export function apiKeyFromEnv(
+  env: Record<string, string | undefined>,
+  name: string,
+  field: string,
+  what = 'the key',
+): string {
   const key = env[name]?.trim();
-  if (!key) throw new ConfigError(`environment variable ${name} (${what}) is not set or empty: export ${name}=... first`, field);
+  if (!key)
+    throw new ConfigError(
+      `environment variable ${name} (${what}) is not set or empty: export ${name}=... first`,
+      field,
+    );
   return checkApiKey(key, field, what);
 }

@@ -3,6 +3,10 @@
 // quota probes both wait this way.
 
 /** Delay before retry `attempt` (0-based) after a 429 that asked for `retryAfterSeconds`. */
-export function backoffDelayMs(attempt: number, retryAfterSeconds: number | undefined, o: { baseMs: number; capMs: number }): number {
+export function backoffDelayMs(
+  attempt: number,
+  retryAfterSeconds: number | undefined,
+  o: { baseMs: number; capMs: number },
+): number {
   return Math.max(Math.min(o.capMs, o.baseMs * 2 ** attempt), (retryAfterSeconds ?? 0) * 1000);
 }

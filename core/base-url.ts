@@ -8,13 +8,19 @@ export function parseBaseUrl(text: string, field: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`is not a URL: ${JSON.stringify(text)} (expected e.g. "https://staging.example.com/v1")`, field);
+    throw new ConfigError(
+      `is not a URL: ${JSON.stringify(text)} (expected e.g. "https://staging.example.com/v1")`,
+      field,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`must be http or https, got ${url.protocol}`, field);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`must be http or https, got ${url.protocol}`, field);
   // URL.origin drops user:password@, so they would silently not be sent: the key belongs in a flag or variable.
-  if (url.username || url.password) throw new ConfigError('must not carry credentials; put the key in an environment variable', field);
+  if (url.username || url.password)
+    throw new ConfigError('must not carry credentials; put the key in an environment variable', field);
   if (url.search || url.hash) throw new ConfigError('must not carry a query or fragment', field);
   const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/v1')) throw new ConfigError(`must end in the version segment /v1 (§1), got path ${JSON.stringify(url.pathname)}`, field);
+  if (!path.endsWith('/v1'))
+    throw new ConfigError(`must end in the version segment /v1 (§1), got path ${JSON.stringify(url.pathname)}`, field);
   return `${url.origin}${path}`;
 }

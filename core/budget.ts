@@ -9,7 +9,10 @@ export interface BudgetOptions {
   refuse: (reserved: number) => Error;
 }
 
-export const budget = (o: BudgetOptions): Layer => (next) => (request) => {
-  const reserved = o.reserved?.() ?? 0;
-  return o.spent() >= o.limit - reserved ? Promise.reject(o.refuse(reserved)) : next(request);
-};
+export const budget =
+  (o: BudgetOptions): Layer =>
+  (next) =>
+  (request) => {
+    const reserved = o.reserved?.() ?? 0;
+    return o.spent() >= o.limit - reserved ? Promise.reject(o.refuse(reserved)) : next(request);
+  };

@@ -5,7 +5,12 @@ import type { Exchange, HttpRequest, Send } from './exchange.ts';
 import { guard } from './guard.ts';
 
 const request: HttpRequest = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} };
-const ok = (req: HttpRequest): Exchange => ({ request: req, response: { status: 500, headers: {}, body: '' }, sentAt: 0, durationMs: 1 });
+const ok = (req: HttpRequest): Exchange => ({
+  request: req,
+  response: { status: 500, headers: {}, body: '' },
+  sentAt: 0,
+  durationMs: 1,
+});
 
 function scripted(outcomes: Array<'ok' | 'fail'>): Send {
   let i = 0;
@@ -28,7 +33,13 @@ describe('guard', () => {
   it('resets the count on any HTTP response, even a 5xx', async () => {
     const send = guard(3)(scripted(['fail', 'fail', 'ok', 'fail', 'fail', 'ok']));
     const statuses: Array<number | string> = [];
-    for (let i = 0; i < 6; i++) statuses.push(await send(request).then((e) => e.response.status, (e: Error) => e.name));
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        await send(request).then(
+          (e) => e.response.status,
+          (e: Error) => e.name,
+        ),
+      );
     expect(statuses).toEqual(['TransportError', 'TransportError', 500, 'TransportError', 'TransportError', 500]);
   });
 });

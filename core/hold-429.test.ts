@@ -8,10 +8,18 @@ import { hold429, holdMs, type Hold429Options } from './hold-429.ts';
 import { earlySends, longestRunOf429s, type Logged } from '../testkit/load/send-log.ts';
 
 const LATENCY_MS = 5;
-const requestOn = (key: string): HttpRequest => ({ method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: `Bearer ${key}` } });
+const requestOn = (key: string): HttpRequest => ({
+  method: 'GET',
+  url: 'http://127.0.0.1:1/v1/pets',
+  headers: { authorization: `Bearer ${key}` },
+});
 
 /** A transport answering each key from its own script (the last answer repeats), logging sends and answers in order. */
-function scripted(clock: FakeClock, answers: Record<string, Array<{ status: number; headers?: Record<string, string> }>>, log: Logged[]): Send {
+function scripted(
+  clock: FakeClock,
+  answers: Record<string, Array<{ status: number; headers?: Record<string, string> }>>,
+  log: Logged[],
+): Send {
   const used: Record<string, number> = {};
   return async (request) => {
     const key = request.headers.authorization!;
@@ -21,7 +29,12 @@ function scripted(clock: FakeClock, answers: Record<string, Array<{ status: numb
     const i = (used[key] = (used[key] ?? -1) + 1);
     const a = script[Math.min(i, script.length - 1)]!;
     const headers = { date: new Date(clock.now()).toUTCString(), ...a.headers };
-    const exchange: Exchange = { request, response: { status: a.status, headers, body: '' }, sentAt: clock.now(), durationMs: LATENCY_MS };
+    const exchange: Exchange = {
+      request,
+      response: { status: a.status, headers, body: '' },
+      sentAt: clock.now(),
+      durationMs: LATENCY_MS,
+    };
     log.push({ kind: 'answer', key, at: clock.now(), status: a.status, asks: retryAfterMs(exchange.response.headers) });
     return exchange;
   };
@@ -54,7 +67,9 @@ describe('hold429', () => {
   it('sends nothing on a key before its 429 Retry-After has elapsed from the 429, whatever the caller does', async () => {
     const clock = createFakeClock(0);
     const log: Logged[] = [];
-    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '3' } }, { status: 200 }] }, log));
+    const send = hold429(options(clock))(
+      scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '3' } }, { status: 200 }] }, log),
+    );
     await send(requestOn('a'));
     await send(requestOn('a'));
     expect(log.filter((e) => e.kind === 'send').map((e) => e.at)).toEqual([0, LATENCY_MS + 3000]);
@@ -63,16 +78,23 @@ describe('hold429', () => {
   it('holds only the key that was refused', async () => {
     const clock = createFakeClock(0);
     const log: Logged[] = [];
-    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '30' } }] }, log));
+    const send = hold429(options(clock))(
+      scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '30' } }] }, log),
+    );
     await send(requestOn('a'));
     await send(requestOn('b'));
-    expect(log.filter((e) => e.kind === 'send').map((e) => [e.key, e.at])).toEqual([['Bearer a', 0], ['Bearer b', LATENCY_MS]]);
+    expect(log.filter((e) => e.kind === 'send').map((e) => [e.key, e.at])).toEqual([
+      ['Bearer a', 0],
+      ['Bearer b', LATENCY_MS],
+    ]);
   });
 
   it('a 429 without a readable Retry-After holds for the backoff, doubling while 429s continue', async () => {
     const clock = createFakeClock(0);
     const log: Logged[] = [];
-    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': 'soon' } }] }, log));
+    const send = hold429(options(clock))(
+      scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': 'soon' } }] }, log),
+    );
     for (let i = 0; i < 4; i++) await send(requestOn('a'));
     const sends = log.filter((e) => e.kind === 'send').map((e) => e.at);
     expect(sends.slice(1).map((t, i) => t - sends[i]! - LATENCY_MS)).toEqual([1000, 2000, 4000]);
@@ -81,7 +103,9 @@ describe('hold429', () => {
   it('a wave sent together counts as one 429 in a row, and its answers do not lengthen the backoff', async () => {
     const clock = createFakeClock(0);
     const log: Logged[] = [];
-    const send = hold429(options(clock))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '0' } }] }, log));
+    const send = hold429(options(clock))(
+      scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '0' } }] }, log),
+    );
     await Promise.all(Array.from({ length: 10 }, () => send(requestOn('a'))));
     await send(requestOn('a'));
     await send(requestOn('a'));
@@ -103,7 +127,9 @@ describe('hold429', () => {
   it('refuses, without waiting, a hold longer than the longest wait; the 429 itself reaches the caller', async () => {
     const clock = createFakeClock(0);
     const log: Logged[] = [];
-    const send = hold429(options(clock, { maxWaitMs: 10_000 }))(scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '3600' } }] }, log));
+    const send = hold429(options(clock, { maxWaitMs: 10_000 }))(
+      scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '3600' } }] }, log),
+    );
     await expect(send(requestOn('a'))).resolves.toMatchObject({ response: { status: 429 } });
     await expect(send(requestOn('a'))).rejects.toThrow('asks to wait 3600 s more, beyond the 10 s');
     expect(clock.now()).toBe(LATENCY_MS);
@@ -113,7 +139,9 @@ describe('hold429', () => {
     const clock = createFakeClock(0);
     const log: Logged[] = [];
     const ra = { status: 429, headers: { 'retry-after': '1' } };
-    const send = hold429(options(clock, { maxInRow: 3, maxHeldPerRun: 3 }))(scripted(clock, { 'Bearer a': [ra], 'Bearer b': [ra] }, log));
+    const send = hold429(options(clock, { maxInRow: 3, maxHeldPerRun: 3 }))(
+      scripted(clock, { 'Bearer a': [ra], 'Bearer b': [ra] }, log),
+    );
     for (let i = 0; i < 3; i++) await send(requestOn('a'));
     await expect(send(requestOn('a'))).rejects.toThrow('answered 429 3 times in a row');
     await send(requestOn('b'));
@@ -134,24 +162,37 @@ const retryAfterForm = fc.oneof(
   fc.integer({ min: 0, max: 4 }).map((s) => ({ date: s })),
 );
 const answer = fc.record({ status: fc.constantFrom(200, 429, 429, 503), retryAfter: retryAfterForm });
-const step = fc.record({ key: fc.constantFrom('a', 'b'), gapMs: fc.integer({ min: 0, max: 3000 }), burst: fc.integer({ min: 1, max: 4 }) });
+const step = fc.record({
+  key: fc.constantFrom('a', 'b'),
+  gapMs: fc.integer({ min: 0, max: 3000 }),
+  burst: fc.integer({ min: 1, max: 4 }),
+});
 
 describe('hold429 against hostile limiters (fast-check)', () => {
   it('never sends on a key before its last 429 allows, and never past the caps', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom('Bearer a', 'Bearer b'), fc.array(answer, { minLength: 1, maxLength: 12 })), fc.array(step, { maxLength: 30 }), async (drawn, steps) => {
-        const clock = createFakeClock(1_000_000);
-        const log: Logged[] = [];
-        const answers = Object.fromEntries(Object.entries(drawn).map(([k, list]) => [k, list.map((a) => ({ status: a.status, headers: headersOf(a.retryAfter, clock) }))]));
-        const o = options(clock, { maxInRow: 4, maxHeldPerRun: 6 });
-        const send = hold429(o)(scripted(clock, answers, log));
-        for (const s of steps) {
-          await clock.sleep(s.gapMs);
-          await Promise.allSettled(Array.from({ length: s.burst }, () => send(requestOn(s.key))));
-        }
-        expect(earlySends(log)).toEqual([]);
-        expect(longestRunOf429s(log)).toBeLessThanOrEqual(o.maxInRow);
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('Bearer a', 'Bearer b'), fc.array(answer, { minLength: 1, maxLength: 12 })),
+        fc.array(step, { maxLength: 30 }),
+        async (drawn, steps) => {
+          const clock = createFakeClock(1_000_000);
+          const log: Logged[] = [];
+          const answers = Object.fromEntries(
+            Object.entries(drawn).map(([k, list]) => [
+              k,
+              list.map((a) => ({ status: a.status, headers: headersOf(a.retryAfter, clock) })),
+            ]),
+          );
+          const o = options(clock, { maxInRow: 4, maxHeldPerRun: 6 });
+          const send = hold429(o)(scripted(clock, answers, log));
+          for (const s of steps) {
+            await clock.sleep(s.gapMs);
+            await Promise.allSettled(Array.from({ length: s.burst }, () => send(requestOn(s.key))));
+          }
+          expect(earlySends(log)).toEqual([]);
+          expect(longestRunOf429s(log)).toBeLessThanOrEqual(o.maxInRow);
+        },
+      ),
       { numRuns: 300 },
     );
   });

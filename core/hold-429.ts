@@ -42,7 +42,12 @@ interface KeyHold {
 }
 
 /** The wait after the `inRow`-th 429 in a row: what Retry-After asks, and at least the backoff from the 2nd on. */
-export function holdMs(inRow: number, retryAfterMs: number | undefined, baseMs: number, capMs = Number.POSITIVE_INFINITY): number {
+export function holdMs(
+  inRow: number,
+  retryAfterMs: number | undefined,
+  baseMs: number,
+  capMs = Number.POSITIVE_INFINITY,
+): number {
   const backoff = Math.min(capMs, baseMs * 2 ** Math.max(0, inRow - 1));
   if (retryAfterMs === undefined) return backoff;
   return Math.max(retryAfterMs, inRow > 1 ? backoff / 2 : 0);
@@ -58,7 +63,11 @@ export function hold429(o: Hold429Options): Layer {
   };
   const waitOut = async (h: KeyHold): Promise<void> => {
     for (let left = h.until - o.clock.now(); left > 0; left = h.until - o.clock.now()) {
-      if (left > o.maxWaitMs) throw o.refuse(`the key's last 429 asks to wait ${Math.ceil(left / 1000)} s more, beyond the ${Math.round(o.maxWaitMs / 1000)} s petcert waits`, left);
+      if (left > o.maxWaitMs)
+        throw o.refuse(
+          `the key's last 429 asks to wait ${Math.ceil(left / 1000)} s more, beyond the ${Math.round(o.maxWaitMs / 1000)} s petcert waits`,
+          left,
+        );
       await o.sleep(left);
     }
   };
@@ -75,8 +84,14 @@ export function hold429(o: Hold429Options): Layer {
   // Checked before sending, so the 429 that reaches a cap still reaches its caller as evidence.
   const refusal = (h: KeyHold): Error | undefined => {
     const ban = '(continuing risks a ban of the key, §8.3 rule 3)';
-    if (h.inRow >= o.maxInRow) return o.refuse(`stopped: the key was answered 429 ${h.inRow} times in a row, each after waiting what the last asked ${ban}`);
-    if (held429s >= o.maxHeldPerRun) return o.refuse(`stopped: ${held429s} responses 429 came after waiting what the previous 429 asked, the most one run sends ${ban}`);
+    if (h.inRow >= o.maxInRow)
+      return o.refuse(
+        `stopped: the key was answered 429 ${h.inRow} times in a row, each after waiting what the last asked ${ban}`,
+      );
+    if (held429s >= o.maxHeldPerRun)
+      return o.refuse(
+        `stopped: ${held429s} responses 429 came after waiting what the previous 429 asked, the most one run sends ${ban}`,
+      );
     return undefined;
   };
   return (next) => async (request) => {

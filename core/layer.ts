@@ -6,4 +6,5 @@ import type { Send } from './exchange.ts';
 export type Layer = (next: Send) => Send;
 
 /** `stack(base, a, b)` is `a(b(base))`: the first layer listed is the outermost, the one a caller meets first. */
-export const stack = (base: Send, ...layers: readonly Layer[]): Send => layers.reduceRight<Send>((next, layer) => layer(next), base);
+export const stack = (base: Send, ...layers: readonly Layer[]): Send =>
+  layers.reduceRight<Send>((next, layer) => layer(next), base);

@@ -11,7 +11,12 @@ import { slots } from './slots.ts';
 import { tap } from './tap.ts';
 
 const request: HttpRequest = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} };
-const answer = (req: HttpRequest, status = 200, headers: Record<string, string> = {}): Exchange => ({ request: req, response: { status, headers, body: '' }, sentAt: 0, durationMs: 1 });
+const answer = (req: HttpRequest, status = 200, headers: Record<string, string> = {}): Exchange => ({
+  request: req,
+  response: { status, headers, body: '' },
+  sentAt: 0,
+  durationMs: 1,
+});
 const ok: Send = async (req) => answer(req);
 
 describe('deadline', () => {
@@ -39,7 +44,12 @@ describe('budget', () => {
   it('refuses once the spent requests reach the limit less the reserve, read at every request', async () => {
     let spent = 0;
     let reserved = 2;
-    const send = budget({ limit: 5, spent: () => spent, reserved: () => reserved, refuse: (r) => new Error(`spent (kept ${r})`) })(async (req) => (spent++, answer(req)));
+    const send = budget({
+      limit: 5,
+      spent: () => spent,
+      reserved: () => reserved,
+      refuse: (r) => new Error(`spent (kept ${r})`),
+    })(async (req) => (spent++, answer(req)));
     for (let i = 0; i < 3; i++) await send(request);
     await expect(send(request)).rejects.toThrow('spent (kept 2)');
     reserved = 0;
@@ -101,7 +111,9 @@ describe('retryTransport', () => {
 
   it('returns the first answer, and never retries what is not a transport failure', async () => {
     let n = 0;
-    const flaky = retryTransport(3)(async (req) => (n++ === 0 ? Promise.reject(new TransportError('CONNECTION_RESET', 'reset')) : answer(req)));
+    const flaky = retryTransport(3)(async (req) =>
+      n++ === 0 ? Promise.reject(new TransportError('CONNECTION_RESET', 'reset')) : answer(req),
+    );
     expect((await flaky(request)).response.status).toBe(200);
     expect(n).toBe(2);
     let m = 0;
@@ -116,9 +128,16 @@ describe('retryTransport', () => {
 
 describe('retry429', () => {
   const options = (clock: ReturnType<typeof createFakeClock>, over: Partial<Parameters<typeof retry429>[0]> = {}) => ({
-    max429: 3, maxWaitMs: 60_000, backoff: { baseMs: 1000, capMs: 8000 },
-    retryAfter: (ex: Exchange) => ({ seconds: ex.response.headers['retry-after'] ? Number(ex.response.headers['retry-after']) : undefined, text: ex.response.headers['retry-after'] }),
-    steers: () => true, sleep: (ms: number) => clock.sleep(ms), ...over,
+    max429: 3,
+    maxWaitMs: 60_000,
+    backoff: { baseMs: 1000, capMs: 8000 },
+    retryAfter: (ex: Exchange) => ({
+      seconds: ex.response.headers['retry-after'] ? Number(ex.response.headers['retry-after']) : undefined,
+      text: ex.response.headers['retry-after'],
+    }),
+    steers: () => true,
+    sleep: (ms: number) => clock.sleep(ms),
+    ...over,
   });
   const scripted = (statuses: Array<[number, string?]>): Send => {
     let i = 0;
@@ -149,13 +168,17 @@ describe('retry429', () => {
   it('refuses a wait longer than maxWaitMs, naming the Retry-After, without waiting', async () => {
     const clock = createFakeClock(0);
     const send = retry429(options(clock))(scripted([[429, '3600']]));
-    await expect(send(request)).rejects.toThrow('the target asks to wait 3600 s (Retry-After 3600), longer than the 60 s petcert waits');
+    await expect(send(request)).rejects.toThrow(
+      'the target asks to wait 3600 s (Retry-After 3600), longer than the 60 s petcert waits',
+    );
     expect(clock.now()).toBe(0);
   });
 
   it('waits through `sleep`, so a deadline can refuse the wait', async () => {
     const clock = createFakeClock(0);
-    const send = retry429(options(clock, { sleep: () => Promise.reject(new Error('past the deadline')) }))(scripted([[429]]));
+    const send = retry429(options(clock, { sleep: () => Promise.reject(new Error('past the deadline')) }))(
+      scripted([[429]]),
+    );
     await expect(send(request)).rejects.toThrow('past the deadline');
   });
 });

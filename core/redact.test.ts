@@ -44,7 +44,9 @@ describe('redactText', () => {
   });
 
   it('redacts header values', () => {
-    expect(redactHeaders({ authorization: `bearer ${KEY.toUpperCase()}` }, [KEY])).toEqual({ authorization: `bearer ${REDACTED}` });
+    expect(redactHeaders({ authorization: `bearer ${KEY.toUpperCase()}` }, [KEY])).toEqual({
+      authorization: `bearer ${REDACTED}`,
+    });
   });
 
   it.for([
@@ -53,7 +55,7 @@ describe('redactText', () => {
     ['the key inside a longer credential', 'Bearer xk1y'],
     ['another scheme', 'Basic k1'],
     ['no scheme at all', 'k1'],
-  ] as const)('redacts the Authorization credential structurally, whatever the key\'s length: %s', ([, value]) => {
+  ] as const)("redacts the Authorization credential structurally, whatever the key's length: %s", ([, value]) => {
     const out = redactHeaders({ authorization: value, 'x-note': 'k10' }, ['k1']);
     expect(out.authorization).toMatch(new RegExp(`(^|\\s)\\*\\*\\*$`));
     expect(out['x-note']).toBe('k10');

@@ -22,7 +22,8 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 function secretPattern(secret: string): RegExp {
   // No lookbehind (the k6 runtimes' regexps): the character before is captured and put back.
-  if (secret.length < WHOLE_TOKEN_BELOW) return new RegExp(`(^|[^${TOKEN_CHAR}])${escape(secret)}(?![${TOKEN_CHAR}])`, 'g');
+  if (secret.length < WHOLE_TOKEN_BELOW)
+    return new RegExp(`(^|[^${TOKEN_CHAR}])${escape(secret)}(?![${TOKEN_CHAR}])`, 'g');
   if (secret.length < NEAR_COPY_MIN_LENGTH) return new RegExp(escape(secret), 'g');
   const head = secret.slice(0, secret.length - NEAR_COPY_DROPPED_CHARS);
   const tail = [...secret.slice(head.length)].reduceRight((rest, ch) => `(?:${escape(ch)}${rest})?`, '');
@@ -34,7 +35,10 @@ export function redactText(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     // A one-character key as a whole token would still shred ordinary text: it is redacted structurally only.
     if (secret.length < 2) continue;
-    out = secret.length < WHOLE_TOKEN_BELOW ? out.replace(secretPattern(secret), `$1${REDACTED}`) : out.replace(secretPattern(secret), REDACTED);
+    out =
+      secret.length < WHOLE_TOKEN_BELOW
+        ? out.replace(secretPattern(secret), `$1${REDACTED}`)
+        : out.replace(secretPattern(secret), REDACTED);
   }
   return out;
 }
@@ -61,11 +65,10 @@ export function redactAuthorization(value: string, secrets: readonly string[]): 
 }
 
 /** `Bearer <key>` → `Bearer ***` for a configured key (and its near-copies); other credentials stay visible. */
-export function redactHeaders(
-  headers: Record<string, string>,
-  secrets: readonly string[],
-): Record<string, string> {
+export function redactHeaders(headers: Record<string, string>, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = name.toLowerCase() === 'authorization' ? redactAuthorization(value, secrets) : redactText(value, secrets);
+  for (const [name, value] of Object.entries(headers))
+    out[name] =
+      name.toLowerCase() === 'authorization' ? redactAuthorization(value, secrets) : redactText(value, secrets);
   return out;
 }

@@ -31,12 +31,17 @@ export function retry429(o: Retry429Options): Layer {
         return exchange;
       }
       inRow += 1;
-      if (inRow > o.max429) throw rateLimited(`stopped after ${o.max429} responses 429 Too Many Requests in a row (continuing risks a ban of the key, §8.3 rule 3)`);
+      if (inRow > o.max429)
+        throw rateLimited(
+          `stopped after ${o.max429} responses 429 Too Many Requests in a row (continuing risks a ban of the key, §8.3 rule 3)`,
+        );
       const asked = o.retryAfter(exchange);
       const wait = backoffDelayMs(attempt, asked.seconds, o.backoff);
       if (wait > o.maxWaitMs) {
         const s = (ms: number) => Math.round(ms / 1000);
-        throw rateLimited(`the target asks to wait ${s(wait)} s (Retry-After ${asked.text ?? 'missing'}), longer than the ${s(o.maxWaitMs)} s petcert waits`);
+        throw rateLimited(
+          `the target asks to wait ${s(wait)} s (Retry-After ${asked.text ?? 'missing'}), longer than the ${s(o.maxWaitMs)} s petcert waits`,
+        );
       }
       await o.sleep(wait);
     }

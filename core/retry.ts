@@ -4,7 +4,11 @@ import { TransportError } from './errors.ts';
 import type { Layer } from './layer.ts';
 
 /** Runs `attempt` (1-based) up to `tries` times while its failure is `retryable`; the last failure is thrown. */
-export async function retry<T>(tries: number, attempt: (n: number) => Promise<T>, retryable: (error: unknown) => boolean): Promise<T> {
+export async function retry<T>(
+  tries: number,
+  attempt: (n: number) => Promise<T>,
+  retryable: (error: unknown) => boolean,
+): Promise<T> {
   for (let n = 1; ; n += 1) {
     try {
       return await attempt(n);
@@ -15,5 +19,12 @@ export async function retry<T>(tries: number, attempt: (n: number) => Promise<T>
 }
 
 /** A request that got no HTTP response (TransportError) is sent again, `tries` times in all. */
-export const retryTransport = (tries: number): Layer => (next) => (request) =>
-  retry(tries, () => next(request), (error) => error instanceof TransportError);
+export const retryTransport =
+  (tries: number): Layer =>
+  (next) =>
+  (request) =>
+    retry(
+      tries,
+      () => next(request),
+      (error) => error instanceof TransportError,
+    );

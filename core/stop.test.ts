@@ -3,8 +3,12 @@ import { systemClock } from './clock.ts';
 import type { Exchange, Send } from './exchange.ts';
 import { stopLayer, stoppableClock, type Stop } from './stop.ts';
 
-const stopOf = (controller: AbortController): Stop => ({ signal: controller.signal, refuse: () => new Error('interrupted') });
-const ok: Send = async (request) => ({ request, response: { status: 200, headers: {}, body: '' }, sentAt: 0, durationMs: 0 }) as Exchange;
+const stopOf = (controller: AbortController): Stop => ({
+  signal: controller.signal,
+  refuse: () => new Error('interrupted'),
+});
+const ok: Send = async (request) =>
+  ({ request, response: { status: 200, headers: {}, body: '' }, sentAt: 0, durationMs: 0 }) as Exchange;
 const req = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} };
 
 describe('stop', () => {

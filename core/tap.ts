@@ -3,8 +3,11 @@
 import type { Exchange } from './exchange.ts';
 import type { Layer } from './layer.ts';
 
-export const tap = (observe: (exchange: Exchange) => void): Layer => (next) => async (request) => {
-  const exchange = await next(request);
-  observe(exchange);
-  return exchange;
-};
+export const tap =
+  (observe: (exchange: Exchange) => void): Layer =>
+  (next) =>
+  async (request) => {
+    const exchange = await next(request);
+    observe(exchange);
+    return exchange;
+  };

@@ -49,15 +49,16 @@ export function networkFacts(n: Network, baseUrl: string): NetworkFacts {
   };
 }
 
-
 /** The lines a run prints at start about its network (none when direct with defaults). */
 export function networkLines(n: Network, baseUrl: string): string[] {
   const f = networkFacts(n, baseUrl);
   const lines: string[] = [];
   if (f.proxy) lines.push(`Proxy: ${f.proxy} (from ${f.proxyFrom}) for ${new URL(baseUrl).host}`);
-  else if (n.proxy.http || n.proxy.https) lines.push(`Proxy: none for ${new URL(baseUrl).host} (NO_PROXY or loopback: direct)`);
+  else if (n.proxy.http || n.proxy.https)
+    lines.push(`Proxy: none for ${new URL(baseUrl).host} (NO_PROXY or loopback: direct)`);
   if (f.caFile) lines.push(`Trusting the CA file ${f.caFile} besides the system roots`);
   if (f.clientCert) lines.push(`Client certificate: ${f.clientCert}`);
-  if (n.tls.insecure) lines.push('WARNING: TLS verification was off (--insecure): the target\'s certificate was not checked');
+  if (n.tls.insecure)
+    lines.push("WARNING: TLS verification was off (--insecure): the target's certificate was not checked");
   return lines;
 }

@@ -4,7 +4,11 @@ import { parseProxyUrl, proxyFor, proxySourceFor, redactProxy, resolveProxy } fr
 
 describe('resolveProxy', () => {
   test('reads the lower-case variable before the upper-case one, as curl does', () => {
-    const p = resolveProxy(undefined, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2', HTTP_PROXY: 'plain:3' });
+    const p = resolveProxy(undefined, {
+      https_proxy: 'http://lower:1',
+      HTTPS_PROXY: 'http://upper:2',
+      HTTP_PROXY: 'plain:3',
+    });
     expect(p.https).toBe('http://lower:1');
     expect(p.from.https).toBe('https_proxy');
     expect(p.http).toBe('http://plain:3');
@@ -22,14 +26,20 @@ describe('resolveProxy', () => {
 
   test('a bad proxy URL is a usage error naming its variable, its password redacted', () => {
     expect(() => resolveProxy(undefined, { HTTPS_PROXY: 'ftp://u:secretpw@x:1' })).toThrow(ConfigError);
-    expect(() => resolveProxy(undefined, { HTTPS_PROXY: 'ftp://u:secretpw@x:1' })).toThrow(/^HTTPS_PROXY: must be an http/);
+    expect(() => resolveProxy(undefined, { HTTPS_PROXY: 'ftp://u:secretpw@x:1' })).toThrow(
+      /^HTTPS_PROXY: must be an http/,
+    );
     expect(() => parseProxyUrl('http://u:secretpw@x:1/path', '--proxy')).toThrow(/u:\*\*\*|\*\*\*@x/);
     expect(() => parseProxyUrl('http://u:secretpw@x:1/path', '--proxy')).not.toThrow(/secretpw/);
   });
 });
 
 describe('proxyFor', () => {
-  const p = resolveProxy(undefined, { HTTPS_PROXY: 'http://proxy:3128', HTTP_PROXY: 'http://proxy:3129', NO_PROXY: 'internal.example.com,.corp,direct:8443' });
+  const p = resolveProxy(undefined, {
+    HTTPS_PROXY: 'http://proxy:3128',
+    HTTP_PROXY: 'http://proxy:3129',
+    NO_PROXY: 'internal.example.com,.corp,direct:8443',
+  });
 
   test.for([
     ['https://staging.example.com/v1', 'http://proxy:3128'],
@@ -46,7 +56,9 @@ describe('proxyFor', () => {
   });
 
   test('NO_PROXY=* sends everything direct', () => {
-    expect(proxyFor('https://x.example.com/v1', resolveProxy(undefined, { HTTPS_PROXY: 'http://p:1', no_proxy: '*' }))).toBeUndefined();
+    expect(
+      proxyFor('https://x.example.com/v1', resolveProxy(undefined, { HTTPS_PROXY: 'http://p:1', no_proxy: '*' })),
+    ).toBeUndefined();
   });
 
   test('says where the proxy came from', () => {

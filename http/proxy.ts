@@ -36,10 +36,18 @@ export function parseProxyUrl(raw: string, field: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`is not a proxy URL: ${JSON.stringify(redactProxy(raw))} (expected e.g. http://proxy.example.com:3128)`, field);
+    throw new ConfigError(
+      `is not a proxy URL: ${JSON.stringify(redactProxy(raw))} (expected e.g. http://proxy.example.com:3128)`,
+      field,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`must be an http:// or https:// proxy, got ${url.protocol}`, field);
-  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError(`is a proxy's address: no path, query or fragment, got ${JSON.stringify(redactProxy(raw))}`, field);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`must be an http:// or https:// proxy, got ${url.protocol}`, field);
+  if (url.pathname !== '/' || url.search || url.hash)
+    throw new ConfigError(
+      `is a proxy's address: no path, query or fragment, got ${JSON.stringify(redactProxy(raw))}`,
+      field,
+    );
   return url.href.replace(/\/$/, '');
 }
 
@@ -67,10 +75,13 @@ interface NoProxyEntry {
 
 /** NO_PROXY's entries as undici's EnvHttpProxyAgent reads them: host[:port], a leading `.` or `*.` dropped. */
 function noProxyEntries(noProxy: string): NoProxyEntry[] {
-  return noProxy.split(/[,\s]/).filter(Boolean).map((entry) => {
-    const m = /^(.+):(\d+)$/.exec(entry);
-    return { host: (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase(), port: m ? Number(m[2]) : 0 };
-  });
+  return noProxy
+    .split(/[,\s]/)
+    .filter(Boolean)
+    .map((entry) => {
+      const m = /^(.+):(\d+)$/.exec(entry);
+      return { host: (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase(), port: m ? Number(m[2]) : 0 };
+    });
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -80,7 +91,9 @@ function bypasses(target: URL, noProxy: string): boolean {
   if (noProxy.split(/[,\s]/).includes('*')) return true;
   const host = target.host.replace(/:\d*$/, '').toLowerCase();
   const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
-  return noProxyEntries(noProxy).some((e) => (!e.port || e.port === port) && (host === e.host || host.endsWith(`.${e.host}`)));
+  return noProxyEntries(noProxy).some(
+    (e) => (!e.port || e.port === port) && (host === e.host || host.endsWith(`.${e.host}`)),
+  );
 }
 
 /** The proxy a request to `url` goes through, or undefined when it goes direct. */
@@ -91,7 +104,8 @@ export function proxyFor(url: string, p: ProxySettings): string | undefined {
 }
 
 /** Where the proxy for `url` came from (`--proxy`, `HTTPS_PROXY`…), '' when none. */
-export const proxySourceFor = (url: string, p: ProxySettings): string => (new URL(url).protocol === 'https:' ? p.from.https : p.from.http);
+export const proxySourceFor = (url: string, p: ProxySettings): string =>
+  new URL(url).protocol === 'https:' ? p.from.https : p.from.http;
 
 /** A proxy URL fit to print: a user name and password in it become ***. */
 export function redactProxy(proxy: string): string {

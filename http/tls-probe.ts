@@ -17,7 +17,8 @@ export async function tlsAlertOf(url: string, network: Network, timeoutMs = 1_00
   try {
     tunnel = await tunnelTo(target.hostname, port, network, timeoutMs);
     const socket = tlsConnect({
-      ...connectionTls(network.tls), servername: target.hostname,
+      ...connectionTls(network.tls),
+      servername: target.hostname,
       ...(tunnel ? { socket: tunnel } : { host: target.hostname, port }),
     });
     return await alertOn(socket, target.host, timeoutMs);
@@ -34,7 +35,10 @@ async function tunnelTo(host: string, port: number, network: Network, timeoutMs:
   if (!proxy) return undefined;
   const { Client } = await import('undici');
   const client = new Client(proxy, { connect: { timeout: timeoutMs } });
-  const { socket, statusCode } = await client.connect({ path: `${host}:${port}`, signal: AbortSignal.timeout(timeoutMs) });
+  const { socket, statusCode } = await client.connect({
+    path: `${host}:${port}`,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   if (statusCode !== 200) throw new Error(`proxy answered ${statusCode}`);
   return socket;
 }

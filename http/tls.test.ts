@@ -42,15 +42,22 @@ describe('loadTls', () => {
     const bad = join(pki.dir, 'not-a-ca.pem');
     writeFileSync(bad, 'hello');
     expect(message(() => loadTls({ caFile: bad }, {}))).toMatch(/^--ca-file: .*holds no PEM certificate/);
-    expect(message(() => loadTls({ caFile: join(pki.dir, 'missing.pem'), fields: { caFile: 'targets.s.caFile' } }, {}))).toMatch(/^targets\.s\.caFile: cannot read the CA file/);
+    expect(
+      message(() => loadTls({ caFile: join(pki.dir, 'missing.pem'), fields: { caFile: 'targets.s.caFile' } }, {})),
+    ).toMatch(/^targets\.s\.caFile: cannot read the CA file/);
   });
 
   test('a client certificate needs its key', () => {
-    expect(message(() => loadTls({ clientCert: pki.clientCert }, {}))).toMatch(/^--client-key: a client certificate needs its key/);
+    expect(message(() => loadTls({ clientCert: pki.clientCert }, {}))).toMatch(
+      /^--client-key: a client certificate needs its key/,
+    );
   });
 
   test('the identity is presented as given; the passphrase only from its variable', () => {
-    const t = loadTls({ clientCert: pki.clientCert, clientKey: pki.clientKeyEncrypted }, { [PASSPHRASE_ENV]: pki.passphrase });
+    const t = loadTls(
+      { clientCert: pki.clientCert, clientKey: pki.clientKeyEncrypted },
+      { [PASSPHRASE_ENV]: pki.passphrase },
+    );
     expect(connectionTls(t)).toMatchObject({ passphrase: pki.passphrase });
     expect(t.client?.passphraseEnv).toBe(PASSPHRASE_ENV);
   });
@@ -60,11 +67,17 @@ describe('loadTls', () => {
     const text = message(() => loadTls({ clientCert: pki.clientCert, clientKey: pki.clientKeyEncrypted }, {}));
     expect(text).toMatch(new RegExp(`^--client-key: .*encrypted: give its passphrase in ${PASSPHRASE_ENV}`));
     expect(text).not.toContain(key.split('\n')[1]!);
-    expect(message(() => loadTls({ clientCert: pki.clientCert, clientKey: pki.clientKeyEncrypted }, { [PASSPHRASE_ENV]: 'wrong' }))).toMatch(/does not open it/);
+    expect(
+      message(() =>
+        loadTls({ clientCert: pki.clientCert, clientKey: pki.clientKeyEncrypted }, { [PASSPHRASE_ENV]: 'wrong' }),
+      ),
+    ).toMatch(/does not open it/);
   });
 
-  test('a key that is not the certificate\'s is refused', () => {
-    expect(message(() => loadTls({ clientCert: pki.clientCert, clientKey: pki.serverKey }, {}))).toMatch(/is not the key of/);
+  test("a key that is not the certificate's is refused", () => {
+    expect(message(() => loadTls({ clientCert: pki.clientCert, clientKey: pki.serverKey }, {}))).toMatch(
+      /is not the key of/,
+    );
   });
 
   test('--insecure turns verification off', () => {

@@ -65,7 +65,12 @@ export function readCertificates(path: string, field: string, what = 'the CA fil
 }
 
 /** The client's certificate and key, checked to open (passphrase) and to belong together. */
-function readIdentity(certFile: string, keyFile: string, env: Env, fields: Required<NonNullable<TlsFlags['fields']>>): ClientIdentity {
+function readIdentity(
+  certFile: string,
+  keyFile: string,
+  env: Env,
+  fields: Required<NonNullable<TlsFlags['fields']>>,
+): ClientIdentity {
   const cert = readCertificates(certFile, fields.clientCert, 'the client certificate').join('\n');
   const key = readText(keyFile, fields.clientKey, 'the client key');
   const passphrase = env[PASSPHRASE_ENV] || undefined;
@@ -74,16 +79,27 @@ function readIdentity(certFile: string, keyFile: string, env: Env, fields: Requi
   } catch (error) {
     const encrypted = /ENCRYPTED/.test(key);
     const why = encrypted
-      ? passphrase === undefined ? `it is encrypted: give its passphrase in ${PASSPHRASE_ENV}` : `${PASSPHRASE_ENV} does not open it`
+      ? passphrase === undefined
+        ? `it is encrypted: give its passphrase in ${PASSPHRASE_ENV}`
+        : `${PASSPHRASE_ENV} does not open it`
       : 'it is not a PEM private key';
-    throw new ConfigError(`cannot use ${keyFile}: ${why} (${(error as { code?: string }).code ?? 'invalid key'})`, fields.clientKey);
+    throw new ConfigError(
+      `cannot use ${keyFile}: ${why} (${(error as { code?: string }).code ?? 'invalid key'})`,
+      fields.clientKey,
+    );
   }
   try {
     createSecureContext({ cert, key, ...(passphrase !== undefined ? { passphrase } : {}) });
   } catch {
     throw new ConfigError(`${keyFile} is not the key of ${certFile}`, fields.clientKey);
   }
-  return { certFile, keyFile, cert, key, ...(passphrase !== undefined ? { passphrase, passphraseEnv: PASSPHRASE_ENV } : {}) };
+  return {
+    certFile,
+    keyFile,
+    cert,
+    key,
+    ...(passphrase !== undefined ? { passphrase, passphraseEnv: PASSPHRASE_ENV } : {}),
+  };
 }
 
 /** NODE_EXTRA_CA_CERTS keeps working beside --ca-file (giving Node a `ca` replaces its extra CAs). */
@@ -95,19 +111,37 @@ function nodeExtraCa(env: Env): string[] {
 export function loadTls(flags: TlsFlags, env: Env, cwd = process.cwd()): TlsSettings {
   const fields = { caFile: '--ca-file', clientCert: '--client-cert', clientKey: '--client-key', ...flags.fields };
   if ((flags.clientCert === undefined) !== (flags.clientKey === undefined)) {
-    throw new ConfigError('a client certificate needs its key: give both the certificate and the key', flags.clientCert === undefined ? fields.clientCert : fields.clientKey);
+    throw new ConfigError(
+      'a client certificate needs its key: give both the certificate and the key',
+      flags.clientCert === undefined ? fields.clientCert : fields.clientKey,
+    );
   }
   const caFile = flags.caFile === undefined ? undefined : resolve(cwd, flags.caFile);
   const extraCa = [...(caFile ? readCertificates(caFile, fields.caFile) : []), ...nodeExtraCa(env)];
-  const client = flags.clientCert && flags.clientKey ? readIdentity(resolve(cwd, flags.clientCert), resolve(cwd, flags.clientKey), env, fields) : undefined;
+  const client =
+    flags.clientCert && flags.clientKey
+      ? readIdentity(resolve(cwd, flags.clientCert), resolve(cwd, flags.clientKey), env, fields)
+      : undefined;
   return { ...(caFile ? { caFile } : {}), extraCa, ...(client ? { client } : {}), insecure: flags.insecure === true };
 }
 
 /** The TLS options of a connection: the system roots plus the extra CAs, the client's identity, verification. */
-export function connectionTls(t: TlsSettings): { ca?: string[]; cert?: string; key?: string; passphrase?: string; rejectUnauthorized: boolean } {
+export function connectionTls(t: TlsSettings): {
+  ca?: string[];
+  cert?: string;
+  key?: string;
+  passphrase?: string;
+  rejectUnauthorized: boolean;
+} {
   return {
     ...(t.extraCa.length ? { ca: [...rootCertificates, ...t.extraCa] } : {}),
-    ...(t.client ? { cert: t.client.cert, key: t.client.key, ...(t.client.passphrase !== undefined ? { passphrase: t.client.passphrase } : {}) } : {}),
+    ...(t.client
+      ? {
+          cert: t.client.cert,
+          key: t.client.key,
+          ...(t.client.passphrase !== undefined ? { passphrase: t.client.passphrase } : {}),
+        }
+      : {}),
     rejectUnauthorized: !t.insecure,
   };
 }

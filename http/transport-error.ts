@@ -25,13 +25,27 @@ const CODE_MAP: Record<string, TransportCode> = {
   UND_ERR_RES_EXCEEDED_MAX_SIZE: 'PROTOCOL',
 };
 
-const CA_FIX = 'give the CA that signed it with --ca-file PATH (PEM; NODE_EXTRA_CA_CERTS works too), or --insecure to test without verification';
+const CA_FIX =
+  'give the CA that signed it with --ca-file PATH (PEM; NODE_EXTRA_CA_CERTS works too), or --insecure to test without verification';
 
 /** Node's certificate verification codes, by what they mean to the user. */
-const UNTRUSTED = ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE'];
+const UNTRUSTED = [
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+];
 const EXPIRED = ['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID'];
 /** TLS alerts a server sends when it wanted a client certificate (TLS 1.3's certificate_required; 1.2's handshake_failure after a request). */
-const CLIENT_CERT_ALERTS = ['ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE', 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA', 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN'];
+const CLIENT_CERT_ALERTS = [
+  'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
+  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+];
 
 export const CLIENT_CERT_FIX = 'give a client certificate the server accepts with --client-cert PATH --client-key PATH';
 
@@ -51,7 +65,10 @@ const codeOf = (err: RawError): string => err.cause?.code ?? err.code ?? '';
 const PROXY_REFUSED = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/;
 
 function tlsKind(code: string): boolean {
-  return [...UNTRUSTED, ...EXPIRED, ...CLIENT_CERT_ALERTS, 'ERR_TLS_CERT_ALTNAME_INVALID'].includes(code) || code.startsWith('ERR_SSL_');
+  return (
+    [...UNTRUSTED, ...EXPIRED, ...CLIENT_CERT_ALERTS, 'ERR_TLS_CERT_ALTNAME_INVALID'].includes(code) ||
+    code.startsWith('ERR_SSL_')
+  );
 }
 
 export function kindOf(err: RawError, proxy?: string): TransportCode {
@@ -74,11 +91,15 @@ function proxyDetail(err: RawError, url: string, proxy: string | undefined): str
   const via = `the proxy ${redactProxy(proxy ?? '(none)')}`;
   const m = PROXY_REFUSED.exec(`${err.message ?? ''} ${err.cause?.message ?? ''}`);
   const status = m?.[1] ?? m?.[2];
-  if (status === '407') return `${via} wants credentials (407 Proxy Authentication Required): give them in the proxy URL, http://USER:PASSWORD@host:port (--proxy or HTTPS_PROXY)`;
-  if (status === '403') return `${via} refused to connect to ${hostOf(url)} (403): ask for it to be allowed, or list the host in NO_PROXY if it is reachable directly`;
-  if (status) return `${via} could not reach ${hostOf(url)} (${status}): the proxy's DNS may not know the host, or the target refused it`;
+  if (status === '407')
+    return `${via} wants credentials (407 Proxy Authentication Required): give them in the proxy URL, http://USER:PASSWORD@host:port (--proxy or HTTPS_PROXY)`;
+  if (status === '403')
+    return `${via} refused to connect to ${hostOf(url)} (403): ask for it to be allowed, or list the host in NO_PROXY if it is reachable directly`;
+  if (status)
+    return `${via} could not reach ${hostOf(url)} (${status}): the proxy's DNS may not know the host, or the target refused it`;
   const code = codeOf(err);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${via} has a host name no DNS knows (${code}): check --proxy or HTTPS_PROXY/HTTP_PROXY`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `${via} has a host name no DNS knows (${code}): check --proxy or HTTPS_PROXY/HTTP_PROXY`;
   return `cannot connect to ${via} (${code || 'refused'}): check --proxy or HTTPS_PROXY/HTTP_PROXY, or list ${new URL(url).hostname} in NO_PROXY`;
 }
 
@@ -86,21 +107,34 @@ function tlsDetail(err: RawError, url: string): string {
   const code = codeOf(err);
   const text = (err.cause?.message ?? err.message ?? '').split('\n')[0]!.slice(0, MAX_DETAIL);
   if (UNTRUSTED.includes(code)) return `the server's certificate is not trusted (${code}): ${CA_FIX}`;
-  if (EXPIRED.includes(code)) return `the server's certificate is expired or not yet valid (${code}): the service must renew it; --insecure tests without verification`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the server's certificate is not for ${new URL(url).hostname} (host name mismatch: ${text}): use a base URL with a name the certificate lists`;
-  if (CLIENT_CERT_ALERTS.includes(code)) return `the server refused the TLS handshake for want of a client certificate it accepts (${code}): ${CLIENT_CERT_FIX}`;
-  if (/wrong version number|packet length too long|http request/i.test(text)) return `the port does not speak TLS (${code}: ${text}): did you mean http://?`;
+  if (EXPIRED.includes(code))
+    return `the server's certificate is expired or not yet valid (${code}): the service must renew it; --insecure tests without verification`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the server's certificate is not for ${new URL(url).hostname} (host name mismatch: ${text}): use a base URL with a name the certificate lists`;
+  if (CLIENT_CERT_ALERTS.includes(code))
+    return `the server refused the TLS handshake for want of a client certificate it accepts (${code}): ${CLIENT_CERT_FIX}`;
+  if (/wrong version number|packet length too long|http request/i.test(text))
+    return `the port does not speak TLS (${code}: ${text}): did you mean http://?`;
   return `TLS handshake failed (${code}: ${text})`;
 }
 
-function detailOf(kind: TransportCode, err: RawError, req: HttpRequest, timeoutMs: number, proxy: string | undefined): string {
-  if (kind === 'TIMEOUT') return `no complete response within ${timeoutMs} ms${proxy ? ` (through the proxy ${redactProxy(proxy)})` : ''}`;
+function detailOf(
+  kind: TransportCode,
+  err: RawError,
+  req: HttpRequest,
+  timeoutMs: number,
+  proxy: string | undefined,
+): string {
+  if (kind === 'TIMEOUT')
+    return `no complete response within ${timeoutMs} ms${proxy ? ` (through the proxy ${redactProxy(proxy)})` : ''}`;
   if (kind === 'PROXY') return proxyDetail(err, req.url, proxy);
   if (kind === 'TLS') return tlsDetail(err, req.url);
   if (kind === 'CONNECTION_REFUSED') return 'connection refused (is the server running and the port right?)';
   if (kind === 'CONNECTION_RESET') return 'connection closed before the response was complete';
   if (kind === 'DNS') {
-    const how = proxy ? `through the proxy ${redactProxy(proxy)}` : 'with no proxy in use (set HTTPS_PROXY or --proxy if only your proxy resolves it)';
+    const how = proxy
+      ? `through the proxy ${redactProxy(proxy)}`
+      : 'with no proxy in use (set HTTPS_PROXY or --proxy if only your proxy resolves it)';
     return `cannot resolve ${new URL(req.url).hostname} (${codeOf(err)}), ${how}`;
   }
   const text = (err.message ?? 'unknown error').split('\n')[0]!.slice(0, MAX_DETAIL);

@@ -42,7 +42,11 @@ function get(baseUrl: string, path = '/pets', method = 'GET'): HttpRequest {
   return {
     method,
     url: `${baseUrl}${path}`,
-    headers: { authorization: `Bearer ${KEY}`, accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      accept: 'application/json',
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    },
     ...(method === 'POST' ? { body: '{"name":"Rex","categoryId":1}' } : {}),
   };
 }
@@ -76,7 +80,12 @@ describe('no HTTP response: TransportError with a clear code', () => {
     ['reset mid-response', hostile.resetMidResponse, 'TRANSPORT_CONNECTION_RESET', /closed before the response/],
     ['not HTTP at all', hostile.notHttp, 'TRANSPORT_PROTOCOL', /not valid HTTP/],
     ['huge response headers', () => hostile.hugeHeaders(), 'TRANSPORT_PROTOCOL', /response headers too large/],
-    ['a body shorter than its Content-Length', hostile.shortBody, 'TRANSPORT_CONNECTION_RESET', /closed before the response/],
+    [
+      'a body shorter than its Content-Length',
+      hostile.shortBody,
+      'TRANSPORT_CONNECTION_RESET',
+      /closed before the response/,
+    ],
   ] as const)('%s: fails fast with its code', async ([, make, code, text]) => {
     const server = await serve(make());
     const { error, ms } = await failure(answering.send, get(server.baseUrl));
@@ -91,13 +100,16 @@ describe('no HTTP response: TransportError with a clear code', () => {
   it.for([
     ['before the connect', (stall: () => void): void => stall()],
     ['after the connect', (stall: () => void): void => void setImmediate(stall)],
-  ] as const)('connection refused on a loop stalled past the deadline %s: still CONNECTION_REFUSED', async ([, when]) => {
-    const server = await serve(hostile.refused());
-    const pending = failure(transport.send, get(server.baseUrl));
-    when(() => blockLoop(TIMEOUT + 200));
-    const { error } = await pending;
-    expect(error.code).toBe('TRANSPORT_CONNECTION_REFUSED');
-  });
+  ] as const)(
+    'connection refused on a loop stalled past the deadline %s: still CONNECTION_REFUSED',
+    async ([, when]) => {
+      const server = await serve(hostile.refused());
+      const pending = failure(transport.send, get(server.baseUrl));
+      when(() => blockLoop(TIMEOUT + 200));
+      const { error } = await pending;
+      expect(error.code).toBe('TRANSPORT_CONNECTION_REFUSED');
+    },
+  );
 
   it("a process's first request: loading undici is not the service's time (a 1 ms deadline, refused)", async () => {
     const port = await hostile.unusedPort();
@@ -106,7 +118,10 @@ describe('no HTTP response: TransportError with a clear code', () => {
       const code = await t.send({ method: 'GET', url: 'http://127.0.0.1:${port}/v1/pets', headers: {} }).then(() => 'answered', (e) => e.code);
       await t.close();
       console.log(code);`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(child.stderr).toBe('');
     expect(child.stdout.trim()).toBe('TRANSPORT_CONNECTION_REFUSED');
   });
@@ -139,7 +154,9 @@ describe('no HTTP response: TransportError with a clear code', () => {
     const server = await serve(hostile.silent());
     const started = performance.now();
     const results = await Promise.allSettled([1, 2, 3, 4].map(() => transport.send(get(server.baseUrl))));
-    expect(results.map((r) => r.status === 'rejected' && (r.reason as TransportError).code)).toEqual(Array(4).fill('TRANSPORT_TIMEOUT'));
+    expect(results.map((r) => r.status === 'rejected' && (r.reason as TransportError).code)).toEqual(
+      Array(4).fill('TRANSPORT_TIMEOUT'),
+    );
     expect(performance.now() - started).toBeLessThan(TIMEOUT + 1_500);
   });
 });
@@ -235,9 +252,11 @@ describe('keep-alive connections closed by the server are survived', () => {
     const tcp = createTcpServer((socket) => {
       let served = false;
       socket.on('data', () => {
-        if (served) return (resets += 1, socket.resetAndDestroy());
+        if (served) return ((resets += 1), socket.resetAndDestroy());
         served = true;
-        socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nkeep-alive: timeout=60\r\n\r\n[]');
+        socket.write(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nkeep-alive: timeout=60\r\n\r\n[]',
+        );
       });
       socket.on('error', () => undefined);
     });
@@ -250,7 +269,10 @@ describe('keep-alive connections closed by the server are survived', () => {
       const perRequest: Array<{ status: number | string; resets: number }> = [];
       for (let i = 0; i < 10; i += 1) {
         const before = resets;
-        const status = await own.send(get(baseUrl)).then((e) => e.response.status, (e: Error) => e.message);
+        const status = await own.send(get(baseUrl)).then(
+          (e) => e.response.status,
+          (e: Error) => e.message,
+        );
         perRequest.push({ status, resets: resets - before });
       }
       expect(perRequest.filter((r) => r.status !== 200 || r.resets > 1)).toEqual([]);
@@ -267,9 +289,12 @@ describe('settings', () => {
     expect(DEFAULT_SEND_OPTIONS.timeoutMs).toBeGreaterThanOrEqual(2_000);
   });
 
-  it.for([{ timeoutMs: 0 }, { timeoutMs: Number.NaN }, { maxBodyBytes: -1 }, { connections: 0 }])('rejects %o with a ConfigError', (options) => {
-    expect(() => createNodeTransport(options)).toThrow(ConfigError);
-  });
+  it.for([{ timeoutMs: 0 }, { timeoutMs: Number.NaN }, { maxBodyBytes: -1 }, { connections: 0 }])(
+    'rejects %o with a ConfigError',
+    (options) => {
+      expect(() => createNodeTransport(options)).toThrow(ConfigError);
+    },
+  );
 
   it('close() does not wait on a hung request', async () => {
     const server = await serve(hostile.silent());
@@ -292,9 +317,12 @@ describe('settings', () => {
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     const server = { baseUrl: `http://127.0.0.1:${(plain.address() as AddressInfo).port}/v1` };
     const own = createNodeTransport({ connections: 8 });
-    const burst = (n: number) => Promise.all(Array.from({ length: 8 }, async () => {
-      for (let i = 0; i < n / 8; i += 1) await own.send(get(server.baseUrl));
-    }));
+    const burst = (n: number) =>
+      Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let i = 0; i < n / 8; i += 1) await own.send(get(server.baseUrl));
+        }),
+      );
     const heap = (): number => (gc(), gc(), process.memoryUsage().heapUsed);
     await burst(4_000);
     const before = heap();
@@ -310,7 +338,11 @@ describe('settings', () => {
 
   it('an error message that quotes the key is redacted', () => {
     const req = get('http://127.0.0.1:1/v1');
-    const error = toTransportError(Object.assign(new Error(`bad header Bearer ${KEY}`), { code: 'UND_ERR_WHATEVER' }), req, 1_000);
+    const error = toTransportError(
+      Object.assign(new Error(`bad header Bearer ${KEY}`), { code: 'UND_ERR_WHATEVER' }),
+      req,
+      1_000,
+    );
     expect(error.message).not.toContain(KEY);
     expect(error.message).toContain('***');
   });

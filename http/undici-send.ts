@@ -27,14 +27,21 @@ export interface NodeSendOptions {
   network?: Network;
 }
 
-export const DEFAULT_SEND_OPTIONS = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, maxBodyBytes: 1024 * 1024, connections: 32 } as const;
+export const DEFAULT_SEND_OPTIONS = {
+  timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+  maxBodyBytes: 1024 * 1024,
+  connections: 32,
+} as const;
 
 export interface NodeTransport {
   send: Send;
   close(): Promise<void>;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; truncated: boolean }> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  cap: number,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
@@ -105,10 +112,24 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
       request,
     })));
 
-  const dispatchRetrying = ({ agent, fresh, request }: Agents, req: HttpRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> => {
+  const dispatchRetrying = (
+    { agent, fresh, request }: Agents,
+    req: HttpRequest,
+    signal: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> => {
     const dispatch = (dispatcher: EnvHttpProxyAgent): Promise<Dispatcher.ResponseData> =>
-      request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, dispatcher, signal });
-    return retry(1 + MAX_RETRIES, (n) => dispatch(n === 1 ? agent : fresh), (error) => retryable(error, signal));
+      request(req.url, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body,
+        dispatcher,
+        signal,
+      });
+    return retry(
+      1 + MAX_RETRIES,
+      (n) => dispatch(n === 1 ? agent : fresh),
+      (error) => retryable(error, signal),
+    );
   };
 
   /** Requests in flight, so that close() can abort them. */
@@ -140,7 +161,12 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
       const { text, truncated } = await readCapped(res.body, cap);
       const exchange: Exchange = {
         request: req,
-        response: { status: res.statusCode, headers: lowerCaseHeaders(res.headers), body: text, ...(truncated ? { truncated } : {}) },
+        response: {
+          status: res.statusCode,
+          headers: lowerCaseHeaders(res.headers),
+          body: text,
+          ...(truncated ? { truncated } : {}),
+        },
         sentAt,
         durationMs: performance.now() - started,
       };
@@ -148,8 +174,17 @@ export function createNodeTransport(options: NodeSendOptions = {}): NodeTranspor
     } catch (error) {
       const proxy = proxyFor(req.url, network.proxy);
       if (timedOut) throw toTransportError({ name: 'TimeoutError' }, req, timeoutMs, proxy);
-      if (closing) throw new TransportError('OTHER', `${req.method} ${req.url}: the transport was closed while the request was in flight`);
-      throw await withTlsAlert(toTransportError(error, req, timeoutMs, proxy), req, network, timeoutMs - (performance.now() - started));
+      if (closing)
+        throw new TransportError(
+          'OTHER',
+          `${req.method} ${req.url}: the transport was closed while the request was in flight`,
+        );
+      throw await withTlsAlert(
+        toTransportError(error, req, timeoutMs, proxy),
+        req,
+        network,
+        timeoutMs - (performance.now() - started),
+      );
     } finally {
       clearTimeout(timer);
       clearImmediate(abortSoon);
@@ -175,7 +210,12 @@ const ALERT_PROBE_MS = 1_000;
  * An https connection closed before any answer may be a TLS 1.3 server refusing the client's (missing)
  * certificate: undici loses that alert, a bare connection reads it (tls-probe.ts).
  */
-async function withTlsAlert(error: TransportError, req: HttpRequest, network: Network, leftMs: number): Promise<TransportError> {
+async function withTlsAlert(
+  error: TransportError,
+  req: HttpRequest,
+  network: Network,
+  leftMs: number,
+): Promise<TransportError> {
   if (error.transport !== 'CONNECTION_RESET' || !req.url.startsWith('https:') || leftMs < 50) return error;
   const alert = await tlsAlertOf(req.url, network, Math.min(ALERT_PROBE_MS, leftMs));
   return alert ? toTransportError({ code: alert }, req, leftMs, proxyFor(req.url, network.proxy)) : error;
@@ -189,9 +229,14 @@ async function withTlsAlert(error: TransportError, req: HttpRequest, network: Ne
 function agentOptions(network: Network, timeoutMs: number): EnvHttpProxyAgent.Options {
   const tls = connectionTls(network.tls);
   return {
-    httpProxy: network.proxy.http, httpsProxy: network.proxy.https, noProxy: network.proxy.noProxy,
-    connect: { timeout: timeoutMs, ...tls }, requestTls: tls, proxyTls: { ...(tls.ca ? { ca: tls.ca } : {}) },
-    headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+    httpProxy: network.proxy.http,
+    httpsProxy: network.proxy.https,
+    noProxy: network.proxy.noProxy,
+    connect: { timeout: timeoutMs, ...tls },
+    requestTls: tls,
+    proxyTls: { ...(tls.ca ? { ca: tls.ca } : {}) },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
   };
 }
 

@@ -41,11 +41,15 @@ describe('findK6', () => {
   });
 
   it('then k6 on PATH, skipping folders without an executable k6', () => {
-    expect(findK6({ PATH: [join(dir, 'nothing'), join(dir, 'plain'), join(dir, 'bin')].join(':') }, emptyCache)).toBe(onPath);
+    expect(findK6({ PATH: [join(dir, 'nothing'), join(dir, 'plain'), join(dir, 'bin')].join(':') }, emptyCache)).toBe(
+      onPath,
+    );
   });
 
   it('without any k6, says how to get one', () => {
-    expect(() => findK6({ PATH: join(dir, 'nothing') }, emptyCache)).toThrow(/^K6: k6 not found: build the pinned versions with `npm run k6:build`/);
+    expect(() => findK6({ PATH: join(dir, 'nothing') }, emptyCache)).toThrow(
+      /^K6: k6 not found: build the pinned versions with `npm run k6:build`/,
+    );
   });
 });
 

@@ -38,7 +38,8 @@ function onPath(name: string, pathVariable: string | undefined): string | undefi
   return undefined;
 }
 
-const HOW_TO_GET_K6 = 'build the pinned versions with `npm run k6:build` (needs Go), or set K6=/path/to/k6, or put k6 on PATH';
+const HOW_TO_GET_K6 =
+  'build the pinned versions with `npm run k6:build` (needs Go), or set K6=/path/to/k6, or put k6 on PATH';
 
 /**
  * The k6 to run: $K6 (a path, or a command name looked up on PATH), else the newest pinned build in
@@ -47,8 +48,13 @@ const HOW_TO_GET_K6 = 'build the pinned versions with `npm run k6:build` (needs 
 export function findK6(env: Record<string, string | undefined> = process.env, cacheDir = K6_CACHE_DIR): string {
   const given = env.K6;
   if (given !== undefined && given !== '') {
-    const found = given.includes('/') ? (isExecutableFile(resolve(given)) ? resolve(given) : undefined) : onPath(given, env.PATH);
-    if (found === undefined) throw new ConfigError(`${given} is not an executable k6; fix K6 or unset it, or ${HOW_TO_GET_K6}`, 'K6');
+    const found = given.includes('/')
+      ? isExecutableFile(resolve(given))
+        ? resolve(given)
+        : undefined
+      : onPath(given, env.PATH);
+    if (found === undefined)
+      throw new ConfigError(`${given} is not an executable k6; fix K6 or unset it, or ${HOW_TO_GET_K6}`, 'K6');
     return found;
   }
   for (const version of K6_PINNED_VERSIONS) {
@@ -61,5 +67,8 @@ export function findK6(env: Record<string, string | undefined> = process.env, ca
 
 /** The pinned versions built in .cache/k6, newest first (tests run each one). */
 export function k6Versions(cacheDir = K6_CACHE_DIR): Array<{ version: K6PinnedVersion; path: string }> {
-  return K6_PINNED_VERSIONS.filter((v) => isExecutableFile(k6CachePath(v, cacheDir))).map((version) => ({ version, path: k6CachePath(version, cacheDir) }));
+  return K6_PINNED_VERSIONS.filter((v) => isExecutableFile(k6CachePath(v, cacheDir))).map((version) => ({
+    version,
+    path: k6CachePath(version, cacheDir),
+  }));
 }

@@ -28,20 +28,29 @@ const NOT_PROBES = ['capacity.js', 'key-split.js'];
 
 /** A Go duration as k6 prints it ("72h5m0s", "1m30.5s", "750ms") in ms. */
 function goDurationMs(text: string): number {
-  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, 'µs': 1e-3, ns: 1e-6 };
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, µs: 1e-3, ns: 1e-6 };
   let ms = 0;
   for (const [, n, unit] of text.matchAll(/([\d.]+)(ms|us|µs|ns|h|m|s)/g)) ms += Number(n) * units[unit!]!;
   return ms;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-k6-max-'));
-const COMPRESSED = { windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } };
+const COMPRESSED = {
+  windows: { minuteSeconds: 2, daySeconds: 12 },
+  plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } },
+};
 const TABLES: Array<{ title: string; table: PlanTable; file?: string }> = [
   { title: "the spec's windows", table: parsePlansFile({}) },
   { title: 'compressed windows', table: parsePlansFile(COMPRESSED), file: join(dir, 'plans.json') },
 ];
 writeFileSync(join(dir, 'plans.json'), JSON.stringify(COMPRESSED));
-const KEY_SETS = [[{ plan: 'free', key: 'pc_free_aaaaaaaaaaaa' }], [{ plan: 'free', key: 'pc_free_aaaaaaaaaaaa' }, { plan: 'pro', key: 'pc_pro_bbbbbbbbbbbbb' }]];
+const KEY_SETS = [
+  [{ plan: 'free', key: 'pc_free_aaaaaaaaaaaa' }],
+  [
+    { plan: 'free', key: 'pc_free_aaaaaaaaaaaa' },
+    { plan: 'pro', key: 'pc_pro_bbbbbbbbbbbbb' },
+  ],
+];
 
 let dist = '';
 beforeAll(async () => {
@@ -56,15 +65,24 @@ describe.skipIf(k6.skip)(`every probe script's maxDuration covers the core's bou
     expect(scripts.filter((s) => !(s in PROBES_OF) && !NOT_PROBES.includes(s))).toEqual([]);
   });
 
-  const rows = Object.keys(PROBES_OF).flatMap((script) => TABLES.flatMap((t) => KEY_SETS.map((keys) => ({ script, ...t, keys }))));
+  const rows = Object.keys(PROBES_OF).flatMap((script) =>
+    TABLES.flatMap((t) => KEY_SETS.map((keys) => ({ script, ...t, keys }))),
+  );
   it.for(rows)('$script, $title, $keys.length key(s)', ({ script, table, file, keys }) => {
-    const env = ['-e', `KEYS=${keys.map((k) => `${k.plan}=${k.key}`).join(',')}`, ...(file ? ['-e', `PLANS_FILE=${file}`] : [])];
+    const env = [
+      '-e',
+      `KEYS=${keys.map((k) => `${k.plan}=${k.key}`).join(',')}`,
+      ...(file ? ['-e', `PLANS_FILE=${file}`] : []),
+    ];
     const run = spawnSync(k6.path!, ['inspect', ...env, join(dist, script)], { encoding: 'utf8', timeout: 30_000 });
     expect(run.status, `${script}: ${run.stderr}`).toBe(0);
     const options = JSON.parse(run.stdout) as { scenarios: Record<string, { maxDuration?: string }> };
     const [scenario] = Object.values(options.scenarios);
     const only = PROBES_OF[script]!(keys.length);
     const bound = quotaBoundOf({ keys, plans: table, only, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS });
-    expect(goDurationMs(scenario?.maxDuration ?? '0s'), `${script} maxDuration ${scenario?.maxDuration}`).toBeGreaterThanOrEqual(bound.totalMs);
+    expect(
+      goDurationMs(scenario?.maxDuration ?? '0s'),
+      `${script} maxDuration ${scenario?.maxDuration}`,
+    ).toBeGreaterThanOrEqual(bound.totalMs);
   });
 });

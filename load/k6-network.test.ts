@@ -16,8 +16,16 @@ beforeAll(() => {
 
 describe("k6's network", () => {
   test('the proxy resolved once, in both cases, so Go and curl conventions agree; loopback direct', () => {
-    const env = k6NetworkEnv(resolveNetwork({}, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2', NO_PROXY: '.corp' }), dir, {});
-    expect(env).toMatchObject({ HTTPS_PROXY: 'http://lower:1', https_proxy: 'http://lower:1', NO_PROXY: '.corp,localhost,127.0.0.1,[::1]' });
+    const env = k6NetworkEnv(
+      resolveNetwork({}, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2', NO_PROXY: '.corp' }),
+      dir,
+      {},
+    );
+    expect(env).toMatchObject({
+      HTTPS_PROXY: 'http://lower:1',
+      https_proxy: 'http://lower:1',
+      NO_PROXY: '.corp,localhost,127.0.0.1,[::1]',
+    });
     expect(env.HTTP_PROXY).toBeUndefined();
   });
 
@@ -31,22 +39,32 @@ describe("k6's network", () => {
   });
 
   test('NODE_EXTRA_CA_CERTS reaches k6 too (Node trusted it, k6 did not)', () => {
-    const env = k6NetworkEnv(resolveNetwork({}, { NODE_EXTRA_CA_CERTS: pki.caCert }), dir, { NODE_EXTRA_CA_CERTS: pki.caCert });
+    const env = k6NetworkEnv(resolveNetwork({}, { NODE_EXTRA_CA_CERTS: pki.caCert }), dir, {
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
     expect(readFileSync(env.SSL_CERT_FILE!, 'utf8')).toContain(readFileSync(pki.caCert, 'utf8').trim());
   });
 
-  test('nothing given: no variable set (k6 keeps its own roots and goes direct); --insecure turns k6\'s verification off', () => {
+  test("nothing given: no variable set (k6 keeps its own roots and goes direct); --insecure turns k6's verification off", () => {
     expect(k6NetworkEnv(resolveNetwork({}, {}), dir, {})).toEqual({});
-    expect(k6NetworkEnv(resolveNetwork({ insecure: true }, {}), dir, {})).toEqual({ K6_INSECURE_SKIP_TLS_VERIFY: 'true' });
+    expect(k6NetworkEnv(resolveNetwork({ insecure: true }, {}), dir, {})).toEqual({
+      K6_INSECURE_SKIP_TLS_VERIFY: 'true',
+    });
   });
 
   test('an encrypted key is handed to k6 decrypted, in the private folder only, readable by its owner only', () => {
-    const network = resolveNetwork({ clientCert: pki.clientCert, clientKey: pki.clientKeyEncrypted }, { PETCERT_CLIENT_KEY_PASSPHRASE: pki.passphrase });
+    const network = resolveNetwork(
+      { clientCert: pki.clientCert, clientKey: pki.clientKeyEncrypted },
+      { PETCERT_CLIENT_KEY_PASSPHRASE: pki.passphrase },
+    );
     const files = k6ClientFiles(network, dir)!;
     expect(files.certFile).toBe(pki.clientCert);
     expect(files.keyFile.startsWith(dir)).toBe(true);
     expect(statSync(files.keyFile).mode & 0o777).toBe(0o600);
     expect(() => createPrivateKey(readFileSync(files.keyFile, 'utf8'))).not.toThrow();
-    expect(k6ClientFiles(resolveNetwork({ clientCert: pki.clientCert, clientKey: pki.clientKey }, {}), dir)).toEqual({ certFile: pki.clientCert, keyFile: pki.clientKey });
+    expect(k6ClientFiles(resolveNetwork({ clientCert: pki.clientCert, clientKey: pki.clientKey }, {}), dir)).toEqual({
+      certFile: pki.clientCert,
+      keyFile: pki.clientKey,
+    });
   });
 });

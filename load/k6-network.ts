@@ -11,25 +11,39 @@ import type { Network } from '../http/network.ts';
 
 /** Where Go looks for the system's roots on Linux (crypto/x509 root_linux.go), in its order. */
 const GO_CERT_FILES = [
-  '/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem',
-  '/etc/pki/tls/cacert.pem', '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem', '/etc/ssl/cert.pem',
+  '/etc/ssl/certs/ca-certificates.crt',
+  '/etc/pki/tls/certs/ca-bundle.crt',
+  '/etc/ssl/ca-bundle.pem',
+  '/etc/pki/tls/cacert.pem',
+  '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem',
+  '/etc/ssl/cert.pem',
 ];
 
 /** The roots Go would trust without SSL_CERT_FILE, or Node's (Mozilla's) when the system has none. */
 function systemRoots(env: Record<string, string | undefined>): string {
-  const file = [env.SSL_CERT_FILE, ...GO_CERT_FILES].find((f): f is string => f !== undefined && f !== '' && existsSync(f));
+  const file = [env.SSL_CERT_FILE, ...GO_CERT_FILES].find(
+    (f): f is string => f !== undefined && f !== '' && existsSync(f),
+  );
   return file ? readFileSync(file, 'utf8') : rootCertificates.join('\n');
 }
 
 /** The bundle k6 trusts: the system's roots and the extra CAs, written into `dir`. */
-export function writeTrustBundle(network: Network, dir: string, env: Record<string, string | undefined> = process.env): string {
+export function writeTrustBundle(
+  network: Network,
+  dir: string,
+  env: Record<string, string | undefined> = process.env,
+): string {
   const path = join(dir, 'ca-bundle.pem');
   writeFileSync(path, `${systemRoots(env).trim()}\n${network.tls.extraCa.join('\n')}\n`, { mode: 0o644 });
   return path;
 }
 
 /** k6's environment for the network; `dir` holds the trust bundle when one is needed. */
-export function k6NetworkEnv(network: Network, dir: string, env: Record<string, string | undefined> = process.env): Record<string, string> {
+export function k6NetworkEnv(
+  network: Network,
+  dir: string,
+  env: Record<string, string | undefined> = process.env,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const { http, https, noProxy } = network.proxy;
   if (https) Object.assign(out, { HTTPS_PROXY: https, https_proxy: https });
@@ -46,7 +60,10 @@ export function k6ClientFiles(network: Network, dir: string): { certFile: string
   if (client === undefined) return undefined;
   if (client.passphrase === undefined) return { certFile: client.certFile, keyFile: client.keyFile };
   const keyFile = join(dir, 'client.key');
-  const pem = createPrivateKey({ key: client.key, passphrase: client.passphrase }).export({ type: 'pkcs8', format: 'pem' });
+  const pem = createPrivateKey({ key: client.key, passphrase: client.passphrase }).export({
+    type: 'pkcs8',
+    format: 'pem',
+  });
   writeFileSync(keyFile, pem, { mode: 0o600 });
   return { certFile: client.certFile, keyFile };
 }

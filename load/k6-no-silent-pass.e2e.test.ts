@@ -16,10 +16,18 @@ import { K6_UNDER_TEST, k6Output, runK6, type K6UnderTest } from '../testkit/k6/
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-k6-guards-'));
 let dist = '';
-const TABLE = { windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } };
+const TABLE = {
+  windows: { minuteSeconds: 2, daySeconds: 12 },
+  plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } },
+};
 const keys = { pc_free_guard_aaaaaaaaaa: 'free', pc_pro_guard_bbbbbbbbbbb: 'pro' };
-const KEYS = Object.entries(keys).map(([k, p]) => `${p}=${k}`).join(',');
-const GENEROUS = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { free: { perMinute: 10_000, perDay: 1e6 }, pro: { perMinute: 10_000, perDay: 1e6 } } };
+const KEYS = Object.entries(keys)
+  .map(([k, p]) => `${p}=${k}`)
+  .join(',');
+const GENEROUS = {
+  windows: { minuteSeconds: 60, daySeconds: 86_400 },
+  plans: { free: { perMinute: 10_000, perDay: 1e6 }, pro: { perMinute: 10_000, perDay: 1e6 } },
+};
 let server: CountingServer;
 
 beforeAll(async () => {
@@ -31,7 +39,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.close());
 
-const fixture = (k6: K6UnderTest, env: Record<string, string>, cwd?: string) => runK6(k6, [join(dist, 'engine.js')], { env: { URL: `${server.baseUrl}/pets?limit=1`, ...env }, cwd });
+const fixture = (k6: K6UnderTest, env: Record<string, string>, cwd?: string) =>
+  runK6(k6, [join(dist, 'engine.js')], { env: { URL: `${server.baseUrl}/pets?limit=1`, ...env }, cwd });
 
 /** Requests the shared server receives while `body` runs. */
 async function requestsDuring<T>(body: () => Promise<T>): Promise<[T, number]> {
@@ -44,7 +53,11 @@ async function requestsDuring<T>(body: () => Promise<T>): Promise<[T, number]> {
 async function headerAccuracy(k6: K6UnderTest, env: Record<string, string> = {}, args: string[] = [], cwd?: string) {
   const own = await countingServer({ plans: parsePlansFile(TABLE), keys });
   try {
-    const run = await runK6(k6, [...args, join(dist, 'header-accuracy.js')], { env: { BASE_URL: own.baseUrl, KEYS, PLANS_FILE: join(dir, 'plans.json'), ...env }, cwd, timeoutMs: 60_000 });
+    const run = await runK6(k6, [...args, join(dist, 'header-accuracy.js')], {
+      env: { BASE_URL: own.baseUrl, KEYS, PLANS_FILE: join(dir, 'plans.json'), ...env },
+      cwd,
+      timeoutMs: 60_000,
+    });
     return { ...run, received: own.received.length };
   } finally {
     await own.close();
@@ -74,10 +87,16 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
       const scripts = k6Scripts().map((f) => f.replace(/\.ts$/, '.js'));
       expect(scripts.length).toBeGreaterThanOrEqual(6);
       for (const script of scripts) {
-        const run = spawnSync(k6.path!, ['inspect', '-e', `KEYS=${KEYS}`, join(dist, script)], { encoding: 'utf8', timeout: 30_000 });
+        const run = spawnSync(k6.path!, ['inspect', '-e', `KEYS=${KEYS}`, join(dist, script)], {
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
         expect(run.status, `${script}: ${run.stderr}`).toBe(0);
         const options = JSON.parse(run.stdout) as { thresholds?: Record<string, string[]> };
-        expect(options.thresholds?.['http_reqs'] ?? [], `${script} sends nothing and still passes without it`).toContain('count>0');
+        expect(
+          options.thresholds?.['http_reqs'] ?? [],
+          `${script} sends nothing and still passes without it`,
+        ).toContain('count>0');
       }
     });
 
@@ -97,25 +116,50 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     // function guarded() makes is an object in every VU): the built text is edited so that the load
     // request, then the canary's, throws.
     // The canary: the free key spare (MIX holds pro only), free's quota 20 a 2 s window, so it can cross it.
-    const canaryTable = { windows: { minuteSeconds: 2, daySeconds: 86_400 }, plans: { ...GENEROUS.plans, free: { perMinute: 20, perDay: 1e6 } } };
+    const canaryTable = {
+      windows: { minuteSeconds: 2, daySeconds: 86_400 },
+      plans: { ...GENEROUS.plans, free: { perMinute: 20, perDay: 1e6 } },
+    };
     it.for([
       ['load', 'const res = await request(', 'capacity', {}],
-      ['canary', 'const res = await canaryRequest(', 'capacity canary', { MIX: 'pro=1', UTILISATION: '0.1', PLANS_FILE: join(dir, 'plans-canary.json') }],
-    ] as const)('the capacity bundle\'s %s iteration that throws aborts the test: exit code 108, the error named', async ([, call, script, extra]) => {
-      writeFileSync(join(dir, 'plans-canary.json'), JSON.stringify(canaryTable));
-      const text = readFileSync(join(dist, 'capacity.js'), 'utf8');
-      expect(text).toContain(call);
-      const broken = join(dir, `capacity-throws-${script.replace(' ', '-')}.js`);
-      writeFileSync(broken, text.replace(call, 'const res = await Promise.reject(new Error("thrown on purpose")) ?? ('));
-      const env = { BASE_URL: server.baseUrl, KEYS, PLANS_FILE: join(dir, 'plans-capacity.json'), STEP_SECONDS: '2', STEPS: '2', ...extra };
-      const run = await runK6(k6, [broken], { env, timeoutMs: 60_000 });
-      expect(run.code, k6Output(run)).toBe(108);
-      expect(run.stderr).toContain(`${script}: an iteration threw (thrown on purpose)`);
-    });
+      [
+        'canary',
+        'const res = await canaryRequest(',
+        'capacity canary',
+        { MIX: 'pro=1', UTILISATION: '0.1', PLANS_FILE: join(dir, 'plans-canary.json') },
+      ],
+    ] as const)(
+      "the capacity bundle's %s iteration that throws aborts the test: exit code 108, the error named",
+      async ([, call, script, extra]) => {
+        writeFileSync(join(dir, 'plans-canary.json'), JSON.stringify(canaryTable));
+        const text = readFileSync(join(dist, 'capacity.js'), 'utf8');
+        expect(text).toContain(call);
+        const broken = join(dir, `capacity-throws-${script.replace(' ', '-')}.js`);
+        writeFileSync(
+          broken,
+          text.replace(call, 'const res = await Promise.reject(new Error("thrown on purpose")) ?? ('),
+        );
+        const env = {
+          BASE_URL: server.baseUrl,
+          KEYS,
+          PLANS_FILE: join(dir, 'plans-capacity.json'),
+          STEP_SECONDS: '2',
+          STEPS: '2',
+          ...extra,
+        };
+        const run = await runK6(k6, [broken], { env, timeoutMs: 60_000 });
+        expect(run.code, k6Output(run)).toBe(108);
+        expect(run.stderr).toContain(`${script}: an iteration threw (thrown on purpose)`);
+      },
+    );
 
     it('a real bundle whose iterations throw (key-split on a segment that holds no key) exits 108', async () => {
       const [run, received] = await requestsDuring(() =>
-        runK6(k6, ['--execution-segment', '2/3:1', '--execution-segment-sequence', '0,1/3,2/3,1', join(dist, 'key-split.js')], { env: { BASE_URL: server.baseUrl, KEYS, RATE: '5', DURATION: '1s' } }),
+        runK6(
+          k6,
+          ['--execution-segment', '2/3:1', '--execution-segment-sequence', '0,1/3,2/3,1', join(dist, 'key-split.js')],
+          { env: { BASE_URL: server.baseUrl, KEYS, RATE: '5', DURATION: '1s' } },
+        ),
       );
       expect(run.code, k6Output(run)).toBe(108);
       expect(run.stderr).toMatch(/segment 2\/3:1 holds none of the 2 keys/);
@@ -170,17 +214,24 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
   });
 
   describe.skipIf(k6.skip)('a command line that replaces the scenarios is refused', () => {
-    it(k6.version.startsWith('v1.') ? '--vus 2 alone leaves the scenarios in k6 v1: the run is the script’s own' : '--vus 2 alone replaces the scenarios since k6 v2.1: refused in setup (exit 108), no request sent', async () => {
-      const run = await headerAccuracy(k6, {}, ['--vus', '2']);
-      if (k6.version.startsWith('v1.')) {
-        expect(run.code, k6Output(run)).toBe(0);
-        expect(run.summaries[0]?.passed).toBe(true);
-      } else {
-        expect(run.code, k6Output(run)).toBe(108);
-        expect(run.stderr).toMatch(/k6 is not running this script's scenarios \(expected header_accuracy; running default\)/);
-        expect(run.received).toBe(0);
-      }
-    });
+    it(
+      k6.version.startsWith('v1.')
+        ? '--vus 2 alone leaves the scenarios in k6 v1: the run is the script’s own'
+        : '--vus 2 alone replaces the scenarios since k6 v2.1: refused in setup (exit 108), no request sent',
+      async () => {
+        const run = await headerAccuracy(k6, {}, ['--vus', '2']);
+        if (k6.version.startsWith('v1.')) {
+          expect(run.code, k6Output(run)).toBe(0);
+          expect(run.summaries[0]?.passed).toBe(true);
+        } else {
+          expect(run.code, k6Output(run)).toBe(108);
+          expect(run.stderr).toMatch(
+            /k6 is not running this script's scenarios \(expected header_accuracy; running default\)/,
+          );
+          expect(run.received).toBe(0);
+        }
+      },
+    );
 
     it('--iterations 3 replaces them in every version: refused (exit 108)', async () => {
       const run = await headerAccuracy(k6, {}, ['--iterations', '3']);

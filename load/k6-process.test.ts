@@ -37,19 +37,40 @@ describe('the working folder petcert makes for k6', () => {
 
 describe("k6's environment", () => {
   it('passes the proxy and trust variables through, and nothing else of the caller', async () => {
-    const env = { PATH: '/bin', HOME: '/home/ci', HTTPS_PROXY: 'http://proxy:3128', no_proxy: '.corp', SSL_CERT_FILE: '/ca.pem', AWS_SECRET_ACCESS_KEY: 'nope', K6_INSECURE_SKIP_TLS_VERIFY: 'true' };
-    expect(k6Environment({}, env)).toEqual({ PATH: '/bin', HOME: '/home/ci', K6_NO_USAGE_REPORT: 'true', HTTPS_PROXY: 'http://proxy:3128', no_proxy: '.corp', SSL_CERT_FILE: '/ca.pem' });
+    const env = {
+      PATH: '/bin',
+      HOME: '/home/ci',
+      HTTPS_PROXY: 'http://proxy:3128',
+      no_proxy: '.corp',
+      SSL_CERT_FILE: '/ca.pem',
+      AWS_SECRET_ACCESS_KEY: 'nope',
+      K6_INSECURE_SKIP_TLS_VERIFY: 'true',
+    };
+    expect(k6Environment({}, env)).toEqual({
+      PATH: '/bin',
+      HOME: '/home/ci',
+      K6_NO_USAGE_REPORT: 'true',
+      HTTPS_PROXY: 'http://proxy:3128',
+      no_proxy: '.corp',
+      SSL_CERT_FILE: '/ca.pem',
+    });
   });
 
   it("the caller's own values win over the inherited ones", () => {
-    expect(k6Environment({ HTTPS_PROXY: 'http://cli:1' }, { HTTPS_PROXY: 'http://env:2' }).HTTPS_PROXY).toBe('http://cli:1');
+    expect(k6Environment({ HTTPS_PROXY: 'http://cli:1' }, { HTTPS_PROXY: 'http://env:2' }).HTTPS_PROXY).toBe(
+      'http://cli:1',
+    );
   });
 
   it('reaches the child process', async () => {
     const saved = process.env.HTTPS_PROXY;
     process.env.HTTPS_PROXY = 'http://proxy.test:3128';
     try {
-      const run = await runK6Process({ k6: process.execPath, args: ['-e', 'console.log(process.env.HTTPS_PROXY, process.env.SECRET_OF_CALLER ?? "none")'], timeoutMs: 10_000 });
+      const run = await runK6Process({
+        k6: process.execPath,
+        args: ['-e', 'console.log(process.env.HTTPS_PROXY, process.env.SECRET_OF_CALLER ?? "none")'],
+        timeoutMs: 10_000,
+      });
       expect(run.stdout.trim()).toBe('http://proxy.test:3128 none');
     } finally {
       if (saved === undefined) delete process.env.HTTPS_PROXY;

@@ -49,9 +49,21 @@ export interface K6Process {
  * The variables k6 (Go's net/http and crypto/x509) reads to reach a target the way the user's network
  * does: the proxies, and the trusted roots. Nothing else of the caller's environment reaches k6.
  */
-export const K6_NETWORK_ALLOWLIST = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR'] as const;
+export const K6_NETWORK_ALLOWLIST = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+] as const;
 
-export function k6Environment(extra: Record<string, string> = {}, env: Record<string, string | undefined> = process.env): Record<string, string> {
+export function k6Environment(
+  extra: Record<string, string> = {},
+  env: Record<string, string | undefined> = process.env,
+): Record<string, string> {
   const network = Object.fromEntries(K6_NETWORK_ALLOWLIST.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
   return { PATH: env.PATH ?? '', HOME: env.HOME ?? tmpdir(), K6_NO_USAGE_REPORT: 'true', ...network, ...extra };
 }
@@ -103,7 +115,12 @@ function k6Child(o: K6ProcessOptions, cwd: string): Promise<K6Process> {
     else o.interrupt?.addEventListener('abort', interrupt, { once: true });
     child.on('error', (e) => {
       clearTimeout(timer);
-      reject(new ConfigError(`cannot start k6 ${o.k6} (${e.message}); build it with \`npm run k6:build\` or set K6=/path/to/k6`, 'K6'));
+      reject(
+        new ConfigError(
+          `cannot start k6 ${o.k6} (${e.message}); build it with \`npm run k6:build\` or set K6=/path/to/k6`,
+          'K6',
+        ),
+      );
     });
     child.on('close', (code) => {
       clearTimeout(timer);

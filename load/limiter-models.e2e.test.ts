@@ -6,7 +6,15 @@
 // also counts how often the model itself is told.
 import { describe, expect, it } from 'vitest';
 import type { ReferenceOptions } from '../reference/index.ts';
-import { alikeModels, certifyOnModel, failures, MODELS, modelsTold, quotaOnModel, type CorrectModel } from '../testkit/load/model-runs.ts';
+import {
+  alikeModels,
+  certifyOnModel,
+  failures,
+  MODELS,
+  modelsTold,
+  quotaOnModel,
+  type CorrectModel,
+} from '../testkit/load/model-runs.ts';
 
 describe.concurrent('a correct limiter of every model passes', () => {
   it.for(MODELS)('%s', { timeout: 240_000 }, async (limiterModel) => {
@@ -20,14 +28,18 @@ describe.concurrent('a correct limiter of every model passes', () => {
 });
 
 describe.concurrent('a token bucket nobody declared', () => {
-  it('fails under the window reading, and report.json counts the windows over the figure', { timeout: 240_000 }, async () => {
-    const r = await quotaOnModel('token-bucket', undefined, null);
-    expect(r.reading).toMatchObject({ model: 'window', declared: false });
-    const over = failures(r).filter((f) => /^quota\.(minute|burst|day)\.exact\[/.test(f));
-    expect(over).not.toEqual([]);
-    for (const f of over) expect(f).toMatch(/window reading/);
-    expect(r.overAdmitted).not.toEqual([]);
-  });
+  it(
+    'fails under the window reading, and report.json counts the windows over the figure',
+    { timeout: 240_000 },
+    async () => {
+      const r = await quotaOnModel('token-bucket', undefined, null);
+      expect(r.reading).toMatchObject({ model: 'window', declared: false });
+      const over = failures(r).filter((f) => /^quota\.(minute|burst|day)\.exact\[/.test(f));
+      expect(over).not.toEqual([]);
+      for (const f of over) expect(f).toMatch(/window reading/);
+      expect(r.overAdmitted).not.toEqual([]);
+    },
+  );
 });
 
 /**
@@ -50,7 +62,10 @@ describe.concurrent('faults in each model are still caught', () => {
   it.for(cases)('%s: %s', { timeout: 240_000 }, async ([limiterModel, , faults, checks]) => {
     const r = await quotaOnModel(limiterModel, faults);
     const failed = failures(r).map((f) => f.split(':')[0]!);
-    expect(failed.filter((id) => checks.includes(id)), failed.join(', ')).not.toEqual([]);
+    expect(
+      failed.filter((id) => checks.includes(id)),
+      failed.join(', '),
+    ).not.toEqual([]);
   });
 });
 

@@ -24,20 +24,25 @@ async function run(options: { faults?: ReferenceFaults; variants?: ReferenceVari
     await server.close();
   }
 }
-const failed = (r: Awaited<ReturnType<typeof run>>) => r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
+const failed = (r: Awaited<ReturnType<typeof run>>) =>
+  r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
 const failedIds = (r: Awaited<ReturnType<typeof run>>) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
 /** A full run: minute probes one key at a time, then up to two day windows, waiting included. */
 const FULL_RUN_MS = 120_000;
 const quick: ProbeName[] = ['minute', 'burst', 'isolation'];
 
 describe.concurrent('petcert quota against the reference server', () => {
-  it('passes every check on the correct server, with series and no key in the report', async () => {
-    const r = await run({});
-    expect(failed(r)).toEqual([]);
-    expect(exitCodeOf(r)).toBe(0);
-    expect(r.series?.['minute:free']?.length).toBeGreaterThan(3);
-    expect(JSON.stringify(r.checks)).not.toContain(keyList[0]!.key);
-  }, FULL_RUN_MS);
+  it(
+    'passes every check on the correct server, with series and no key in the report',
+    async () => {
+      const r = await run({});
+      expect(failed(r)).toEqual([]);
+      expect(exitCodeOf(r)).toBe(0);
+      expect(r.series?.['minute:free']?.length).toBeGreaterThan(3);
+      expect(JSON.stringify(r.checks)).not.toContain(keyList[0]!.key);
+    },
+    FULL_RUN_MS,
+  );
 
   it.for([
     ['headerQuota minute', { headerQuota: 'minute' }],
@@ -90,6 +95,8 @@ describe.concurrent('petcert quota against the reference server', () => {
   });
 
   it('refuses a production URL unless allowed', async () => {
-    await expect(runQuota({ baseUrl: 'https://api.animalstore.example/v1', keys: keyList, plans })).rejects.toBeInstanceOf(ConfigError);
+    await expect(
+      runQuota({ baseUrl: 'https://api.animalstore.example/v1', keys: keyList, plans }),
+    ).rejects.toBeInstanceOf(ConfigError);
   });
 });

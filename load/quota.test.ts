@@ -20,13 +20,26 @@ function dead() {
 }
 
 describe('a target that never answers', () => {
-  it.for(['minute', 'burst', 'day'] as const)('%s: one request costs the tries the bound counts, then UNREACHABLE', async (probe) => {
-    const target = dead();
-    const report = await runQuota({ baseUrl: 'http://127.0.0.1:1/v1', keys, plans, only: [probe], send: target.send, clock: target.clock, timeoutMs: TIMEOUT_MS });
-    expect(report.aborted?.code).toBe('UNREACHABLE');
-    expect(target.tries()).toBe(PROBE_TRIES);
-    expect(target.clock.now() - FAKE_START_MS).toBe(requestWorstMs(TIMEOUT_MS));
-    expect(report.requests).toBe(PROBE_TRIES);
-    expect(target.clock.now() - FAKE_START_MS).toBeLessThanOrEqual(quotaBoundOf({ keys, plans, only: [probe], timeoutMs: TIMEOUT_MS }).totalMs);
-  });
+  it.for(['minute', 'burst', 'day'] as const)(
+    '%s: one request costs the tries the bound counts, then UNREACHABLE',
+    async (probe) => {
+      const target = dead();
+      const report = await runQuota({
+        baseUrl: 'http://127.0.0.1:1/v1',
+        keys,
+        plans,
+        only: [probe],
+        send: target.send,
+        clock: target.clock,
+        timeoutMs: TIMEOUT_MS,
+      });
+      expect(report.aborted?.code).toBe('UNREACHABLE');
+      expect(target.tries()).toBe(PROBE_TRIES);
+      expect(target.clock.now() - FAKE_START_MS).toBe(requestWorstMs(TIMEOUT_MS));
+      expect(report.requests).toBe(PROBE_TRIES);
+      expect(target.clock.now() - FAKE_START_MS).toBeLessThanOrEqual(
+        quotaBoundOf({ keys, plans, only: [probe], timeoutMs: TIMEOUT_MS }).totalMs,
+      );
+    },
+  );
 });

@@ -51,14 +51,18 @@ function validate(options: QuotaOptions): { only: ProbeName[]; baseUrl: string }
   if (options.keys.length === 0) throw new ConfigError('give at least one --key PLAN=KEY', 'key');
   for (const { key, plan } of options.keys) checkApiKey(key, 'key', `the key for plan "${plan}"`);
   const only = options.only ?? PROBE_NAMES;
-  for (const p of only) if (!PROBE_NAMES.includes(p)) throw new ConfigError(`unknown probe "${p}" (known: ${PROBE_NAMES.join(', ')})`, 'only');
+  for (const p of only)
+    if (!PROBE_NAMES.includes(p))
+      throw new ConfigError(`unknown probe "${p}" (known: ${PROBE_NAMES.join(', ')})`, 'only');
   if (only.length === 0) throw new ConfigError('no probe selected', 'only');
   refuseProduction(baseUrl, options, 'quota probes spend real quota');
   return { only, baseUrl };
 }
 
 /** The run's worst-case duration (load/probes/bounds.ts), from its plans and flags. */
-export function quotaBoundOf(options: Pick<QuotaOptions, 'keys' | 'plans' | 'only' | 'maxWaitMs' | 'timeoutMs'>): Bound {
+export function quotaBoundOf(
+  options: Pick<QuotaOptions, 'keys' | 'plans' | 'only' | 'maxWaitMs' | 'timeoutMs'>,
+): Bound {
   return quotaBound({
     windows: options.plans.windows,
     plans: options.keys.map((k) => resolvePlan(options.plans, k.plan)),
@@ -70,9 +74,12 @@ export function quotaBoundOf(options: Pick<QuotaOptions, 'keys' | 'plans' | 'onl
 
 export async function runQuota(options: QuotaOptions): Promise<Report> {
   const { only, baseUrl } = validate(options);
-  if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 1000)) throw new ConfigError(`must be at least 1 s, got ${options.maxWaitMs} ms`, '--max-wait');
+  if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 1000))
+    throw new ConfigError(`must be at least 1 s, got ${options.maxWaitMs} ms`, '--max-wait');
   const keys = options.keys.map((k) => ({ key: k.key, plan: resolvePlan(options.plans, k.plan) }));
-  const transport = options.send ? undefined : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
+  const transport = options.send
+    ? undefined
+    : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   // An interrupt cuts every probe short as the run's bound does (core/stop.ts).
   const stop = options.signal && { signal: options.signal, refuse: () => new WaitCapped(INTERRUPTED) };
   const clock = stop ? stoppableClock(options.clock ?? systemClock, stop) : (options.clock ?? systemClock);
@@ -81,18 +88,38 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   // The bound covers a request timeout past the deadline: the last request may be in flight when it passes.
   const bound = quotaBoundOf({ ...options, only });
   const ctx = createContext({
-    send: stop ? stopLayer(stop)(send) : send, clock, baseUrl, windows: options.plans.windows, progress: options.progress ?? silentProgress,
-    maxWaitMs: options.maxWaitMs, declared: options.plans.limiterModel,
+    send: stop ? stopLayer(stop)(send) : send,
+    clock,
+    baseUrl,
+    windows: options.plans.windows,
+    progress: options.progress ?? silentProgress,
+    maxWaitMs: options.maxWaitMs,
+    declared: options.plans.limiterModel,
     spentBefore: options.spentBefore,
     answersBefore: options.answersBefore,
     deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
   const report: Report = {
-    tool: 'petcert', version: VERSION, kind: 'quota', target: baseUrl, startedAt, finishedAt: startedAt, seed: null, requests: 0, checks: [], series: ctx.series, subjects: ctx.subjects,
+    tool: 'petcert',
+    version: VERSION,
+    kind: 'quota',
+    target: baseUrl,
+    startedAt,
+    finishedAt: startedAt,
+    seed: null,
+    requests: 0,
+    checks: [],
+    series: ctx.series,
+    subjects: ctx.subjects,
     reading: readingOf(options.plans.limiterModel),
   };
   try {
-    const results = await runProbes(ctx, keys, only, keys.map((k) => k.key));
+    const results = await runProbes(
+      ctx,
+      keys,
+      only,
+      keys.map((k) => k.key),
+    );
     report.checks = results.checks;
   } catch (error) {
     if (!(error instanceof UnreachableError)) throw error;
@@ -100,7 +127,8 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   } finally {
     await transport?.close();
   }
-  if (options.signal?.aborted) report.aborted = { code: 'INTERRUPTED', message: `${INTERRUPTED}: checks not reached were not judged` };
+  if (options.signal?.aborted)
+    report.aborted = { code: 'INTERRUPTED', message: `${INTERRUPTED}: checks not reached were not judged` };
   report.overAdmitted = overAdmitted(ctx.series, ctx.subjects, options.plans);
   report.requests = ctx.requests();
   report.finishedAt = new Date(clock.now()).toISOString();

@@ -16,7 +16,12 @@ describe('auth (§5) comes before anything else', () => {
   ] as const)('401 + Error for %s credentials, even with an invalid body', async ([, authorization]) => {
     const call = inProcess();
     const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
-    for (const [method, path] of [['GET', '/v1/pets?limit=0'], ['POST', '/v1/pets'], ['GET', '/v1/pets/abc'], ['DELETE', '/v1/nowhere']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/pets?limit=0'],
+      ['POST', '/v1/pets'],
+      ['GET', '/v1/pets/abc'],
+      ['DELETE', '/v1/nowhere'],
+    ] as const) {
       const res = await call(method, path, { key: null, headers, body: '{bad' });
       expect(res.status).toBe(401);
       expect(isApiError(bodyOf(res)) && (bodyOf(res) as { status: number }).status).toBe(401);
@@ -28,7 +33,9 @@ describe('auth (§5) comes before anything else', () => {
   test('the scheme name is case-insensitive (RFC 9110 §11.1)', async () => {
     const call = inProcess();
     for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
-      expect((await call('GET', '/v1/pets', { key: null, headers: { authorization: `${scheme} k` } })).status).toBe(200);
+      expect((await call('GET', '/v1/pets', { key: null, headers: { authorization: `${scheme} k` } })).status).toBe(
+        200,
+      );
     }
   });
 
@@ -49,7 +56,9 @@ describe('auth (§5) comes before anything else', () => {
 describe('create, list, get (§4)', () => {
   test('create → 201 Pet with a server-assigned id; get → 200 with deprecation headers', async () => {
     const call = inProcess();
-    const created = await call('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":7,"status":"pending","id":99}' });
+    const created = await call('POST', '/v1/pets', {
+      body: '{"name":"Rex","categoryId":7,"status":"pending","id":99}',
+    });
     expect(created.status).toBe(201);
     const body = bodyOf(created) as { id: number };
     expect(isPet(body)).toBe(true);
@@ -74,7 +83,10 @@ describe('create, list, get (§4)', () => {
 
   test('list: default 20, limit bounds, status filter', async () => {
     const call = inProcess({}, 'business');
-    for (let i = 0; i < 25; i++) await call('POST', '/v1/pets', { body: `{"name":"p${i}","categoryId":1,"status":"${i % 5 ? 'available' : 'sold'}"}` });
+    for (let i = 0; i < 25; i++)
+      await call('POST', '/v1/pets', {
+        body: `{"name":"p${i}","categoryId":1,"status":"${i % 5 ? 'available' : 'sold'}"}`,
+      });
     const all = await call('GET', '/v1/pets');
     expect(isPets(bodyOf(all))).toBe(true);
     expect((bodyOf(all) as unknown[]).length).toBe(20);
@@ -131,7 +143,9 @@ describe('robustness', () => {
       await call('GET', '/v1/pets', { key: null }),
     ];
     for (const res of responses) {
-      expect(Object.keys(res.headers)).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'date']));
+      expect(Object.keys(res.headers)).toEqual(
+        expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'date']),
+      );
     }
   });
 

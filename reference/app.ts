@@ -55,11 +55,17 @@ function tooMany(decision: Decision, nowMs: number, faults: ReferenceFaults, var
   if (retryAfter !== undefined) headers[RATE_LIMIT_HEADERS.retryAfter] = retryAfter;
   const message = `rate limit exceeded: retry after ${seconds} s`;
   if (variants.tooManyBody === 'empty') return { status: 429, headers, body: '' };
-  if (variants.tooManyBody === 'text') return { status: 429, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: message };
+  if (variants.tooManyBody === 'text')
+    return { status: 429, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: message };
   return errorResponse(429, message, variants.errorContentType, headers);
 }
 
-function retryAfterValue(seconds: number, nowMs: number, faults: ReferenceFaults, variants: ResolvedVariants): string | undefined {
+function retryAfterValue(
+  seconds: number,
+  nowMs: number,
+  faults: ReferenceFaults,
+  variants: ResolvedVariants,
+): string | undefined {
   if (faults.retryAfter === 'missing') return undefined; // fault
   if (faults.retryAfter === 'zero') return '0'; // fault
   const wait = faults.retryAfter === 'tooLong' ? seconds + 86_400 : seconds; // fault: a day too long
@@ -79,7 +85,11 @@ export function createApp(options: ReferenceOptions = {}): App {
   const limiter = createLimiter(table.windows, faults, variants);
   const anonymous = anonymousPlan(table);
   const dateHeader = createDateHeader();
-  const ctx: RouteContext = { store: createStore(options.maxPets ?? DEFAULT_MAX_PETS), variants, deprecationHeaders: deprecationHeaders() };
+  const ctx: RouteContext = {
+    store: createStore(options.maxPets ?? DEFAULT_MAX_PETS),
+    variants,
+    deprecationHeaders: deprecationHeaders(),
+  };
   // fault: planAlias — a key on plan A is limited (and reported) with plan B's figures.
   const limitedAs = (plan: Plan): Plan => {
     const alias = faults.planAlias?.[plan.name];
@@ -109,7 +119,10 @@ export function createApp(options: ReferenceOptions = {}): App {
     if (key === undefined || plan === undefined) {
       const invalid = variants.precedence === 'validation' ? validationFirst(req, nowMs) : undefined; // variant: precedence
       if (invalid) return invalid;
-      const message = req.headers.authorization === undefined ? 'missing API key (Authorization: Bearer <API_KEY>)' : 'invalid API key';
+      const message =
+        req.headers.authorization === undefined
+          ? 'missing API key (Authorization: Bearer <API_KEY>)'
+          : 'invalid API key';
       const res = errorResponse(401, message, variants.errorContentType, { 'www-authenticate': 'Bearer' });
       Object.assign(res.headers, anonymousHeaders(nowMs));
       return res;
@@ -141,7 +154,9 @@ export function createApp(options: ReferenceOptions = {}): App {
 
   function internalError(req: AppRequest, nowMs: number, error: unknown): AppResponse {
     // A bug, never an input problem: still a well-formed answer, and a log line to find it.
-    log(`petcert reference: internal error on ${req?.method} ${String(req?.path).slice(0, 200)}: ${error instanceof Error ? error.stack : String(error)}`);
+    log(
+      `petcert reference: internal error on ${req?.method} ${String(req?.path).slice(0, 200)}: ${error instanceof Error ? error.stack : String(error)}`,
+    );
     return errorResponse(500, 'internal error', variants.errorContentType, anonymousHeaders(nowMs));
   }
 

@@ -6,10 +6,18 @@ describe('bearerToken', () => {
     expect(bearerToken('Bearer k1')).toBe('k1');
     expect(bearerToken('bearer k1')).toBe('k1');
   });
-  test.for(['Basic azE6', 'k1', 'Bearer ', 'Bearer', 'Bearer k1 k1', 'Bearer "k1"', 'Bearer\tk1', 'Bearer k1, Bearer k1'])(
-    'no token in %j', (header) => {
-      expect(bearerToken(header)).toBeUndefined();
-    });
+  test.for([
+    'Basic azE6',
+    'k1',
+    'Bearer ',
+    'Bearer',
+    'Bearer k1 k1',
+    'Bearer "k1"',
+    'Bearer\tk1',
+    'Bearer k1, Bearer k1',
+  ])('no token in %j', (header) => {
+    expect(bearerToken(header)).toBeUndefined();
+  });
 });
 
 describe('authorizationLines', () => {
@@ -21,6 +29,8 @@ describe('authorizationLines', () => {
     const joined = authorizationLines(['authorization', 'Bearer nope', 'AUTHORIZATION', 'Bearer k1']);
     expect(joined).toBe('Bearer nope, Bearer k1');
     expect(bearerToken(joined)).toBeUndefined();
-    expect(bearerToken(authorizationLines(['authorization', 'Bearer k1', 'authorization', 'Bearer k1']))).toBeUndefined();
+    expect(
+      bearerToken(authorizationLines(['authorization', 'Bearer k1', 'authorization', 'Bearer k1'])),
+    ).toBeUndefined();
   });
 });

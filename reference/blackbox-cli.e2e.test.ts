@@ -13,22 +13,35 @@ function file(name: string, text: string): string {
   writeFileSync(join(dir, name), text);
   return join(dir, name);
 }
-const PLANS = file('plans.json', JSON.stringify({
-  windows: { minuteSeconds: 2, daySeconds: 40 },
-  plans: { free: { perMinute: 5, perDay: 12 }, enterprise: { perMinute: 7, perDay: 70 }, gold: { perMinute: 3, perDay: 9 } },
-}));
+const PLANS = file(
+  'plans.json',
+  JSON.stringify({
+    windows: { minuteSeconds: 2, daySeconds: 40 },
+    plans: {
+      free: { perMinute: 5, perDay: 12 },
+      enterprise: { perMinute: 7, perDay: 70 },
+      gold: { perMinute: 3, perDay: 9 },
+    },
+  }),
+);
 
 describe('without --key: one printed key per plan with figures', () => {
   let srv: Served;
-  beforeAll(async () => { srv = await startServe(['--port', '0', '--plans', PLANS], 5); });
+  beforeAll(async () => {
+    srv = await startServe(['--port', '0', '--plans', PLANS], 5);
+  });
   afterAll(async () => {
     expect(await srv?.stop()).toBe(0);
     await agent.close();
   });
 
-  test('free, pro, business, and the plans file\'s enterprise and gold, each answering with its figures', async () => {
+  test("free, pro, business, and the plans file's enterprise and gold, each answering with its figures", async () => {
     expect(srv.keys.map((k) => [k.plan, k.perMinute, k.perDay])).toEqual([
-      ['free', 5, 12], ['pro', 300, 10_000], ['business', 1000, 100_000], ['enterprise', 7, 70], ['gold', 3, 9],
+      ['free', 5, 12],
+      ['pro', 300, 10_000],
+      ['business', 1000, 100_000],
+      ['enterprise', 7, 70],
+      ['gold', 3, 9],
     ]);
     expect(new Set(srv.keys.map((k) => k.key)).size).toBe(5);
     for (const { key, perMinute } of srv.keys) {
@@ -41,10 +54,15 @@ describe('without --key: one printed key per plan with figures', () => {
 
 let busyPort = 0;
 const busy = createServer();
-beforeAll(() => new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', () => {
-  busyPort = (busy.address() as { port: number }).port;
-  resolve();
-})));
+beforeAll(
+  () =>
+    new Promise<void>((resolve) =>
+      busy.listen(0, '127.0.0.1', () => {
+        busyPort = (busy.address() as { port: number }).port;
+        resolve();
+      }),
+    ),
+);
 afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
 const USAGE: Array<[string, () => string[], RegExp]> = [
@@ -59,11 +77,23 @@ const USAGE: Array<[string, () => string[], RegExp]> = [
   ['missing plans file', () => ['--plans', join(dir, 'nope.json')], /nope\.json.*cannot read/],
   ['plans file not JSON', () => ['--plans', file('bad.json', '{bad')], /bad\.json.*not valid JSON/],
   ['plans file an array', () => ['--plans', file('arr.json', '[]')], /arr\.json.*JSON object/],
-  ['negative figure', () => ['--plans', file('neg.json', '{"plans":{"free":{"perMinute":-1}}}')], /plans\.free\.perMinute.*-1/],
-  ['figure as a string', () => ['--plans', file('str.json', '{"plans":{"free":{"perDay":"9"}}}')], /plans\.free\.perDay.*"9"/],
+  [
+    'negative figure',
+    () => ['--plans', file('neg.json', '{"plans":{"free":{"perMinute":-1}}}')],
+    /plans\.free\.perMinute.*-1/,
+  ],
+  [
+    'figure as a string',
+    () => ['--plans', file('str.json', '{"plans":{"free":{"perDay":"9"}}}')],
+    /plans\.free\.perDay.*"9"/,
+  ],
   ['zero window', () => ['--plans', file('zero.json', '{"windows":{"minuteSeconds":0}}')], /windows\.minuteSeconds.*0/],
   ['unknown field', () => ['--plans', file('field.json', '{"plan":{}}')], /field\.json: plan: unknown field/],
-  ['a plan twice (case-insensitive)', () => ['--plans', file('twice.json', '{"plans":{"free":{},"Free":{}}}')], /"free" given twice/],
+  [
+    'a plan twice (case-insensitive)',
+    () => ['--plans', file('twice.json', '{"plans":{"free":{},"Free":{}}}')],
+    /"free" given twice/,
+  ],
 ];
 
 describe.concurrent('usage and configuration errors exit 2', () => {

@@ -26,8 +26,31 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'petcert-blackbox-'));
   const plansFile = join(dir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(PLANS));
-  srv = await startServe(['--host', '127.0.0.1', '--port', '0', '--key', 'k1=free', '--key', 'k2=pro',
-    '--key', 'k3=enterprise', '--key', 'kg=gold', '--key', 'k4=free', '--key', 'k5=free', '--key', 'k6=silver', '--plans', plansFile], 7);
+  srv = await startServe(
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--key',
+      'k1=free',
+      '--key',
+      'k2=pro',
+      '--key',
+      'k3=enterprise',
+      '--key',
+      'kg=gold',
+      '--key',
+      'k4=free',
+      '--key',
+      'k5=free',
+      '--key',
+      'k6=silver',
+      '--plans',
+      plansFile,
+    ],
+    7,
+  );
 });
 afterAll(async () => {
   expect(await srv?.stop()).toBe(0);
@@ -79,7 +102,10 @@ describe.concurrent('§8 rate limits', () => {
       const admitted = inWindow.filter((r) => r.status === 200).length;
       expect(admitted, `window ending ${reset}`).toBe(Math.min(60, inWindow.length));
       // Remaining counts down exactly under concurrency: each admission reports a distinct value.
-      const remaining = inWindow.filter((r) => r.status === 200).map((r) => rateOf(r, DAY).remaining).sort((x, y) => x - y);
+      const remaining = inWindow
+        .filter((r) => r.status === 200)
+        .map((r) => rateOf(r, DAY).remaining)
+        .sort((x, y) => x - y);
       expect(remaining).toEqual(Array.from({ length: admitted }, (_, i) => 60 - admitted + i));
       for (const r of inWindow) if (r.status !== 200) expectTooMany(r, DAY);
     }
@@ -113,44 +139,57 @@ describe.concurrent('§8 rate limits', () => {
   });
 
   test('admitted 400, 404 and 405 answers count against the quota (GAPS.md)', async () => {
-    const { end, answers } = await inOneWindow(async () => [await get('k4', '/pets/abc'), await get('k4', '/pets/999'),
-      await get('k4', '/x'), await call(srv.origin, 'DELETE', '/v1/pets', { key: 'k4' })]);
+    const { end, answers } = await inOneWindow(async () => [
+      await get('k4', '/pets/abc'),
+      await get('k4', '/pets/999'),
+      await get('k4', '/x'),
+      await call(srv.origin, 'DELETE', '/v1/pets', { key: 'k4' }),
+    ]);
     expect(answers.map((r) => r.status)).toEqual([400, 404, 404, 405]);
-    expect(answers.map((r) => rateOf(r, DAY))).toMatchObject([4, 3, 2, 1].map((remaining) => ({ remaining, reset: end })));
+    expect(answers.map((r) => rateOf(r, DAY))).toMatchObject(
+      [4, 3, 2, 1].map((remaining) => ({ remaining, reset: end })),
+    );
   });
 
-  test('day quota, closest-to-exhaustion headers, the binding quota on 429, day recovery', { timeout: 58_000 }, async () => {
-    // Windows A, B, C must fall in one day window: start with at least 4 minute windows left in it.
-    const a = await freshWindow((start) => Math.ceil((start + 1) / DAY) * DAY - start >= 4 * MINUTE);
-    const dayEnd = Math.ceil(a / DAY) * DAY;
-    for (const remaining of [2, 1, 0]) {   // minute 2,1,0 left vs day 4,3,2: the minute is closer
-      expect(rateOf(await get('k3'), DAY)).toMatchObject({ limit: 3, remaining, reset: a });
-    }
-    expectTooMany(await get('k3'), DAY);
-    await freshWindow();
-    for (const remaining of [1, 0]) {      // minute 2,1 left vs day 1,0: the day is closer
-      const res = await get('k3');
-      expect(res.status).toBe(200);
-      expect(rateOf(res, DAY)).toMatchObject({ limit: 5, remaining, reset: dayEnd });
-    }
-    const spent = await get('k3');
-    expect(expectTooMany(spent, DAY)).toBeGreaterThan(MINUTE - 1);
-    expect(rateOf(spent, DAY)).toMatchObject({ limit: 5, reset: dayEnd });
-    expect(dayEnd % DAY).toBe(0);
-    await freshWindow();                   // a new minute window does not lift the day quota
-    expectTooMany(await get('k3'), DAY);
-    await freshWindow((start) => start >= dayEnd);
-    const next = await get('k3');
-    expect(next.status, next.text).toBe(200);
-    expect(rateOf(next, DAY)).toMatchObject({ limit: 3, remaining: 2 });
-  });
+  test(
+    'day quota, closest-to-exhaustion headers, the binding quota on 429, day recovery',
+    { timeout: 58_000 },
+    async () => {
+      // Windows A, B, C must fall in one day window: start with at least 4 minute windows left in it.
+      const a = await freshWindow((start) => Math.ceil((start + 1) / DAY) * DAY - start >= 4 * MINUTE);
+      const dayEnd = Math.ceil(a / DAY) * DAY;
+      for (const remaining of [2, 1, 0]) {
+        // minute 2,1,0 left vs day 4,3,2: the minute is closer
+        expect(rateOf(await get('k3'), DAY)).toMatchObject({ limit: 3, remaining, reset: a });
+      }
+      expectTooMany(await get('k3'), DAY);
+      await freshWindow();
+      for (const remaining of [1, 0]) {
+        // minute 2,1 left vs day 1,0: the day is closer
+        const res = await get('k3');
+        expect(res.status).toBe(200);
+        expect(rateOf(res, DAY)).toMatchObject({ limit: 5, remaining, reset: dayEnd });
+      }
+      const spent = await get('k3');
+      expect(expectTooMany(spent, DAY)).toBeGreaterThan(MINUTE - 1);
+      expect(rateOf(spent, DAY)).toMatchObject({ limit: 5, reset: dayEnd });
+      expect(dayEnd % DAY).toBe(0);
+      await freshWindow(); // a new minute window does not lift the day quota
+      expectTooMany(await get('k3'), DAY);
+      await freshWindow((start) => start >= dayEnd);
+      const next = await get('k3');
+      expect(next.status, next.text).toBe(200);
+      expect(rateOf(next, DAY)).toMatchObject({ limit: 3, remaining: 2 });
+    },
+  );
 
   test('a tie reports the quota that resets sooner; when both are spent, the one that resets later', async () => {
     const a = await freshWindow((start) => Math.ceil((start + 1) / DAY) * DAY - start >= 3 * MINUTE);
     const dayEnd = Math.ceil(a / DAY) * DAY;
     for (let i = 0; i < 3; i++) expect((await get('k6')).status).toBe(200);
     const b = await freshWindow();
-    for (const remaining of [2, 1, 0]) {   // minute and day tie at 2, 1, 0: the minute resets sooner
+    for (const remaining of [2, 1, 0]) {
+      // minute and day tie at 2, 1, 0: the minute resets sooner
       expect(rateOf(await get('k6'), DAY)).toMatchObject({ limit: 3, remaining, reset: b });
     }
     const both = await get('k6');
@@ -160,9 +199,13 @@ describe.concurrent('§8 rate limits', () => {
 
   test('every kind of answer carries the rate-limit headers: 401, 400, 404, 405, 413, 429', async () => {
     const statuses: number[] = [];
-    for (const res of [await call(srv.origin, 'GET', '/v1/pets'), await get('kg', '/pets?limit=0'),
-      await get('kg', '/pets/1'), await call(srv.origin, 'PUT', '/v1/pets', { key: 'kg' }),
-      await call(srv.origin, 'POST', '/v1/pets', { key: 'kg', body: 'x'.repeat(70_000) })]) {
+    for (const res of [
+      await call(srv.origin, 'GET', '/v1/pets'),
+      await get('kg', '/pets?limit=0'),
+      await get('kg', '/pets/1'),
+      await call(srv.origin, 'PUT', '/v1/pets', { key: 'kg' }),
+      await call(srv.origin, 'POST', '/v1/pets', { key: 'kg', body: 'x'.repeat(70_000) }),
+    ]) {
       expectError(res, res.status, DAY);
       statuses.push(res.status);
     }

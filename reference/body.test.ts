@@ -13,7 +13,10 @@ describe('parseNewPet (§4.2)', () => {
   });
 
   test('1.0 is an integer (JSON Schema), stored canonically', () => {
-    expect(parseNewPet('{"name":"a","categoryId":1.0}', defaults)).toEqual({ ok: true, pet: { name: 'a', categoryId: '1' } });
+    expect(parseNewPet('{"name":"a","categoryId":1.0}', defaults)).toEqual({
+      ok: true,
+      pet: { name: 'a', categoryId: '1' },
+    });
   });
 
   test.for([

@@ -72,6 +72,10 @@ export function parseNewPet(body: Buffer | string, variants: ResolvedVariants): 
     if (unknown.length) return { ok: false, message: `unknown field(s): ${unknown.join(', ')}` };
   }
   const categoryId = id.toString();
-  if (variants.categories && !variants.categories.has(categoryId)) return { ok: false, message: `unknown categoryId ${categoryId}` };
-  return { ok: true, pet: pet.status === undefined ? { name: pet.name, categoryId } : { name: pet.name, categoryId, status: pet.status } };
+  if (variants.categories && !variants.categories.has(categoryId))
+    return { ok: false, message: `unknown categoryId ${categoryId}` };
+  return {
+    ok: true,
+    pet: pet.status === undefined ? { name: pet.name, categoryId } : { name: pet.name, categoryId, status: pet.status },
+  };
 }

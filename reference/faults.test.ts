@@ -5,7 +5,10 @@ import type { ReferenceFaults } from './faults.ts';
 import { fakeClock, inProcess, rate, type Caller } from '../testkit/reference/in-process.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 40 },
+  plans: { tiny: { perMinute: 3, perDay: 5 } },
+});
 
 function setup(faults: ReferenceFaults, extra: Record<string, string> = {}) {
   const clock = fakeClock(T0 + 500);
@@ -83,7 +86,7 @@ describe('limiter faults', () => {
     expect(rate(await call('GET', '/v1/pets')).limit).toBe(60);
   });
 
-  test('sharedBucket: one key spends the other\'s quota', async () => {
+  test("sharedBucket: one key spends the other's quota", async () => {
     const { call } = setup({ sharedBucket: true }, { j: 'tiny' });
     await statuses(call, 3);
     expect(await statuses(call, 1, 'j')).toEqual([429]);

@@ -44,7 +44,7 @@ export const FAULT_DESCRIPTIONS: Record<keyof ReferenceFaults, string> = {
   resetDelta: 'X-RateLimit-Reset is seconds-until-reset, not a timestamp',
   retryAfter: 'Retry-After missing, zero, or a day-window too long',
   noRecovery: 'keeps refusing for a whole extra window after the reset',
-  planAlias: 'a plan is limited with another plan\'s figures',
+  planAlias: "a plan is limited with another plan's figures",
   sharedBucket: 'all keys share one counter',
   racy: 'check-then-count across an await: over-admits under concurrency',
   rejectedConsumeNext: 'each 429 is charged against the next minute window',

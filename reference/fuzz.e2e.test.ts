@@ -25,7 +25,10 @@ const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
 const logged: string[] = [];
 
 beforeAll(async () => {
-  const plans = parsePlansFile({ plans: { fuzz: { perMinute: 1_000_000_000, perDay: 1_000_000_000 }, tiny: TINY } }, 'fuzz plans');
+  const plans = parsePlansFile(
+    { plans: { fuzz: { perMinute: 1_000_000_000, perDay: 1_000_000_000 }, tiny: TINY } },
+    'fuzz plans',
+  );
   server = await listen({
     plans,
     keys: { [FUZZ_KEY]: 'fuzz', ...Object.fromEntries(BURST_KEYS.map((k) => [k, 'tiny'])) },
@@ -41,20 +44,36 @@ afterAll(async () => {
   await server.close();
 });
 
-const headers = (key: string, json = false): Record<string, string> => ({ authorization: `Bearer ${key}`, ...(json ? { 'content-type': 'application/json' } : {}) });
+const headers = (key: string, json = false): Record<string, string> => ({
+  authorization: `Bearer ${key}`,
+  ...(json ? { 'content-type': 'application/json' } : {}),
+});
 
 /** Well-formed traffic still gets correct answers: create, fetch by id, list with a limit. */
 async function servesCorrectly(tag: number): Promise<void> {
   const name = `well-formed ${tag}`;
-  const created = await transport.send({ method: 'POST', url: `${server.baseUrl}/pets`, headers: headers(FUZZ_KEY, true), body: JSON.stringify({ name, categoryId: 3, status: 'pending' }) });
+  const created = await transport.send({
+    method: 'POST',
+    url: `${server.baseUrl}/pets`,
+    headers: headers(FUZZ_KEY, true),
+    body: JSON.stringify({ name, categoryId: 3, status: 'pending' }),
+  });
   expect(created.response.status).toBe(201);
   const pet = JSON.parse(created.response.body) as { id: number; name: string };
   expect(isPet(pet)).toBe(true);
   expect(pet.name).toBe(name);
-  const fetched = await transport.send({ method: 'GET', url: `${server.baseUrl}/pets/${pet.id}`, headers: headers(FUZZ_KEY) });
+  const fetched = await transport.send({
+    method: 'GET',
+    url: `${server.baseUrl}/pets/${pet.id}`,
+    headers: headers(FUZZ_KEY),
+  });
   expect(fetched.response.status).toBe(200);
   expect(JSON.parse(fetched.response.body)).toEqual(pet);
-  const listed = await transport.send({ method: 'GET', url: `${server.baseUrl}/pets?limit=5&status=pending`, headers: headers(FUZZ_KEY) });
+  const listed = await transport.send({
+    method: 'GET',
+    url: `${server.baseUrl}/pets?limit=5&status=pending`,
+    headers: headers(FUZZ_KEY),
+  });
   expect(listed.response.status).toBe(200);
   const pets = JSON.parse(listed.response.body) as Array<{ status: string }>;
   expect(isPets(pets)).toBe(true);
@@ -90,15 +109,28 @@ describe('malformed requests over real sockets', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // Each family of attack was actually sent.
     for (const family of ['deep', 'huge-number', 'proto', 'invalid-utf8', 'oversize', 'invalid-json']) {
-      expect([...kinds.keys()].some((k) => k.endsWith(` ${family}`)), family).toBe(true);
-      expect([...kinds.keys()].some((k) => k.endsWith(` ${family} chunked`)), `${family} chunked`).toBe(true);
+      expect(
+        [...kinds.keys()].some((k) => k.endsWith(` ${family}`)),
+        family,
+      ).toBe(true);
+      expect(
+        [...kinds.keys()].some((k) => k.endsWith(` ${family} chunked`)),
+        `${family} chunked`,
+      ).toBe(true);
     }
   }, 60_000);
 
   it('garbage instead of HTTP, and oversize headers: 4xx or a closed socket, never a hang', async () => {
-    const garbage = fc.sample(fc.uint8Array({ minLength: 1, maxLength: 400 }), { numRuns: 60, seed: SEED }).map((a) => Buffer.concat([Buffer.from(a), Buffer.from('\r\n\r\n')]));
-    const oversize = rawRequest('GET', '/v1/pets', [['Authorization', `Bearer ${FUZZ_KEY}`], ['X-Big', 'b'.repeat(40 * 1024)]]);
-    const replies = await Promise.all([...garbage, oversize].map((b) => rawExchange(server.port, b, { timeoutMs: 5_000 })));
+    const garbage = fc
+      .sample(fc.uint8Array({ minLength: 1, maxLength: 400 }), { numRuns: 60, seed: SEED })
+      .map((a) => Buffer.concat([Buffer.from(a), Buffer.from('\r\n\r\n')]));
+    const oversize = rawRequest('GET', '/v1/pets', [
+      ['Authorization', `Bearer ${FUZZ_KEY}`],
+      ['X-Big', 'b'.repeat(40 * 1024)],
+    ]);
+    const replies = await Promise.all(
+      [...garbage, oversize].map((b) => rawExchange(server.port, b, { timeoutMs: 5_000 })),
+    );
     for (const reply of replies) {
       expect(reply.closedByServer).toBe(true);
       expect(reply.ms).toBeLessThan(4_000);
@@ -110,8 +142,21 @@ describe('malformed requests over real sockets', () => {
   });
 
   it('slow clients are cut off by the server while others are served', async () => {
-    const post = rawRequest('POST', '/v1/pets', [['Authorization', `Bearer ${FUZZ_KEY}`], ['Content-Type', 'application/json']], Buffer.from('{"name":"slow","categoryId":1}'.padEnd(600)));
-    const slow = Array.from({ length: 20 }, (_, i) => rawExchange(server.port, i % 2 ? post : post.subarray(0, 40), { timeoutMs: 6_000, trickle: { chunk: 1, intervalMs: 40 } }));
+    const post = rawRequest(
+      'POST',
+      '/v1/pets',
+      [
+        ['Authorization', `Bearer ${FUZZ_KEY}`],
+        ['Content-Type', 'application/json'],
+      ],
+      Buffer.from('{"name":"slow","categoryId":1}'.padEnd(600)),
+    );
+    const slow = Array.from({ length: 20 }, (_, i) =>
+      rawExchange(server.port, i % 2 ? post : post.subarray(0, 40), {
+        timeoutMs: 6_000,
+        trickle: { chunk: 1, intervalMs: 40 },
+      }),
+    );
     await servesCorrectly(-2);
     const replies = await Promise.all(slow);
     for (const reply of replies) {
@@ -128,9 +173,16 @@ describe('the limiter under concurrency', () => {
     const sends = BURST_KEYS.flatMap((key) =>
       Array.from({ length: TINY.perMinute + extra }, (_, i) =>
         transport
-          .send(i % 3 === 0
-            ? { method: 'POST', url: `${server.baseUrl}/pets`, headers: headers(key, true), body: '{"name":"burst","categoryId":1}' }
-            : { method: 'GET', url: `${server.baseUrl}/pets?limit=1`, headers: headers(key) })
+          .send(
+            i % 3 === 0
+              ? {
+                  method: 'POST',
+                  url: `${server.baseUrl}/pets`,
+                  headers: headers(key, true),
+                  body: '{"name":"burst","categoryId":1}',
+                }
+              : { method: 'GET', url: `${server.baseUrl}/pets?limit=1`, headers: headers(key) },
+          )
           .then((e) => ({ key, status: e.response.status, remaining: e.response.headers['x-ratelimit-remaining'] })),
       ),
     );
@@ -140,7 +192,9 @@ describe('the limiter under concurrency', () => {
       const admitted = mine.filter((r) => r.status === 200 || r.status === 201);
       expect(admitted.length, key).toBe(TINY.perMinute);
       expect(mine.filter((r) => r.status === 429).length, key).toBe(extra);
-      expect(admitted.map((r) => Number(r.remaining)).sort((x, y) => x - y)).toEqual(Array.from({ length: TINY.perMinute }, (_, i) => i));
+      expect(admitted.map((r) => Number(r.remaining)).sort((x, y) => x - y)).toEqual(
+        Array.from({ length: TINY.perMinute }, (_, i) => i),
+      );
     }
   });
 });

@@ -12,9 +12,12 @@ describe('key pools', () => {
   it('reads PLAN=COUNT pairs against the plan table', () => {
     expect(parseKeyPool('free=2000, Pro=300,free=1', table)).toEqual({ free: 2001, pro: 300 });
   });
-  it.for(['free', 'free=0', 'free=x', 'nosuch=3', 'enterprise=2', `free=${MAX_POOL_KEYS + 1}`])('refuses %j with a ConfigError', (text) => {
-    expect(() => parseKeyPool(text, table)).toThrow(ConfigError);
-  });
+  it.for(['free', 'free=0', 'free=x', 'nosuch=3', 'enterprise=2', `free=${MAX_POOL_KEYS + 1}`])(
+    'refuses %j with a ConfigError',
+    (text) => {
+      expect(() => parseKeyPool(text, table)).toThrow(ConfigError);
+    },
+  );
   it('makes distinct keys per plan, and another pool never shares one', () => {
     const a = keyPool({ free: 500, pro: 20 });
     const b = keyPool({ free: 500 });
@@ -25,7 +28,11 @@ describe('key pools', () => {
     const keys = keyPool({ free: 11_000, business: 1_000 });
     const app = createApp({ plans: table, keys, now: () => 1_000_000 });
     const some = Object.keys(keys).filter((_, i) => i % 1000 === 0);
-    for (const key of some) expect((await app.handle({ method: 'GET', path: '/v1/pets', headers: { authorization: `Bearer ${key}` }, body: '' })).status).toBe(200);
+    for (const key of some)
+      expect(
+        (await app.handle({ method: 'GET', path: '/v1/pets', headers: { authorization: `Bearer ${key}` }, body: '' }))
+          .status,
+      ).toBe(200);
   });
 });
 

@@ -14,9 +14,13 @@ export const MAX_POOL_KEYS = 200_000;
 /** "free=2000,pro=300" → plan → count (plans resolved against the table). */
 export function parseKeyPool(text: string, table: PlanTable, flag = '--key-pool'): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9_-]+)=(\d{1,7})$/.exec(part);
-    if (!m || Number(m[2]) < 1) throw new ConfigError(`expected PLAN=COUNT pairs (count ≥ 1), got ${JSON.stringify(part)}`, flag);
+    if (!m || Number(m[2]) < 1)
+      throw new ConfigError(`expected PLAN=COUNT pairs (count ≥ 1), got ${JSON.stringify(part)}`, flag);
     let plan: string;
     try {
       plan = resolvePlan(table, m[1]!).name;

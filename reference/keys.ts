@@ -15,7 +15,8 @@ export function defaultKeys(table: PlanTable): Record<string, string> {
 export function resolveKeys(table: PlanTable, keys: Record<string, string>): Map<string, Plan> {
   const out = new Map<string, Plan>();
   for (const [key, planName] of Object.entries(keys)) {
-    if (!KEY_PATTERN.test(key)) throw new ConfigError(`API key ${JSON.stringify(key)} has characters a Bearer token cannot carry`, 'key');
+    if (!KEY_PATTERN.test(key))
+      throw new ConfigError(`API key ${JSON.stringify(key)} has characters a Bearer token cannot carry`, 'key');
     out.set(key, resolvePlan(table, planName));
   }
   if (out.size === 0) throw new ConfigError('at least one API key is needed', 'keys');

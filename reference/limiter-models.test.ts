@@ -5,7 +5,10 @@ import { fakeClock, inProcess, rate } from '../testkit/reference/in-process.ts';
 import type { LimiterModel } from './variants.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 1000 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 40 },
+  plans: { tiny: { perMinute: 3, perDay: 1000 } },
+});
 
 function server(limiterModel: LimiterModel, startMs = T0 + 500, originMs?: number) {
   const clock = fakeClock(startMs);

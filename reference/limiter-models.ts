@@ -106,7 +106,13 @@ export function tokenBucket(cap: number, perWindow: number, lengthMs: number): M
   };
 }
 
-function meterFor(model: Exclude<LimiterModel, 'fixed'>, cap: number, limit: number, lengthMs: number, originMs: number): Meter {
+function meterFor(
+  model: Exclude<LimiterModel, 'fixed'>,
+  cap: number,
+  limit: number,
+  lengthMs: number,
+  originMs: number,
+): Meter {
   if (model === 'sliding-log') return slidingLog(cap, lengthMs);
   if (model === 'sliding-counter') return slidingCounter(cap, lengthMs, originMs);
   return tokenBucket(cap, limit, lengthMs);
@@ -124,7 +130,9 @@ export function createModelLimiter(windows: Windows, faults: ReferenceFaults, va
   const model = variants.limiterModel;
   if (model === 'fixed') throw new Error('createModelLimiter: fixed windows live in limiter.ts');
   const buckets = new Map<string, QuotaState[]>();
-  const kinds = (['minute', 'day'] as const).filter((k) => !(k === 'minute' ? faults.noMinuteQuota : faults.noDayQuota));
+  const kinds = (['minute', 'day'] as const).filter(
+    (k) => !(k === 'minute' ? faults.noMinuteQuota : faults.noDayQuota),
+  );
   const lengthMs = (kind: QuotaKind): number => (kind === 'minute' ? windows.minuteSeconds : windows.daySeconds) * 1000;
 
   function stateOf(bucket: string, plan: Plan): QuotaState[] {
@@ -133,19 +141,32 @@ export function createModelLimiter(windows: Windows, faults: ReferenceFaults, va
       state = kinds.map((kind) => {
         const limit = kind === 'minute' ? plan.perMinute : plan.perDay;
         const extra = kind === 'minute' ? (faults.overAdmit ?? 0) : 0; // fault: overAdmit
-        return { kind, limit, extra, meter: meterFor(model as Exclude<LimiterModel, 'fixed'>, limit + extra, limit, lengthMs(kind), windows.originMs ?? 0) };
+        return {
+          kind,
+          limit,
+          extra,
+          meter: meterFor(
+            model as Exclude<LimiterModel, 'fixed'>,
+            limit + extra,
+            limit,
+            lengthMs(kind),
+            windows.originMs ?? 0,
+          ),
+        };
       });
       buckets.set(bucket, state);
     }
     return state;
   }
 
-  const remainingOf = (q: QuotaState, now: number): number => Math.max(0, Math.floor(q.meter.room(now) - q.extra + EPSILON));
+  const remainingOf = (q: QuotaState, now: number): number =>
+    Math.max(0, Math.floor(q.meter.room(now) - q.extra + EPSILON));
 
   function headers(q: QuotaState, admitted: boolean, now: number): RateHeaders {
     const remaining = faults.remainingStuck ? q.limit : admitted ? remainingOf(q, now) : 0; // fault: remainingStuck
     let reset = Math.ceil((admitted ? q.meter.resetAtMs(now) : q.meter.retryAtMs(now)) / 1000);
-    if (faults.resetMillis) reset *= 1000; // fault: resetMillis
+    if (faults.resetMillis)
+      reset *= 1000; // fault: resetMillis
     else if (faults.resetDelta) reset -= Math.floor(now / 1000); // fault: resetDelta
     return { limit: q.limit + (faults.limitHeaderOffset ?? 0), remaining, reset }; // fault: limitHeaderOffset
   }
@@ -164,7 +185,8 @@ export function createModelLimiter(windows: Windows, faults: ReferenceFaults, va
 
   function decide(bucket: string, plan: Plan, now: number, commit: boolean, force: boolean): Decision {
     const all = stateOf(bucket, plan);
-    if (all.length === 0) return { admitted: true, headers: { limit: plan.perMinute, remaining: plan.perMinute, reset: 0 } };
+    if (all.length === 0)
+      return { admitted: true, headers: { limit: plan.perMinute, remaining: plan.perMinute, reset: 0 } };
     const blocked = all.filter((q) => q.meter.room(now) < 1 - EPSILON);
     const admitted = force || blocked.length === 0;
     if (commit && (admitted || variants.rejectedConsume)) for (const q of all) q.meter.take(now);

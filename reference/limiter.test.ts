@@ -5,7 +5,10 @@ import { bodyOf, fakeClock, inProcess, rate } from '../testkit/reference/in-proc
 import { resolveVariants } from './variants.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0); // a minute and day boundary
-const small = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } });
+const small = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 40 },
+  plans: { tiny: { perMinute: 3, perDay: 5 } },
+});
 
 describe('fixed, epoch-aligned windows (§8)', () => {
   test('the 61st request in a minute gets 429 + Retry-After + Error; the next window admits again', async () => {
@@ -98,7 +101,11 @@ describe("windows opened by a key's first request (variant 'first-request')", ()
   test('the minute window starts at the first request and the next at the first request after it ended', () => {
     const l = limiter();
     const start = T0 + 700;
-    for (let i = 0; i < 3; i++) expect(l.take('k', plan, start + i * 100)).toMatchObject({ admitted: true, headers: { limit: 3, remaining: 2 - i } });
+    for (let i = 0; i < 3; i++)
+      expect(l.take('k', plan, start + i * 100)).toMatchObject({
+        admitted: true,
+        headers: { limit: 3, remaining: 2 - i },
+      });
     const refused = l.take('k', plan, start + 1_999);
     expect(refused).toMatchObject({ admitted: false, retryAtMs: start + 2_000 });
     // Not at the grid's T0 + 2 s: at the instant of the next request after the window's end.
@@ -112,15 +119,24 @@ describe("windows opened by a key's first request (variant 'first-request')", ()
     const l = limiter();
     const start = T0 + 300;
     for (let i = 0; i < 5; i++) l.take('k', plan, start + i * 2_000);
-    expect(l.take('k', plan, start + 39_999)).toMatchObject({ admitted: false, headers: { limit: 5, remaining: 0, reset: Math.ceil((start + 40_000) / 1000) } });
+    expect(l.take('k', plan, start + 39_999)).toMatchObject({
+      admitted: false,
+      headers: { limit: 5, remaining: 0, reset: Math.ceil((start + 40_000) / 1000) },
+    });
     const next = start + 42_000 + 234; // after the minute window the refused request opened (start + 39 999) ended
     expect(l.take('k', plan, next)).toMatchObject({ admitted: true, headers: { remaining: 2 } });
-    expect(l.take('k', plan, next + 10)).toMatchObject({ admitted: true, headers: { limit: 3, remaining: 1, reset: Math.ceil((next + 2_000) / 1000) } });
+    expect(l.take('k', plan, next + 10)).toMatchObject({
+      admitted: true,
+      headers: { limit: 3, remaining: 1, reset: Math.ceil((next + 2_000) / 1000) },
+    });
   });
 
   test('a peek opens no window', () => {
     const l = limiter();
     expect(l.peek('k', plan, T0 + 100)).toMatchObject({ admitted: true });
-    expect(l.take('k', plan, T0 + 1_500)).toMatchObject({ admitted: true, headers: { reset: Math.ceil((T0 + 3_500) / 1000) } });
+    expect(l.take('k', plan, T0 + 1_500)).toMatchObject({
+      admitted: true,
+      headers: { reset: Math.ceil((T0 + 3_500) / 1000) },
+    });
   });
 });

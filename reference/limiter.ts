@@ -40,7 +40,15 @@ interface QuotaView {
 export type { Decision, Limiter, RateHeaders } from './limiter-types.ts';
 import type { Decision, Limiter, RateHeaders } from './limiter-types.ts';
 
-const newCounter = (window: number): Counter => ({ window, startMs: Number.NEGATIVE_INFINITY, count: 0, rejected: 0, penaltyWindow: -1, debtWindow: -1, debt: 0 });
+const newCounter = (window: number): Counter => ({
+  window,
+  startMs: Number.NEGATIVE_INFINITY,
+  count: 0,
+  rejected: 0,
+  penaltyWindow: -1,
+  debtWindow: -1,
+  debt: 0,
+});
 
 function roll(counter: Counter, window: number): void {
   if (counter.window === window) return;
@@ -53,7 +61,12 @@ function roll(counter: Counter, window: number): void {
  * A first-request window: the current one while it lasts, else the next one, opened at `nowMs`. Only a
  * counted request opens it (`commit`); a peek sees the window it would open, and changes nothing.
  */
-function firstRequestWindow(counter: Counter, lengthMs: number, nowMs: number, commit: boolean): { window: number; startMs: number } {
+function firstRequestWindow(
+  counter: Counter,
+  lengthMs: number,
+  nowMs: number,
+  commit: boolean,
+): { window: number; startMs: number } {
   if (nowMs < counter.startMs + lengthMs) return { window: counter.window, startMs: counter.startMs };
   const next = { window: counter.window + 1, startMs: nowMs };
   if (commit) counter.startMs = nowMs;
@@ -61,11 +74,14 @@ function firstRequestWindow(counter: Counter, lengthMs: number, nowMs: number, c
 }
 
 export function createLimiter(windows: Windows, faults: ReferenceFaults, variants: ResolvedVariants): Limiter {
-  if (variants.limiterModel !== 'fixed' && variants.limiterModel !== 'first-request') return createModelLimiter(windows, faults, variants);
+  if (variants.limiterModel !== 'fixed' && variants.limiterModel !== 'first-request')
+    return createModelLimiter(windows, faults, variants);
   const firstRequest = variants.limiterModel === 'first-request';
   const buckets = new Map<string, Record<QuotaKind, Counter>>();
   const lengths: Record<QuotaKind, number> = { minute: windows.minuteSeconds, day: windows.daySeconds };
-  const kinds = (['minute', 'day'] as const).filter((k) => !(k === 'minute' ? faults.noMinuteQuota : faults.noDayQuota));
+  const kinds = (['minute', 'day'] as const).filter(
+    (k) => !(k === 'minute' ? faults.noMinuteQuota : faults.noDayQuota),
+  );
 
   function views(bucket: string, plan: Plan, nowMs: number, commit: boolean): QuotaView[] {
     let state = buckets.get(bucket);
@@ -78,7 +94,8 @@ export function createLimiter(windows: Windows, faults: ReferenceFaults, variant
       const opened = firstRequest ? firstRequestWindow(counter, lengthMs, nowMs, commit) : undefined;
       const window = opened?.window ?? Math.floor(sinceOrigin / lengths[kind]);
       // A peek never rolls a first-request counter: the window it sees opens only with a counted request.
-      const view = opened && !commit && window !== counter.window ? { ...newCounter(window), startMs: opened.startMs } : counter;
+      const view =
+        opened && !commit && window !== counter.window ? { ...newCounter(window), startMs: opened.startMs } : counter;
       roll(view, window);
       const limit = kind === 'minute' ? plan.perMinute : plan.perDay;
       const cap = limit + (kind === 'minute' ? (faults.overAdmit ?? 0) : 0); // fault: overAdmit
@@ -106,14 +123,16 @@ export function createLimiter(windows: Windows, faults: ReferenceFaults, variant
     let remaining = faults.remainingStuck ? q.limit : Math.max(0, q.limit - q.counter.count); // fault: remainingStuck
     if (!admitted && faults.remainingNegative) remaining = -q.counter.rejected; // fault: remainingNegative
     let reset = q.reset;
-    if (faults.resetMillis) reset = q.reset * 1000; // fault: resetMillis
+    if (faults.resetMillis)
+      reset = q.reset * 1000; // fault: resetMillis
     else if (faults.resetDelta) reset = q.reset - Math.floor(nowMs / 1000); // fault: resetDelta
     return { limit: q.limit + (faults.limitHeaderOffset ?? 0), remaining, reset }; // fault: limitHeaderOffset
   }
 
   function decide(bucket: string, plan: Plan, nowMs: number, commit: boolean, force: boolean): Decision {
     const all = views(bucket, plan, nowMs, commit);
-    if (all.length === 0) return { admitted: true, headers: { limit: plan.perMinute, remaining: plan.perMinute, reset: 0 } };
+    if (all.length === 0)
+      return { admitted: true, headers: { limit: plan.perMinute, remaining: plan.perMinute, reset: 0 } };
     const admitted = force || all.every((q) => !q.blocked);
     if (commit) {
       if (admitted || variants.rejectedConsume) for (const q of all) q.counter.count++;
@@ -128,7 +147,8 @@ export function createLimiter(windows: Windows, faults: ReferenceFaults, variant
   function chargeRefusal(all: QuotaView[]): void {
     for (const q of all) {
       q.counter.rejected++;
-      if (faults.noRecovery && q.blocked && q.counter.penaltyWindow !== q.counter.window) q.counter.penaltyWindow = q.counter.window + 1;
+      if (faults.noRecovery && q.blocked && q.counter.penaltyWindow !== q.counter.window)
+        q.counter.penaltyWindow = q.counter.window + 1;
       if (faults.rejectedConsumeNext && q.kind === 'minute') {
         const next = q.counter.window + 1;
         if (q.counter.debtWindow !== next) Object.assign(q.counter, { debtWindow: next, debt: 0 });

@@ -43,8 +43,10 @@ function readLimit(ctx: RouteContext, raw: string | null): Parsed<number> {
   if (ctx.variants.limitOutOfRange === 'clamp') {
     return { ok: true, value: Number.isNaN(n) ? LIMIT.default : Math.min(LIMIT.max, Math.max(LIMIT.min, n)) };
   }
-  if (Number.isNaN(n)) return { ok: false, response: fail(ctx, 400, `limit must be an integer from ${LIMIT.min} to ${LIMIT.max}`) };
-  if (n < LIMIT.min || n > LIMIT.max) return { ok: false, response: fail(ctx, 400, `limit must be from ${LIMIT.min} to ${LIMIT.max}, got ${n}`) };
+  if (Number.isNaN(n))
+    return { ok: false, response: fail(ctx, 400, `limit must be an integer from ${LIMIT.min} to ${LIMIT.max}`) };
+  if (n < LIMIT.min || n > LIMIT.max)
+    return { ok: false, response: fail(ctx, 400, `limit must be from ${LIMIT.min} to ${LIMIT.max}, got ${n}`) };
   return { ok: true, value: n };
 }
 
@@ -60,14 +62,21 @@ function listPets(ctx: RouteContext, query: string): AppResponse {
     if (ctx.variants.unknownStatusFilter === 'empty') return json(200, '[]');
     return fail(ctx, 400, `status must be one of ${PET_STATUSES.join(', ')}`);
   }
-  const pets = ctx.store.list({ limit: limit.value, status: (status ?? undefined) as PetStatus | undefined, order: ctx.variants.order });
+  const pets = ctx.store.list({
+    limit: limit.value,
+    status: (status ?? undefined) as PetStatus | undefined,
+    order: ctx.variants.order,
+  });
   return json(200, `[${pets.map((p) => p.json).join(',')}]`);
 }
 
 function createPet(ctx: RouteContext, req: AppRequest): AppResponse {
   const parsed = parseNewPet(req.body, ctx.variants);
   if (!parsed.ok) return fail(ctx, 400, parsed.message);
-  const pet = parsed.pet.status === undefined && ctx.variants.defaultStatus ? { ...parsed.pet, status: ctx.variants.defaultStatus } : parsed.pet;
+  const pet =
+    parsed.pet.status === undefined && ctx.variants.defaultStatus
+      ? { ...parsed.pet, status: ctx.variants.defaultStatus }
+      : parsed.pet;
   const stored = ctx.store.create(pet);
   return json(201, stored.json, { location: `${BASE_PATH}/pets/${stored.id}` });
 }
@@ -82,7 +91,12 @@ function getPet(ctx: RouteContext, rawId: string): AppResponse {
   const id = int64FromDecimal(decoded);
   if (id === undefined) {
     const status = ctx.variants.badPetId;
-    return fail(ctx, status, status === 400 ? 'petId must be an int64 integer' : `no pet with id ${JSON.stringify(decoded)}`, ctx.deprecationHeaders);
+    return fail(
+      ctx,
+      status,
+      status === 400 ? 'petId must be an int64 integer' : `no pet with id ${JSON.stringify(decoded)}`,
+      ctx.deprecationHeaders,
+    );
   }
   const pet = ctx.store.get(id);
   if (!pet) return fail(ctx, 404, `no pet with id ${id}`, ctx.deprecationHeaders);

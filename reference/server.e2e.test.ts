@@ -21,7 +21,11 @@ describe('over a socket', () => {
   });
 
   test('create → 201 Pet, get → 200 with Deprecation/Sunset, JSON, Date and Content-Length', async () => {
-    const created = await send(url('/pets'), { method: 'POST', key: 'a', body: '{"name":"Rex","categoryId":9223372036854775807}' });
+    const created = await send(url('/pets'), {
+      method: 'POST',
+      key: 'a',
+      body: '{"name":"Rex","categoryId":9223372036854775807}',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toContain('"categoryId":9223372036854775807');
     const pet = JSON.parse(created.body) as { id: number };
@@ -51,7 +55,11 @@ describe('over a socket', () => {
   });
 
   test('a body over the 64 KiB cap → 413 Error with rate-limit headers', async () => {
-    const res = await send(url('/pets'), { method: 'POST', key: 'a', body: `{"name":"${'x'.repeat(70_000)}","categoryId":1}` });
+    const res = await send(url('/pets'), {
+      method: 'POST',
+      key: 'a',
+      body: `{"name":"${'x'.repeat(70_000)}","categoryId":1}`,
+    });
     expect([res.status, JSON.parse(res.body).status]).toEqual([413, 413]);
     expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
   });

@@ -96,7 +96,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, rateHea
   const { body } = errorResponse(status, reason.toLowerCase());
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      Object.entries(rateHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+      Object.entries(rateHeaders)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       `Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
@@ -117,7 +119,12 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     res.on('error', ignore);
     readBody(req, cap, (body, oversize) => {
-      const appReq: AppRequest = { method: req.method ?? 'GET', path: originForm(req.url ?? '/'), headers: headersOf(req), body };
+      const appReq: AppRequest = {
+        method: req.method ?? 'GET',
+        path: originForm(req.url ?? '/'),
+        headers: headersOf(req),
+        body,
+      };
       if (oversize) appReq.oversize = true;
       handle(appReq).then(
         (answer) => write(req, res, answer, oversize),
@@ -133,7 +140,9 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
   const server = createServer(limits, onRequest);
   server.keepAliveTimeout = limits.keepAliveTimeout;
   const now = options.now ?? Date.now;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, app.anonymousHeaders(now())));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
+    answerClientError(error, socket, app.anonymousHeaders(now())),
+  );
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -7,7 +7,10 @@ import { raw, send, agent } from '../testkit/reference/e2e-client.ts';
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await listen({ keys: { k: 'free' }, limits: { headersTimeout: 500, requestTimeout: 1000, connectionsCheckingInterval: 100 } });
+  server = await listen({
+    keys: { k: 'free' },
+    limits: { headersTimeout: 500, requestTimeout: 1000, connectionsCheckingInterval: 100 },
+  });
 });
 afterAll(async () => {
   await server.close();

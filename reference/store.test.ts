@@ -16,7 +16,8 @@ describe('store', () => {
   test('list filters by status, honours limit and order', () => {
     const store = createStore();
     for (let i = 0; i < 6; i++) store.create({ name: `p${i}`, categoryId: '1', status: i % 2 ? 'sold' : 'available' });
-    const ids = (order: 'oldest' | 'newest' | 'shuffled', status?: 'sold') => store.list({ limit: 10, status, order }).map((p) => p.id);
+    const ids = (order: 'oldest' | 'newest' | 'shuffled', status?: 'sold') =>
+      store.list({ limit: 10, status, order }).map((p) => p.id);
     expect(ids('oldest')).toEqual([1, 2, 3, 4, 5, 6]);
     expect(ids('newest')).toEqual([6, 5, 4, 3, 2, 1]);
     expect(ids('oldest', 'sold')).toEqual([2, 4, 6]);

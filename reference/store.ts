@@ -49,7 +49,8 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 export function createStore(maxPets = DEFAULT_MAX_PETS): Store {
-  if (!Number.isSafeInteger(maxPets) || maxPets < 1) throw new RangeError(`maxPets must be a positive integer, got ${maxPets}`);
+  if (!Number.isSafeInteger(maxPets) || maxPets < 1)
+    throw new RangeError(`maxPets must be a positive integer, got ${maxPets}`);
   let nextId = 1;
   // Maps keep insertion order, which is creation order: the oldest pet is the first key.
   const all = new Map<number, StoredPet>();

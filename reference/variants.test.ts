@@ -6,7 +6,10 @@ import type { ReferenceVariants } from './variants.ts';
 import { bodyOf, fakeClock, inProcess, rate } from '../testkit/reference/in-process.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 40 },
+  plans: { tiny: { perMinute: 3, perDay: 5 } },
+});
 const tiny = (variants: ReferenceVariants, clock = fakeClock(T0 + 500)) =>
   inProcess({ now: clock.now, plans, variants }, 'tiny');
 
@@ -15,7 +18,11 @@ const ids = (res: { body: string }) => (JSON.parse(res.body) as { id: number }[]
 describe('rate-limit variants', () => {
   test('headerQuota: minute or day regardless of which is closer', async () => {
     expect(rate(await tiny({ headerQuota: 'minute' })('GET', '/v1/pets')).limit).toBe(3);
-    expect(rate(await tiny({ headerQuota: 'day' })('GET', '/v1/pets'))).toEqual({ limit: 5, remaining: 4, reset: T0 / 1000 + 40 });
+    expect(rate(await tiny({ headerQuota: 'day' })('GET', '/v1/pets'))).toEqual({
+      limit: 5,
+      remaining: 4,
+      reset: T0 / 1000 + 40,
+    });
   });
 
   test('retryAfterForm http-date: a date at the reset, read back with the Date header', async () => {
@@ -47,8 +54,12 @@ describe('rate-limit variants', () => {
 
 describe('resource variants', () => {
   test('defaultStatus: available when omitted (default: left out)', async () => {
-    expect(bodyOf(await inProcess()('POST', '/v1/pets', { body: '{"name":"a","categoryId":1}' }))).not.toHaveProperty('status');
-    const res = await inProcess({ variants: { defaultStatus: 'available' } })('POST', '/v1/pets', { body: '{"name":"a","categoryId":1}' });
+    expect(bodyOf(await inProcess()('POST', '/v1/pets', { body: '{"name":"a","categoryId":1}' }))).not.toHaveProperty(
+      'status',
+    );
+    const res = await inProcess({ variants: { defaultStatus: 'available' } })('POST', '/v1/pets', {
+      body: '{"name":"a","categoryId":1}',
+    });
     expect(bodyOf(res)).toMatchObject({ status: 'available' });
   });
 
@@ -64,7 +75,10 @@ describe('resource variants', () => {
   });
 
   test('limitOutOfRange clamp; unknownStatusFilter empty; badPetId 404', async () => {
-    const call = inProcess({ variants: { limitOutOfRange: 'clamp', unknownStatusFilter: 'empty', badPetId: 404 } }, 'business');
+    const call = inProcess(
+      { variants: { limitOutOfRange: 'clamp', unknownStatusFilter: 'empty', badPetId: 404 } },
+      'business',
+    );
     for (let i = 0; i < 3; i++) await call('POST', '/v1/pets', { body: '{"name":"a","categoryId":1}' });
     expect(ids(await call('GET', '/v1/pets?limit=0'))).toHaveLength(1);
     expect(ids(await call('GET', '/v1/pets?limit=1000'))).toHaveLength(3);

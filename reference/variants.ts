@@ -48,7 +48,9 @@ export interface ReferenceVariants {
 export const LIMITER_MODELS = ['fixed', 'first-request', 'sliding-log', 'sliding-counter', 'token-bucket'] as const;
 export type LimiterModel = (typeof LIMITER_MODELS)[number];
 
-export type ResolvedVariants = Required<Omit<ReferenceVariants, 'categories'>> & { categories: ReadonlySet<string> | undefined };
+export type ResolvedVariants = Required<Omit<ReferenceVariants, 'categories'>> & {
+  categories: ReadonlySet<string> | undefined;
+};
 
 /** The reference server's own choices. */
 export const DEFAULT_VARIANTS = {
@@ -73,5 +75,9 @@ export function resolveVariants(variants: ReferenceVariants = {}): ResolvedVaria
   const defined = Object.fromEntries(Object.entries(variants).filter(([, v]) => v !== undefined)) as ReferenceVariants;
   const { categories, ...rest } = defined;
   // Category ids are compared as canonical decimal text, the form the body parser produces for any int64.
-  return { ...DEFAULT_VARIANTS, ...rest, categories: categories ? new Set(categories.map((c) => BigInt(c).toString())) : undefined };
+  return {
+    ...DEFAULT_VARIANTS,
+    ...rest,
+    categories: categories ? new Set(categories.map((c) => BigInt(c).toString())) : undefined,
+  };
 }

@@ -12,7 +12,10 @@ let server: RunningServer;
 
 beforeAll(async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'petcert-ref-')), 'plans.json');
-  writeFileSync(file, JSON.stringify({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ windows: { minuteSeconds: 2, daySeconds: 40 }, plans: { tiny: { perMinute: 3, perDay: 5 } } }),
+  );
   server = await listen({ plans: loadPlansFile(file), keys: { t: 'tiny' } });
 });
 afterAll(async () => {

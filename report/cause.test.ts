@@ -13,7 +13,9 @@ test("the route: the contract's template for the path (any prefix), query values
   expect(routeOf(ex('GET', 'http://h/shop/v1/pets/abc%20x', 400))).toBe('GET /shop/v1/pets/{petId}');
   expect(routeOf(ex('GET', 'http://h/v1/pets?limit=5&status=sold&limit=7', 200))).toBe('GET /v1/pets?limit&status');
   // A path outside the contract (§4.4's unspecified endpoints): id-like segments only.
-  expect(routeOf(ex('GET', 'http://h/v1/store/orders/9f1c2d3e-0000-4000-8000-123456789abc', 404))).toBe('GET /v1/store/orders/{id}');
+  expect(routeOf(ex('GET', 'http://h/v1/store/orders/9f1c2d3e-0000-4000-8000-123456789abc', 404))).toBe(
+    'GET /v1/store/orders/{id}',
+  );
 });
 
 test('the message shape: numbers, ids and quoted values normalised, the words kept', () => {

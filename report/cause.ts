@@ -22,7 +22,10 @@ const TEMPLATES = Object.keys(contract.paths)
 function templated(path: string): string {
   const known = TEMPLATES.find((t) => t.tail.test(path));
   if (known) return path.replace(known.tail, known.template);
-  return path.split('/').map((s) => (isIdSegment(s) ? '{id}' : s)).join('/');
+  return path
+    .split('/')
+    .map((s) => (isIdSegment(s) ? '{id}' : s))
+    .join('/');
 }
 
 /**
@@ -33,7 +36,10 @@ export function routeOf(exchange: Pick<Exchange, 'request'>): string {
   const { method, url } = exchange.request;
   const [beforeQuery = '', search = ''] = url.split('#')[0]!.split('?', 2);
   const path = beforeQuery.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/';
-  const names = search.split('&').filter(Boolean).map((pair) => pair.split('=')[0]!);
+  const names = search
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => pair.split('=')[0]!);
   const query = [...new Set(names)].join('&');
   return `${method.toUpperCase()} ${templated(path)}${query ? `?${query}` : ''}`;
 }

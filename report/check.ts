@@ -27,13 +27,22 @@ export interface Finding {
   cause?: string;
 }
 
-export const fail = (message: string, exchange?: Exchange, extra: Omit<Finding, 'message' | 'exchange'> = {}): Finding => ({
+export const fail = (
+  message: string,
+  exchange?: Exchange,
+  extra: Omit<Finding, 'message' | 'exchange'> = {},
+): Finding => ({
   message,
   ...(exchange ? { exchange } : {}),
   ...extra,
 });
 
-export const defineCheck = <L extends Level>(id: string, level: L, specRef: string, title: string): CheckMeta & { readonly level: L } => ({ id, level, specRef, title });
+export const defineCheck = <L extends Level>(
+  id: string,
+  level: L,
+  specRef: string,
+  title: string,
+): CheckMeta & { readonly level: L } => ({ id, level, specRef, title });
 
 /** Why a rule could not be judged, and what would let it: an unjudged Verdict without its kind. */
 export interface Unjudged {
@@ -56,7 +65,8 @@ export type Verdict =
 export const verdict = {
   pass: { kind: 'pass' } as Verdict,
   fail: (...findings: [Finding, ...Finding[]]): Verdict => ({ kind: 'fail', findings }),
-  unjudged: (reason: string, fix?: string): Verdict => (fix === undefined ? { kind: 'unjudged', reason } : { kind: 'unjudged', reason, fix }),
+  unjudged: (reason: string, fix?: string): Verdict =>
+    fix === undefined ? { kind: 'unjudged', reason } : { kind: 'unjudged', reason, fix },
   unjudgedBy: ({ reason, fix }: Unjudged): Verdict => verdict.unjudged(reason, fix),
   notApplicable: (reason: string): Verdict => ({ kind: 'not-applicable', reason }),
   observed: (value: unknown): Verdict => ({ kind: 'observed', value }),

@@ -49,7 +49,9 @@ describe('progress on a terminal', () => {
     progress.done();
     expect(chunks).toHaveLength(3);
     expect(chunks[2]).toBe('\x1b[1F\x1b[J');
-    expect(chunks[1]).toBe(`\x1b[1F\x1b[2K${'conform'.padEnd(26)} [${'#'.repeat(12)}${'.'.repeat(12)}] 5/10 50% ETA 2s\n\x1b[J`);
+    expect(chunks[1]).toBe(
+      `\x1b[1F\x1b[2K${'conform'.padEnd(26)} [${'#'.repeat(12)}${'.'.repeat(12)}] 5/10 50% ETA 2s\n\x1b[J`,
+    );
   });
 
   test('a finished phase is written once above the live bars, then leaves the redraw', () => {
@@ -98,14 +100,17 @@ describe('progress on a terminal', () => {
 
   test('a terminal that reports 0 columns gets whole lines, not 40 characters', () => {
     const chunks: string[] = [];
-    const progress = createConsoleProgress({ stream: { isTTY: true, columns: 0, write: (c: string) => chunks.push(c) }, now: () => 0 });
+    const progress = createConsoleProgress({
+      stream: { isTTY: true, columns: 0, write: (c: string) => chunks.push(c) },
+      now: () => 0,
+    });
     progress.sink({ phase: 'quota business: day', done: 0, total: 100000, message: 'waiting for a fresh day window' });
     expect(chunks[0]).toContain('waiting for a fresh day window');
   });
 });
 
 describe('ETA and durations', () => {
-  test('the runner\'s ETA wins; otherwise extrapolated', () => {
+  test("the runner's ETA wins; otherwise extrapolated", () => {
     expect(etaOf({ event: { phase: 'p', done: 1, total: 4, etaMs: 7 }, startedAt: 0 }, 100)).toBe(7);
     expect(etaOf({ event: { phase: 'p', done: 1, total: 4 }, startedAt: 0 }, 100)).toBe(300);
     expect(etaOf({ event: { phase: 'p', done: 0, total: 4 }, startedAt: 0 }, 100)).toBeUndefined();
@@ -118,7 +123,9 @@ describe('ETA and durations', () => {
   });
 
   test('a message is appended', () => {
-    expect(progressLine({ event: { phase: 'q', done: 1, message: 'waiting for Retry-After' }, startedAt: 0 }, 0, 0, false)).toBe('[q] 1 done — waiting for Retry-After');
+    expect(
+      progressLine({ event: { phase: 'q', done: 1, message: 'waiting for Retry-After' }, startedAt: 0 }, 0, 0, false),
+    ).toBe('[q] 1 done — waiting for Retry-After');
   });
 });
 
@@ -133,9 +140,13 @@ describe('verdict lines', () => {
   test('pass, incomplete, and colour only when asked', () => {
     const passing = fixtureReport();
     // A skipped MUST check is not a pass (issue 15 §1): the passing report is the fixture without it.
-    passing.checks = passing.checks.filter((c) => c.outcome !== 'fail' && !(c.level === 'MUST' && c.outcome === 'skip'));
+    passing.checks = passing.checks.filter(
+      (c) => c.outcome !== 'fail' && !(c.level === 'MUST' && c.outcome === 'skip'),
+    );
     expect(verdictLines(passing)[0]).toMatch(/^PASS /);
-    expect(verdictLines({ ...passing, aborted: { code: 'RUN_TIMEOUT', message: 'slow' } })).toContain('  Run stopped early (RUN_TIMEOUT): slow');
+    expect(verdictLines({ ...passing, aborted: { code: 'RUN_TIMEOUT', message: 'slow' } })).toContain(
+      '  Run stopped early (RUN_TIMEOUT): slow',
+    );
     expect(verdictLines(passing, { colour: true })[0]).toMatch(/^\x1b\[32mPASS\x1b\[0m/);
   });
 
@@ -143,10 +154,47 @@ describe('verdict lines', () => {
     const report = fixtureReport();
     report.checks = report.checks.filter((c) => c.outcome !== 'fail');
     report.checks.push(
-      { id: 'create.valid', title: 't', level: 'MUST', specRef: '§4.2', outcome: 'skip', failures: [], skipReason: 'every pet refused', skipKind: 'unjudged', fix: 'pass --category-id N' },
-      { id: 'a.one', title: 't', level: 'MUST', specRef: '§1', outcome: 'skip', failures: [], skipReason: 'budget', fix: 'raise --budget to 600' },
-      { id: 'a.two', title: 't', level: 'MUST', specRef: '§1', outcome: 'skip', failures: [], skipReason: 'budget', fix: 'raise --budget to 600' },
-      { id: 'ratelimit.retry-after', title: 't', level: 'MUST', specRef: '§8.3', outcome: 'skip', failures: [], skipReason: 'judged by `petcert quota`', skipKind: 'not-applicable' },
+      {
+        id: 'create.valid',
+        title: 't',
+        level: 'MUST',
+        specRef: '§4.2',
+        outcome: 'skip',
+        failures: [],
+        skipReason: 'every pet refused',
+        skipKind: 'unjudged',
+        fix: 'pass --category-id N',
+      },
+      {
+        id: 'a.one',
+        title: 't',
+        level: 'MUST',
+        specRef: '§1',
+        outcome: 'skip',
+        failures: [],
+        skipReason: 'budget',
+        fix: 'raise --budget to 600',
+      },
+      {
+        id: 'a.two',
+        title: 't',
+        level: 'MUST',
+        specRef: '§1',
+        outcome: 'skip',
+        failures: [],
+        skipReason: 'budget',
+        fix: 'raise --budget to 600',
+      },
+      {
+        id: 'ratelimit.retry-after',
+        title: 't',
+        level: 'MUST',
+        specRef: '§8.3',
+        outcome: 'skip',
+        failures: [],
+        skipReason: 'judged by `petcert quota`',
+        skipKind: 'not-applicable',
+      },
     );
     const lines = verdictLines(report);
     expect(lines[0]).toMatch(/^INCOMPLETE /);
@@ -161,13 +209,24 @@ describe('verdict lines', () => {
     expect(lines).toContain('  Not applicable to this run (1, not counted against it):');
     expect(lines).toContain('  · judged by `petcert quota`:');
     expect(lines.join('\n')).not.toMatch(/\? ratelimit\.retry-after/);
-    expect(verdictLines({ ...report, allowIncomplete: true })[0]).toMatch(/^INCOMPLETE, allowed by --allow-incomplete /);
+    expect(verdictLines({ ...report, allowIncomplete: true })[0]).toMatch(
+      /^INCOMPLETE, allowed by --allow-incomplete /,
+    );
   });
 
   // A FAIL run exits 1 whatever else was not judged: its summary must not say "INCOMPLETE, exit 4".
   test('a failed MUST and unjudged MUSTs: the summary says FAIL (exit 1), then lists the unjudged', () => {
     const report = fixtureReport();
-    report.checks.push({ id: 'a.one', title: 't', level: 'MUST', specRef: '§1', outcome: 'skip', failures: [], skipReason: 'budget', fix: 'raise --budget to 600' });
+    report.checks.push({
+      id: 'a.one',
+      title: 't',
+      level: 'MUST',
+      specRef: '§1',
+      outcome: 'skip',
+      failures: [],
+      skipReason: 'budget',
+      fix: 'raise --budget to 600',
+    });
     expect(exitCodeOf(report)).toBe(1);
     const lines = verdictLines(report);
     expect(lines[0]).toMatch(/^FAIL /);
@@ -181,8 +240,14 @@ describe('verdict lines', () => {
     report.checks = report.checks.filter((c) => c.outcome !== 'fail');
     const cases: Array<[Report, string]> = [
       [report, '  1 MUST check not judged (INCOMPLETE, exit 4):'],
-      [{ ...report, allowIncomplete: true }, '  1 MUST check not judged (INCOMPLETE, accepted by --allow-incomplete, exit 0):'],
-      [{ ...report, aborted: { code: 'RUN_TIMEOUT', message: 'slow' } }, '  Stopped before a verdict (exit 3); also 1 MUST check not judged:'],
+      [
+        { ...report, allowIncomplete: true },
+        '  1 MUST check not judged (INCOMPLETE, accepted by --allow-incomplete, exit 0):',
+      ],
+      [
+        { ...report, aborted: { code: 'RUN_TIMEOUT', message: 'slow' } },
+        '  Stopped before a verdict (exit 3); also 1 MUST check not judged:',
+      ],
     ];
     for (const [r, head] of cases) {
       expect(unjudgedLines(r)[0]).toBe(head);
@@ -193,7 +258,10 @@ describe('verdict lines', () => {
   test('a check failing for several causes names each under its first message (issue 15 §4)', () => {
     const report = fixtureReport();
     const failing = report.checks.find((c) => c.id === 'list.limit-max')!;
-    failing.causes = [{ cause: 'GET /v1/pets?limit → 200: N items', count: 12 }, { cause: 'GET /v1/pets?limit → 400: no Error body', count: 1 }];
+    failing.causes = [
+      { cause: 'GET /v1/pets?limit → 200: N items', count: 12 },
+      { cause: 'GET /v1/pets?limit → 400: no Error body', count: 1 },
+    ];
     const lines = verdictLines(report);
     const at = lines.findIndex((l) => l.startsWith('  ✗ MUST list.limit-max'));
     expect(lines.slice(at + 1, at + 4)).toEqual([

@@ -2,7 +2,19 @@
 // plain, rate-limited lines in CI logs, where redraws would be noise) and the verdict at the end.
 import { formatDuration } from '../core/duration.ts';
 import type { ProgressEvent, ProgressSink } from '../core/progress.ts';
-import { durationSeconds, EXIT, exitCodeOf, failingChecks, isNotApplicable, readingLine, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
+import {
+  durationSeconds,
+  EXIT,
+  exitCodeOf,
+  failingChecks,
+  isNotApplicable,
+  readingLine,
+  unjudgedMust,
+  verdictOf,
+  type CheckResult,
+  type FailOn,
+  type Report,
+} from './model.ts';
 
 export interface ConsoleStream {
   write(text: string): unknown;
@@ -35,7 +47,6 @@ interface PhaseState {
   finished: boolean;
 }
 
-
 /** The runner's ETA when it knows one (quota windows), else extrapolated from the rate so far. */
 export function etaOf(state: Pick<PhaseState, 'event' | 'startedAt'>, now: number): number | undefined {
   const { event } = state;
@@ -46,7 +57,12 @@ export function etaOf(state: Pick<PhaseState, 'event' | 'startedAt'>, now: numbe
 
 const isFinished = (e: ProgressEvent): boolean => e.total !== undefined && e.done >= e.total;
 
-export function progressLine(state: Pick<PhaseState, 'event' | 'startedAt'>, now: number, width = 24, bar = true): string {
+export function progressLine(
+  state: Pick<PhaseState, 'event' | 'startedAt'>,
+  now: number,
+  width = 24,
+  bar = true,
+): string {
   const { event } = state;
   const eta = etaOf(state, now);
   const parts: string[] = [];
@@ -59,7 +75,9 @@ export function progressLine(state: Pick<PhaseState, 'event' | 'startedAt'>, now
   if (isFinished(event)) parts.push(`done in ${formatDuration(now - state.startedAt)}`);
   const message = event.message ? ` — ${event.message}` : '';
   // The phase leads: when a narrow terminal cuts the line, what is cut is the least useful part.
-  return bar ? `${event.phase.padEnd(PHASE_WIDTH)} ${parts.join(' ')}${message}` : `[${event.phase}] ${parts.join(' ')}${message}`;
+  return bar
+    ? `${event.phase.padEnd(PHASE_WIDTH)} ${parts.join(' ')}${message}`
+    : `[${event.phase}] ${parts.join(' ')}${message}`;
 }
 
 const PHASE_WIDTH = 26;
@@ -86,7 +104,9 @@ export function createConsoleProgress(options: ConsoleProgressOptions = {}): Con
     // A phase that had gone quiet for a while when another one started has been left behind (runners
     // do not always close a phase: "creating pets" has no total); it leaves the live block without a
     // line. Phases started together (the day probes of every plan) run together and all stay.
-    const superseded = all.filter(([, p]) => !isFinished(p.event) && all.some(([, q]) => q.startedAt > p.lastAt + SUPERSEDE_AFTER_MS));
+    const superseded = all.filter(
+      ([, p]) => !isFinished(p.event) && all.some(([, q]) => q.startedAt > p.lastAt + SUPERSEDE_AFTER_MS),
+    );
     const live = all.filter(([, p]) => !isFinished(p.event) && !superseded.some(([, q]) => q === p));
     for (const [name] of [...finished, ...superseded]) phases.delete(name);
     const lines = [...finished, ...live].map(([, p]) => progressLine(p, t).slice(0, columns - 1));
@@ -217,7 +237,8 @@ function otherCauses(check: CheckResult, shown = 4): string[] {
   const causes = check.causes ?? [];
   if (causes.length < 2) return [];
   const lines = [`      ${causes.length} distinct causes (one example of each in the report):`];
-  for (const c of causes.slice(0, shown)) lines.push(`      · ${c.cause.length > 150 ? `${c.cause.slice(0, 149)}…` : c.cause} ×${c.count}`);
+  for (const c of causes.slice(0, shown))
+    lines.push(`      · ${c.cause.length > 150 ? `${c.cause.slice(0, 149)}…` : c.cause} ×${c.count}`);
   if (causes.length > shown) lines.push(`      · … and ${causes.length - shown} more`);
   return lines;
 }
@@ -242,7 +263,8 @@ export function verdictLines(report: Report, options: VerdictOptions = {}): stri
   const reading = readingLine(report);
   if (reading) lines.push(`  ${reading}`);
   const max = options.maxListed ?? 20;
-  for (const c of failing.slice(0, max)) lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`, ...otherCauses(c));
+  for (const c of failing.slice(0, max))
+    lines.push(`  ✗ ${c.level} ${c.id} (${c.specRef}): ${c.failures[0]?.message ?? c.title}`, ...otherCauses(c));
   if (failing.length > max) lines.push(`  … and ${failing.length - max} more`);
   if (report.aborted) lines.push(`  Run stopped early (${report.aborted.code}): ${report.aborted.message}`);
   lines.push(...unjudgedLines(report, failOn), ...notApplicableLines(report));

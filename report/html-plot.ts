@@ -31,9 +31,17 @@ function xValues(samples: readonly Sample[]): { xs: number[]; unit: string } {
 }
 
 /** Indices of samples to draw: per pixel column the first, last, min, max and first 429. */
-export function thin(xs: readonly number[], ys: readonly number[], statuses: readonly number[], columns = PLOT_W): number[] {
+export function thin(
+  xs: readonly number[],
+  ys: readonly number[],
+  statuses: readonly number[],
+  columns = PLOT_W,
+): number[] {
   if (xs.length <= columns * 2) return xs.map((_, i) => i);
-  const lo = -maxOf(xs.map((x) => -x), -Infinity);
+  const lo = -maxOf(
+    xs.map((x) => -x),
+    -Infinity,
+  );
   const span = maxOf(xs, -Infinity) - lo || 1;
   const keep = new Set<number>();
   const byColumn = new Map<number, number[]>();
@@ -64,7 +72,11 @@ export function expectedStaircase(samples: readonly Sample[]): Array<number | un
   return samples.map((s, i) => {
     const prev = samples[i - 1];
     const key = s.reset !== undefined ? `r${s.reset}|${s.limit}` : undefined;
-    const newWindow = i === 0 || (key !== undefined ? key !== windowKey : s.remaining !== undefined && prev?.remaining !== undefined && s.remaining > prev.remaining);
+    const newWindow =
+      i === 0 ||
+      (key !== undefined
+        ? key !== windowKey
+        : s.remaining !== undefined && prev?.remaining !== undefined && s.remaining > prev.remaining);
     windowKey = key;
     if (newWindow) {
       capacity = s.remaining === undefined ? undefined : s.remaining + (admitted(s) ? 1 : 0);
@@ -95,8 +107,13 @@ function stepPath(points: Array<[number, number]>): string {
 
 function axes(xMax: number, yMax: number, x: Scale, y: Scale, unit: string, yLabel: string): string {
   const ticks = [0, 0.25, 0.5, 0.75, 1];
-  const xt = ticks.map((f) => `<text x="${num(x(f * xMax))}" y="${H - M.bottom + 14}" text-anchor="middle">${num(f * xMax)}</text>`);
-  const yt = ticks.map((f) => `<text x="${M.left - 6}" y="${num(y(f * yMax) + 4)}" text-anchor="end">${Math.round(f * yMax)}</text><line class="grid" x1="${M.left}" x2="${W - M.right}" y1="${num(y(f * yMax))}" y2="${num(y(f * yMax))}"/>`);
+  const xt = ticks.map(
+    (f) => `<text x="${num(x(f * xMax))}" y="${H - M.bottom + 14}" text-anchor="middle">${num(f * xMax)}</text>`,
+  );
+  const yt = ticks.map(
+    (f) =>
+      `<text x="${M.left - 6}" y="${num(y(f * yMax) + 4)}" text-anchor="end">${Math.round(f * yMax)}</text><line class="grid" x1="${M.left}" x2="${W - M.right}" y1="${num(y(f * yMax))}" y2="${num(y(f * yMax))}"/>`,
+  );
   return [
     `<g class="axes">${yt.join('')}${xt.join('')}`,
     `<text x="${M.left + PLOT_W / 2}" y="${H - 4}" text-anchor="middle">${escapeHtml(unit)}</text>`,
@@ -105,7 +122,11 @@ function axes(xMax: number, yMax: number, x: Scale, y: Scale, unit: string, yLab
 }
 
 function rejectionMarks(points: Array<[number, number]>): string {
-  return points.map(([px, py]) => `<path class="rejected" d="M${num(px - 4)},${num(py - 4)}l8,8m0,-8l-8,8"><title>429</title></path>`).join('');
+  return points
+    .map(
+      ([px, py]) => `<path class="rejected" d="M${num(px - 4)},${num(py - 4)}l8,8m0,-8l-8,8"><title>429</title></path>`,
+    )
+    .join('');
 }
 
 function svg(label: string, body: string): string {
@@ -140,28 +161,47 @@ export function remainingPlot(probe: string, samples: readonly Sample[], over: r
   const waits = retryAfterWaits(samples, xs);
   const remaining = samples.map((s) => s.remaining ?? 0);
   const xMax = maxOf([...waits.map((w) => w[1])], maxOf(xs, 1e-9));
-  const yMax = maxOf(samples.map((s) => Math.max(s.limit ?? 0, s.remaining ?? 0)), 1);
+  const yMax = maxOf(
+    samples.map((s) => Math.max(s.limit ?? 0, s.remaining ?? 0)),
+    1,
+  );
   const x = linear(0, xMax, M.left, W - M.right);
   const y = linear(0, yMax, H - M.bottom, M.top);
-  const idx = thin(xs, remaining, samples.map((s) => s.status));
-  const shaded = waits.map(([a, b]) => `<rect class="wait" x="${num(x(a))}" y="${M.top}" width="${num(Math.max(1, x(b) - x(a)))}" height="${PLOT_H}"><title>Retry-After wait ${num(b - a)} s</title></rect>`);
+  const idx = thin(
+    xs,
+    remaining,
+    samples.map((s) => s.status),
+  );
+  const shaded = waits.map(
+    ([a, b]) =>
+      `<rect class="wait" x="${num(x(a))}" y="${M.top}" width="${num(Math.max(1, x(b) - x(a)))}" height="${PLOT_H}"><title>Retry-After wait ${num(b - a)} s</title></rect>`,
+  );
   const seen = idx.filter((i) => samples[i]!.remaining !== undefined);
   const observed = seen.map((i): [number, number] => [x(xs[i]!), y(samples[i]!.remaining!)]);
   const stair = idx.filter((i) => expected[i] !== undefined).map((i): [number, number] => [x(xs[i]!), y(expected[i]!)]);
-  const limits = idx.filter((i) => samples[i]!.limit !== undefined).map((i): [number, number] => [x(xs[i]!), y(samples[i]!.limit!)]);
-  const dots = seen.filter((i) => admitted(samples[i]!)).map((i) => `<circle class="point" cx="${num(x(xs[i]!))}" cy="${num(y(samples[i]!.remaining!))}" r="2"/>`);
-  const rejected = idx.filter((i) => samples[i]!.status === 429).map((i): [number, number] => [x(xs[i]!), y(samples[i]!.remaining ?? 0)]);
+  const limits = idx
+    .filter((i) => samples[i]!.limit !== undefined)
+    .map((i): [number, number] => [x(xs[i]!), y(samples[i]!.limit!)]);
+  const dots = seen
+    .filter((i) => admitted(samples[i]!))
+    .map((i) => `<circle class="point" cx="${num(x(xs[i]!))}" cy="${num(y(samples[i]!.remaining!))}" r="2"/>`);
+  const rejected = idx
+    .filter((i) => samples[i]!.status === 429)
+    .map((i): [number, number] => [x(xs[i]!), y(samples[i]!.remaining ?? 0)]);
   const timed = unit !== 'request #';
-  return svg(`Remaining over time, probe ${probe}`, [
-    axes(xMax, yMax, x, y, unit, 'X-RateLimit-Remaining'),
-    ...shaded,
-    ...(timed ? overMarks(over, samples[0]?.t ?? 0, xMax, x) : []),
-    limits.length ? `<path class="limit" d="${stepPath(limits)}"/>` : '',
-    observed.length ? `<path class="observed" d="${stepPath(observed)}"/>` : '',
-    stair.length ? `<path class="expected" d="${stepPath(stair)}"/>` : '',
-    ...dots,
-    rejectionMarks(rejected),
-  ].join(''));
+  return svg(
+    `Remaining over time, probe ${probe}`,
+    [
+      axes(xMax, yMax, x, y, unit, 'X-RateLimit-Remaining'),
+      ...shaded,
+      ...(timed ? overMarks(over, samples[0]?.t ?? 0, xMax, x) : []),
+      limits.length ? `<path class="limit" d="${stepPath(limits)}"/>` : '',
+      observed.length ? `<path class="observed" d="${stepPath(observed)}"/>` : '',
+      stair.length ? `<path class="expected" d="${stepPath(stair)}"/>` : '',
+      ...dots,
+      rejectionMarks(rejected),
+    ].join(''),
+  );
 }
 
 export interface DayFrame {
@@ -192,18 +232,38 @@ export function cumulativePlot(probe: string, samples: readonly Sample[], frame:
   const yMax = Math.max(maxOf(cumulative, 1), quota ?? 0) * 1.05;
   const x = linear(0, xMax, M.left, W - M.right);
   const y = linear(0, yMax, H - M.bottom, M.top);
-  const idx = thin(xs, cumulative, samples.map((s, i) => (i > 0 && windows[i] !== windows[i - 1] ? 429 : s.status)));
+  const idx = thin(
+    xs,
+    cumulative,
+    samples.map((s, i) => (i > 0 && windows[i] !== windows[i - 1] ? 429 : s.status)),
+  );
   const line = idx.map((i): [number, number] => [x(xs[i]!), y(cumulative[i]!)]);
-  const dots = idx.filter((i) => admitted(samples[i]!)).map((i) => `<circle class="point" cx="${num(x(xs[i]!))}" cy="${num(y(cumulative[i]!))}" r="1.5"/>`);
-  const rejected = idx.filter((i) => samples[i]!.status === 429).map((i): [number, number] => [x(xs[i]!), y(cumulative[i]!)]);
-  const boundaries = samples.flatMap((_, i) => (i > 0 && windows[i] !== windows[i - 1] ? [`<line class="day-boundary" x1="${num(x(xs[i]!))}" x2="${num(x(xs[i]!))}" y1="${M.top}" y2="${H - M.bottom}"><title>a new day window</title></line>`] : []));
-  const quotaLine = quota === undefined ? '' : `<line class="quota" x1="${M.left}" x2="${W - M.right}" y1="${num(y(quota))}" y2="${num(y(quota))}"><title>day quota ${quota}</title></line>`;
-  return svg(`Admitted requests per day window, probe ${probe}`, [
-    axes(xMax, yMax, x, y, unit, 'admitted in the day window'),
-    ...boundaries,
-    quotaLine,
-    `<path class="observed" d="${stepPath(line)}"/>`,
-    ...dots,
-    rejectionMarks(rejected),
-  ].join(''));
+  const dots = idx
+    .filter((i) => admitted(samples[i]!))
+    .map((i) => `<circle class="point" cx="${num(x(xs[i]!))}" cy="${num(y(cumulative[i]!))}" r="1.5"/>`);
+  const rejected = idx
+    .filter((i) => samples[i]!.status === 429)
+    .map((i): [number, number] => [x(xs[i]!), y(cumulative[i]!)]);
+  const boundaries = samples.flatMap((_, i) =>
+    i > 0 && windows[i] !== windows[i - 1]
+      ? [
+          `<line class="day-boundary" x1="${num(x(xs[i]!))}" x2="${num(x(xs[i]!))}" y1="${M.top}" y2="${H - M.bottom}"><title>a new day window</title></line>`,
+        ]
+      : [],
+  );
+  const quotaLine =
+    quota === undefined
+      ? ''
+      : `<line class="quota" x1="${M.left}" x2="${W - M.right}" y1="${num(y(quota))}" y2="${num(y(quota))}"><title>day quota ${quota}</title></line>`;
+  return svg(
+    `Admitted requests per day window, probe ${probe}`,
+    [
+      axes(xMax, yMax, x, y, unit, 'admitted in the day window'),
+      ...boundaries,
+      quotaLine,
+      `<path class="observed" d="${stepPath(line)}"/>`,
+      ...dots,
+      rejectionMarks(rejected),
+    ].join(''),
+  );
 }

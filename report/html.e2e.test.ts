@@ -25,8 +25,17 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
       viewport: { width: 1200, height: 900 },
     });
   }, 60_000);
@@ -42,9 +51,14 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
     const page = await context.newPage();
     const problems: string[] = [];
     const requests: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('dialog', (d) => { problems.push(`dialog: ${d.message()}`); void d.dismiss(); });
+    page.on('dialog', (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(pathToFileURL(join(dir, 'report.html')).href, { waitUntil: 'load' });
 
@@ -74,7 +88,7 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
     await page.close();
   }, 60_000);
 
-  test('junit.xml parses with the browser\'s XML parser: one testcase per check', async () => {
+  test("junit.xml parses with the browser's XML parser: one testcase per check", async () => {
     const dir = join(ARTIFACTS, 'html-e2e');
     const report = fixtureReport({ aborted: { code: 'UNREACHABLE', message: 'gone <&>' } });
     writeReport(dir, report, []);
@@ -82,15 +96,31 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
     await page.goto(pathToFileURL(join(dir, 'report.html')).href);
     const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
     const parsed = await page.evaluate((text) => {
-      const g = globalThis as unknown as { DOMParser: new () => { parseFromString(t: string, type: string): { getElementsByTagName(n: string): { length: number } } } };
+      const g = globalThis as unknown as {
+        DOMParser: new () => {
+          parseFromString(t: string, type: string): { getElementsByTagName(n: string): { length: number } };
+        };
+      };
       const doc = new g.DOMParser().parseFromString(text, 'application/xml');
-      return { errors: doc.getElementsByTagName('parsererror').length, cases: doc.getElementsByTagName('testcase').length, failures: doc.getElementsByTagName('failure').length, errorEls: doc.getElementsByTagName('error').length };
+      return {
+        errors: doc.getElementsByTagName('parsererror').length,
+        cases: doc.getElementsByTagName('testcase').length,
+        failures: doc.getElementsByTagName('failure').length,
+        errorEls: doc.getElementsByTagName('error').length,
+      };
     }, xml);
     expect(parsed).toEqual({ errors: 0, cases: report.checks.length + 1, failures: 1, errorEls: 1 });
-    const broken = await page.evaluate((text) => {
-      const g = globalThis as unknown as { DOMParser: new () => { parseFromString(t: string, type: string): { getElementsByTagName(n: string): { length: number } } } };
-      return new g.DOMParser().parseFromString(text, 'application/xml').getElementsByTagName('parsererror').length;
-    }, xml.replace('</testsuite>', ''));
+    const broken = await page.evaluate(
+      (text) => {
+        const g = globalThis as unknown as {
+          DOMParser: new () => {
+            parseFromString(t: string, type: string): { getElementsByTagName(n: string): { length: number } };
+          };
+        };
+        return new g.DOMParser().parseFromString(text, 'application/xml').getElementsByTagName('parsererror').length;
+      },
+      xml.replace('</testsuite>', ''),
+    );
     expect(broken).toBeGreaterThan(0);
     await page.close();
   }, 30_000);
@@ -103,7 +133,13 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
     const page = await context.newPage();
     await page.goto(pathToFileURL(join(dir, 'report.html')).href);
     expect(await page.locator('#verdict').getAttribute('data-verdict')).toBe('pass');
-    const colour = await page.locator('#verdict').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+    const colour = await page
+      .locator('#verdict')
+      .evaluate(
+        (el) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el)
+            .backgroundColor,
+      );
     expect(colour).toBe('rgb(31, 122, 61)');
     await page.close();
   }, 30_000);

@@ -33,18 +33,32 @@ describe('toHtml content', () => {
     // A skipped MUST check is not a pass (issue 15 §1): the fixture's one is left out of the passing report.
     passing.checks = passing.checks.filter((c) => c.level !== 'MUST' || c.outcome === 'pass');
     expect(toHtml(passing)).toContain('data-verdict="pass"');
-    expect(toHtml({ ...passing, aborted: { code: 'UNREACHABLE', message: 'gone' } })).toContain('data-verdict="incomplete"');
+    expect(toHtml({ ...passing, aborted: { code: 'UNREACHABLE', message: 'gone' } })).toContain(
+      'data-verdict="incomplete"',
+    );
     const unjudged = toHtml({ ...fixtureReport(), checks: fixtureReport().checks.filter((c) => c.outcome !== 'fail') });
     expect(unjudged).toContain('data-verdict="incomplete"');
-    expect(unjudged).toMatch(/MUST checks not judged \(1\)<\/h2><ul><li><a href="#row-check-quota_day_exact_pro_"><code>quota.day.exact\[pro\]<\/code><\/a>: production target/);
-    expect(toHtml({ ...passing, checks: [...passing.checks, { ...fixtureReport().checks[4]!, fix: 'raise --budget to 9' }], allowIncomplete: true }))
-      .toContain('INCOMPLETE — MUST checks not judged (allowed by --allow-incomplete)');
+    expect(unjudged).toMatch(
+      /MUST checks not judged \(1\)<\/h2><ul><li><a href="#row-check-quota_day_exact_pro_"><code>quota.day.exact\[pro\]<\/code><\/a>: production target/,
+    );
+    expect(
+      toHtml({
+        ...passing,
+        checks: [...passing.checks, { ...fixtureReport().checks[4]!, fix: 'raise --budget to 9' }],
+        allowIncomplete: true,
+      }),
+    ).toContain('INCOMPLETE — MUST checks not judged (allowed by --allow-incomplete)');
   });
 
   test('a check failing for several causes lists them (issue 15 §4)', () => {
     const report = fixtureReport();
-    report.checks.find((c) => c.id === 'list.limit-max')!.causes = [{ cause: 'GET /v1/pets → 200: <b>N</b>', count: 3 }, { cause: 'POST /v1/pets → 400: x', count: 1 }];
-    expect(toHtml(report)).toContain('<p class="note">2 distinct causes (one example of each below, up to five):</p><ul class="causes"><li><code>GET /v1/pets → 200: &#60;b&#62;N&#60;/b&#62;</code> ×3</li>');
+    report.checks.find((c) => c.id === 'list.limit-max')!.causes = [
+      { cause: 'GET /v1/pets → 200: <b>N</b>', count: 3 },
+      { cause: 'POST /v1/pets → 400: x', count: 1 },
+    ];
+    expect(toHtml(report)).toContain(
+      '<p class="note">2 distinct causes (one example of each below, up to five):</p><ul class="causes"><li><code>GET /v1/pets → 200: &#60;b&#62;N&#60;/b&#62;</code> ×3</li>',
+    );
   });
 
   test('--fail-on should turns a SHOULD finding into a failure', () => {
@@ -75,11 +89,15 @@ describe('toHtml content', () => {
     expect(html).toMatch(/class="rejected"/);
   });
 
-  test('the day frame: quota from the report\'s plan table, day windows from the server\'s own statements', () => {
+  test("the day frame: quota from the report's plan table, day windows from the server's own statements", () => {
     const plans = { windows: { minuteSeconds: 1, daySeconds: 10 }, plans: { free: { perMinute: 10, perDay: 50 } } };
     const samples = daySeries(10, 50); // ends with day 429s whose Retry-After is 30 s
     const last429 = samples.find((s) => s.status === 429)!;
-    expect(dayFrameOf(fixtureReport({ plans }), 'quota/day:free', samples)).toEqual({ quota: 50, daySeconds: 10, dayEnd: Math.round(last429.t / 1000 + 30) });
+    expect(dayFrameOf(fixtureReport({ plans }), 'quota/day:free', samples)).toEqual({
+      quota: 50,
+      daySeconds: 10,
+      dayEnd: Math.round(last429.t / 1000 + 30),
+    });
     const announced = samples.map((s, i) => (i === 3 ? { ...s, limit: 50, reset: 1_700_000_007 } : s));
     expect(dayFrameOf(fixtureReport({ plans }), 'day:free', announced).dayEnd).toBe(1_700_000_007);
     expect(dayFrameOf(fixtureReport({ plans: undefined }), 'day:free', samples)).toEqual({});
@@ -98,7 +116,16 @@ describe('toHtml content', () => {
   });
 
   test('k6 summary figures when present', () => {
-    const k6 = { metrics: { http_req_duration: { type: 'trend', contains: 'time', values: { avg: 12.5, 'p(95)': 30 }, thresholds: { 'p(95)<500': { ok: true } } } } };
+    const k6 = {
+      metrics: {
+        http_req_duration: {
+          type: 'trend',
+          contains: 'time',
+          values: { avg: 12.5, 'p(95)': 30 },
+          thresholds: { 'p(95)<500': { ok: true } },
+        },
+      },
+    };
     const html = toHtml(fixtureReport({ k6 }));
     expect(html).toContain('http_req_duration');
     expect(html).toContain('p(95)=30 ms');
@@ -142,7 +169,10 @@ describe('plot data', () => {
       { t: 5000, status: 429, retryAfter: 1 },
       { t: 5500, status: 200 },
     ];
-    expect(retryAfterWaits(samples, [0, 1, 5, 5.5])).toEqual([[0, 3], [5, 6]]);
+    expect(retryAfterWaits(samples, [0, 1, 5, 5.5])).toEqual([
+      [0, 3],
+      [5, 6],
+    ]);
   });
 
   test('thinning keeps every column bounded and keeps the 429s', () => {
@@ -161,10 +191,14 @@ describe('certify layout', () => {
     const report = fixtureReport({ kind: 'certify', k6: undefined });
     report.checks = report.checks.map((c, i) => ({ ...c, id: `${i < 3 ? 'conform[free]' : 'quota'}/${c.id}` }));
     const html = toHtml(report);
-    expect(html).toMatch(/<tr class="fail"><td><code>conform\[free\]<\/code><\/td><td>3<\/td><td>1<\/td><td>1<\/td><td>1<\/td><td>0<\/td><\/tr>/);
+    expect(html).toMatch(
+      /<tr class="fail"><td><code>conform\[free\]<\/code><\/td><td>3<\/td><td>1<\/td><td>1<\/td><td>1<\/td><td>0<\/td><\/tr>/,
+    );
     expect(html).toContain('<a href="#quota">Quota plots</a>');
     expect(html).not.toContain('href="#k6"');
-    expect(toHtml(fixtureReport({ kind: 'quota', createdIds: undefined })).includes('class="checks parts"')).toBe(false);
+    expect(toHtml(fixtureReport({ kind: 'quota', createdIds: undefined })).includes('class="checks parts"')).toBe(
+      false,
+    );
   });
 
   test('the part a check came from is read from its `part` when present, not sliced off its id', () => {

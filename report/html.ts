@@ -8,20 +8,41 @@ import { k6Section } from './html-k6.ts';
 import { capacitySection } from './html-capacity.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { FAILURE_POLICY } from './ledger.ts';
-import { durationSeconds, failingChecks, isNotApplicable, readingLine, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type Failure, type FailOn, type OverAdmitted, type Report, type Sample } from './model.ts';
+import {
+  durationSeconds,
+  failingChecks,
+  isNotApplicable,
+  readingLine,
+  TLS_OFF_TEXT,
+  unjudgedMust,
+  verdictOf,
+  type CheckResult,
+  type Failure,
+  type FailOn,
+  type OverAdmitted,
+  type Report,
+  type Sample,
+} from './model.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 function headerLines(headers: Record<string, string>): string {
-  return Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+  return Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
 }
 
 function verdictBlock(report: Report, failOn: FailOn): string {
   const verdict = verdictOf(report, failOn);
-  const count = (level: string, outcome: string) => report.checks.filter((c) => c.level === level && c.outcome === outcome).length;
+  const count = (level: string, outcome: string) =>
+    report.checks.filter((c) => c.level === level && c.outcome === outcome).length;
   const failing = failingChecks(report, failOn).length;
   const incomplete = report.aborted ? 'INCOMPLETE — stopped before a verdict' : 'INCOMPLETE — MUST checks not judged';
-  const words = { pass: 'PASS — conforms', fail: 'FAIL — does not conform', incomplete: report.allowIncomplete ? `${incomplete} (allowed by --allow-incomplete)` : incomplete };
+  const words = {
+    pass: 'PASS — conforms',
+    fail: 'FAIL — does not conform',
+    incomplete: report.allowIncomplete ? `${incomplete} (allowed by --allow-incomplete)` : incomplete,
+  };
   const unjudged = unjudgedMust(report).length;
   return `<section id="verdict" class="verdict ${verdict}" data-verdict="${verdict}">
 <h1>${words[verdict]}</h1>
@@ -49,7 +70,10 @@ function overAdmittedList(report: Report): string {
 function unjudgedList(report: Report): string {
   const unjudged = unjudgedMust(report);
   if (unjudged.length === 0) return '';
-  const items = unjudged.map((c) => `<li><a href="#row-${anchor(c)}"><code>${esc(c.id)}</code></a>: ${esc(c.skipReason ?? 'not run')}${c.fix ? ` — <b>fix:</b> ${esc(c.fix)}` : ''}</li>`);
+  const items = unjudged.map(
+    (c) =>
+      `<li><a href="#row-${anchor(c)}"><code>${esc(c.id)}</code></a>: ${esc(c.skipReason ?? 'not run')}${c.fix ? ` — <b>fix:</b> ${esc(c.fix)}` : ''}</li>`,
+  );
   return `<div class="unjudged"><h2>MUST checks not judged (${unjudged.length})</h2><ul>${items.join('\n')}</ul></div>`;
 }
 
@@ -63,14 +87,26 @@ function skipNote(c: CheckResult): string {
 function runFacts(report: Report): string {
   const seconds = durationSeconds(report);
   const rows: Array<[string, string]> = [
-    ['Target', report.target], ['Kind', report.kind], ['Started', report.startedAt], ['Finished', report.finishedAt],
-    ['Duration', seconds !== undefined ? `${seconds.toFixed(1)} s` : '?'], ['Requests', String(report.requests)],
-    ['Seed', report.seed === null ? '—' : `${report.seed} (replay with --seed ${report.seed})`], ['petcert', report.version],
+    ['Target', report.target],
+    ['Kind', report.kind],
+    ['Started', report.startedAt],
+    ['Finished', report.finishedAt],
+    ['Duration', seconds !== undefined ? `${seconds.toFixed(1)} s` : '?'],
+    ['Requests', String(report.requests)],
+    ['Seed', report.seed === null ? '—' : `${report.seed} (replay with --seed ${report.seed})`],
+    ['petcert', report.version],
   ];
   if (report.plans) {
     const { windows, plans } = report.plans;
     rows.push(['Windows', `minute = ${windows.minuteSeconds} s, day = ${windows.daySeconds} s`]);
-    rows.push(['Plans', Object.entries(plans).map(([name, p]) => (p.perMinute === null ? `${name}: custom` : `${name}: ${p.perMinute}/minute, ${p.perDay}/day`)).join(' · ')]);
+    rows.push([
+      'Plans',
+      Object.entries(plans)
+        .map(([name, p]) =>
+          p.perMinute === null ? `${name}: custom` : `${name}: ${p.perMinute}/minute, ${p.perDay}/day`,
+        )
+        .join(' · '),
+    ]);
   }
   return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
 }
@@ -97,11 +133,20 @@ function failureBlock(failure: Failure): string {
   const res = failure.response;
   const parts = [`<p class="message">${esc(failure.message)}</p>`];
   if (failure.expected !== undefined || failure.received !== undefined) {
-    parts.push(`<div class="pair"><div><h4>Expected</h4><pre>${esc(clip(prettyJson(failure.expected)))}</pre></div><div><h4>Received</h4><pre>${esc(clip(prettyJson(failure.received)))}</pre></div></div>`);
+    parts.push(
+      `<div class="pair"><div><h4>Expected</h4><pre>${esc(clip(prettyJson(failure.expected)))}</pre></div><div><h4>Received</h4><pre>${esc(clip(prettyJson(failure.received)))}</pre></div></div>`,
+    );
   }
-  if (failure.counterexample !== undefined) parts.push(`<h4>Counterexample</h4><pre>${esc(clip(prettyJson(failure.counterexample)))}</pre>`);
-  if (req) parts.push(`<h4>Request</h4><pre class="http">${esc(clip(`${req.method} ${req.url}\n${headerLines(req.headers)}${req.body !== undefined ? `\n\n${req.body}` : ''}`))}</pre>`);
-  if (res) parts.push(`<h4>Response</h4><pre class="http">${esc(clip(`${res.status}\n${headerLines(res.headers)}\n\n${res.body}`))}</pre>`);
+  if (failure.counterexample !== undefined)
+    parts.push(`<h4>Counterexample</h4><pre>${esc(clip(prettyJson(failure.counterexample)))}</pre>`);
+  if (req)
+    parts.push(
+      `<h4>Request</h4><pre class="http">${esc(clip(`${req.method} ${req.url}\n${headerLines(req.headers)}${req.body !== undefined ? `\n\n${req.body}` : ''}`))}</pre>`,
+    );
+  if (res)
+    parts.push(
+      `<h4>Response</h4><pre class="http">${esc(clip(`${res.status}\n${headerLines(res.headers)}\n\n${res.body}`))}</pre>`,
+    );
   if (failure.repro) parts.push(`<h4>Reproduce</h4><pre class="repro">${esc(failure.repro)}</pre>`);
   return `<div class="failure">${parts.join('\n')}</div>`;
 }
@@ -120,7 +165,8 @@ function failuresSection(report: Report, failing: Set<CheckResult>): string {
   const blocks = failed.map((c) => {
     const kind = failing.has(c) ? 'fails the run' : `${esc(c.level)} finding, does not fail the run`;
     const shown = FAILURE_POLICY.maxPerCheck;
-    const more = c.failures.length > shown ? `<p class="note">… and ${c.failures.length - shown} more in report.json</p>` : '';
+    const more =
+      c.failures.length > shown ? `<p class="note">… and ${c.failures.length - shown} more in report.json</p>` : '';
     return `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level ${esc(c.level)}">${esc(c.level)}</span> <span class="spec">${esc(c.specRef)}</span></h3>
 <p class="note">${kind}</p>${causeList(c)}${c.failures.slice(0, shown).map(failureBlock).join('\n')}${more}</article>`;
   });
@@ -130,7 +176,10 @@ function failuresSection(report: Report, failing: Set<CheckResult>): string {
 function observeSection(report: Report): string {
   const records = report.checks.filter((c) => c.level === 'OBSERVE');
   if (records.length === 0) return '';
-  const rows = records.map((c) => `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.title)}</td><td>${esc(c.specRef)}</td><td><pre>${c.outcome === 'skip' ? esc(`not observed: ${c.skipReason ?? 'skipped'}`) : esc(clip(prettyJson(c.observed), 1500))}</pre></td></tr>`);
+  const rows = records.map(
+    (c) =>
+      `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.title)}</td><td>${esc(c.specRef)}</td><td><pre>${c.outcome === 'skip' ? esc(`not observed: ${c.skipReason ?? 'skipped'}`) : esc(clip(prettyJson(c.observed), 1500))}</pre></td></tr>`,
+  );
   return `<section id="observe"><h2>What the server does in the specification's gaps (OBSERVE)</h2>
 <p class="legend">The specification does not say; these are records, not verdicts.</p>
 <table class="checks"><thead><tr><th>Id</th><th>Gap</th><th>Spec</th><th>Observed</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></section>`;
@@ -157,7 +206,9 @@ export function dayFrameOf(report: Report, probe: string, samples: readonly Samp
   if (!windows || figures?.perDay == null) return frame;
   frame.daySeconds = windows.daySeconds;
   const byHeader = samples.find((s) => s.limit === figures.perDay && s.reset !== undefined);
-  const by429 = samples.find((s) => s.status === 429 && s.retryAfter !== undefined && s.retryAfter > windows.minuteSeconds * 1.5);
+  const by429 = samples.find(
+    (s) => s.status === 429 && s.retryAfter !== undefined && s.retryAfter > windows.minuteSeconds * 1.5,
+  );
   if (byHeader) frame.dayEnd = byHeader.reset!;
   else if (by429) frame.dayEnd = Math.round(by429.t / 1000 + by429.retryAfter!);
   return frame;
@@ -176,12 +227,20 @@ function probeFigures(report: Report, probe: string, samples: readonly Sample[])
     const s = samples[0]!;
     return `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Status ${s.status}, Limit ${s.limit ?? '—'}, Remaining ${s.remaining ?? '—'}.</figcaption></figure>`;
   }
-  const figs = [`<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded, windows over the plan's figure shaded red.</figcaption>${remainingPlot(probe, samples, overOf(report, probe))}</figure>`];
+  const figs = [
+    `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded, windows over the plan's figure shaded red.</figcaption>${remainingPlot(probe, samples, overOf(report, probe))}</figure>`,
+  ];
   if (subjectOf(report, probe).probe === 'day') {
     const frame = dayFrameOf(report, probe, samples);
-    const quota = frame.quota === undefined ? 'the day quota is not in the report' : `day quota ${frame.quota}, red line`;
-    const windows = frame.dayEnd === undefined ? '' : '; counted per day window (dotted lines: day-window starts, from the server\'s Reset/Retry-After)';
-    figs.push(`<figure class="probe" data-probe="${esc(probe)}-cumulative"><figcaption><b>${esc(probe)}</b>: admitted requests against the day quota (${quota})${windows}.</figcaption>${cumulativePlot(probe, samples, frame)}</figure>`);
+    const quota =
+      frame.quota === undefined ? 'the day quota is not in the report' : `day quota ${frame.quota}, red line`;
+    const windows =
+      frame.dayEnd === undefined
+        ? ''
+        : "; counted per day window (dotted lines: day-window starts, from the server's Reset/Retry-After)";
+    figs.push(
+      `<figure class="probe" data-probe="${esc(probe)}-cumulative"><figcaption><b>${esc(probe)}</b>: admitted requests against the day quota (${quota})${windows}.</figcaption>${cumulativePlot(probe, samples, frame)}</figure>`,
+    );
   }
   return figs.join('\n');
 }
@@ -200,8 +259,18 @@ function createdSection(report: Report): string {
 
 /** Links to the sections present (an absent section gets no dead link). */
 function nav(sections: string[]): string {
-  const names: Record<string, string> = { capacity: 'Capacity', checks: 'Checks', failures: 'Failures', observe: 'Gaps (OBSERVE)', quota: 'Quota plots', k6: 'k6', created: 'Created pets' };
-  const links = sections.map((s) => /^<section id="([a-z0-9]+)"/.exec(s)?.[1]).filter((id): id is string => id !== undefined && id in names);
+  const names: Record<string, string> = {
+    capacity: 'Capacity',
+    checks: 'Checks',
+    failures: 'Failures',
+    observe: 'Gaps (OBSERVE)',
+    quota: 'Quota plots',
+    k6: 'k6',
+    created: 'Created pets',
+  };
+  const links = sections
+    .map((s) => /^<section id="([a-z0-9]+)"/.exec(s)?.[1])
+    .filter((id): id is string => id !== undefined && id in names);
   return `<nav>${links.map((id) => `<a href="#${id}">${names[id]}</a>`).join(' · ')}</nav>`;
 }
 
@@ -225,7 +294,15 @@ function partsTable(report: Report, failing: Set<CheckResult>): string {
 
 export function toHtml(report: Report, failOn: FailOn = 'must'): string {
   const failing = new Set(failingChecks(report, failOn));
-  const sections = [capacitySection(report.capacity), checksTable(report, failing), failuresSection(report, failing), observeSection(report), seriesSection(report), k6Section(report.k6), createdSection(report)].filter(Boolean);
+  const sections = [
+    capacitySection(report.capacity),
+    checksTable(report, failing),
+    failuresSection(report, failing),
+    observeSection(report),
+    seriesSection(report),
+    k6Section(report.k6),
+    createdSection(report),
+  ].filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">

@@ -5,7 +5,12 @@ import { describe, expect, test } from 'vitest';
 import { fixtureReport, HOSTILE } from '../testkit/report/fixtures.ts';
 import { toJUnit, xmlEscape } from './junit.ts';
 
-interface Element { name: string; attrs: Record<string, string>; children: Element[]; text: string }
+interface Element {
+  name: string;
+  attrs: Record<string, string>;
+  children: Element[];
+  text: string;
+}
 
 function parseXml(xml: string): Element {
   const body = xml.replace(/^<\?xml [^?]*\?>\s*/, '');
@@ -39,7 +44,10 @@ function parseXml(xml: string): Element {
   return root;
 }
 
-const all = (el: Element, name: string): Element[] => [...(el.name === name ? [el] : []), ...el.children.flatMap((c) => all(c, name))];
+const all = (el: Element, name: string): Element[] => [
+  ...(el.name === name ? [el] : []),
+  ...el.children.flatMap((c) => all(c, name)),
+];
 
 describe('toJUnit', () => {
   const report = fixtureReport();
@@ -61,7 +69,9 @@ describe('toJUnit', () => {
     expect(must.children.map((c) => c.name)).toContain('failure');
     const should = cases.find((c) => c.attrs.name!.startsWith('headers.cache'))!;
     expect(should.children.map((c) => c.name)).toEqual(['properties', 'system-out']);
-    expect(all(should, 'property').find((p) => p.attrs.name === 'should-finding')!.attrs.value).toBe('no Cache-Control');
+    expect(all(should, 'property').find((p) => p.attrs.name === 'should-finding')!.attrs.value).toBe(
+      'no Cache-Control',
+    );
   });
 
   test('--fail-on should makes the SHOULD finding a <failure>', () => {
@@ -83,7 +93,9 @@ describe('toJUnit', () => {
   });
 
   test('an aborted run is an <error> testcase, counted', () => {
-    const aborted = parseXml(toJUnit(fixtureReport({ aborted: { code: 'UNREACHABLE', message: 'connection refused <x>' } })));
+    const aborted = parseXml(
+      toJUnit(fixtureReport({ aborted: { code: 'UNREACHABLE', message: 'connection refused <x>' } })),
+    );
     const suite = all(aborted, 'testsuite')[0]!;
     expect(all(aborted, 'error')).toHaveLength(1);
     expect(suite.attrs.errors).toBe('1');
@@ -92,13 +104,24 @@ describe('toJUnit', () => {
 
   test('INCOMPLETE: the unjudged MUST check is skipped saying NOT JUDGED with its fix, and one <error> testcase names it', () => {
     const checks = fixtureReport().checks.filter((c) => c.outcome !== 'fail');
-    checks.push({ id: 'n.a', title: 't', level: 'MUST', specRef: '§8.3', outcome: 'skip', failures: [], skipReason: 'judged by petcert quota', skipKind: 'not-applicable' });
+    checks.push({
+      id: 'n.a',
+      title: 't',
+      level: 'MUST',
+      specRef: '§8.3',
+      outcome: 'skip',
+      failures: [],
+      skipReason: 'judged by petcert quota',
+      skipKind: 'not-applicable',
+    });
     const at = checks.findIndex((c) => c.outcome === 'skip');
     checks[at] = { ...checks[at]!, fix: 'raise --budget to 9' };
     const incomplete = parseXml(toJUnit(fixtureReport({ checks })));
     const suite = all(incomplete, 'testsuite')[0]!;
     const skipped = all(incomplete, 'skipped').map((e) => e.attrs.message);
-    expect(skipped).toContain('NOT JUDGED (a MUST check: the run cannot pass): production target — fix: raise --budget to 9');
+    expect(skipped).toContain(
+      'NOT JUDGED (a MUST check: the run cannot pass): production target — fix: raise --budget to 9',
+    );
     expect(skipped).toContain('not applicable: judged by petcert quota');
     const errors = all(incomplete, 'error');
     expect(errors).toHaveLength(1);
@@ -110,7 +133,9 @@ describe('toJUnit', () => {
     // Allowed: no error, the run testcase is skipped saying so, and the counts still agree.
     const allowed = parseXml(toJUnit(fixtureReport({ checks, allowIncomplete: true })));
     expect(all(allowed, 'error')).toHaveLength(0);
-    expect(all(allowed, 'skipped').map((e) => e.attrs.message)).toContain('INCOMPLETE, allowed by --allow-incomplete: 1 MUST check(s) not judged: quota.day.exact[pro]');
+    expect(all(allowed, 'skipped').map((e) => e.attrs.message)).toContain(
+      'INCOMPLETE, allowed by --allow-incomplete: 1 MUST check(s) not judged: quota.day.exact[pro]',
+    );
     expect(Number(all(allowed, 'testsuite')[0]!.attrs.skipped)).toBe(all(allowed, 'skipped').length);
     // A failing run is FAIL, not INCOMPLETE: no extra testcase.
     expect(all(parseXml(toJUnit(fixtureReport())), 'error')).toHaveLength(0);

@@ -6,11 +6,24 @@
 // message beside the test but count skips as green and ignore suite properties; so an INCOMPLETE run
 // also carries one <error> testcase naming every MUST check not judged: the suite is red exactly when
 // the exit code is not 0, and the reason is where the reader looks first.
-import { durationSeconds, failingChecks, readingLine, TLS_OFF_TEXT, unjudgedMust, verdictOf, type CheckResult, type FailOn, type Report } from './model.ts';
+import {
+  durationSeconds,
+  failingChecks,
+  readingLine,
+  TLS_OFF_TEXT,
+  unjudgedMust,
+  verdictOf,
+  type CheckResult,
+  type FailOn,
+  type Report,
+} from './model.ts';
 
 export function xmlEscape(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -20,7 +33,11 @@ export function xmlEscape(text: string): string {
 
 function failureText(check: CheckResult): string {
   return check.failures
-    .map((f) => [f.message, f.counterexample !== undefined ? `counterexample: ${JSON.stringify(f.counterexample)}` : '', f.repro].filter(Boolean).join('\n'))
+    .map((f) =>
+      [f.message, f.counterexample !== undefined ? `counterexample: ${JSON.stringify(f.counterexample)}` : '', f.repro]
+        .filter(Boolean)
+        .join('\n'),
+    )
     .join('\n\n');
 }
 
@@ -29,7 +46,10 @@ export function skipMessage(check: CheckResult): string {
   const reason = check.skipReason ?? 'not run';
   if (check.skipKind === 'not-applicable') return `not applicable: ${reason}`;
   // True whatever the run's verdict (a FAIL run has unjudged checks too): a MUST not judged only rules out a pass.
-  const head = check.level === 'MUST' ? 'NOT JUDGED (a MUST check: the run cannot pass)' : `NOT JUDGED (${check.level}: does not decide the verdict)`;
+  const head =
+    check.level === 'MUST'
+      ? 'NOT JUDGED (a MUST check: the run cannot pass)'
+      : `NOT JUDGED (${check.level}: does not decide the verdict)`;
   return `${head}: ${reason}${check.fix ? ` — fix: ${check.fix}` : ''}`;
 }
 
@@ -40,17 +60,22 @@ function testcase(check: CheckResult, failing: Set<CheckResult>, suite: string):
     `        <property name="level" value="${xmlEscape(check.level)}"/>`,
     `        <property name="specRef" value="${xmlEscape(check.specRef)}"/>`,
     `        <property name="outcome" value="${xmlEscape(check.outcome)}"/>`,
-    ...(check.level === 'SHOULD' && check.outcome === 'fail' ? [`        <property name="should-finding" value="${xmlEscape(check.failures[0]?.message ?? '')}"/>`] : []),
+    ...(check.level === 'SHOULD' && check.outcome === 'fail'
+      ? [`        <property name="should-finding" value="${xmlEscape(check.failures[0]?.message ?? '')}"/>`]
+      : []),
     `      </properties>`,
   ];
   const body: string[] = [];
   if (failing.has(check)) {
-    body.push(`      <failure message="${xmlEscape(check.failures[0]?.message ?? 'failed')}" type="${xmlEscape(check.level)}">${xmlEscape(failureText(check))}</failure>`);
+    body.push(
+      `      <failure message="${xmlEscape(check.failures[0]?.message ?? 'failed')}" type="${xmlEscape(check.level)}">${xmlEscape(failureText(check))}</failure>`,
+    );
   } else if (check.outcome === 'skip') {
     body.push(`      <skipped message="${xmlEscape(skipMessage(check))}"/>`);
   }
   const out: string[] = [];
-  if (check.outcome === 'fail' && !failing.has(check)) out.push(`${check.level} finding (does not fail the run):\n${failureText(check)}`);
+  if (check.outcome === 'fail' && !failing.has(check))
+    out.push(`${check.level} finding (does not fail the run):\n${failureText(check)}`);
   if (check.observed !== undefined) out.push(`observed: ${JSON.stringify(check.observed, null, 2)}`);
   if (out.length) body.push(`      <system-out>${xmlEscape(out.join('\n\n'))}</system-out>`);
   return [open, ...props, ...body, `    </testcase>`].join('\n');
@@ -76,12 +101,18 @@ function abortedCase(report: Report, suite: string): string[] {
 function incompleteCase(report: Report, suite: string, failOn: FailOn): string[] {
   const unjudged = unjudgedMust(report);
   if (report.aborted || verdictOf(report, failOn) !== 'incomplete') return [];
-  const list = unjudged.map((c) => `${c.id}: ${c.skipReason ?? 'not run'}${c.fix ? ` (fix: ${c.fix})` : ''}`).join('\n');
+  const list = unjudged
+    .map((c) => `${c.id}: ${c.skipReason ?? 'not run'}${c.fix ? ` (fix: ${c.fix})` : ''}`)
+    .join('\n');
   const message = `${unjudged.length} MUST check(s) not judged: ${unjudged.map((c) => c.id).join(', ')}`;
   const verdict = report.allowIncomplete
     ? `      <skipped message="${xmlEscape(`INCOMPLETE, allowed by --allow-incomplete: ${message}`)}"/>`
     : `      <error message="${xmlEscape(message)}" type="INCOMPLETE">${xmlEscape(`The run finished but is INCOMPLETE (exit 4): a PASS needs every MUST check judged.\n${list}`)}</error>`;
-  return [`    <testcase classname="${xmlEscape(`${suite}.run`)}" name="every MUST check judged">`, verdict, `    </testcase>`];
+  return [
+    `    <testcase classname="${xmlEscape(`${suite}.run`)}" name="every MUST check judged">`,
+    verdict,
+    `    </testcase>`,
+  ];
 }
 
 export function toJUnit(report: Report, failOn: FailOn = 'must'): string {

@@ -14,7 +14,8 @@ const exchange = (body: string) => ({
 
 test('one cap and one clip for every engine: findings deduplicated by message, bodies clipped, secrets scrubbed', () => {
   const ledger = createLedger();
-  for (let i = 0; i < 20; i++) ledger.fail(must, { message: `broke ${i % 7}`, exchange: exchange(`SECRET ${'x'.repeat(5000)}`) });
+  for (let i = 0; i < 20; i++)
+    ledger.fail(must, { message: `broke ${i % 7}`, exchange: exchange(`SECRET ${'x'.repeat(5000)}`) });
   const [[check, entry]] = ledger.entries() as [[typeof must, ReturnType<typeof ledger.entry>]];
   const result = resultOf(check, entry, { secrets: ['SECRET'], label: 'free' });
   expect(result.failures).toHaveLength(FAILURE_POLICY.maxPerCheck);
@@ -28,10 +29,19 @@ test('one cap and one clip for every engine: findings deduplicated by message, b
 // 200s) is shown in the same run, not after the team fixed the first.
 test('failures are kept by cause: one example of every cause before a second of any, within the cap', () => {
   const ledger = createLedger();
-  const on = (method: string, url: string, status: number) => ({ ...exchange('x'), request: { method, url, headers: {} }, response: { status, headers: {}, body: 'x' } });
-  for (let i = 0; i < 40; i++) ledger.fail(must, { message: `Remaining went from ${300 - i} to ${300 - i}`, exchange: on('GET', `http://h/v1/pets/${i}`, 200) });
+  const on = (method: string, url: string, status: number) => ({
+    ...exchange('x'),
+    request: { method, url, headers: {} },
+    response: { status, headers: {}, body: 'x' },
+  });
+  for (let i = 0; i < 40; i++)
+    ledger.fail(must, {
+      message: `Remaining went from ${300 - i} to ${300 - i}`,
+      exchange: on('GET', `http://h/v1/pets/${i}`, 200),
+    });
   ledger.fail(must, { message: 'Remaining missing on a 400', exchange: on('POST', 'http://h/v1/pets', 400) });
-  for (let i = 0; i < 10; i++) ledger.fail(must, { message: `Remaining ${i} on a 404`, exchange: on('GET', `http://h/v1/pets/${i}`, 404) });
+  for (let i = 0; i < 10; i++)
+    ledger.fail(must, { message: `Remaining ${i} on a 404`, exchange: on('GET', `http://h/v1/pets/${i}`, 404) });
   ledger.fail(must, { message: 'explicit', cause: 'the day window' });
   const result = resultOf(must, ledger.entry(must), { secrets: [] });
   expect(result.failures).toHaveLength(FAILURE_POLICY.maxPerCheck);
@@ -49,21 +59,31 @@ test('failures are kept by cause: one example of every cause before a second of 
   // More causes than the cap: the first five causes, one example each.
   const many = createLedger();
   for (let c = 0; c < 8; c++) for (let i = 0; i < 3; i++) many.fail(must, { message: `fault ${'abcdefgh'[c]} #${i}` });
-  expect(resultOf(must, many.entry(must), { secrets: [] }).failures.map((f) => f.message).sort()).toEqual(['fault a #0', 'fault b #0', 'fault c #0', 'fault d #0', 'fault e #0']);
+  expect(
+    resultOf(must, many.entry(must), { secrets: [] })
+      .failures.map((f) => f.message)
+      .sort(),
+  ).toEqual(['fault a #0', 'fault b #0', 'fault c #0', 'fault d #0', 'fault e #0']);
 });
 
 test('a reached check is never reported skipped; an unreached one keeps the first reason', () => {
   const ledger = createLedger();
   ledger.skip(must, 'first reason');
   ledger.skip(must, 'second reason');
-  expect(resultOf(must, ledger.entry(must), { secrets: [] })).toMatchObject({ outcome: 'skip', skipReason: 'first reason' });
+  expect(resultOf(must, ledger.entry(must), { secrets: [] })).toMatchObject({
+    outcome: 'skip',
+    skipReason: 'first reason',
+  });
   ledger.pass(must);
   ledger.skip(must, 'too late');
   expect(resultOf(must, ledger.entry(must), { secrets: [] })).toMatchObject({ outcome: 'pass' });
   ledger.count(seen, 'refused (400)');
   ledger.count(seen, 'refused (400)');
   ledger.skip(seen, 'nothing seen');
-  expect(resultOf(seen, ledger.entry(seen), { secrets: [] })).toMatchObject({ outcome: 'pass', observed: { seen: { 'refused (400)': 2 } } });
+  expect(resultOf(seen, ledger.entry(seen), { secrets: [] })).toMatchObject({
+    outcome: 'pass',
+    observed: { seen: { 'refused (400)': 2 } },
+  });
 });
 
 test('a skip is "could not judge" unless it says the rule does not apply; the fix travels with it', () => {
@@ -100,7 +120,12 @@ test('OBSERVE tallies are fed by the check itself: a string id does not compile'
 test('judgeRule: the guard speaks first, and each kind of verdict becomes its outcome', () => {
   const rule: Rule<{ seen: number }> = {
     check: must,
-    applies: (o) => (o.seen < 0 ? verdict.notApplicable('another model') : o.seen === 0 ? verdict.unjudged('nothing seen', 'send more') : undefined),
+    applies: (o) =>
+      o.seen < 0
+        ? verdict.notApplicable('another model')
+        : o.seen === 0
+          ? verdict.unjudged('nothing seen', 'send more')
+          : undefined,
     judge: (o) => (o.seen > 2 ? verdict.fail({ message: `saw ${o.seen}` }) : verdict.pass),
   };
   const outcome = (seen: number) => {
@@ -117,7 +142,7 @@ test('judgeRule: the guard speaks first, and each kind of verdict becomes its ou
   expect(resultOf(seen, observed.entry(seen), { secrets: [] })).toMatchObject({ observed: { model: 'fixed' } });
 });
 
-test('judgeRule: a rule\'s facts are kept beside its verdict, a skip\'s reason included', () => {
+test("judgeRule: a rule's facts are kept beside its verdict, a skip's reason included", () => {
   const rule: Rule<{ rate: number }> = {
     check: must,
     applies: (o) => (o.rate === 0 ? verdict.unjudged('generator-bound', 'more runners') : undefined),
@@ -130,5 +155,10 @@ test('judgeRule: a rule\'s facts are kept beside its verdict, a skip\'s reason i
     return resultOf(must, ledger.entry(must), { secrets: [] });
   };
   expect(result(5)).toMatchObject({ outcome: 'pass', observed: { rate: 5 } });
-  expect(result(0)).toMatchObject({ outcome: 'skip', skipReason: 'generator-bound', fix: 'more runners', observed: { rate: 0 } });
+  expect(result(0)).toMatchObject({
+    outcome: 'skip',
+    skipReason: 'generator-bound',
+    fix: 'more runners',
+    observed: { rate: 0 },
+  });
 });

@@ -66,7 +66,8 @@ export function createLedger<C extends CheckMeta>(): Ledger<C> {
     if (!e) entries.set(check.id, [check, (e = { findings: [], applied: 0, info: {} })]);
     return e;
   };
-  const reached = (e: Entry) => e.applied > 0 || e.findings.length > 0 || e.observed !== undefined || e.tally !== undefined;
+  const reached = (e: Entry) =>
+    e.applied > 0 || e.findings.length > 0 || e.observed !== undefined || e.tally !== undefined;
   return {
     entry,
     fail(check, finding) {
@@ -104,11 +105,16 @@ export function createLedger<C extends CheckMeta>(): Ledger<C> {
 /** Records a judge's Verdict: the one way a result reaches the ledger from a rule. */
 export function record<C extends CheckMeta>(ledger: Ledger<C>, check: C, v: Verdict): void {
   switch (v.kind) {
-    case 'pass': return ledger.pass(check);
-    case 'fail': return v.findings.forEach((f) => ledger.fail(check, f));
-    case 'unjudged': return ledger.skip(check, v.reason, v.fix === undefined ? {} : { fix: v.fix });
-    case 'not-applicable': return ledger.skip(check, v.reason, { kind: 'not-applicable' });
-    case 'observed': return ledger.observe(check, v.value);
+    case 'pass':
+      return ledger.pass(check);
+    case 'fail':
+      return v.findings.forEach((f) => ledger.fail(check, f));
+    case 'unjudged':
+      return ledger.skip(check, v.reason, v.fix === undefined ? {} : { fix: v.fix });
+    case 'not-applicable':
+      return ledger.skip(check, v.reason, { kind: 'not-applicable' });
+    case 'observed':
+      return ledger.observe(check, v.value);
   }
 }
 
@@ -123,7 +129,8 @@ export function judgeRule<O, C extends CheckMeta>(ledger: Ledger<C>, rule: Rule<
 }
 
 /** A judge's one Verdict or several, as a list. */
-export const verdictsOf = (judged: Judged): readonly Verdict[] => ('kind' in judged ? [judged as Verdict] : judged as readonly Verdict[]);
+export const verdictsOf = (judged: Judged): readonly Verdict[] =>
+  'kind' in judged ? [judged as Verdict] : (judged as readonly Verdict[]);
 
 /**
  * The failure cap, kept by cause (issue 15 §4): a new cause always gets a place while the kept
@@ -170,7 +177,9 @@ export function failureOf(finding: Finding, secrets: readonly string[]): Failure
 /** The report's result for one check; the whole result is scrubbed, since counterexamples can hold a key. */
 export function resultOf(check: CheckMeta, e: Entry, o: ResultOptions): CheckResult {
   const outcome = e.findings.length ? 'fail' : e.skipReason !== undefined ? 'skip' : 'pass';
-  const observed = e.observed ?? (e.tally || Object.keys(e.info).length ? { ...(e.tally ? { seen: e.tally } : {}), ...e.info } : undefined);
+  const observed =
+    e.observed ??
+    (e.tally || Object.keys(e.info).length ? { ...(e.tally ? { seen: e.tally } : {}), ...e.info } : undefined);
   const result: CheckResult = {
     id: o.label ? `${check.id}[${o.label}]` : check.id,
     title: o.label ? `${check.title} (${o.label})` : check.title,
@@ -179,7 +188,9 @@ export function resultOf(check: CheckMeta, e: Entry, o: ResultOptions): CheckRes
     outcome,
     ...(observed !== undefined ? { observed } : {}),
     failures: e.findings.map((f) => failureOf(f, o.secrets)),
-    ...(e.causes && Object.keys(e.causes).length > 1 ? { causes: Object.entries(e.causes).map(([cause, count]) => ({ cause, count })) } : {}),
+    ...(e.causes && Object.keys(e.causes).length > 1
+      ? { causes: Object.entries(e.causes).map(([cause, count]) => ({ cause, count })) }
+      : {}),
     ...(outcome === 'skip' ? { skipReason: e.skipReason, skipKind: e.skipKind ?? 'unjudged' } : {}),
     ...(outcome === 'skip' && e.fix !== undefined ? { fix: e.fix } : {}),
   };

@@ -2,8 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { fixtureReport } from '../testkit/report/fixtures.ts';
 import { EXIT, exitCodeOf, settled, unjudgedMust, verdictOf, type CheckResult, type Report } from './model.ts';
 
-const must = (outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult =>
-  ({ id: `m.${outcome}`, title: 't', level: 'MUST', specRef: '§1', outcome, failures: [], ...extra });
+const must = (outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult => ({
+  id: `m.${outcome}`,
+  title: 't',
+  level: 'MUST',
+  specRef: '§1',
+  outcome,
+  failures: [],
+  ...extra,
+});
 
 describe('verdict and exit code (issue 15 §1)', () => {
   const base = fixtureReport({ checks: [must('pass')] });
@@ -26,11 +33,18 @@ describe('verdict and exit code (issue 15 §1)', () => {
   });
 
   test('a SHOULD or OBSERVE check not judged does not make a run incomplete', () => {
-    expect(exitCodeOf({ ...base, checks: [must('pass'), { ...unjudged, level: 'SHOULD' }, { ...unjudged, level: 'OBSERVE' }] })).toBe(0);
+    expect(
+      exitCodeOf({
+        ...base,
+        checks: [must('pass'), { ...unjudged, level: 'SHOULD' }, { ...unjudged, level: 'OBSERVE' }],
+      }),
+    ).toBe(0);
   });
 
   test('a failure wins over everything; a run stopped early is 3 even when allowed', () => {
-    expect(exitCodeOf({ ...base, checks: [must('fail'), unjudged], aborted: { code: 'RUN_TIMEOUT', message: 'x' } })).toBe(1);
+    expect(
+      exitCodeOf({ ...base, checks: [must('fail'), unjudged], aborted: { code: 'RUN_TIMEOUT', message: 'x' } }),
+    ).toBe(1);
     const stopped = { ...base, checks: [unjudged], aborted: { code: 'UNREACHABLE' as const, message: 'x' } };
     expect(exitCodeOf(stopped)).toBe(3);
     expect(exitCodeOf(settled(stopped, 'must', true))).toBe(3);
@@ -46,14 +60,30 @@ describe('verdict and exit code (issue 15 §1)', () => {
 });
 
 describe('Report: one shape per kind (issue 17 §1)', () => {
-  test('a kind carries its own fields; another kind\'s field does not compile; readers may ask any report', () => {
-    const base = { tool: 'petcert' as const, version: '1', target: 't', startedAt: 's', finishedAt: 'f', seed: null, requests: 0, checks: [] };
+  test("a kind carries its own fields; another kind's field does not compile; readers may ask any report", () => {
+    const base = {
+      tool: 'petcert' as const,
+      version: '1',
+      target: 't',
+      startedAt: 's',
+      finishedAt: 'f',
+      seed: null,
+      requests: 0,
+      checks: [],
+    };
     const quota: Report = { ...base, kind: 'quota', series: { 'minute:free': [] } };
     const conform: Report = { ...base, kind: 'conform', createdIds: [1] };
     // @ts-expect-error a quota run creates no pets
     const wrong: Report = { ...base, kind: 'quota', createdIds: [1] };
     // @ts-expect-error a conform report carries no capacity verdict
     const wrong2: Report = { ...base, kind: 'conform', capacity: { summary: 'x' } };
-    expect([quota.series, quota.createdIds, conform.createdIds, conform.series, wrong.kind, wrong2.kind]).toEqual([{ 'minute:free': [] }, undefined, [1], undefined, 'quota', 'conform']);
+    expect([quota.series, quota.createdIds, conform.createdIds, conform.series, wrong.kind, wrong2.kind]).toEqual([
+      { 'minute:free': [] },
+      undefined,
+      [1],
+      undefined,
+      'quota',
+      'conform',
+    ]);
   });
 });

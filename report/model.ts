@@ -116,10 +116,11 @@ export interface ReportBase {
 
 /** What every rendering says of the reading a run's quota counts were judged under (none on older reports). */
 export const readingLine = (report: Pick<Report, 'reading'>): string | undefined =>
-  report.reading && `Quotas ${report.reading.text}${report.reading.declared ? ', as declared (--limiter-model or the plans file\'s limiterModel)' : ''}`;
+  report.reading &&
+  `Quotas ${report.reading.text}${report.reading.declared ? ", as declared (--limiter-model or the plans file's limiterModel)" : ''}`;
 
 /** What every rendering says of a run made with --insecure. */
-export const TLS_OFF_TEXT = 'TLS verification was off (--insecure): the target\'s certificate was not checked';
+export const TLS_OFF_TEXT = "TLS verification was off (--insecure): the target's certificate was not checked";
 
 /** The network a run went over (http/network.ts writes it). */
 export interface RunNetwork {
@@ -177,11 +178,15 @@ export interface Reading {
 }
 
 /** A kind's own fields (optional), and every other engine's field absent: a reader may ask any report for them. */
-type Fields<Own extends keyof EngineFields> = Partial<Pick<EngineFields, Own>> & { [F in Exclude<keyof EngineFields, Own>]?: undefined };
+type Fields<Own extends keyof EngineFields> = Partial<Pick<EngineFields, Own>> & {
+  [F in Exclude<keyof EngineFields, Own>]?: undefined;
+};
 
 export type ConformReport = ReportBase & Fields<'createdIds'> & { kind: 'conform' };
-export type QuotaReport = ReportBase & Fields<'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'quota' };
-export type CertifyReport = ReportBase & Fields<'createdIds' | 'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'certify' };
+export type QuotaReport = ReportBase &
+  Fields<'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'quota' };
+export type CertifyReport = ReportBase &
+  Fields<'createdIds' | 'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'certify' };
 export type CapacityReport = ReportBase & Fields<'capacity'> & { kind: 'capacity' };
 
 /**
@@ -228,7 +233,14 @@ export function durationSeconds(report: Pick<Report, 'startedAt' | 'finishedAt'>
 }
 
 /** Why a run stopped early; `UNREACHABLE` covers "not answering like an HTTP API" too. */
-export type AbortCode = 'UNREACHABLE' | 'RATE_LIMITED' | 'RUN_TIMEOUT' | 'PRODUCTION_REFUSED' | 'GENERATOR_BOUND' | 'KEYS_BOUND' | 'INTERRUPTED';
+export type AbortCode =
+  | 'UNREACHABLE'
+  | 'RATE_LIMITED'
+  | 'RUN_TIMEOUT'
+  | 'PRODUCTION_REFUSED'
+  | 'GENERATOR_BOUND'
+  | 'KEYS_BOUND'
+  | 'INTERRUPTED';
 
 /**
  * The verdict exit codes of every command, named once; every --help prints EXIT_CODES_TEXT, and README's
@@ -239,7 +251,7 @@ export const EXIT = { pass: 0, fail: 1, usage: 2, stopped: 3, incomplete: 4 } as
 export const EXIT_CODES_TEXT = [
   'Exit codes: 0 pass (every MUST check judged, none failed) · 1 a check failed at the --fail-on level',
   '· 2 usage or configuration error (quota/capacity on a production URL without --allow-production) · 3 stopped',
-  'before a verdict (target unreachable or not this API, endless 429s, run timeout, certify\'s quota probes',
+  "before a verdict (target unreachable or not this API, endless 429s, run timeout, certify's quota probes",
   'refused on production) · 4 INCOMPLETE: the run finished and nothing failed, but a MUST check',
   'could not be judged (each is listed with its reason and fix; --allow-incomplete makes this 0)',
   '· 130/143 interrupted by SIGINT/SIGTERM (the report of what was judged until then is written)',
@@ -253,7 +265,10 @@ export const EXIT_CODES_TEXT = [
  * as allowIncomplete); otherwise 0. (2, usage errors, never gets this far.) CI never reads an
  * incomplete run as a pass unless told to.
  */
-export function exitCodeOf(report: Pick<Report, 'checks' | 'aborted' | 'allowIncomplete'>, failOn: FailOn = 'must'): 0 | 1 | 3 | 4 {
+export function exitCodeOf(
+  report: Pick<Report, 'checks' | 'aborted' | 'allowIncomplete'>,
+  failOn: FailOn = 'must',
+): 0 | 1 | 3 | 4 {
   if (failingChecks(report, failOn).length > 0) return EXIT.fail;
   if (report.aborted) return EXIT.stopped;
   if (unjudgedMust(report).length > 0 && !report.allowIncomplete) return EXIT.incomplete;

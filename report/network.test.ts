@@ -5,8 +5,16 @@ import { toJUnit } from './junit.ts';
 import { TLS_OFF_TEXT, type Report } from './model.ts';
 
 const report = (network: Report['network']): Report => ({
-  tool: 'petcert', version: 't', kind: 'conform', target: 'https://staging.example.com/v1', startedAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: '2026-01-01T00:00:01.000Z', seed: 1, requests: 1, checks: [], ...(network ? { network } : {}),
+  tool: 'petcert',
+  version: 't',
+  kind: 'conform',
+  target: 'https://staging.example.com/v1',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  seed: 1,
+  requests: 1,
+  checks: [],
+  ...(network ? { network } : {}),
 });
 
 describe('the network in the renderings', () => {

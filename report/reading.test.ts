@@ -8,7 +8,10 @@ import { toJUnit } from './junit.ts';
 import { readingLine, type CertifyReport, type Report } from './model.ts';
 
 /** A certify report (the fixture's kind) judged under `declared`. */
-const judged = (declared?: 'token-bucket'): Report => ({ ...(fixtureReport() as CertifyReport), reading: readingOf(declared) });
+const judged = (declared?: 'token-bucket'): Report => ({
+  ...(fixtureReport() as CertifyReport),
+  reading: readingOf(declared),
+});
 
 const WINDOW = "Quotas judged under the window reading (at most N in any window's length)";
 const BUCKET = 'Quotas judged as a token bucket (capacity N, N per window), as declared';
@@ -19,7 +22,9 @@ describe('the reading in every rendering', () => {
     expect(readingLine(report)).toBe(WINDOW);
     expect(verdictLines(report)).toContain(`  ${WINDOW}`);
     expect(toJUnit(report)).toContain(`<property name="reading" value="${WINDOW.replace(/'/g, '&apos;')}"/>`);
-    expect(toHtml(report)).toContain('<p class="reading">Quotas judged under the window reading (at most N in any window&#39;s length)</p>');
+    expect(toHtml(report)).toContain(
+      '<p class="reading">Quotas judged under the window reading (at most N in any window&#39;s length)</p>',
+    );
   });
 
   it('they say the declared bucket when one was', () => {

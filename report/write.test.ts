@@ -22,7 +22,12 @@ describe('writeReport', () => {
 
 describe('reportJson', () => {
   test('round-trips, with or without series, empty series included', () => {
-    for (const report of [fixtureReport(), fixtureReport({ series: undefined }), fixtureReport({ series: {} }), fixtureReport({ series: { 'minute:free': [] } })]) {
+    for (const report of [
+      fixtureReport(),
+      fixtureReport({ series: undefined }),
+      fixtureReport({ series: {} }),
+      fixtureReport({ series: { 'minute:free': [] } }),
+    ]) {
       expect(JSON.parse(reportJson(report))).toEqual(JSON.parse(JSON.stringify(report)));
     }
   });

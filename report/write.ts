@@ -17,11 +17,19 @@ export function reportJson(report: Report): string {
   const { series, ...rest } = report;
   const text = JSON.stringify(rest, null, 2);
   if (series === undefined) return `${text}\n`;
-  const probes = Object.entries(series).map(([name, samples]) => `    ${JSON.stringify(name)}: [${samples.length ? `\n${samples.map((s) => `      ${JSON.stringify(s)}`).join(',\n')}\n    ` : ''}]`);
+  const probes = Object.entries(series).map(
+    ([name, samples]) =>
+      `    ${JSON.stringify(name)}: [${samples.length ? `\n${samples.map((s) => `      ${JSON.stringify(s)}`).join(',\n')}\n    ` : ''}]`,
+  );
   return `${text.slice(0, -2)},\n  "series": {${probes.length ? `\n${probes.join(',\n')}\n  ` : ''}}\n}\n`;
 }
 
-export function writeReport(dir: string, report: Report, secrets: readonly string[], failOn: FailOn = 'must'): string[] {
+export function writeReport(
+  dir: string,
+  report: Report,
+  secrets: readonly string[],
+  failOn: FailOn = 'must',
+): string[] {
   mkdirSync(dir, { recursive: true });
   const files: Record<string, string> = {
     'report.json': reportJson(report),

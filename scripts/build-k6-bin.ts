@@ -20,7 +20,8 @@ export function pinnedPackage(version: K6PinnedVersion): string {
   const pkg = /^import _ "(go\.k6\.io\/k6(?:\/v\d+)?)"$/m.exec(source)?.[1];
   if (pkg === undefined) throw new Error(`tools/k6/${version}/tools.go: no import _ "go.k6.io/k6…"`);
   const required = new RegExp(`^require ${pkg.replace(/\./g, '\\.')} ${version.replace(/\./g, '\\.')}$`, 'm');
-  if (!required.test(readFileSync(join(K6_TOOLS_DIR, version, 'go.mod'), 'utf8'))) throw new Error(`tools/k6/${version}/go.mod does not require ${pkg} ${version}`);
+  if (!required.test(readFileSync(join(K6_TOOLS_DIR, version, 'go.mod'), 'utf8')))
+    throw new Error(`tools/k6/${version}/go.mod does not require ${pkg} ${version}`);
   return pkg;
 }
 
@@ -67,7 +68,8 @@ function build(version: K6PinnedVersion): number {
   });
   if (run.status !== 0) throw new Error(`k6 ${version}: go build ${pkg} failed (exit ${run.status ?? run.signal})`);
   const reported = k6VersionOf(partial);
-  if (reported === undefined || !reported.includes(version)) throw new Error(`k6 ${version}: the build answers \`k6 version\` with ${JSON.stringify(reported)}`);
+  if (reported === undefined || !reported.includes(version))
+    throw new Error(`k6 ${version}: the build answers \`k6 version\` with ${JSON.stringify(reported)}`);
   renameSync(partial, binary);
   writeFileSync(stampPath(version), `${pinStamp(version)}\n`);
   return (Date.now() - started) / 1000;
@@ -76,7 +78,9 @@ function build(version: K6PinnedVersion): number {
 export function buildPinnedK6(): Array<{ version: K6PinnedVersion; path: string; builtSeconds?: number }> {
   const missing = K6_PINNED_VERSIONS.filter((v) => !upToDate(v));
   if (missing.length > 0 && goVersion() === undefined) {
-    throw new Error(`go not found: building k6 ${missing.join(', ')} needs Go ≥ 1.25 (https://go.dev/doc/install); or bring your own k6 with K6=/path/to/k6 or on PATH`);
+    throw new Error(
+      `go not found: building k6 ${missing.join(', ')} needs Go ≥ 1.25 (https://go.dev/doc/install); or bring your own k6 with K6=/path/to/k6 or on PATH`,
+    );
   }
   return K6_PINNED_VERSIONS.map((version) => {
     const builtSeconds = missing.includes(version) ? build(version) : undefined;

@@ -20,8 +20,16 @@ export function k6Scripts(): string[] {
 }
 
 /** Bundles the scripts of load/k6 (or the given entry points, e.g. test fixtures) into outdir. */
-export async function buildK6(outdir = K6_DIST_DIR, entryPoints = k6Scripts().map((f) => join(K6_SOURCE_DIR, f))): Promise<string[]> {
-  const shared: LazyShared = { target: 'es2020', platform: 'neutral', mainFields: ['module', 'main'], legalComments: 'none' };
+export async function buildK6(
+  outdir = K6_DIST_DIR,
+  entryPoints = k6Scripts().map((f) => join(K6_SOURCE_DIR, f)),
+): Promise<string[]> {
+  const shared: LazyShared = {
+    target: 'es2020',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    legalComments: 'none',
+  };
   await build({
     ...shared,
     entryPoints,
@@ -36,7 +44,8 @@ export async function buildK6(outdir = K6_DIST_DIR, entryPoints = k6Scripts().ma
   for (const file of outputs) {
     const text = readFileSync(file, 'utf8');
     const marker = NODE_MARKERS.find((m) => m.test(text));
-    if (marker) throw new Error(`${file}: contains a Node API (${marker}); k6 scripts may import only k6 modules and pure code`);
+    if (marker)
+      throw new Error(`${file}: contains a Node API (${marker}); k6 scripts may import only k6 modules and pure code`);
   }
   return outputs;
 }

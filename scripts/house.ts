@@ -55,7 +55,11 @@ export function importEdges(root = ROOT): Edge[] {
   for (const file of sources(root)) {
     const from = relative(root, file).split(sep).join('/');
     for (const { spec, typeOnly } of specifiers(file)) {
-      const to = spec.startsWith('.') ? relative(root, resolve(dirname(file), spec)).split(sep).join('/') : packageName(spec);
+      const to = spec.startsWith('.')
+        ? relative(root, resolve(dirname(file), spec))
+            .split(sep)
+            .join('/')
+        : packageName(spec);
       edges.push({ from, to, kind: spec.startsWith('.') ? 'file' : 'package', ...(typeOnly ? { typeOnly } : {}) });
     }
   }
@@ -70,13 +74,24 @@ function specifiers(file: string): Array<{ spec: string; typeOnly: boolean }> {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const c = node.importClause;
       const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : undefined;
-      const typeOnly = Boolean(c && (c.isTypeOnly || (!c.name && named && named.length > 0 && named.every((e) => e.isTypeOnly))));
+      const typeOnly = Boolean(
+        c && (c.isTypeOnly || (!c.name && named && named.length > 0 && named.every((e) => e.isTypeOnly))),
+      );
       found.push({ spec: node.moduleSpecifier.text, typeOnly });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push({ spec: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push({ spec: node.arguments[0].text, typeOnly: false });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       found.push({ spec: node.argument.literal.text, typeOnly: true });
     }
     ts.forEachChild(node, visit);
@@ -107,7 +122,10 @@ export function violations(edges: readonly Edge[], packages: Packages): string[]
       const target = room(to);
       if (target === own || MAY_IMPORT[own]!.includes(target)) allowed.push(edge);
       if (target === own) continue;
-      if (!MAY_IMPORT[own]!.includes(target)) problems.push(`${from} imports ${to}: ${own}/ may import only ${MAY_IMPORT[own]!.join(', ') || 'itself'}${WORKSHOP.includes(target) ? ` (${target}/ is workshop, never product)` : ''}`);
+      if (!MAY_IMPORT[own]!.includes(target))
+        problems.push(
+          `${from} imports ${to}: ${own}/ may import only ${MAY_IMPORT[own]!.join(', ') || 'itself'}${WORKSHOP.includes(target) ? ` (${target}/ is workshop, never product)` : ''}`,
+        );
       continue;
     }
     if (typeOnly || to.startsWith('node:') || builtinModules.includes(to)) continue;
@@ -115,9 +133,15 @@ export function violations(edges: readonly Edge[], packages: Packages): string[]
     // The bin runs the sources through tsx only in a checkout (where dev dependencies are); the package
     // has no sources and runs dist/ (cli/package.e2e.test.ts proves it installs and runs without tsx).
     if (to === 'tsx' && from === 'bin/petcert.js') continue;
-    if (!packages.dependencies.includes(to)) problems.push(`${from} imports the package ${to}, which is not a runtime dependency (package.json "dependencies")`);
+    if (!packages.dependencies.includes(to))
+      problems.push(
+        `${from} imports the package ${to}, which is not a runtime dependency (package.json "dependencies")`,
+      );
   }
-  for (const group of importCycles(allowed)) problems.push(`an import circle: ${group.join(' ↔ ')} (files that import each other cannot be read or moved apart)`);
+  for (const group of importCycles(allowed))
+    problems.push(
+      `an import circle: ${group.join(' ↔ ')} (files that import each other cannot be read or moved apart)`,
+    );
   return problems;
 }
 

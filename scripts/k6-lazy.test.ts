@@ -43,9 +43,15 @@ describe('lazy modules (scripts/k6-lazy.ts)', () => {
   });
 
   it('gives a module of one export its loader inside the forwarder: one function per VU, evaluated once', async () => {
-    writeFileSync(join(dir, 'one.lazy.ts'), LAZY.replace('export function double', 'function double').replace('export const describeIt', 'const describeIt')
-      + 'export const both = (x: number): string => describeIt(String(double(x)));\n');
-    writeFileSync(join(dir, 'one-entry.ts'), `import { both } from './one.lazy.ts';\nexport const run = (x: number): string => both(x);\n`);
+    writeFileSync(
+      join(dir, 'one.lazy.ts'),
+      LAZY.replace('export function double', 'function double').replace('export const describeIt', 'const describeIt') +
+        'export const both = (x: number): string => describeIt(String(double(x)));\n',
+    );
+    writeFileSync(
+      join(dir, 'one-entry.ts'),
+      `import { both } from './one.lazy.ts';\nexport const run = (x: number): string => both(x);\n`,
+    );
     const [out] = await buildK6(join(dir, 'dist-one'), [join(dir, 'one-entry.ts')]);
     const g = globalThis as { evaluated?: number };
     delete g.evaluated;
@@ -59,12 +65,18 @@ describe('lazy modules (scripts/k6-lazy.ts)', () => {
   });
 
   it('refuses a k6 module in a lazy module (it would need require(), which k6 has at init only)', async () => {
-    writeFileSync(join(dir, 'k6.lazy.ts'), `import http from 'k6/http';\nexport const get = (u: string) => http.get(u);\n`);
-    writeFileSync(join(dir, 'k6-entry.ts'), `import { get } from './k6.lazy.ts';\nexport default () => get('http://127.0.0.1/');\n`);
+    writeFileSync(
+      join(dir, 'k6.lazy.ts'),
+      `import http from 'k6/http';\nexport const get = (u: string) => http.get(u);\n`,
+    );
+    writeFileSync(
+      join(dir, 'k6-entry.ts'),
+      `import { get } from './k6.lazy.ts';\nexport default () => get('http://127.0.0.1/');\n`,
+    );
     await expect(buildK6(join(dir, 'dist-k6'), [join(dir, 'k6-entry.ts')])).rejects.toThrow(/k6\/http/);
   });
 
-  it('keeps the capacity bundle\'s plan building and the contract out of what every VU evaluates', async () => {
+  it("keeps the capacity bundle's plan building and the contract out of what every VU evaluates", async () => {
     const [out] = await buildK6(join(dir, 'dist-capacity'), [join(K6_SOURCE_DIR, 'capacity.ts')]);
     const text = readFileSync(out!, 'utf8');
     // The contract's title, and the plan builder's refusal of too few keys: inside the lazy loader only.

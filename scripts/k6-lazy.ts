@@ -25,14 +25,28 @@ export type LazyShared = Pick<BuildOptions, 'target' | 'platform' | 'mainFields'
 
 async function exportNames(path: string, shared: LazyShared): Promise<string[]> {
   const out = await build({
-    ...shared, entryPoints: [path], bundle: true, format: 'esm', write: false, metafile: true, outdir: '/lazy', logLevel: 'silent',
+    ...shared,
+    entryPoints: [path],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    metafile: true,
+    outdir: '/lazy',
+    logLevel: 'silent',
   });
   return Object.values(out.metafile.outputs).flatMap((o) => o.exports);
 }
 
 async function iifeCode(path: string, shared: LazyShared): Promise<{ code: string; inputs: string[] }> {
   const out = await build({
-    ...shared, entryPoints: [path], bundle: true, format: 'iife', globalName: GLOBAL, write: false, metafile: true, logLevel: 'silent',
+    ...shared,
+    entryPoints: [path],
+    bundle: true,
+    format: 'iife',
+    globalName: GLOBAL,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
     // The script's bundle renames what the loader holds when a name is also the script's (ConfigError in
     // both): keepNames keeps a class's `name`, which errors print (core/errors.ts sets it from new.target).
     keepNames: true,
@@ -66,7 +80,9 @@ export function lazyModules(shared: LazyShared): Plugin {
           return { contents: lazyModuleText(code, names), loader: 'js', resolveDir: dirname(path), watchFiles: inputs };
         } catch (error) {
           const why = errorMessage(error);
-          return { errors: [{ text: `lazy module ${path} (pure code only, no k6 module: scripts/k6-lazy.ts): ${why}` }] };
+          return {
+            errors: [{ text: `lazy module ${path} (pure code only, no k6 module: scripts/k6-lazy.ts): ${why}` }],
+          };
         }
       });
     },

@@ -3,7 +3,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { generatedPath, readContractSource, renderContract } from '../scripts/gen-contract.ts';
-import { DECLARED_HEADERS, GET_PET_DEPRECATION, LIMIT, PET_STATUSES, RATE_LIMIT_HEADERS, SCHEMA_NAMES, contract } from './contract.ts';
+import {
+  DECLARED_HEADERS,
+  GET_PET_DEPRECATION,
+  LIMIT,
+  PET_STATUSES,
+  RATE_LIMIT_HEADERS,
+  SCHEMA_NAMES,
+  contract,
+} from './contract.ts';
 import { validate } from './validators.ts';
 
 describe('spec/openapi.yaml', () => {

@@ -97,13 +97,18 @@ export function classify(probe: ProbeName, response: HttpResponse): Classified {
     if (error) return { kind: 'plausible', why: `${status} with an Error body` };
     return { kind: 'foreign', why: `${status} with ${shapeOf(body)}` };
   }
-  if (!body.json) return { kind: 'alien', why: `${status} with a ${mediaType(response.headers) ?? 'body'} page, not JSON` };
+  if (!body.json)
+    return { kind: 'alien', why: `${status} with a ${mediaType(response.headers) ?? 'body'} page, not JSON` };
   // JSON of another shape (another API's list, or this one's with broken items): the key probes decide.
-  return { kind: 'foreign', why: `${status} with JSON that is not what ${isCreate(probe) ? 'createPet' : 'listPets'} answers` };
+  return {
+    kind: 'foreign',
+    why: `${status} with JSON that is not what ${isCreate(probe) ? 'createPet' : 'listPets'} answers`,
+  };
 }
 
 /** What one observation proves (undefined: no HTTP answer). */
-export const kindOf = (o: Observation): Kind | undefined => (o.response ? classify(o.probe, o.response).kind : undefined);
+export const kindOf = (o: Observation): Kind | undefined =>
+  o.response ? classify(o.probe, o.response).kind : undefined;
 const outsider = (k: Kind | undefined): boolean => k === 'foreign' || k === 'alien';
 
 /**
@@ -130,17 +135,24 @@ export function judgeIdentity(observed: readonly Observation[]): Verdict {
   if (failed) return { identity: 'not-animal-store', why: 'no HTTP answer' };
   const api = observed.find((o) => kindOf(o) === 'api');
   if (api) {
-    return { identity: 'animal-store', why: `${describeProbe(api.probe)} answered ${classify(api.probe, api.response!).why}` };
+    return {
+      identity: 'animal-store',
+      why: `${describeProbe(api.probe)} answered ${classify(api.probe, api.response!).why}`,
+    };
   }
   const both = (a: ProbeName, b: ProbeName, test: (k: Kind | undefined) => boolean) => {
     const x = observed.find((o) => o.probe === a);
     const y = observed.find((o) => o.probe === b);
     return x !== undefined && y !== undefined && test(kindOf(x)) && test(kindOf(y));
   };
-  if (both('list-without-key', 'create-without-key', (k) => k === 'alien') || both('list', 'create-invalid', outsider)) {
+  if (
+    both('list-without-key', 'create-without-key', (k) => k === 'alien') ||
+    both('list', 'create-invalid', outsider)
+  ) {
     return { identity: 'not-animal-store', why: 'neither listPets nor createPet answers like this API here' };
   }
-  const why = 'no answer proved or disproved this API (e.g. the key was refused, or rate-limited); the checks will judge';
+  const why =
+    'no answer proved or disproved this API (e.g. the key was refused, or rate-limited); the checks will judge';
   return { identity: 'undecided', why };
 }
 
@@ -192,7 +204,8 @@ export function candidateBases(baseUrl: string, observed: readonly Observation[]
     return out.slice(0, max);
   }
   const segments = url.pathname.split('/').filter(Boolean);
-  for (let i = 1; i < segments.length; i += 1) add(`${url.origin}/${segments.slice(i).join('/')}`, 'the path without its prefix');
+  for (let i = 1; i < segments.length; i += 1)
+    add(`${url.origin}/${segments.slice(i).join('/')}`, 'the path without its prefix');
   if (segments.length === 1) add(`${url.origin}/api/${segments[0]}`, 'the path under /api');
   return out.slice(0, max);
 }

@@ -9,4 +9,5 @@ export const isInt64 = (v: bigint): boolean => v >= INT64.min && v <= INT64.max;
  * The same range on a parsed JSON number (a double): 2^63 - 1 and 2^63 are the same double, so this is
  * the closest honest check on parsed values (-2^63 ≤ v ≤ 2^63); exactness is for the source text.
  */
-export const isInt64Double = (v: number): boolean => Number.isInteger(v) && v >= Number(INT64.min) && v <= Number(INT64.max);
+export const isInt64Double = (v: number): boolean =>
+  Number.isInteger(v) && v >= Number(INT64.min) && v <= Number(INT64.max);

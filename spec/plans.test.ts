@@ -25,7 +25,11 @@ describe('plan table', () => {
   it('merges a plans file over the specification', () => {
     const table = parsePlansFile({
       windows: { minuteSeconds: 2, daySeconds: 40 },
-      plans: { free: { perMinute: 5 }, Enterprise: { perMinute: 5000, perDay: 900000 }, gold: { perMinute: 7, perDay: 70 } },
+      plans: {
+        free: { perMinute: 5 },
+        Enterprise: { perMinute: 5000, perDay: 900000 },
+        gold: { perMinute: 7, perDay: 70 },
+      },
     });
     expect(table.windows).toEqual({ minuteSeconds: 2, daySeconds: 40 });
     expect(resolvePlan(table, 'free')).toEqual({ name: 'free', perMinute: 5, perDay: 1000 });

@@ -39,7 +39,8 @@ export const DECLARABLE_MODELS = ['token-bucket', 'gcra'] as const;
 
 export type DeclaredModel = (typeof DECLARABLE_MODELS)[number];
 
-export const isDeclarable = (value: unknown): value is DeclaredModel => (DECLARABLE_MODELS as readonly unknown[]).includes(value);
+export const isDeclarable = (value: unknown): value is DeclaredModel =>
+  (DECLARABLE_MODELS as readonly unknown[]).includes(value);
 
 /** A declared model, from a flag or a file: one of DECLARABLE_MODELS, else a configuration error at `where`. */
 export function declaredModel(value: unknown, where: string): DeclaredModel {
@@ -72,9 +73,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** `separator` ': ' at the top level, where `where` is a file path ("plans.json: extra", not "plans.json.extra"). */
-function rejectUnknownKeys(value: Record<string, unknown>, allowed: readonly string[], where: string, separator = '.'): void {
+function rejectUnknownKeys(
+  value: Record<string, unknown>,
+  allowed: readonly string[],
+  where: string,
+  separator = '.',
+): void {
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new ConfigError(`unknown field (allowed: ${allowed.join(', ')})`, `${where}${separator}${key}`);
+    if (!allowed.includes(key))
+      throw new ConfigError(`unknown field (allowed: ${allowed.join(', ')})`, `${where}${separator}${key}`);
   }
 }
 
@@ -90,15 +97,25 @@ function parseWindows(value: unknown, base: Windows, where: string): Windows {
   if (!isRecord(value)) throw new ConfigError('must be an object', where);
   rejectUnknownKeys(value, ['minuteSeconds', 'daySeconds'], where);
   const windows = {
-    minuteSeconds: value.minuteSeconds === undefined ? base.minuteSeconds : positiveInteger(value.minuteSeconds, `${where}.minuteSeconds`),
-    daySeconds: value.daySeconds === undefined ? base.daySeconds : positiveInteger(value.daySeconds, `${where}.daySeconds`),
+    minuteSeconds:
+      value.minuteSeconds === undefined
+        ? base.minuteSeconds
+        : positiveInteger(value.minuteSeconds, `${where}.minuteSeconds`),
+    daySeconds:
+      value.daySeconds === undefined ? base.daySeconds : positiveInteger(value.daySeconds, `${where}.daySeconds`),
   };
   if (windows.daySeconds < windows.minuteSeconds) {
-    throw new ConfigError(`daySeconds (${windows.daySeconds}) is shorter than minuteSeconds (${windows.minuteSeconds})`, where);
+    throw new ConfigError(
+      `daySeconds (${windows.daySeconds}) is shorter than minuteSeconds (${windows.minuteSeconds})`,
+      where,
+    );
   }
   if (windows.daySeconds % windows.minuteSeconds !== 0) {
     // Epoch-aligned windows only nest when the day is a whole number of minutes.
-    throw new ConfigError(`daySeconds (${windows.daySeconds}) must be a multiple of minuteSeconds (${windows.minuteSeconds})`, where);
+    throw new ConfigError(
+      `daySeconds (${windows.daySeconds}) must be a multiple of minuteSeconds (${windows.minuteSeconds})`,
+      where,
+    );
   }
   return windows;
 }
@@ -116,20 +133,29 @@ function parsePlan(value: unknown, base: PlanFigures | undefined, where: string)
 
 /** Validates a parsed plans file and merges it over the specification's figures. */
 export function parsePlansFile(value: unknown, source = 'plans file'): PlanTable {
-  if (!isRecord(value)) throw new ConfigError('must be a JSON object with optional "windows", "plans" and "limiterModel"', source);
+  if (!isRecord(value))
+    throw new ConfigError('must be a JSON object with optional "windows", "plans" and "limiterModel"', source);
   rejectUnknownKeys(value, ['windows', 'plans', 'limiterModel'], source, ': ');
   const table = specPlanTable();
   const windows = parseWindows(value.windows, table.windows, `${source}: windows`);
-  const declared = value.limiterModel === undefined ? {} : { limiterModel: declaredModel(value.limiterModel, `${source}: limiterModel`) };
+  const declared =
+    value.limiterModel === undefined
+      ? {}
+      : { limiterModel: declaredModel(value.limiterModel, `${source}: limiterModel`) };
   if (value.plans === undefined) return { windows, plans: table.plans, ...declared };
   if (!isRecord(value.plans)) throw new ConfigError('must be an object of plan name → figures', `${source}: plans`);
   const plans = { ...table.plans };
   const seen = new Set<string>();
   for (const [rawName, figures] of Object.entries(value.plans)) {
     const name = normalizePlanName(rawName);
-    if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) throw new ConfigError('plan names use letters, digits, - and _', `${source}: plans.${rawName}`);
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(name))
+      throw new ConfigError('plan names use letters, digits, - and _', `${source}: plans.${rawName}`);
     // "Free" and "free" are one plan: two entries for it would silently drop one set of figures.
-    if (seen.has(name)) throw new ConfigError(`plan "${name}" given twice (plan names are case-insensitive)`, `${source}: plans.${rawName}`);
+    if (seen.has(name))
+      throw new ConfigError(
+        `plan "${name}" given twice (plan names are case-insensitive)`,
+        `${source}: plans.${rawName}`,
+      );
     seen.add(name);
     plans[name] = parsePlan(figures, table.plans[name], `${source}: plans.${rawName}`);
   }

@@ -32,5 +32,9 @@ export function productionRefused(baseUrl: string, o: ProductionConsent = {}): b
 
 /** The refusal as every command gives it, before any request (exit 2): what the run would spend, and the flag. */
 export function refuseProduction(baseUrl: string, o: ProductionConsent, spends: string): void {
-  if (productionRefused(baseUrl, o)) throw new ConfigError(`${baseUrl} is a production target: ${spends}; pass --allow-production to run anyway`, '--base-url');
+  if (productionRefused(baseUrl, o))
+    throw new ConfigError(
+      `${baseUrl} is a production target: ${spends}; pass --allow-production to run anyway`,
+      '--base-url',
+    );
 }

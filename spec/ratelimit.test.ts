@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createServerClock, isWholeSeconds, parseHeaderInt, parseHttpDate, parseRetryAfter, parseUnixTime, readRateLimit } from './ratelimit.ts';
+import {
+  createServerClock,
+  isWholeSeconds,
+  parseHeaderInt,
+  parseHttpDate,
+  parseRetryAfter,
+  parseUnixTime,
+  readRateLimit,
+} from './ratelimit.ts';
 
 describe('rate-limit header parsing', () => {
   it.for([
@@ -15,7 +23,9 @@ describe('rate-limit header parsing', () => {
   });
 
   it('reads all three headers or says which are wrong', () => {
-    expect(readRateLimit({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1700000060' })).toEqual({
+    expect(
+      readRateLimit({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1700000060' }),
+    ).toEqual({
       ok: true,
       value: { limit: 60, remaining: 59, reset: 1700000060 },
     });
@@ -55,11 +65,20 @@ describe('HTTP dates and Retry-After', () => {
   });
 
   it('reads delay-seconds and HTTP-dates against the server Date', () => {
-    expect(parseRetryAfter({ 'retry-after': '7' })).toEqual({ ok: true, value: { seconds: 7, form: 'delay-seconds', raw: '7' } });
+    expect(parseRetryAfter({ 'retry-after': '7' })).toEqual({
+      ok: true,
+      value: { seconds: 7, form: 'delay-seconds', raw: '7' },
+    });
     const later = 'Sun, 06 Nov 1994 08:49:47 GMT';
-    expect(parseRetryAfter({ 'retry-after': later, date })).toMatchObject({ ok: true, value: { seconds: 10, form: 'http-date' } });
+    expect(parseRetryAfter({ 'retry-after': later, date })).toMatchObject({
+      ok: true,
+      value: { seconds: 10, form: 'http-date' },
+    });
     // rate-limiter-flexible's README form: readable as seconds, flagged as outside RFC 9110's syntax.
-    expect(parseRetryAfter({ 'retry-after': '1.916' })).toEqual({ ok: true, value: { seconds: 1.916, form: 'decimal-seconds', raw: '1.916' } });
+    expect(parseRetryAfter({ 'retry-after': '1.916' })).toEqual({
+      ok: true,
+      value: { seconds: 1.916, form: 'decimal-seconds', raw: '1.916' },
+    });
     expect(parseRetryAfter({}).ok).toBe(false);
     expect(parseRetryAfter({ 'retry-after': '-3' }).ok).toBe(false);
     expect(parseRetryAfter({ 'retry-after': later }).ok).toBe(false);
@@ -90,7 +109,9 @@ describe('server clock', () => {
     for (let i = 0; i < 400; i++) {
       const local = 10_000 + i * 37;
       const lag = (i * 613) % 1000;
-      clock.observe(local, local + 5, { date: new Date(Math.floor((local + offset - lag) / 1000) * 1000).toUTCString() });
+      clock.observe(local, local + 5, {
+        date: new Date(Math.floor((local + offset - lag) / 1000) * 1000).toUTCString(),
+      });
       worst = Math.max(worst, Math.abs(clock.toServer(local + 5)! - (local + 5 + offset)));
       expect(clock.toLocalNotBefore(local + offset)).toBeGreaterThanOrEqual(local);
     }
@@ -101,18 +122,21 @@ describe('server clock', () => {
   // answers carries a Date seconds old (one Reset 4.85 s after the Date on a 2 s window, load average 5–7).
   // Such a Date read as at most a second stale restarted the estimate from it (a "clock jump"): the clock
   // read seconds slow and a correct Reset out of its window ('quota.headers.reset', 3 runs in 10).
-  it.for([1900, 3000])('a Date up to %i ms stale never drags the estimate off once a fresh one was seen', (periodMs) => {
-    const clock = createServerClock();
-    const offset = 7_000_613;
-    let worst = 0;
-    for (let i = 0; i < 600; i++) {
-      const local = 10_000 + i * 23;
-      const server = local + offset;
-      const lag = (server + 400) % periodMs; // re-formatted every periodMs, at some phase
-      clock.observe(local - 3, local + 3, { date: new Date(Math.floor((server - lag) / 1000) * 1000).toUTCString() });
-      expect(clock.toLocalNotBefore(server)).toBeGreaterThanOrEqual(local);
-      if (i * 23 > periodMs + 1000) worst = Math.max(worst, Math.abs(clock.toServer(local)! - server));
-    }
-    expect(worst).toBeLessThanOrEqual(700); // the resolution's half, and the round trip
-  });
+  it.for([1900, 3000])(
+    'a Date up to %i ms stale never drags the estimate off once a fresh one was seen',
+    (periodMs) => {
+      const clock = createServerClock();
+      const offset = 7_000_613;
+      let worst = 0;
+      for (let i = 0; i < 600; i++) {
+        const local = 10_000 + i * 23;
+        const server = local + offset;
+        const lag = (server + 400) % periodMs; // re-formatted every periodMs, at some phase
+        clock.observe(local - 3, local + 3, { date: new Date(Math.floor((server - lag) / 1000) * 1000).toUTCString() });
+        expect(clock.toLocalNotBefore(server)).toBeGreaterThanOrEqual(local);
+        if (i * 23 > periodMs + 1000) worst = Math.max(worst, Math.abs(clock.toServer(local)! - server));
+      }
+      expect(worst).toBeLessThanOrEqual(700); // the resolution's half, and the round trip
+    },
+  );
 });

@@ -66,7 +66,8 @@ export function readRateLimit(headers: Headers): RateLimitRead {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const IMF_FIXDATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
 
 /**
  * An HTTP-date in ms since the epoch. IMF-fixdate is parsed exactly; the two obsolete forms RFC 9110
@@ -80,7 +81,10 @@ export function parseHttpDate(value: string | undefined): number | undefined {
     const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]!), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7]));
     return Number.isFinite(ms) ? ms : undefined;
   }
-  if (/^[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/.test(text) || /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) {
+  if (
+    /^[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/.test(text) ||
+    /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)
+  ) {
     const ms = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
     return Number.isFinite(ms) ? ms : undefined;
   }
@@ -116,11 +120,17 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
   if (raw === undefined) return { ok: false, problem: 'Retry-After is missing' };
   const seconds = parseHeaderInt(raw);
   if (seconds !== undefined) return { ok: true, value: { seconds, form: 'delay-seconds', raw } };
-  if (/^[0-9]{1,16}\.[0-9]{1,20}$/.test(raw.trim())) return { ok: true, value: { seconds: Number(raw.trim()), form: 'decimal-seconds', raw } };
+  if (/^[0-9]{1,16}\.[0-9]{1,20}$/.test(raw.trim()))
+    return { ok: true, value: { seconds: Number(raw.trim()), form: 'decimal-seconds', raw } };
   const at = parseHttpDate(raw);
-  if (at === undefined) return { ok: false, problem: `Retry-After is neither delay-seconds nor an HTTP-date: ${JSON.stringify(raw)}` };
+  if (at === undefined)
+    return { ok: false, problem: `Retry-After is neither delay-seconds nor an HTTP-date: ${JSON.stringify(raw)}` };
   const now = serverDateMs(headers);
-  if (now === undefined) return { ok: false, problem: 'Retry-After is an HTTP-date but the response has no valid Date header to measure it from' };
+  if (now === undefined)
+    return {
+      ok: false,
+      problem: 'Retry-After is an HTTP-date but the response has no valid Date header to measure it from',
+    };
   return { ok: true, value: { seconds: Math.max(0, Math.ceil((at - now) / 1000)), form: 'http-date', raw } };
 }
 

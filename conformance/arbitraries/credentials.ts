@@ -11,7 +11,10 @@ export interface Credential {
 
 export const MISSING: Credential = { kind: 'missing', header: undefined };
 /** A well-formed Basic credential that is not built from the key (see above). */
-export const BASIC: Credential = { kind: 'basic', header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}` };
+export const BASIC: Credential = {
+  kind: 'basic',
+  header: `Basic ${Buffer.from('petcert:not-a-key').toString('base64')}`,
+};
 
 const TOKEN68 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/';
 
@@ -33,7 +36,9 @@ export function invalidCredential(apiKey: string): fc.Arbitrary<Credential> {
     fc.constant(BASIC),
     fc.constant({ kind: 'bare-key', header: apiKey }),
     fc.constantFrom('Bearer', 'Bearer ').map((header) => ({ kind: 'bearer-empty', header })),
-    fc.constantFrom('Bearer ===', 'Bearer a b', 'Bearer "quoted"', 'Bearer ,', 'Bearer{}').map((header) => ({ kind: 'bearer-malformed', header })),
+    fc
+      .constantFrom('Bearer ===', 'Bearer a b', 'Bearer "quoted"', 'Bearer ,', 'Bearer{}')
+      .map((header) => ({ kind: 'bearer-malformed', header })),
     unknownToken(apiKey).map((t) => ({ kind: 'bearer-unknown', header: `Bearer ${t}` })),
   );
 }
@@ -50,5 +55,7 @@ export function invalidCredentialExamples(apiKey: string): Credential[] {
 
 /** RFC 9110 §11.1: the scheme name is case-insensitive. */
 export function schemeCaseVariant(apiKey: string): fc.Arbitrary<Credential> {
-  return fc.constantFrom('bearer', 'BEARER', 'bEaReR').map((scheme) => ({ kind: `scheme-${scheme}`, header: `${scheme} ${apiKey}` }));
+  return fc
+    .constantFrom('bearer', 'BEARER', 'bEaReR')
+    .map((scheme) => ({ kind: `scheme-${scheme}`, header: `${scheme} ${apiKey}` }));
 }

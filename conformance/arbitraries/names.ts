@@ -6,7 +6,16 @@ import fc from 'fast-check';
 export const NAME_PREFIX = 'petcert-';
 export const MAX_VALID_NAME_CODE_POINTS = 48;
 
-const tricky = ['Zoë Ünal-Ångström', '小狗 ポチ 강아지', '🐶🐱 👩‍👩‍👧‍👦', `O'Brien "Rex"`, 'a  b\u00a0c', 'back\\slash /slash', 'ﷺ مرحبا', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢'];
+const tricky = [
+  'Zoë Ünal-Ångström',
+  '小狗 ポチ 강아지',
+  '🐶🐱 👩‍👩‍👧‍👦',
+  `O'Brien "Rex"`,
+  'a  b\u00a0c',
+  'back\\slash /slash',
+  'ﷺ مرحبا',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+];
 
 export function petName(): fc.Arbitrary<string> {
   const tail = fc.oneof(

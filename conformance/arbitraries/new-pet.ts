@@ -6,7 +6,11 @@ import { NAME_PREFIX, petName } from './names.ts';
 
 /** §2.2: categoryId across the integers a JSON client represents exactly (|n| ≤ 2^53 - 1). */
 export function categoryId(): fc.Arbitrary<number> {
-  return fc.oneof(fc.maxSafeInteger(), fc.integer({ min: 0, max: 1000 }), fc.constantFrom(0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 31, -(2 ** 31) - 1));
+  return fc.oneof(
+    fc.maxSafeInteger(),
+    fc.integer({ min: 0, max: 1000 }),
+    fc.constantFrom(0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 31, -(2 ** 31) - 1),
+  );
 }
 
 export function petStatus(): fc.Arbitrary<PetStatus> {
@@ -14,7 +18,10 @@ export function petStatus(): fc.Arbitrary<PetStatus> {
 }
 
 export function validNewPet(category: fc.Arbitrary<number> = categoryId()): fc.Arbitrary<NewPet> {
-  return fc.record({ name: petName(), categoryId: category, status: petStatus() }, { requiredKeys: ['name', 'categoryId'] });
+  return fc.record(
+    { name: petName(), categoryId: category, status: petStatus() },
+    { requiredKeys: ['name', 'categoryId'] },
+  );
 }
 
 /**
@@ -43,12 +50,14 @@ const withField = (field: string, valueJson: string): string =>
 
 /** §4.2 rule 1: each required field missing. */
 export function newPetMissing(): fc.Arbitrary<InvalidBody> {
-  return fc.tuple(fc.constantFrom('name', 'categoryId', 'both'), fc.option(petStatus(), { nil: undefined })).map(([field, status]) => {
-    const pet: Record<string, unknown> = { ...base, ...(status ? { status } : {}) };
-    if (field !== 'categoryId') delete pet.name;
-    if (field !== 'name') delete pet.categoryId;
-    return { kind: `missing-${field}`, body: JSON.stringify(pet) };
-  });
+  return fc
+    .tuple(fc.constantFrom('name', 'categoryId', 'both'), fc.option(petStatus(), { nil: undefined }))
+    .map(([field, status]) => {
+      const pet: Record<string, unknown> = { ...base, ...(status ? { status } : {}) };
+      if (field !== 'categoryId') delete pet.name;
+      if (field !== 'name') delete pet.categoryId;
+      return { kind: `missing-${field}`, body: JSON.stringify(pet) };
+    });
 }
 
 const WRONG_TYPES: Record<string, string[]> = {
@@ -59,13 +68,23 @@ const WRONG_TYPES: Record<string, string[]> = {
 
 /** §2.2 types: string, integer/int64, PetStatus. A number written 1.0 is an integer to JSON Schema: not here. */
 export function newPetInvalidValue(): fc.Arbitrary<InvalidBody> {
-  const wrongType = fc.constantFrom(...Object.entries(WRONG_TYPES).flatMap(([f, vs]) => vs.map((v) => ({ kind: `wrong-type-${f}`, body: withField(f, v) }))));
-  const float = fc.constantFrom('1.5', '-0.5', '3.000001', '1e-7', '123456.25').map((v) => ({ kind: 'float-categoryId', body: withField('categoryId', v) }));
-  const outOfInt64 = fc.constantFrom('9223372036854775808', '-9223372036854775809', '18446744073709551616', '99999999999999999999999').map((v) => ({ kind: 'out-of-int64-categoryId', body: withField('categoryId', v) }));
-  const badStatus = fc.oneof(
-    fc.constantFrom('Available', 'AVAILABLE', 'Sold', 'PENDING', 'unknown', '', ' available', 'available '),
-    fc.string({ maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)),
-  ).map((s) => ({ kind: 'status-outside-enum', body: withField('status', JSON.stringify(s)) }));
+  const wrongType = fc.constantFrom(
+    ...Object.entries(WRONG_TYPES).flatMap(([f, vs]) =>
+      vs.map((v) => ({ kind: `wrong-type-${f}`, body: withField(f, v) })),
+    ),
+  );
+  const float = fc
+    .constantFrom('1.5', '-0.5', '3.000001', '1e-7', '123456.25')
+    .map((v) => ({ kind: 'float-categoryId', body: withField('categoryId', v) }));
+  const outOfInt64 = fc
+    .constantFrom('9223372036854775808', '-9223372036854775809', '18446744073709551616', '99999999999999999999999')
+    .map((v) => ({ kind: 'out-of-int64-categoryId', body: withField('categoryId', v) }));
+  const badStatus = fc
+    .oneof(
+      fc.constantFrom('Available', 'AVAILABLE', 'Sold', 'PENDING', 'unknown', '', ' available', 'available '),
+      fc.string({ maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)),
+    )
+    .map((s) => ({ kind: 'status-outside-enum', body: withField('status', JSON.stringify(s)) }));
   return fc.oneof(wrongType, float, outOfInt64, badStatus);
 }
 
@@ -100,8 +119,20 @@ export function nonObjectExamples(): InvalidBody[] {
 /** Bodies that are not a JSON object, or not JSON at all. */
 export function nonObjectBody(): fc.Arbitrary<InvalidBody> {
   return fc.oneof(
-    fc.constantFrom('[]', '"petcert"', '42', 'null', 'true', JSON.stringify([base])).map((body) => ({ kind: 'non-object', body })),
-    fc.constantFrom('{', '', '{"name":"petcert-x",}', "{'name':'petcert-x','categoryId':1}", '{"name":"petcert-x" "categoryId":1}', '{"name":"petcert-x","categoryId":1}}', 'name=petcert-x&categoryId=1').map((body) => ({ kind: 'malformed-json', body })),
+    fc
+      .constantFrom('[]', '"petcert"', '42', 'null', 'true', JSON.stringify([base]))
+      .map((body) => ({ kind: 'non-object', body })),
+    fc
+      .constantFrom(
+        '{',
+        '',
+        '{"name":"petcert-x",}',
+        "{'name':'petcert-x','categoryId':1}",
+        '{"name":"petcert-x" "categoryId":1}',
+        '{"name":"petcert-x","categoryId":1}}',
+        'name=petcert-x&categoryId=1',
+      )
+      .map((body) => ({ kind: 'malformed-json', body })),
   );
 }
 
@@ -114,8 +145,10 @@ export function nonObjectBody(): fc.Arbitrary<InvalidBody> {
 export const CLIENT_ID = 2 ** 52 + 12_345;
 
 export function newPetWithUnknownField(): fc.Arbitrary<{ pet: NewPet; body: string }> {
-  return fc.tuple(validNewPet(fc.integer({ min: 1, max: 1000 })), fc.constantFrom('color', 'id', 'tags', 'owner')).map(([pet, field]) => ({
-    pet,
-    body: JSON.stringify({ ...pet, [field]: field === 'id' ? CLIENT_ID : 'petcert' }),
-  }));
+  return fc
+    .tuple(validNewPet(fc.integer({ min: 1, max: 1000 })), fc.constantFrom('color', 'id', 'tags', 'owner'))
+    .map(([pet, field]) => ({
+      pet,
+      body: JSON.stringify({ ...pet, [field]: field === 'id' ? CLIENT_ID : 'petcert' }),
+    }));
 }

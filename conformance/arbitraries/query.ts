@@ -4,7 +4,10 @@ import fc from 'fast-check';
 import { LIMIT, PET_STATUSES } from '../../spec/contract.ts';
 
 export function limitInRange(): fc.Arbitrary<number> {
-  return fc.oneof(fc.integer({ min: LIMIT.min, max: LIMIT.max }), fc.constantFrom(LIMIT.min, LIMIT.default, LIMIT.default + 1, LIMIT.max));
+  return fc.oneof(
+    fc.integer({ min: LIMIT.min, max: LIMIT.max }),
+    fc.constantFrom(LIMIT.min, LIMIT.default, LIMIT.default + 1, LIMIT.max),
+  );
 }
 
 /** Text of a `limit` outside the range or not an integer (§4.1): 400 or a clamped 200 are both fine. */
@@ -17,7 +20,12 @@ export function limitOutOfRange(): fc.Arbitrary<string> {
 }
 
 /** limit=0 read as "no limit", 101 not clamped, negatives, text: the common mistakes, tried first. */
-export const LIMIT_OUT_OF_RANGE_EXAMPLES: readonly string[] = [String(LIMIT.min - 1), String(LIMIT.max + 1), '-1', 'abc'];
+export const LIMIT_OUT_OF_RANGE_EXAMPLES: readonly string[] = [
+  String(LIMIT.min - 1),
+  String(LIMIT.max + 1),
+  '-1',
+  'abc',
+];
 
 /** A case variant (a case-insensitive match returns the animals it does not name) and an unknown value. */
 export const UNKNOWN_STATUS_EXAMPLES: readonly string[] = ['SOLD', 'lost'];
@@ -30,7 +38,10 @@ export const BAD_ID_EXAMPLES: readonly string[] = ['abc', '9223372036854775808',
 /** `status` filter values outside PetStatus, case variants included (a gap: 400 or 200). */
 export function unknownStatusFilter(): fc.Arbitrary<string> {
   return fc
-    .oneof(fc.constantFrom('Available', 'SOLD', 'Pending', 'unknown', 'deleted', ' available'), fc.string({ minLength: 1, maxLength: 10 }))
+    .oneof(
+      fc.constantFrom('Available', 'SOLD', 'Pending', 'unknown', 'deleted', ' available'),
+      fc.string({ minLength: 1, maxLength: 10 }),
+    )
     .filter((s) => !(PET_STATUSES as readonly string[]).includes(s));
 }
 
@@ -42,7 +53,18 @@ export function absentPetId(): fc.Arbitrary<string> {
 /** Path values that are not int64 integers (§4.3): 400 or 404 with an Error. */
 export function badPetId(): fc.Arbitrary<string> {
   return fc.oneof(
-    fc.constantFrom('abc', '1.5', '-', 'null', 'true', '1,2', '%20', '9223372036854775808', '-9223372036854775809', '99999999999999999999999'),
+    fc.constantFrom(
+      'abc',
+      '1.5',
+      '-',
+      'null',
+      'true',
+      '1,2',
+      '%20',
+      '9223372036854775808',
+      '-9223372036854775809',
+      '99999999999999999999999',
+    ),
     fc.string({ unit: fc.constantFrom(...'abcxyz_~'), minLength: 1, maxLength: 8 }),
   );
 }

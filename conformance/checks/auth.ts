@@ -1,7 +1,12 @@
 // §5 Authentication: every operation needs `Authorization: Bearer <API_KEY>`; anything else is 401.
 import fc from 'fast-check';
 import type { HttpRequest } from '../../core/exchange.ts';
-import { invalidCredential, invalidCredentialExamples, schemeCaseVariant, type Credential } from '../arbitraries/credentials.ts';
+import {
+  invalidCredential,
+  invalidCredentialExamples,
+  schemeCaseVariant,
+  type Credential,
+} from '../arbitraries/credentials.ts';
 import { newPetInvalidValue, nonObjectBody } from '../arbitraries/new-pet.ts';
 import { createRequest, getRequest, listRequest, usesValidKey, type RunContext } from '../context.ts';
 import { expectStatus } from './judge.ts';
@@ -31,7 +36,8 @@ export const invalidCredentials: ScenarioCheck<{ op: Op; credential: Credential 
   cost: 1,
   arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...OPS), credential: invalidCredential(ctx.apiKey) }),
   // Each common mistake once, spread over the three operations.
-  examples: (ctx) => invalidCredentialExamples(ctx.apiKey).map((credential, i) => ({ op: OPS[i % OPS.length]!, credential })),
+  examples: (ctx) =>
+    invalidCredentialExamples(ctx.apiKey).map((credential, i) => ({ op: OPS[i % OPS.length]!, credential })),
   async run({ op, credential }, ctx) {
     const exchange = await ctx.send(requestFor(ctx, op, credential));
     const wrong = expectStatus(exchange, [401], `${op} with ${credential.kind} credentials`);
@@ -49,10 +55,15 @@ export const authChecks: Check[] = [
     specRef: '§5',
     weight: 1,
     cost: 1,
-    arbitrary: (ctx) => fc.record({ credential: invalidCredential(ctx.apiKey), body: fc.oneof(newPetInvalidValue(), nonObjectBody()) }),
+    arbitrary: (ctx) =>
+      fc.record({ credential: invalidCredential(ctx.apiKey), body: fc.oneof(newPetInvalidValue(), nonObjectBody()) }),
     async run({ credential, body }, ctx) {
       const exchange = await ctx.send(requestFor(ctx, 'createPet', credential, body.body));
-      return expectStatus(exchange, [401], `POST /pets with ${credential.kind} credentials and an invalid body (${body.kind})`);
+      return expectStatus(
+        exchange,
+        [401],
+        `POST /pets with ${credential.kind} credentials and an invalid body (${body.kind})`,
+      );
     },
   },
   {
@@ -62,7 +73,10 @@ export const authChecks: Check[] = [
     level: 'MUST',
     specRef: '§5',
     applies: (ex, ctx) => usesValidKey(ex.request, ctx.apiKey),
-    judge: (ex) => ([401, 403].includes(ex.response.status) ? fail(`the valid key was answered ${ex.response.status}`, ex) : undefined),
+    judge: (ex) =>
+      [401, 403].includes(ex.response.status)
+        ? fail(`the valid key was answered ${ex.response.status}`, ex)
+        : undefined,
   },
   {
     kind: 'scenario',
@@ -72,10 +86,13 @@ export const authChecks: Check[] = [
     specRef: 'RFC 9110 §11.1',
     weight: 0.5,
     cost: 1,
-    arbitrary: (ctx) => fc.record({ op: fc.constantFrom<Op>('listPets', 'getPet'), credential: schemeCaseVariant(ctx.apiKey) }),
+    arbitrary: (ctx) =>
+      fc.record({ op: fc.constantFrom<Op>('listPets', 'getPet'), credential: schemeCaseVariant(ctx.apiKey) }),
     async run({ op, credential }, ctx) {
       const exchange = await ctx.send(requestFor(ctx, op, credential));
-      return exchange.response.status === 401 ? fail(`${credential.header?.split(' ')[0]} <valid key> was refused`, exchange) : undefined;
+      return exchange.response.status === 401
+        ? fail(`${credential.header?.split(' ')[0]} <valid key> was refused`, exchange)
+        : undefined;
     },
   },
   {
@@ -85,6 +102,9 @@ export const authChecks: Check[] = [
     level: 'SHOULD',
     specRef: 'RFC 9110 §11.6.1, RFC 6750 §3',
     applies: (ex) => ex.response.status === 401,
-    judge: (ex) => (/^\s*bearer\b/i.test(ex.response.headers['www-authenticate'] ?? '') ? undefined : fail(`WWW-Authenticate is ${JSON.stringify(ex.response.headers['www-authenticate'] ?? null)}`, ex)),
+    judge: (ex) =>
+      /^\s*bearer\b/i.test(ex.response.headers['www-authenticate'] ?? '')
+        ? undefined
+        : fail(`WWW-Authenticate is ${JSON.stringify(ex.response.headers['www-authenticate'] ?? null)}`, ex),
   },
 ];

@@ -5,11 +5,32 @@ import { createRequest, operationOf, usesValidKey, type RunContext } from '../co
 import { CATEGORY_FIX, createValidPet, someCategory } from '../create-pet.ts';
 import { echoProblems, idTextOf, integerTextOf } from '../json.ts';
 import { extremeName } from '../arbitraries/names.ts';
-import { invalidValueExamples, missingExamples, newPetInvalidValue, newPetMissing, newPetWithUnknownField, nonObjectBody, nonObjectExamples, validNewPet, validNewPetExamples, type InvalidBody } from '../arbitraries/new-pet.ts';
+import {
+  invalidValueExamples,
+  missingExamples,
+  newPetInvalidValue,
+  newPetMissing,
+  newPetWithUnknownField,
+  nonObjectBody,
+  nonObjectExamples,
+  validNewPet,
+  validNewPetExamples,
+  type InvalidBody,
+} from '../arbitraries/new-pet.ts';
 import { bodyOf, expectStatus, isObject } from './judge.ts';
 import { int64Field, nullOptional } from './create-edges.ts';
 import { categoryPolicy, namePolicy } from './policies.ts';
-import { fail, observation, UNDECIDED, type Check, type Finding, type ResponseCheck, type RunVerdict, type ScenarioCheck, type SummaryCheck } from './types.ts';
+import {
+  fail,
+  observation,
+  UNDECIDED,
+  type Check,
+  type Finding,
+  type ResponseCheck,
+  type RunVerdict,
+  type ScenarioCheck,
+  type SummaryCheck,
+} from './types.ts';
 
 /** Invalid bodies use category 1 as a placeholder; a server that knows only some categories gets one it knows. */
 function withKnownCategory(ctx: RunContext, body: string): string {
@@ -18,7 +39,13 @@ function withKnownCategory(ctx: RunContext, body: string): string {
   return category === 1 ? body : body.replace(/"(categoryId)":1(?=[,}])/i, `"$1":${category}`);
 }
 
-function invalidBodyCheck(id: string, title: string, specRef: string, arbitrary: () => fc.Arbitrary<InvalidBody>, examples: () => InvalidBody[]): ScenarioCheck<InvalidBody> {
+function invalidBodyCheck(
+  id: string,
+  title: string,
+  specRef: string,
+  arbitrary: () => fc.Arbitrary<InvalidBody>,
+  examples: () => InvalidBody[],
+): ScenarioCheck<InvalidBody> {
   return {
     kind: 'scenario',
     id,
@@ -54,10 +81,18 @@ export const createValid: ScenarioCheck<import('../../spec/contract.ts').NewPet>
     const wrong = expectStatus(exchange, [201], 'POST /pets with a valid NewPet');
     if (wrong) return wrong;
     const body = bodyOf(exchange);
-    if (!isPet(body)) return fail('the 201 body is not a Pet (§2.1: id, name, categoryId integers/strings as specified)', exchange, { received: exchange.response.body });
+    if (!isPet(body))
+      return fail('the 201 body is not a Pet (§2.1: id, name, categoryId integers/strings as specified)', exchange, {
+        received: exchange.response.body,
+      });
     const problems = echoProblems(sent, body as Record<string, unknown>);
-    if (problems.length) return fail(`the created Pet does not echo the NewPet: ${problems.join('; ')}`, exchange, { expected: sent, received: body });
-    if (sent.status === undefined) ctx.observe(defaultStatus, `status when omitted: ${JSON.stringify(body.status ?? '(absent)')}`);
+    if (problems.length)
+      return fail(`the created Pet does not echo the NewPet: ${problems.join('; ')}`, exchange, {
+        expected: sent,
+        received: body,
+      });
+    if (sent.status === undefined)
+      ctx.observe(defaultStatus, `status when omitted: ${JSON.stringify(body.status ?? '(absent)')}`);
     return undefined;
   },
 };
@@ -72,10 +107,15 @@ const extremeNames: ScenarioCheck<{ kind: string; name: string }> = {
   cost: 1,
   arbitrary: () => extremeName(),
   async run(input, ctx) {
-    const exchange = await ctx.send(createRequest(ctx, JSON.stringify({ name: input.name, categoryId: someCategory(ctx) })));
+    const exchange = await ctx.send(
+      createRequest(ctx, JSON.stringify({ name: input.name, categoryId: someCategory(ctx) })),
+    );
     const body = bodyOf(exchange);
     const echoed = isObject(body) && body['name'] === input.name ? ', echoed exactly' : '';
-    ctx.observe(extremeNames, `${input.kind}: ${exchange.response.status}${exchange.response.status === 201 ? echoed : ''}`);
+    ctx.observe(
+      extremeNames,
+      `${input.kind}: ${exchange.response.status}${exchange.response.status === 201 ? echoed : ''}`,
+    );
     return undefined;
   },
 };
@@ -109,9 +149,15 @@ const petAnswer: ResponseCheck = {
   title: 'Every 201 to POST /pets carries a Pet (status, when present, one of PetStatus)',
   level: 'MUST',
   specRef: '§4.2, §2.1',
-  applies: (ex, ctx) => operationOf(ctx.baseUrl, ex.request) === 'createPet' && usesValidKey(ex.request, ctx.apiKey) && ex.response.status === 201,
+  applies: (ex, ctx) =>
+    operationOf(ctx.baseUrl, ex.request) === 'createPet' &&
+    usesValidKey(ex.request, ctx.apiKey) &&
+    ex.response.status === 201,
   unseen: { skip: 'no POST /pets was answered 201', fix: CATEGORY_FIX },
-  judge: (ex) => (isPet(bodyOf(ex)) ? undefined : fail('the 201 body is not a Pet (§2.1)', ex, { received: ex.response.body.slice(0, 500) })),
+  judge: (ex) =>
+    isPet(bodyOf(ex))
+      ? undefined
+      : fail('the 201 body is not a Pet (§2.1)', ex, { received: ex.response.body.slice(0, 500) }),
 };
 
 /**
@@ -128,10 +174,19 @@ const idAssigned: ResponseCheck = {
   applies: (ex, ctx) => petAnswer.applies(ex, ctx) && integerTextOf(ex.request.body ?? '', 'id') !== undefined,
   // The coverage phase always sends a body with an id: when none was admitted (a server refusing
   // unknown fields, GAPS.md), no id could be taken, and the rule held without a case to judge.
-  unseen: { skip: 'no creation body carrying an id was admitted (the server refuses it, as GAPS.md allows): no id could be taken', kind: 'not-applicable' },
+  unseen: {
+    skip: 'no creation body carrying an id was admitted (the server refuses it, as GAPS.md allows): no id could be taken',
+    kind: 'not-applicable',
+  },
   judge(ex) {
     const sent = integerTextOf(ex.request.body ?? '', 'id');
-    return idTextOf(ex.response.body) === sent ? fail(`the pet was created under the id the client sent (${sent}): §4.2 rule 2 says the service assigns it`, ex, { received: sent }) : undefined;
+    return idTextOf(ex.response.body) === sent
+      ? fail(
+          `the pet was created under the id the client sent (${sent}): §4.2 rule 2 says the service assigns it`,
+          ex,
+          { received: sent },
+        )
+      : undefined;
   },
 };
 
@@ -147,7 +202,8 @@ const uniqueIds: SummaryCheck = {
     const findings = [];
     for (const [i, c] of ctx.created.entries()) {
       const before = seen.get(c.idText);
-      if (before !== undefined) findings.push(fail(`id ${c.idText} was assigned twice (creations #${before + 1} and #${i + 1})`, c.exchange));
+      if (before !== undefined)
+        findings.push(fail(`id ${c.idText} was assigned twice (creations #${before + 1} and #${i + 1})`, c.exchange));
       else seen.set(c.idText, i);
     }
     ctx.observe(uniqueIds, `${ctx.created.length} created, ${seen.size} distinct ids`);
@@ -157,8 +213,20 @@ const uniqueIds: SummaryCheck = {
 
 export const defaultStatus = observation('create.default-status', 'status of a pet created without one', '§2.6');
 
-export const missingField = invalidBodyCheck('create.missing-field', 'A NewPet without name or categoryId is refused with 400', '§4.2 rule 1', newPetMissing, missingExamples);
-export const invalidValue = invalidBodyCheck('create.invalid-value', 'Wrong types, non-integer or out-of-int64 categoryId, status outside PetStatus: 400', '§4.2, §2.2, §2.3', newPetInvalidValue, invalidValueExamples);
+export const missingField = invalidBodyCheck(
+  'create.missing-field',
+  'A NewPet without name or categoryId is refused with 400',
+  '§4.2 rule 1',
+  newPetMissing,
+  missingExamples,
+);
+export const invalidValue = invalidBodyCheck(
+  'create.invalid-value',
+  'Wrong types, non-integer or out-of-int64 categoryId, status outside PetStatus: 400',
+  '§4.2, §2.2, §2.3',
+  newPetInvalidValue,
+  invalidValueExamples,
+);
 
 export const createChecks: Check[] = [
   createValid,
@@ -166,7 +234,13 @@ export const createChecks: Check[] = [
   idAssigned,
   missingField,
   invalidValue,
-  invalidBodyCheck('create.invalid-body', 'A body that is not a JSON object, or not JSON: 400', '§4.2, §1', nonObjectBody, nonObjectExamples),
+  invalidBodyCheck(
+    'create.invalid-body',
+    'A body that is not a JSON object, or not JSON: 400',
+    '§4.2, §1',
+    nonObjectBody,
+    nonObjectExamples,
+  ),
   int64Field,
   extremeNames,
   unknownFields,
@@ -176,4 +250,3 @@ export const createChecks: Check[] = [
   categoryPolicy,
   namePolicy,
 ];
-

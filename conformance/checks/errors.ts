@@ -5,7 +5,8 @@ import { bodyOf, isObject } from './judge.ts';
 import { fail, type Check } from './types.ts';
 
 // §7: the body of a 429 is not shown; every other 4xx carries an Error.
-const isErrorAnswer = (ex: Exchange): boolean => ex.response.status >= 400 && ex.response.status < 500 && ex.response.status !== 429;
+const isErrorAnswer = (ex: Exchange): boolean =>
+  ex.response.status >= 400 && ex.response.status < 500 && ex.response.status !== 429;
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/;
 
 export const errorChecks: Check[] = [
@@ -16,7 +17,10 @@ export const errorChecks: Check[] = [
     level: 'MUST',
     specRef: '§4, §7',
     applies: () => true,
-    judge: (ex) => (ex.response.status >= 500 ? fail(`answered ${ex.response.status}`, ex, { received: ex.response.body.slice(0, 500) }) : undefined),
+    judge: (ex) =>
+      ex.response.status >= 500
+        ? fail(`answered ${ex.response.status}`, ex, { received: ex.response.body.slice(0, 500) })
+        : undefined,
   },
   {
     kind: 'response',
@@ -27,8 +31,10 @@ export const errorChecks: Check[] = [
     applies: isErrorAnswer,
     judge(ex) {
       const body = bodyOf(ex);
-      if (!isApiError(body)) return fail(`the ${ex.response.status} body is not an Error`, ex, { received: ex.response.body.slice(0, 500) });
-      if (isObject(body) && body['status'] !== ex.response.status) return fail(`Error.status is ${body['status']} in a ${ex.response.status} response`, ex);
+      if (!isApiError(body))
+        return fail(`the ${ex.response.status} body is not an Error`, ex, { received: ex.response.body.slice(0, 500) });
+      if (isObject(body) && body['status'] !== ex.response.status)
+        return fail(`Error.status is ${body['status']} in a ${ex.response.status} response`, ex);
       return undefined;
     },
   },
@@ -38,11 +44,14 @@ export const errorChecks: Check[] = [
     title: 'Bodies are JSON and labelled so (Content-Type application/json)',
     level: 'MUST',
     specRef: '§1',
-    applies: (ex) => (ex.response.status >= 200 && ex.response.status < 300 && ex.response.status !== 204) || isErrorAnswer(ex),
+    applies: (ex) =>
+      (ex.response.status >= 200 && ex.response.status < 300 && ex.response.status !== 204) || isErrorAnswer(ex),
     judge(ex) {
       const type = mediaType(ex.response.headers);
-      if (type === undefined || !JSON_TYPE.test(type)) return fail(`Content-Type is ${JSON.stringify(ex.response.headers['content-type'] ?? null)}`, ex);
-      if (bodyOf(ex) === undefined) return fail('the body is not JSON', ex, { received: ex.response.body.slice(0, 200) });
+      if (type === undefined || !JSON_TYPE.test(type))
+        return fail(`Content-Type is ${JSON.stringify(ex.response.headers['content-type'] ?? null)}`, ex);
+      if (bodyOf(ex) === undefined)
+        return fail('the body is not JSON', ex, { received: ex.response.body.slice(0, 200) });
       return undefined;
     },
   },
@@ -53,6 +62,9 @@ export const errorChecks: Check[] = [
     level: 'SHOULD',
     specRef: '§1',
     applies: isErrorAnswer,
-    judge: (ex) => (mediaType(ex.response.headers) === 'application/json' ? undefined : fail(`Content-Type is ${JSON.stringify(ex.response.headers['content-type'] ?? null)}`, ex)),
+    judge: (ex) =>
+      mediaType(ex.response.headers) === 'application/json'
+        ? undefined
+        : fail(`Content-Type is ${JSON.stringify(ex.response.headers['content-type'] ?? null)}`, ex),
   },
 ];

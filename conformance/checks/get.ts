@@ -67,19 +67,30 @@ export const getChecks: Check[] = [
     arbitrary: () => fc.nat({ max: 100_000 }),
     // A pet created without status first (a default applied only on read shows there), then the
     // first and the newest.
-    examples: (ctx) => [ctx.created.findIndex((c) => c.pet.status === undefined), 0, ctx.created.length - 1].filter((i) => i >= 0),
+    examples: (ctx) =>
+      [ctx.created.findIndex((c) => c.pet.status === undefined), 0, ctx.created.length - 1].filter((i) => i >= 0),
     async run(index, ctx) {
       const created = ctx.created[index % ctx.created.length]!;
       const exchange = await ctx.send(getRequest(ctx, created.idText));
       const wrong = expectStatus(exchange, [200], `GET /pets/${created.idText} of a pet created in this run`);
       if (wrong) return wrong;
       const body = bodyOf(exchange);
-      if (!isPet(body)) return fail('the 200 body is not a Pet', exchange, { received: exchange.response.body.slice(0, 500) });
+      if (!isPet(body))
+        return fail('the 200 body is not a Pet', exchange, { received: exchange.response.body.slice(0, 500) });
       const differs = differingPetFields(body as Record<string, unknown>, created.pet);
       if (idTextOf(exchange.response.body) !== created.idText) differs.unshift('id');
       // int64 beyond 2^53 (§2.2): JSON.parse rounds both sides alike, so compare the text as written.
-      if (!differs.includes('categoryId') && integerTextOf(exchange.response.body, 'categoryId') !== integerTextOf(created.exchange.response.body, 'categoryId')) differs.push('categoryId');
-      if (differs.length) return fail(`GET returns a different pet than creation did (${differs.join(', ')})`, exchange, { expected: created.pet, received: body });
+      if (
+        !differs.includes('categoryId') &&
+        integerTextOf(exchange.response.body, 'categoryId') !==
+          integerTextOf(created.exchange.response.body, 'categoryId')
+      )
+        differs.push('categoryId');
+      if (differs.length)
+        return fail(`GET returns a different pet than creation did (${differs.join(', ')})`, exchange, {
+          expected: created.pet,
+          received: body,
+        });
       return undefined;
     },
   },
@@ -94,7 +105,10 @@ export const getChecks: Check[] = [
     applies: (ex, ctx) => operationOf(ctx.baseUrl, ex.request) === 'getPet' && usesValidKey(ex.request, ctx.apiKey),
     judge: (ex) =>
       [301, 302, 303, 307, 308, 405, 410, 501].includes(ex.response.status)
-        ? fail(`GET /pets/{petId} answered ${ex.response.status}: the operation is only deprecated until ${GET_PET_DEPRECATION.removalDate}`, ex)
+        ? fail(
+            `GET /pets/{petId} answered ${ex.response.status}: the operation is only deprecated until ${GET_PET_DEPRECATION.removalDate}`,
+            ex,
+          )
         : undefined,
   },
   {
@@ -103,15 +117,19 @@ export const getChecks: Check[] = [
     title: 'GET /pets/{petId} announces its deprecation: Deprecation and Sunset headers',
     level: 'SHOULD',
     specRef: 'RFC 9745, RFC 8594; §4.3 rule 1',
-    applies: (ex, ctx) => operationOf(ctx.baseUrl, ex.request) === 'getPet' && usesValidKey(ex.request, ctx.apiKey) && ex.response.status === 200,
+    applies: (ex, ctx) =>
+      operationOf(ctx.baseUrl, ex.request) === 'getPet' &&
+      usesValidKey(ex.request, ctx.apiKey) &&
+      ex.response.status === 200,
     judge(ex) {
       const h = ex.response.headers;
       if (h['deprecation'] === undefined) return fail('no Deprecation header (RFC 9745)', ex);
       const sunset = parseHttpDate(h['sunset']);
-      if (sunset === undefined) return fail(`no valid Sunset header (RFC 8594): ${JSON.stringify(h['sunset'] ?? null)}`, ex);
-      if (!onRemovalDay(sunset)) return fail(`Sunset ${h['sunset']} is not the removal date ${GET_PET_DEPRECATION.removalDate}`, ex);
+      if (sunset === undefined)
+        return fail(`no valid Sunset header (RFC 8594): ${JSON.stringify(h['sunset'] ?? null)}`, ex);
+      if (!onRemovalDay(sunset))
+        return fail(`Sunset ${h['sunset']} is not the removal date ${GET_PET_DEPRECATION.removalDate}`, ex);
       return undefined;
     },
   },
 ];
-

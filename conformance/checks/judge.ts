@@ -6,10 +6,14 @@ import { fail, type Finding } from './types.ts';
 export function expectStatus(exchange: Exchange, allowed: readonly number[], what: string): Finding | undefined {
   const { status } = exchange.response;
   if (allowed.includes(status)) return undefined;
-  return fail(`${what}: expected ${allowed.join(' or ')}, got ${status}`, exchange, { expected: allowed, received: status });
+  return fail(`${what}: expected ${allowed.join(' or ')}, got ${status}`, exchange, {
+    expected: allowed,
+    received: status,
+  });
 }
 
 /** The body as JSON when it parses, else undefined. */
 export const bodyOf = (exchange: Exchange): unknown => jsonOf(exchange.response.body);
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,7 +4,13 @@ import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import { LIMIT } from '../../spec/contract.ts';
 import { isPets } from '../../spec/validators.ts';
-import { LIMIT_OUT_OF_RANGE_EXAMPLES, UNKNOWN_STATUS_EXAMPLES, limitInRange, limitOutOfRange, unknownStatusFilter } from '../arbitraries/query.ts';
+import {
+  LIMIT_OUT_OF_RANGE_EXAMPLES,
+  UNKNOWN_STATUS_EXAMPLES,
+  limitInRange,
+  limitOutOfRange,
+  unknownStatusFilter,
+} from '../arbitraries/query.ts';
 import { petStatus } from '../arbitraries/new-pet.ts';
 import { listRequest, operationOf, queryOf, usesValidKey, type RunContext } from '../context.ts';
 import { differingPetFields, itemIdTextsOf } from '../json.ts';
@@ -13,7 +19,9 @@ import { CATEGORY_FIX } from '../create-pet.ts';
 import { fail, observation, type Check, type ResponseCheck, type ScenarioCheck } from './types.ts';
 
 const okList = (ex: Exchange, ctx: RunContext): boolean =>
-  operationOf(ctx.baseUrl, ex.request) === 'listPets' && usesValidKey(ex.request, ctx.apiKey) && ex.response.status === 200;
+  operationOf(ctx.baseUrl, ex.request) === 'listPets' &&
+  usesValidKey(ex.request, ctx.apiKey) &&
+  ex.response.status === 200;
 
 const items = (ex: Exchange): unknown[] | undefined => {
   const body = bodyOf(ex);
@@ -32,7 +40,12 @@ const limitBound = (ex: Exchange): number | undefined => {
   return values.length && values.every((v) => v !== undefined) ? Math.max(...(values as number[])) : undefined;
 };
 
-function sizeCheck(id: string, title: string, specRef: string, bound: (ex: Exchange) => number | undefined): ResponseCheck {
+function sizeCheck(
+  id: string,
+  title: string,
+  specRef: string,
+  bound: (ex: Exchange) => number | undefined,
+): ResponseCheck {
   return {
     kind: 'response',
     id,
@@ -43,7 +56,11 @@ function sizeCheck(id: string, title: string, specRef: string, bound: (ex: Excha
     judge(ex) {
       const list = items(ex);
       const max = bound(ex)!;
-      if (list && list.length > max) return fail(`${list.length} animals returned, at most ${max} allowed`, ex, { expected: `≤ ${max}`, received: list.length });
+      if (list && list.length > max)
+        return fail(`${list.length} animals returned, at most ${max} allowed`, ex, {
+          expected: `≤ ${max}`,
+          received: list.length,
+        });
       return undefined;
     },
   };
@@ -78,7 +95,8 @@ export const limitOutOfRangeCheck: ScenarioCheck<string | readonly string[]> = {
     const limit = (typeof input === 'string' ? [input] : input).map((v) => `limit=${encodeURIComponent(v)}`).join('&');
     const exchange = await ctx.send(listRequest(ctx, limit));
     const status = exchange.response.status;
-    if (status === 200 || status === 400) ctx.observe(limitOutOfRangeCheck, status === 200 ? 'clamped (200)' : 'refused (400)');
+    if (status === 200 || status === 400)
+      ctx.observe(limitOutOfRangeCheck, status === 200 ? 'clamped (200)' : 'refused (400)');
     return expectStatus(exchange, [400, 200], `GET /pets?${limit}`);
   },
 };
@@ -96,7 +114,12 @@ export const unknownStatus: ScenarioCheck<string> = {
   async run(status, ctx) {
     const exchange = await ctx.send(listRequest(ctx, `status=${encodeURIComponent(status)}`));
     const n = items(exchange)?.length;
-    ctx.observe(unknownStatus, exchange.response.status === 200 ? `200 with ${n === 0 ? 'an empty list' : 'animals'}` : String(exchange.response.status));
+    ctx.observe(
+      unknownStatus,
+      exchange.response.status === 200
+        ? `200 with ${n === 0 ? 'an empty list' : 'animals'}`
+        : String(exchange.response.status),
+    );
     return undefined;
   },
 };
@@ -109,9 +132,17 @@ export const validQuery: ScenarioCheck<ValidQuery> = {
   specRef: '§4.1',
   weight: 3,
   cost: 1,
-  arbitrary: () => fc.record({ limit: fc.option(limitInRange(), { nil: undefined }), status: fc.option(petStatus(), { nil: undefined }) }) as fc.Arbitrary<ValidQuery>,
+  arbitrary: () =>
+    fc.record({
+      limit: fc.option(limitInRange(), { nil: undefined }),
+      status: fc.option(petStatus(), { nil: undefined }),
+    }) as fc.Arbitrary<ValidQuery>,
   // The default page, the largest page, and a limit together with a filter.
-  examples: () => [{ limit: undefined, status: undefined }, { limit: LIMIT.max, status: undefined }, { limit: 5, status: 'sold' }],
+  examples: () => [
+    { limit: undefined, status: undefined },
+    { limit: LIMIT.max, status: undefined },
+    { limit: 5, status: 'sold' },
+  ],
   async run(q, ctx) {
     const query = new URLSearchParams();
     if (q.limit !== undefined) query.set('limit', String(q.limit));
@@ -120,10 +151,12 @@ export const validQuery: ScenarioCheck<ValidQuery> = {
     const wrong = expectStatus(exchange, [200], `GET /pets?${query}`);
     if (wrong) return wrong;
     const list = items(exchange);
-    if (list && q.status === undefined) ctx.observe(ordering, orderLabel(list.map((p) => Number((p as { id?: unknown }).id))));
+    if (list && q.status === undefined)
+      ctx.observe(ordering, orderLabel(list.map((p) => Number((p as { id?: unknown }).id))));
     const asked = q.limit ?? LIMIT.default;
     const mine = ctx.created.filter((c) => q.status === undefined || c.pet['status'] === q.status).length;
-    if (list && list.length < asked && mine > list.length) ctx.observe(shortPages, `fewer than asked while more exist (${list.length} of ${asked})`);
+    if (list && list.length < asked && mine > list.length)
+      ctx.observe(shortPages, `fewer than asked while more exist (${list.length} of ${asked})`);
     return undefined;
   },
 };
@@ -136,11 +169,21 @@ export const listChecks: Check[] = [
     level: 'MUST',
     specRef: '§4.1, §2.4',
     applies: okList,
-    judge: (ex) => (isPets(bodyOf(ex)) ? undefined : fail('the 200 body of GET /pets is not an array of Pets', ex, { received: ex.response.body.slice(0, 500) })),
+    judge: (ex) =>
+      isPets(bodyOf(ex))
+        ? undefined
+        : fail('the 200 body of GET /pets is not an array of Pets', ex, { received: ex.response.body.slice(0, 500) }),
   },
-  sizeCheck('list.default-limit', `Without limit, at most ${LIMIT.default} animals`, '§4.1 rule 2', (ex) => (queryOf(ex.request).has('limit') ? undefined : LIMIT.default)),
+  sizeCheck('list.default-limit', `Without limit, at most ${LIMIT.default} animals`, '§4.1 rule 2', (ex) =>
+    queryOf(ex.request).has('limit') ? undefined : LIMIT.default,
+  ),
   sizeCheck('list.limit', 'With limit n, at most n animals', '§4.1 rule 2', limitBound),
-  sizeCheck('list.max-items', `Never more than ${LIMIT.max} animals, whatever limit says`, '§4.1, §8.4', () => LIMIT.max),
+  sizeCheck(
+    'list.max-items',
+    `Never more than ${LIMIT.max} animals, whatever limit says`,
+    '§4.1, §8.4',
+    () => LIMIT.max,
+  ),
   {
     kind: 'response',
     id: 'list.status-filter',
@@ -153,7 +196,13 @@ export const listChecks: Check[] = [
     judge(ex) {
       const wanted = queryOf(ex.request).get('status');
       const other = (items(ex) ?? []).find((p) => (p as { status?: unknown })?.status !== wanted);
-      return other === undefined ? undefined : fail(`status=${wanted} returned an animal with status ${JSON.stringify((other as { status?: unknown }).status)}`, ex, { received: other });
+      return other === undefined
+        ? undefined
+        : fail(
+            `status=${wanted} returned an animal with status ${JSON.stringify((other as { status?: unknown }).status)}`,
+            ex,
+            { received: other },
+          );
     },
   },
   {
@@ -174,7 +223,11 @@ export const listChecks: Check[] = [
         const item = list[i] as Record<string, unknown> | undefined;
         if (!pet || !item) continue;
         const differs = differingPetFields(item, pet);
-        if (differs.length) return fail(`animal ${id} in the list differs from the one creation returned (${differs.join(', ')})`, ex, { expected: pet, received: item });
+        if (differs.length)
+          return fail(`animal ${id} in the list differs from the one creation returned (${differs.join(', ')})`, ex, {
+            expected: pet,
+            received: item,
+          });
       }
       return undefined;
     },

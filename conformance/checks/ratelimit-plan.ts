@@ -6,7 +6,8 @@ import { usesValidKey } from '../context.ts';
 import { judgesValues } from './ratelimit.ts';
 import { fail, type ResponseCheck } from './types.ts';
 
-export const NO_PLAN = 'no plan given (--plan NAME or --key PLAN=KEY): X-RateLimit-Limit values were not judged against a plan';
+export const NO_PLAN =
+  'no plan given (--plan NAME or --key PLAN=KEY): X-RateLimit-Limit values were not judged against a plan';
 
 export const limitOfPlan: ResponseCheck = {
   kind: 'response',
@@ -20,9 +21,13 @@ export const limitOfPlan: ResponseCheck = {
     const r = readRateLimit(ex.response.headers);
     const plan = ctx.plan!;
     if (!r.ok || r.value.limit === plan.perMinute || r.value.limit === plan.perDay) return undefined;
-    return fail(`X-RateLimit-Limit ${r.value.limit} is neither the ${plan.name} plan's ${plan.perMinute} per minute nor its ${plan.perDay} per day`, ex, {
-      expected: [plan.perMinute, plan.perDay],
-      received: r.value.limit,
-    });
+    return fail(
+      `X-RateLimit-Limit ${r.value.limit} is neither the ${plan.name} plan's ${plan.perMinute} per minute nor its ${plan.perDay} per day`,
+      ex,
+      {
+        expected: [plan.perMinute, plan.perDay],
+        received: r.value.limit,
+      },
+    );
   },
 };

@@ -14,8 +14,18 @@ const ctx = { resetHorizonSeconds: 86_400 } as RunContext;
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 function exchange(reset: number, extra: Record<string, string> = {}, status = 200): Exchange {
-  const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(reset), ...extra };
-  return { request: { method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {} }, response: { status, headers, body: '[]' }, sentAt: NOW, durationMs: 1 };
+  const headers = {
+    'x-ratelimit-limit': '60',
+    'x-ratelimit-remaining': '59',
+    'x-ratelimit-reset': String(reset),
+    ...extra,
+  };
+  return {
+    request: { method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {} },
+    response: { status, headers, body: '[]' },
+    sentAt: NOW,
+    durationMs: 1,
+  };
 }
 const verdict = (ex: Exchange) => (check.applies(ex, ctx) ? check.judge(ex, ctx) : 'not applied');
 
@@ -31,7 +41,9 @@ describe('ratelimit.reset-timestamp', () => {
   test('with a Date header, Reset is judged against it: skew of the whole server passes, a past Reset fails', () => {
     const date = new Date(NOW + 3 * 3600_000).toUTCString();
     expect(verdict(exchange(NOW / 1000 + 3 * 3600 + 30, { date }))).toBeUndefined();
-    expect(verdict(exchange(NOW / 1000 + 30, { date }))).toMatchObject({ message: expect.stringMatching(/before the response's Date/) });
+    expect(verdict(exchange(NOW / 1000 + 30, { date }))).toMatchObject({
+      message: expect.stringMatching(/before the response's Date/),
+    });
   });
   test('the values on a 401 are not judged (GAPS.md: OBSERVE)', () => {
     expect(verdict(exchange(0, {}, 401))).toBe('not applied');
@@ -49,7 +61,12 @@ describe('ratelimit.countdown and refilling limiters', () => {
     const send = async (request: Exchange['request']): Promise<Exchange> => {
       t += 20;
       remaining -= remaining === limit ? 1 : step;
-      const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(NOW / 1000 + resetIn), date: new Date(NOW).toUTCString() };
+      const headers = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(NOW / 1000 + resetIn),
+        date: new Date(NOW).toUTCString(),
+      };
       return { request, response: { status: 200, headers, body: '[]' }, sentAt: t, durationMs: 5 };
     };
     if (countdown.kind !== 'scenario') throw new Error('countdown is a scenario');
@@ -93,7 +110,12 @@ describe('ratelimit.countdown on the reference limiter models at a steady rate',
     for (let t = 0; t < 2 * table.windows.minuteSeconds * 1000; t += PACE_MS) await paced('/v1/pets?limit=1');
     const send = async (request: Exchange['request']): Promise<Exchange> => {
       const { response, sentAt } = await paced(request.url.slice(request.url.indexOf('/v1')));
-      return { request, response: { status: response.status, headers: response.headers, body: response.body }, sentAt, durationMs: 1 };
+      return {
+        request,
+        response: { status: response.status, headers: response.headers, body: response.body },
+        sentAt,
+        durationMs: 1,
+      };
     };
     const ctx = { baseUrl: 'http://127.0.0.1/v1', apiKey: 'k', send, plan, ...windows } as RunContext;
     expect((await send(listRequest(ctx, 'limit=1'))).response.status).toBe(200); // the key is the caller's
@@ -102,11 +124,16 @@ describe('ratelimit.countdown on the reference limiter models at a steady rate',
   test('a sliding log whose Remaining stays level is never failed: what ages out is unknown, so undecided', async () => {
     expect(await steady('sliding-log')).toBe(UNDECIDED);
   });
-  test.for(['sliding-counter', 'token-bucket', 'first-request'] as const)('%s at the same pace is never failed', async (model) => {
-    expect([undefined, UNDECIDED]).toContain(await steady(model));
-  });
+  test.for(['sliding-counter', 'token-bucket', 'first-request'] as const)(
+    '%s at the same pace is never failed',
+    async (model) => {
+      expect([undefined, UNDECIDED]).toContain(await steady(model));
+    },
+  );
   test('a fixed window at the same pace still counts down, and a stuck Remaining still fails', async () => {
     expect(await steady('fixed')).toBeUndefined();
-    expect(await steady('fixed', { remainingStuck: true })).toMatchObject({ message: expect.stringMatching(/did not decrease/) });
+    expect(await steady('fixed', { remainingStuck: true })).toMatchObject({
+      message: expect.stringMatching(/did not decrease/),
+    });
   });
 });

@@ -3,7 +3,17 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../core/exchange.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
-import { DATE_CACHE_MS, DATE_SLACK_MS, isRfcRetryAfter, isWholeSeconds, parseHeaderInt, parseRetryAfter, parseUnixTime, readRateLimit, serverDateMs } from '../../spec/ratelimit.ts';
+import {
+  DATE_CACHE_MS,
+  DATE_SLACK_MS,
+  isRfcRetryAfter,
+  isWholeSeconds,
+  parseHeaderInt,
+  parseRetryAfter,
+  parseUnixTime,
+  readRateLimit,
+  serverDateMs,
+} from '../../spec/ratelimit.ts';
 import { listRequest, type RunContext } from '../context.ts';
 import { SPEC_WINDOWS } from '../../spec/plans.ts';
 import { fail, UNDECIDED, type Check, type ResponseCheck } from './types.ts';
@@ -13,7 +23,12 @@ export const NAMES = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining, RA
 const allPresent = (ex: Exchange): boolean => NAMES.every((n) => ex.response.headers[n] !== undefined);
 const parsed = (ex: Exchange) => readRateLimit(ex.response.headers);
 
-function headerCheck(id: string, title: string, applies: ResponseCheck['applies'], judge: ResponseCheck['judge']): ResponseCheck {
+function headerCheck(
+  id: string,
+  title: string,
+  applies: ResponseCheck['applies'],
+  judge: ResponseCheck['judge'],
+): ResponseCheck {
   return { kind: 'response', id, title, level: 'MUST', specRef: '§8.2', applies, judge };
 }
 
@@ -35,7 +50,12 @@ export const judgesValues = (ex: Exchange): boolean => ex.response.status !== 40
  * like one: its Reset ("when full again") no further from its Date than refilling what is missing takes.
  * A fixed window's Reset is its end, far off.
  */
-function mayRefillOne(a: Exchange, b: Exchange, limit: number, ctx: Pick<RunContext, 'plan' | 'resetHorizonSeconds' | 'minuteSeconds'>): boolean {
+function mayRefillOne(
+  a: Exchange,
+  b: Exchange,
+  limit: number,
+  ctx: Pick<RunContext, 'plan' | 'resetHorizonSeconds' | 'minuteSeconds'>,
+): boolean {
   return windowsOf(limit, ctx).some((w) => refillsOneIn(a, b, limit, w));
 }
 
@@ -64,7 +84,11 @@ function windowsOf(limit: number, ctx: Pick<RunContext, 'plan' | 'resetHorizonSe
  * of the same key, at times petcert cannot know — so at a steady rate Remaining stays level. A fixed
  * window reads so only in its first second or two (its Reset is its end): those pairs are not compared.
  */
-function readsLikeSlidingLog(b: Exchange, limit: number, ctx: Pick<RunContext, 'plan' | 'resetHorizonSeconds' | 'minuteSeconds'>): boolean {
+function readsLikeSlidingLog(
+  b: Exchange,
+  limit: number,
+  ctx: Pick<RunContext, 'plan' | 'resetHorizonSeconds' | 'minuteSeconds'>,
+): boolean {
   const r = parsed(b);
   const date = serverDateMs(b.response.headers);
   if (!r.ok || date === undefined) return false;
@@ -73,17 +97,30 @@ function readsLikeSlidingLog(b: Exchange, limit: number, ctx: Pick<RunContext, '
 }
 
 export const ratelimitChecks: Check[] = [
-  headerCheck('ratelimit.headers-present', 'X-RateLimit-Limit, -Remaining and -Reset on every response', () => true, (ex) => {
-    const missing = NAMES.filter((n) => ex.response.headers[n] === undefined);
-    return missing.length ? fail(`missing ${missing.join(', ')} on a ${ex.response.status} response`, ex) : undefined;
-  }),
-  headerCheck('ratelimit.integers', 'X-RateLimit-Limit and -Remaining are non-negative integers, -Reset a Unix timestamp', allPresent, (ex) => {
-    const h = ex.response.headers;
-    const counts = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining].filter((n) => parseHeaderInt(h[n]) === undefined);
-    const bad = counts.map((n) => `${n} is not a non-negative integer: ${JSON.stringify(h[n])}`);
-    if (parseUnixTime(h[RATE_LIMIT_HEADERS.reset]) === undefined) bad.push(`${RATE_LIMIT_HEADERS.reset} is not a Unix timestamp: ${JSON.stringify(h[RATE_LIMIT_HEADERS.reset])}`);
-    return bad.length ? fail(bad.join('; '), ex) : undefined;
-  }),
+  headerCheck(
+    'ratelimit.headers-present',
+    'X-RateLimit-Limit, -Remaining and -Reset on every response',
+    () => true,
+    (ex) => {
+      const missing = NAMES.filter((n) => ex.response.headers[n] === undefined);
+      return missing.length ? fail(`missing ${missing.join(', ')} on a ${ex.response.status} response`, ex) : undefined;
+    },
+  ),
+  headerCheck(
+    'ratelimit.integers',
+    'X-RateLimit-Limit and -Remaining are non-negative integers, -Reset a Unix timestamp',
+    allPresent,
+    (ex) => {
+      const h = ex.response.headers;
+      const counts = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining].filter(
+        (n) => parseHeaderInt(h[n]) === undefined,
+      );
+      const bad = counts.map((n) => `${n} is not a non-negative integer: ${JSON.stringify(h[n])}`);
+      if (parseUnixTime(h[RATE_LIMIT_HEADERS.reset]) === undefined)
+        bad.push(`${RATE_LIMIT_HEADERS.reset} is not a Unix timestamp: ${JSON.stringify(h[RATE_LIMIT_HEADERS.reset])}`);
+      return bad.length ? fail(bad.join('; '), ex) : undefined;
+    },
+  ),
   {
     // §8.2 says "Unix timestamp", not integer: a fraction (slowapi: 1795501051.808396) is read as one, and
     // reported because clients and the IETF draft read whole seconds.
@@ -93,24 +130,52 @@ export const ratelimitChecks: Check[] = [
     level: 'SHOULD',
     specRef: '§8.2',
     applies: (ex) => parseUnixTime(ex.response.headers[RATE_LIMIT_HEADERS.reset]) !== undefined,
-    judge: (ex) => (isWholeSeconds(ex.response.headers[RATE_LIMIT_HEADERS.reset]) ? undefined : fail(`X-RateLimit-Reset ${JSON.stringify(ex.response.headers[RATE_LIMIT_HEADERS.reset])} is not in whole seconds`, ex)),
+    judge: (ex) =>
+      isWholeSeconds(ex.response.headers[RATE_LIMIT_HEADERS.reset])
+        ? undefined
+        : fail(
+            `X-RateLimit-Reset ${JSON.stringify(ex.response.headers[RATE_LIMIT_HEADERS.reset])} is not in whole seconds`,
+            ex,
+          ),
   },
-  headerCheck('ratelimit.remaining-le-limit', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', judgesValues, (ex) => {
-    const r = readRateLimit(ex.response.headers);
-    return r.ok && r.value.remaining > r.value.limit ? fail(`Remaining ${r.value.remaining} > Limit ${r.value.limit}`, ex) : undefined;
-  }),
-  headerCheck('ratelimit.reset-timestamp', 'X-RateLimit-Reset is a Unix timestamp in seconds (not ms, not a delta), judged against Date', judgesValues, (ex, ctx) => {
-    const r = readRateLimit(ex.response.headers);
-    if (!r.ok) return undefined;
-    const serverDate = serverDateMs(ex.response.headers);
-    const now = Math.floor((serverDate ?? ex.sentAt) / 1000);
-    const slack = serverDate === undefined ? NO_DATE_SLACK_SECONDS : SLACK_SECONDS;
-    const reset = r.value.reset;
-    const clock = serverDate === undefined ? 'our clock (no Date header)' : "the response's Date";
-    if (reset < now - slack) return fail(`Reset ${reset} lies ${now - reset} s before ${clock} (${now}): a delta or a past time, not the Unix time of the next reset`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
-    if (reset > now + ctx.resetHorizonSeconds + slack) return fail(`Reset ${reset} lies ${reset - now} s after ${clock} (${now}), beyond the longest window (${ctx.resetHorizonSeconds} s): milliseconds?`, ex, { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset });
-    return undefined;
-  }),
+  headerCheck(
+    'ratelimit.remaining-le-limit',
+    'X-RateLimit-Remaining never exceeds X-RateLimit-Limit',
+    judgesValues,
+    (ex) => {
+      const r = readRateLimit(ex.response.headers);
+      return r.ok && r.value.remaining > r.value.limit
+        ? fail(`Remaining ${r.value.remaining} > Limit ${r.value.limit}`, ex)
+        : undefined;
+    },
+  ),
+  headerCheck(
+    'ratelimit.reset-timestamp',
+    'X-RateLimit-Reset is a Unix timestamp in seconds (not ms, not a delta), judged against Date',
+    judgesValues,
+    (ex, ctx) => {
+      const r = readRateLimit(ex.response.headers);
+      if (!r.ok) return undefined;
+      const serverDate = serverDateMs(ex.response.headers);
+      const now = Math.floor((serverDate ?? ex.sentAt) / 1000);
+      const slack = serverDate === undefined ? NO_DATE_SLACK_SECONDS : SLACK_SECONDS;
+      const reset = r.value.reset;
+      const clock = serverDate === undefined ? 'our clock (no Date header)' : "the response's Date";
+      if (reset < now - slack)
+        return fail(
+          `Reset ${reset} lies ${now - reset} s before ${clock} (${now}): a delta or a past time, not the Unix time of the next reset`,
+          ex,
+          { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset },
+        );
+      if (reset > now + ctx.resetHorizonSeconds + slack)
+        return fail(
+          `Reset ${reset} lies ${reset - now} s after ${clock} (${now}), beyond the longest window (${ctx.resetHorizonSeconds} s): milliseconds?`,
+          ex,
+          { expected: `${now}…${now + ctx.resetHorizonSeconds}`, received: reset },
+        );
+      return undefined;
+    },
+  ),
   {
     kind: 'scenario',
     id: 'ratelimit.countdown',
@@ -139,12 +204,19 @@ export const ratelimitChecks: Check[] = [
         const b = parsed(seen[i]!);
         if (!a.ok || !b.ok || a.value.limit !== b.value.limit || a.value.reset !== b.value.reset) continue;
         if (b.value.remaining < a.value.remaining) return undefined;
-        if (mayRefillOne(seen[i - 1]!, seen[i]!, a.value.limit, ctx) || readsLikeSlidingLog(seen[i]!, a.value.limit, ctx)) continue;
+        if (
+          mayRefillOne(seen[i - 1]!, seen[i]!, a.value.limit, ctx) ||
+          readsLikeSlidingLog(seen[i]!, a.value.limit, ctx)
+        )
+          continue;
         comparable += 1;
       }
       // Fewer than two pairs that stayed level decide nothing (one level pair may be a rounding): not a pass.
       if (comparable < 2) return UNDECIDED;
-      return fail(`Remaining did not decrease over ${comparable} consecutive requests in one window`, seen[seen.length - 1]);
+      return fail(
+        `Remaining did not decrease over ${comparable} consecutive requests in one window`,
+        seen[seen.length - 1],
+      );
     },
   },
   {
@@ -173,7 +245,9 @@ export const ratelimitChecks: Check[] = [
     applies: (ex) => ex.response.status === 429 && parseRetryAfter(ex.response.headers).ok,
     judge(ex) {
       const r = parseRetryAfter(ex.response.headers);
-      return r.ok && !isRfcRetryAfter(r.value) ? fail(`Retry-After ${JSON.stringify(r.value.raw)} is a decimal number of seconds`, ex) : undefined;
+      return r.ok && !isRfcRetryAfter(r.value)
+        ? fail(`Retry-After ${JSON.stringify(r.value.raw)} is a decimal number of seconds`, ex)
+        : undefined;
     },
   },
   {
@@ -183,6 +257,9 @@ export const ratelimitChecks: Check[] = [
     level: 'SHOULD',
     specRef: 'RFC 9110 §6.6.1',
     applies: () => true,
-    judge: (ex) => (serverDateMs(ex.response.headers) === undefined ? fail(`Date is ${JSON.stringify(ex.response.headers['date'] ?? null)}`, ex) : undefined),
+    judge: (ex) =>
+      serverDateMs(ex.response.headers) === undefined
+        ? fail(`Date is ${JSON.stringify(ex.response.headers['date'] ?? null)}`, ex)
+        : undefined,
   },
 ];

@@ -65,4 +65,11 @@ export interface SummaryCheck extends CheckMeta {
 export type Check = ResponseCheck | ScenarioCheck<any> | SummaryCheck;
 
 /** An OBSERVE check that only reports what `ctx.observe(check, label)` tallied during the run. */
-export const observation = (id: string, title: string, specRef: string): SummaryCheck => ({ kind: 'summary', id, title, level: 'OBSERVE', specRef, judge: () => undefined });
+export const observation = (id: string, title: string, specRef: string): SummaryCheck => ({
+  kind: 'summary',
+  id,
+  title,
+  level: 'OBSERVE',
+  specRef,
+  judge: () => undefined,
+});

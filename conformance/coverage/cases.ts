@@ -35,8 +35,20 @@ const created = (statuses: readonly number[]): boolean => statuses.includes(201)
 /** Families whose answers only show a fault once the store holds pets of every status and more than a page. */
 export const NEEDS_PETS: readonly Family[] = ['limit', 'status-filter'];
 
-function via<T>(spec: CaseSpec, check: ScenarioCheck<T>, input: (ctx: RunContext) => T, extra: Partial<CoverageCase> = {}): CoverageCase {
-  return { spec, check, cost: 1, run: (ctx) => check.run(input(ctx), ctx), ...(check.skipIf ? { skipIf: check.skipIf } : {}), ...extra };
+function via<T>(
+  spec: CaseSpec,
+  check: ScenarioCheck<T>,
+  input: (ctx: RunContext) => T,
+  extra: Partial<CoverageCase> = {},
+): CoverageCase {
+  return {
+    spec,
+    check,
+    cost: 1,
+    run: (ctx) => check.run(input(ctx), ctx),
+    ...(check.skipIf ? { skipIf: check.skipIf } : {}),
+    ...extra,
+  };
 }
 
 function credentialOf(kind: CredentialKind, apiKey: string): Credential {
@@ -55,7 +67,11 @@ function credentialOf(kind: CredentialKind, apiKey: string): Credential {
 
 const hasRateHeaders = (headers: Record<string, string>): string => {
   const present = RATE_LIMIT_NAMES.filter((n) => headers[n] !== undefined).length;
-  return present === RATE_LIMIT_NAMES.length ? 'with X-RateLimit-*' : present === 0 ? 'without X-RateLimit-*' : 'with only some X-RateLimit-*';
+  return present === RATE_LIMIT_NAMES.length
+    ? 'with X-RateLimit-*'
+    : present === 0
+      ? 'without X-RateLimit-*'
+      : 'with only some X-RateLimit-*';
 };
 
 function bind(spec: CaseSpec): CoverageCase {
@@ -66,7 +82,10 @@ function bind(spec: CaseSpec): CoverageCase {
     case 'create-missing':
       return via(spec, missingField, () => ({ kind: spec.rule, body: e.body }));
     case 'create-accepted':
-      return via(spec, createValid, () => e.pet as Parameters<typeof createValid.run>[0], { cost: 3, decided: created });
+      return via(spec, createValid, () => e.pet as Parameters<typeof createValid.run>[0], {
+        cost: 3,
+        decided: created,
+      });
     case 'create-int64':
       return via(spec, int64Field, () => ({ field: e.field, text: e.text }), { cost: 2, decided: created });
     case 'create-unknown-field':
@@ -79,7 +98,10 @@ function bind(spec: CaseSpec): CoverageCase {
         async run(ctx) {
           const body = e.body.replace(/"categoryId":1(?=[,}])/, `"categoryId":${someCategory(ctx)}`);
           const exchange = await ctx.send(createRequest(ctx, body));
-          ctx.observe(nullOptional, `${e.field}: null → ${exchange.response.status === 201 ? 'accepted (201)' : `refused (${exchange.response.status})`}`);
+          ctx.observe(
+            nullOptional,
+            `${e.field}: null → ${exchange.response.status === 201 ? 'accepted (201)' : `refused (${exchange.response.status})`}`,
+          );
           return undefined;
         },
       };
@@ -105,10 +127,17 @@ function bind(spec: CaseSpec): CoverageCase {
         check: unspecifiedEndpoints,
         cost: 1,
         async run(ctx) {
-          const headers = { accept: 'application/json', 'accept-encoding': 'identity', ...(e.withKey ? bearer(ctx) : {}) };
+          const headers = {
+            accept: 'application/json',
+            'accept-encoding': 'identity',
+            ...(e.withKey ? bearer(ctx) : {}),
+          };
           const exchange = await ctx.send({ method: e.method, url: `${ctx.baseUrl}${e.path}`, headers });
           const { status, headers: h } = exchange.response;
-          ctx.observe(unspecifiedEndpoints, `${e.method} ${e.path} ${e.withKey ? 'with' : 'without'} the key: ${status} ${h['content-type'] ?? '(no Content-Type)'}, ${hasRateHeaders(h)}`);
+          ctx.observe(
+            unspecifiedEndpoints,
+            `${e.method} ${e.path} ${e.withKey ? 'with' : 'without'} the key: ${status} ${h['content-type'] ?? '(no Content-Type)'}, ${hasRateHeaders(h)}`,
+          );
           return undefined;
         },
       };
@@ -132,10 +161,18 @@ export const coverageCost = (): number => coverageCases().reduce((sum, c) => sum
 export function selectCases(patterns: readonly string[]): CoverageCase[] | { unknown: string; near: string[] } {
   const picked = new Set<CoverageCase>();
   for (const p of patterns) {
-    const hits = coverageCases().filter((c) => (p.endsWith('*') ? c.spec.name.startsWith(p.slice(0, -1)) : c.spec.name === p));
+    const hits = coverageCases().filter((c) =>
+      p.endsWith('*') ? c.spec.name.startsWith(p.slice(0, -1)) : c.spec.name === p,
+    );
     if (!hits.length) {
       const stem = p.replace(/\*$/, '').split(':')[0]!;
-      return { unknown: p, near: coverageCases().map((c) => c.spec.name).filter((n) => n.startsWith(stem)).slice(0, 8) };
+      return {
+        unknown: p,
+        near: coverageCases()
+          .map((c) => c.spec.name)
+          .filter((n) => n.startsWith(stem))
+          .slice(0, 8),
+      };
     }
     for (const h of hits) picked.add(h);
   }

@@ -14,7 +14,8 @@ import { CASE_CHANGES, enumOutsiders, int64Edges, valuesOfEveryType } from './va
 export const FAMILIES = {
   'body-type': 'every NewPet field × every JSON type its schema refuses (§2.2, §4.2)',
   'body-required': 'each required NewPet field missing, and all of them (§4.2 rule 1)',
-  'body-key-case': 'the required NewPet keys with their case changed: JSON keys are case-sensitive, so the fields are missing (§4.2 rule 1)',
+  'body-key-case':
+    'the required NewPet keys with their case changed: JSON keys are case-sensitive, so the fields are missing (§4.2 rule 1)',
   'body-unknown': 'fields NewPet does not define (a gap: recorded)',
   'body-enum': 'enum fields: each member, and strings just outside the set (§2.3)',
   'body-int64': 'int64 fields at ±2^63 and 2^53 ± 1 (§2.2)',
@@ -71,7 +72,10 @@ function bodyWith(base: Record<string, unknown>, field: string, json: string | u
   return JSON.stringify({ ...pet, [field]: '@@petcert-value@@' }).replace(MARK, json);
 }
 
-const describeType = (f: Field): string => (f.schema.enum ? `one of ${f.schema.enum.join(', ')}` : `an ${f.schema.type}${f.schema.format ? ` (${f.schema.format})` : ''}`.replace(/^an s/, 'a s'));
+const describeType = (f: Field): string =>
+  f.schema.enum
+    ? `one of ${f.schema.enum.join(', ')}`
+    : `an ${f.schema.type}${f.schema.format ? ` (${f.schema.format})` : ''}`.replace(/^an s/, 'a s');
 
 /**
  * The valid required fields, strings labelled: bodies that must be refused share the label `invalid`
@@ -79,7 +83,9 @@ const describeType = (f: Field): string => (f.schema.enum ? `one of ${f.schema.e
  * that refuses names already taken (GAPS.md) never sees a refusal for the name instead of the value.
  */
 function baseOf(fields: Field[], label = 'invalid'): Record<string, unknown> {
-  return Object.fromEntries(fields.filter((f) => f.required).map((f) => [f.name, validValue(f.schema, `${NAME_PREFIX}coverage-${label}`)]));
+  return Object.fromEntries(
+    fields.filter((f) => f.required).map((f) => [f.name, validValue(f.schema, `${NAME_PREFIX}coverage-${label}`)]),
+  );
 }
 
 function bodyTypeCases(fields: Field[], base: Record<string, unknown>): CaseSpec[] {
@@ -91,7 +97,9 @@ function bodyTypeCases(fields: Field[], base: Record<string, unknown>): CaseSpec
         const rule = `NewPet.${f.name} is ${describeType(f)}: sent ${JSON.stringify(v.value)} (${v.type})`;
         const lenient = v.type === 'null' && !f.required;
         const body = bodyWith(lenient ? baseOf(fields, `null-${f.name}`) : base, f.name, JSON.stringify(v.value));
-        const expect: Expectation = lenient ? { kind: 'create-null-optional', field: f.name, body } : { kind: 'create-refused', body };
+        const expect: Expectation = lenient
+          ? { kind: 'create-null-optional', field: f.name, body }
+          : { kind: 'create-refused', body };
         return { name: `NewPet.${f.name}:type=${v.type}`, family: 'body-type', rule, expect };
       }),
   );
@@ -105,7 +113,12 @@ function requiredCases(fields: Field[], base: Record<string, unknown>): CaseSpec
     rule: `NewPet.${f.name} is required: left out`,
     expect: { kind: 'create-missing', body: bodyWith(base, f.name, undefined) },
   }));
-  const all: CaseSpec = { name: 'NewPet:all-required-missing', family: 'body-required', rule: `NewPet requires ${required.map((f) => f.name).join(', ')}: sent {}`, expect: { kind: 'create-missing', body: '{}' } };
+  const all: CaseSpec = {
+    name: 'NewPet:all-required-missing',
+    family: 'body-required',
+    rule: `NewPet requires ${required.map((f) => f.name).join(', ')}: sent {}`,
+    expect: { kind: 'create-missing', body: '{}' },
+  };
   return [...each, all];
 }
 
@@ -122,7 +135,14 @@ function keyCaseCases(fields: Field[], base: Record<string, unknown>): CaseSpec[
     if (renamed.every(([k, c]) => k === c) || renamed.some(([k, c]) => k !== c && names.has(c))) return [];
     const body = JSON.stringify(Object.fromEntries(renamed.map(([k, c]) => [c, base[k]])));
     const sent = renamed.map(([, c]) => c).join(', ');
-    return [{ name: `NewPet:keys=${label}`, family: 'body-key-case', rule: `NewPet requires ${required.join(', ')} (JSON keys are case-sensitive): sent ${sent}`, expect: { kind: 'create-missing', body } }];
+    return [
+      {
+        name: `NewPet:keys=${label}`,
+        family: 'body-key-case',
+        rule: `NewPet requires ${required.join(', ')} (JSON keys are case-sensitive): sent ${sent}`,
+        expect: { kind: 'create-missing', body },
+      },
+    ];
   });
 }
 
@@ -131,7 +151,11 @@ function unknownFieldCases(fields: Field[]): CaseSpec[] {
     name: `NewPet:unknown-field=${field}`,
     family: 'body-unknown',
     rule: `NewPet defines no field ${field}: sent one`,
-    expect: { kind: 'create-unknown-field', field, body: bodyWith(baseOf(fields, `unknown-${field}`), field, JSON.stringify(field === 'id' ? CLIENT_ID : 'petcert')) },
+    expect: {
+      kind: 'create-unknown-field',
+      field,
+      body: bodyWith(baseOf(fields, `unknown-${field}`), field, JSON.stringify(field === 'id' ? CLIENT_ID : 'petcert')),
+    },
   }));
 }
 
@@ -143,7 +167,10 @@ function enumCases(fields: Field[], base: Record<string, unknown>): CaseSpec[] {
       name: `NewPet.${f.name}:member-${m}`,
       family: 'body-enum',
       rule: `NewPet.${f.name} is one of ${members.join(', ')}: sent ${JSON.stringify(m)}`,
-      expect: { kind: 'create-accepted', pet: { ...(baseOf(fields, `${f.name}-${m}`) as { name: string; categoryId: number }), [f.name]: m } },
+      expect: {
+        kind: 'create-accepted',
+        pet: { ...(baseOf(fields, `${f.name}-${m}`) as { name: string; categoryId: number }), [f.name]: m },
+      },
     }));
     const outside = enumOutsiders(members).map((o): CaseSpec => ({
       name: `NewPet.${f.name}:${o.label}`,
@@ -163,7 +190,9 @@ function int64Cases(fields: Field[], base: Record<string, unknown>): CaseSpec[] 
         name: `NewPet.${f.name}:${e.label}`,
         family: 'body-int64',
         rule: `NewPet.${f.name} is an int64: sent ${e.text}${e.inRange ? '' : ' (outside int64)'}`,
-        expect: e.inRange ? { kind: 'create-int64', field: f.name, text: e.text } : { kind: 'create-refused', body: bodyWith(base, f.name, e.text) },
+        expect: e.inRange
+          ? { kind: 'create-int64', field: f.name, text: e.text }
+          : { kind: 'create-refused', body: bodyWith(base, f.name, e.text) },
       })),
     );
 }
@@ -208,7 +237,12 @@ function petIdCases(): CaseSpec[] {
   const notIntegers = [
     { label: 'non-integer', id: '1.5' },
     { label: 'not-a-number', id: 'abc' },
-  ].map((v): CaseSpec => ({ name: `getPet.petId:${v.label}`, family: 'pet-id', rule: rule(v.id), expect: { kind: 'get-bad-id', id: v.id } }));
+  ].map((v): CaseSpec => ({
+    name: `getPet.petId:${v.label}`,
+    family: 'pet-id',
+    rule: rule(v.id),
+    expect: { kind: 'get-bad-id', id: v.id },
+  }));
   const edges = schema.format === 'int64' ? int64Edges().filter((e) => !e.label.startsWith('2^53')) : [];
   const atEdges = edges.map((e): CaseSpec => ({
     name: `getPet.petId:${e.label}`,

@@ -12,7 +12,16 @@ import type { Attribution } from '../runner/book.ts';
 import type { CoverageCase } from './cases.ts';
 
 /** `fail (list.max-items)` when a response check failed on one of the case's answers. */
-export type CaseOutcome = 'pass' | 'fail' | `fail (${string})` | 'recorded' | 'undecided' | `skipped: ${string}` | 'no answer' | 'not run' | 'not run: the budget is spent';
+export type CaseOutcome =
+  | 'pass'
+  | 'fail'
+  | `fail (${string})`
+  | 'recorded'
+  | 'undecided'
+  | `skipped: ${string}`
+  | 'no answer'
+  | 'not run'
+  | 'not run: the budget is spent';
 
 /**
  * Which case sent a request, so that the transport's observer names the case in what the response
@@ -45,7 +54,11 @@ export function createAttributions(): Tracker {
   };
 }
 
-const counterexampleOf = (c: CoverageCase) => ({ case: c.spec.name, rule: c.spec.rule, replay: `--case ${c.spec.name}` });
+const counterexampleOf = (c: CoverageCase) => ({
+  case: c.spec.name,
+  rule: c.spec.rule,
+  replay: `--case ${c.spec.name}`,
+});
 
 export interface CoverageOptions {
   concurrency: number;
@@ -55,7 +68,12 @@ export interface CoverageOptions {
 }
 
 /** Runs the cases. Errors that stop the run (dead target, 429s, timeout) propagate. */
-export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContext, ledger: Ledger, o: CoverageOptions): Promise<void> {
+export async function runCoverage(
+  cases: readonly CoverageCase[],
+  ctx: RunContext,
+  ledger: Ledger,
+  o: CoverageOptions,
+): Promise<void> {
   let done = 0;
   const listed = (c: CoverageCase) => (ledger.entry(c.check).info['coverage'] ??= {}) as Record<string, CaseOutcome>;
   // Listed in their fixed order before any runs, so the report reads the same whatever finished first.
@@ -87,7 +105,11 @@ export async function runCoverage(cases: readonly CoverageCase[], ctx: RunContex
       if (finding === UNDECIDED) {
         outcome = 'undecided';
       } else if (finding) {
-        ledger.fail(c.check, { ...finding, message: `${c.spec.name}: ${finding.message}`, counterexample: counterexampleOf(c) });
+        ledger.fail(c.check, {
+          ...finding,
+          message: `${c.spec.name}: ${finding.message}`,
+          counterexample: counterexampleOf(c),
+        });
         outcome = 'fail';
       } else if (byResponseChecks.length) {
         outcome = `fail (${byResponseChecks.join(', ')})`;

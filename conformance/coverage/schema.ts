@@ -35,7 +35,11 @@ export interface Field {
 
 export function fieldsOf(schemaName: string): Field[] {
   const s = resolved(schemas[schemaName]!);
-  return Object.entries(s.properties ?? {}).map(([name, schema]) => ({ name, schema: resolved(schema), required: (s.required ?? []).includes(name) }));
+  return Object.entries(s.properties ?? {}).map(([name, schema]) => ({
+    name,
+    schema: resolved(schema),
+    required: (s.required ?? []).includes(name),
+  }));
 }
 
 /** Fields of the schemas that extend this one (allOf) and this one lacks: Pet's `id` for NewPet. */
@@ -68,7 +72,9 @@ export interface Operation {
 
 export function operations(): Operation[] {
   return Object.entries(contract.paths).flatMap(([path, item]) =>
-    Object.entries(item as Record<string, { operationId: string; security?: ReadonlyArray<Record<string, unknown>> }>).map(([method, op]) => ({
+    Object.entries(
+      item as Record<string, { operationId: string; security?: ReadonlyArray<Record<string, unknown>> }>,
+    ).map(([method, op]) => ({
       operationId: op.operationId,
       method: method.toUpperCase(),
       path,
@@ -78,7 +84,12 @@ export function operations(): Operation[] {
 }
 
 export function parameterSchema(path: string, name: string): Schema {
-  const item = (contract.paths as unknown as Record<string, { get: { parameters: ReadonlyArray<{ name: string; schema: Schema }> } }>)[path]!;
+  const item = (
+    contract.paths as unknown as Record<
+      string,
+      { get: { parameters: ReadonlyArray<{ name: string; schema: Schema }> } }
+    >
+  )[path]!;
   const p = item.get.parameters.find((q) => q.name === name);
   if (!p) throw new Error(`no parameter ${name} on GET ${path}`);
   return resolved(p.schema);

@@ -53,7 +53,8 @@ export interface Outsider {
 }
 
 const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const swapped = (s: string): string => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+const swapped = (s: string): string =>
+  [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 export interface CaseChange {
   label: string;

@@ -13,7 +13,13 @@ export interface Attribution {
   failed(check: ResponseCheck): void;
 }
 
-export function judgeExchange(ledger: Ledger, checks: readonly ResponseCheck[], exchange: Exchange, ctx: RunContext, by?: Attribution): void {
+export function judgeExchange(
+  ledger: Ledger,
+  checks: readonly ResponseCheck[],
+  exchange: Exchange,
+  ctx: RunContext,
+  by?: Attribution,
+): void {
   for (const check of checks) {
     if (!check.applies(exchange, ctx)) continue;
     const finding = check.judge(exchange, ctx);
@@ -22,7 +28,12 @@ export function judgeExchange(ledger: Ledger, checks: readonly ResponseCheck[], 
     else {
       // The case's name leads the message; the cause is the defect's (operation × status × what was
       // wrong), or every coverage case would count as a cause of its own.
-      ledger.fail(check, { ...finding, cause: causeOf(finding), message: `${by.name}: ${finding.message}`, counterexample: by.counterexample });
+      ledger.fail(check, {
+        ...finding,
+        cause: causeOf(finding),
+        message: `${by.name}: ${finding.message}`,
+        counterexample: by.counterexample,
+      });
       by.failed(check);
     }
   }

@@ -25,7 +25,12 @@ export interface BudgetPlan {
   checks: Record<string, { share: number; runs: number }>;
 }
 
-export function planBudget(budget: number, checks: readonly Plannable[], maxRuns: number, coverage = coverageCost()): BudgetPlan {
+export function planBudget(
+  budget: number,
+  checks: readonly Plannable[],
+  maxRuns: number,
+  coverage = coverageCost(),
+): BudgetPlan {
   const population = Math.min(POPULATION_TARGET.total + 6, Math.floor(budget * 0.3));
   const rest = Math.max(0, budget - 1 - coverage - population);
   const totalWeight = checks.reduce((s, c) => s + c.weight, 0) || 1;
@@ -44,7 +49,8 @@ export function planBudget(budget: number, checks: readonly Plannable[], maxRuns
  * The plan only grows with the budget, so a bisection finds it.
  */
 export function budgetCovering(checks: readonly Plannable[], maxRuns: number, coverage = coverageCost()): number {
-  const covers = (budget: number) => Object.values(planBudget(budget, checks, maxRuns, coverage).checks).every((c) => c.runs >= 1);
+  const covers = (budget: number) =>
+    Object.values(planBudget(budget, checks, maxRuns, coverage).checks).every((c) => c.runs >= 1);
   let low = minBudget();
   if (covers(low)) return low;
   let high = low * 2;

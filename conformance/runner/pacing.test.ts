@@ -6,13 +6,22 @@ import { createFakeClock } from '../../testkit/load/fake-clock.ts';
 import { pacing } from './pacing.ts';
 
 const T0 = Date.UTC(2030, 0, 1);
-const request = (key: string): HttpRequest => ({ method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: `Bearer ${key}` } });
+const request = (key: string): HttpRequest => ({
+  method: 'GET',
+  url: 'http://127.0.0.1:1/v1/pets',
+  headers: { authorization: `Bearer ${key}` },
+});
 
 /** Answers with Remaining 0 and a Reset `resetS` seconds after the server's Date. */
 function spentWindow(clock: ReturnType<typeof createFakeClock>, resetS: number): Send {
   return async (req) => {
     const now = clock.now();
-    const headers = { date: new Date(now).toUTCString(), 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(now / 1000) + resetS) };
+    const headers = {
+      date: new Date(now).toUTCString(),
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.floor(now / 1000) + resetS),
+    };
     return { request: req, response: { status: 200, headers, body: '' }, sentAt: now, durationMs: 0 };
   };
 }
@@ -20,7 +29,11 @@ function spentWindow(clock: ReturnType<typeof createFakeClock>, resetS: number):
 const steers = (req: HttpRequest) => req.headers.authorization === 'Bearer good';
 
 /** Two sends with `key` through the pacing layer over a spent window that resets in `resetS`: ms they took. */
-async function twoSends(key: string, resetS: number, o: { maxPauseMs?: number; sleep?: (ms: number) => Promise<void> } = {}) {
+async function twoSends(
+  key: string,
+  resetS: number,
+  o: { maxPauseMs?: number; sleep?: (ms: number) => Promise<void> } = {},
+) {
   const clock = createFakeClock(T0);
   const send = pacing({ clock, steers, ...o, maxPauseMs: o.maxPauseMs ?? 60_000 })(spentWindow(clock, resetS));
   await send(request(key));
@@ -45,6 +58,8 @@ describe('pacing', () => {
   });
 
   it('pauses through `sleep`, so the run deadline can refuse the pause', async () => {
-    await expect(twoSends('good', 2, { sleep: () => Promise.reject(new Error('past the run timeout')) })).rejects.toThrow('past the run timeout');
+    await expect(
+      twoSends('good', 2, { sleep: () => Promise.reject(new Error('past the run timeout')) }),
+    ).rejects.toThrow('past the run timeout');
   });
 });

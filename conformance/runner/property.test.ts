@@ -11,7 +11,13 @@ import { runScenario } from './property.ts';
 function checkAnswering(verdicts: RunVerdict[]): ScenarioCheck {
   let i = 0;
   return {
-    kind: 'scenario', id: 'test.check', title: 'a test check', level: 'MUST', specRef: '§0', weight: 1, cost: 1,
+    kind: 'scenario',
+    id: 'test.check',
+    title: 'a test check',
+    level: 'MUST',
+    specRef: '§0',
+    weight: 1,
+    cost: 1,
     arbitrary: () => fc.integer({ min: 0, max: 9 }),
     async run(_, ctx) {
       await ctx.send({ method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {} });
@@ -19,7 +25,12 @@ function checkAnswering(verdicts: RunVerdict[]): ScenarioCheck {
     },
   };
 }
-const send = async (request: Exchange['request']): Promise<Exchange> => ({ request, response: { status: 200, headers: {}, body: '[]' }, sentAt: 0, durationMs: 1 });
+const send = async (request: Exchange['request']): Promise<Exchange> => ({
+  request,
+  response: { status: 200, headers: {}, body: '[]' },
+  sentAt: 0,
+  durationMs: 1,
+});
 const ctx = { send } as RunContext;
 const options = { seed: 1, numRuns: 5, share: 100 };
 

@@ -23,7 +23,11 @@ export interface ScenarioOutcome {
 
 const SHARE_SPENT = Symbol('share spent');
 
-export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { seed: number; numRuns: number; share: number }): Promise<ScenarioOutcome> {
+export async function runScenario(
+  check: ScenarioCheck,
+  ctx: RunContext,
+  o: { seed: number; numRuns: number; share: number },
+): Promise<ScenarioOutcome> {
   let used = 0;
   let spent = false;
   let stop: PetcertError | undefined;
@@ -65,9 +69,22 @@ export async function runScenario(check: ScenarioCheck, ctx: RunContext, o: { se
   const examples = (check.examples?.(ctx) ?? []).map((e) => [e] as [unknown]);
   const details = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples });
   if (details.failed && !last) throw details.errorInstance ?? new Error(`check ${check.id} failed without a finding`);
-  const outcome: ScenarioOutcome = { runs: details.numRuns, judged, undecided, requests: used, seed: o.seed, transportErrors, ...(stop ? { stop } : {}) };
+  const outcome: ScenarioOutcome = {
+    runs: details.numRuns,
+    judged,
+    undecided,
+    requests: used,
+    seed: o.seed,
+    transportErrors,
+    ...(stop ? { stop } : {}),
+  };
   if (details.failed && last) {
-    outcome.failure = { finding: last.finding, counterexample: details.counterexample?.[0], path: details.counterexamplePath, shrinks: details.numShrinks };
+    outcome.failure = {
+      finding: last.finding,
+      counterexample: details.counterexample?.[0],
+      path: details.counterexamplePath,
+      shrinks: details.numShrinks,
+    };
   }
   return outcome;
 }

@@ -60,15 +60,26 @@ export interface SuiteResult {
 }
 
 function registerCreated(ctx: RunContext, ex: Exchange): void {
-  if (ex.response.status !== 201 || operationOf(ctx.baseUrl, ex.request) !== 'createPet' || !usesValidKey(ex.request, ctx.apiKey)) return;
+  if (
+    ex.response.status !== 201 ||
+    operationOf(ctx.baseUrl, ex.request) !== 'createPet' ||
+    !usesValidKey(ex.request, ctx.apiKey)
+  )
+    return;
   const idText = idTextOf(ex.response.body);
   const body = jsonOf(ex.response.body);
-  if (idText !== undefined && typeof body === 'object' && body !== null) ctx.created.push({ idText, pet: body as RunContext['created'][number]['pet'], exchange: ex });
+  if (idText !== undefined && typeof body === 'object' && body !== null)
+    ctx.created.push({ idText, pet: body as RunContext['created'][number]['pet'], exchange: ex });
 }
 
 function abortOf(error: unknown): SuiteResult['aborted'] {
-  if (error instanceof UnreachableError || error instanceof TransportError) return { code: 'UNREACHABLE', message: error.message };
-  if (error instanceof AbortRunError && (error.reason === 'RATE_LIMITED' || error.reason === 'RUN_TIMEOUT' || error.reason === 'INTERRUPTED')) return { code: error.reason, message: error.message };
+  if (error instanceof UnreachableError || error instanceof TransportError)
+    return { code: 'UNREACHABLE', message: error.message };
+  if (
+    error instanceof AbortRunError &&
+    (error.reason === 'RATE_LIMITED' || error.reason === 'RUN_TIMEOUT' || error.reason === 'INTERRUPTED')
+  )
+    return { code: error.reason, message: error.message };
   if (error instanceof AbortRunError) return { code: 'UNREACHABLE', message: error.message };
   return undefined;
 }
@@ -85,7 +96,9 @@ async function preflight(ctx: RunContext): Promise<string | undefined> {
   const { status, headers } = exchange.response;
   const json = jsonOf(exchange.response.body);
   if ((status >= 300 && status < 400) || (json === undefined && [404, 405].includes(status))) {
-    throw new UnreachableError(`GET ${exchange.request.url} answered ${status} ${headers['content-type'] ?? ''}: no Animal Store API at this base URL (it must end in /v1)`);
+    throw new UnreachableError(
+      `GET ${exchange.request.url} answered ${status} ${headers['content-type'] ?? ''}: no Animal Store API at this base URL (it must end in /v1)`,
+    );
   }
   if (status === 401 || status === 403) return `the API key was refused (${status}); check --api-key`;
   if (isPets(json) && ctx.categories.fixed === undefined) {
@@ -100,7 +113,10 @@ async function populate(ctx: RunContext, allowance: number, concurrency: number)
   const plan: PetStatus[] = [];
   const counts = new Map(PET_STATUSES.map((s) => [s, count(s)]));
   let total = ctx.created.length;
-  while (plan.length < allowance && (total < POPULATION_TARGET.total || [...counts.values()].some((n) => n < POPULATION_TARGET.perStatus))) {
+  while (
+    plan.length < allowance &&
+    (total < POPULATION_TARGET.total || [...counts.values()].some((n) => n < POPULATION_TARGET.perStatus))
+  ) {
     const status = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]![0];
     counts.set(status, counts.get(status)! + 1);
     plan.push(status);
@@ -133,7 +149,11 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     apiKey: o.apiKey,
     send: o.send,
     created: [],
-    categories: { known: o.categoryId === undefined ? [] : [String(o.categoryId)], rejected: [], ...(o.categoryId === undefined ? {} : { fixed: o.categoryId }) },
+    categories: {
+      known: o.categoryId === undefined ? [] : [String(o.categoryId)],
+      rejected: [],
+      ...(o.categoryId === undefined ? {} : { fixed: o.categoryId }),
+    },
     resetHorizonSeconds: o.resetHorizonSeconds,
     ...(o.minuteSeconds !== undefined ? { minuteSeconds: o.minuteSeconds } : {}),
     ...(o.plan ? { plan: o.plan } : {}),
@@ -141,7 +161,11 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   };
   // The rule binds every key (its Limit is one of its plan's figures): without the plan it is not judged.
   if (!o.plan) ledger.skip(limitOfPlan, NO_PLAN, { fix: "give the key's plan: --key PLAN=KEY (or --plan NAME)" });
-  ledger.skip(draftAgrees, 'the target sent neither RateLimit nor RateLimit-Policy (kept only while no response carried them)', { kind: 'not-applicable' });
+  ledger.skip(
+    draftAgrees,
+    'the target sent neither RateLimit nor RateLimit-Policy (kept only while no response carried them)',
+    { kind: 'not-applicable' },
+  );
   const concurrency = o.concurrency ?? DEFAULT_RUNNER.concurrency;
   const attributions = createAttributions();
   const scenarios = scenarioChecks();
@@ -163,7 +187,8 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     steers: (request) => usesValidKey(request, o.apiKey),
     observe: (exchange) => {
       registerCreated(ctx, exchange);
-      if (operationOf(ctx.baseUrl, exchange.request) !== 'other') judgeExchange(ledger, responses, exchange, ctx, attributions.of(exchange.request));
+      if (operationOf(ctx.baseUrl, exchange.request) !== 'other')
+        judgeExchange(ledger, responses, exchange, ctx, attributions.of(exchange.request));
     },
   });
   ctx.send = runner.send;
@@ -172,12 +197,19 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const runOne = async (check: ScenarioCheck): Promise<void> => {
     const entry = ledger.entry(check);
     const { runs, share } = plan.checks[check.id]!;
-    const skip = check.skipIf?.(ctx) ?? (runs < 1 ? { skip: 'the budget leaves no run for this check', fix: budgetFix() } : undefined);
+    const skip =
+      check.skipIf?.(ctx) ??
+      (runs < 1 ? { skip: 'the budget leaves no run for this check', fix: budgetFix() } : undefined);
     if (skip) ledger.skip(check, skip.skip, skip);
     else {
       const seed = checkSeed(o.seed, check.id);
       const outcome = await runScenario(check, ctx, { seed, numRuns: runs, share: Math.ceil(share) });
-      Object.assign(entry.info, { seed, runs: outcome.runs, requests: outcome.requests, ...(outcome.transportErrors ? { transportErrors: outcome.transportErrors } : {}) });
+      Object.assign(entry.info, {
+        seed,
+        runs: outcome.runs,
+        requests: outcome.requests,
+        ...(outcome.transportErrors ? { transportErrors: outcome.transportErrors } : {}),
+      });
       entry.applied += outcome.judged;
       // Runs after its share was spent pass without sending, and a run whose answers decided nothing
       // (UNDECIDED) passes without judging: a check that judged no input is not a pass.
@@ -204,7 +236,8 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   try {
     const refused = await preflight(ctx);
     if (refused) {
-      for (const c of scenarios) ledger.skip(c, refused, { fix: 'give a key the server accepts (--api-key or --key PLAN=KEY)' });
+      for (const c of scenarios)
+        ledger.skip(c, refused, { fix: 'give a key the server accepts (--api-key or --key PLAN=KEY)' });
     } else if (o.only) {
       if (o.only.some((c) => NEEDS_PETS.includes(c.spec.family))) await populate(ctx, plan.population, concurrency);
       await runCoverage(o.only, ctx, ledger, coverage);
@@ -219,7 +252,11 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
       await populate(ctx, plan.population, concurrency);
       reserved = 0;
       await runCoverage(coverageCases(), ctx, ledger, coverage);
-      await pool(scenarios.filter((c) => !first.includes(c)), concurrency, runOne);
+      await pool(
+        scenarios.filter((c) => !first.includes(c)),
+        concurrency,
+        runOne,
+      );
     }
   } catch (error) {
     aborted = abortOf(error);
@@ -243,7 +280,10 @@ function unjudgedScenario(check: ScenarioCheck, undecided: number, budgetFix: st
     const why = check.undecided ?? { skip: 'their answers could not decide the rule' };
     return { ...why, skip: `${undecided} run(s), none decided: ${why.skip}` };
   }
-  return { skip: 'its share of the budget was spent before its first input was judged (429s waited out and retries cost requests too)', fix: budgetFix };
+  return {
+    skip: 'its share of the budget was spent before its first input was judged (429s waited out and retries cost requests too)',
+    fix: budgetFix,
+  };
 }
 
 /** Runs tasks with at most `n` at a time; the first error stops new starts and is rethrown after the others settle. */
@@ -263,4 +303,3 @@ async function pool<T>(items: readonly T[], n: number, task: (item: T) => Promis
   await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
   if (failure !== undefined) throw failure;
 }
-

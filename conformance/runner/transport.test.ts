@@ -8,14 +8,26 @@ import { createFakeClock } from '../../testkit/load/fake-clock.ts';
 import { CONFORM_TRIES, createRunnerSend, DEFAULT_RUNNER } from './transport.ts';
 
 const T0 = Date.UTC(2030, 0, 1);
-const request: HttpRequest = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: 'Bearer good' } };
+const request: HttpRequest = {
+  method: 'GET',
+  url: 'http://127.0.0.1:1/v1/pets',
+  headers: { authorization: 'Bearer good' },
+};
 
-function target(clock: ReturnType<typeof createFakeClock>, o: { status?: number; resetS?: number; retryAfterS?: number }) {
+function target(
+  clock: ReturnType<typeof createFakeClock>,
+  o: { status?: number; resetS?: number; retryAfterS?: number },
+) {
   let sent = 0;
   const send: Send = async (req) => {
     sent += 1;
     const now = clock.now();
-    const headers: Record<string, string> = { date: new Date(now).toUTCString(), 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(now / 1000) + (o.resetS ?? 60)) };
+    const headers: Record<string, string> = {
+      date: new Date(now).toUTCString(),
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.floor(now / 1000) + (o.resetS ?? 60)),
+    };
     if (o.retryAfterS !== undefined) headers['retry-after'] = String(o.retryAfterS);
     return { request: req, response: { status: o.status ?? 200, headers, body: '' }, sentAt: now, durationMs: 0 };
   };
@@ -23,7 +35,14 @@ function target(clock: ReturnType<typeof createFakeClock>, o: { status?: number;
 }
 
 const runner = (clock: ReturnType<typeof createFakeClock>, base: Send, deadlineMs: number) =>
-  createRunnerSend(base, { ...DEFAULT_RUNNER, clock, deadline: T0 + deadlineMs, budget: 100, steers: () => true, observe: () => undefined });
+  createRunnerSend(base, {
+    ...DEFAULT_RUNNER,
+    clock,
+    deadline: T0 + deadlineMs,
+    budget: 100,
+    steers: () => true,
+    observe: () => undefined,
+  });
 
 describe('the run timeout bounds every wait of the stack', () => {
   it('a pacing pause that would pass it is not taken: RUN_TIMEOUT at once, nothing sent after', async () => {
@@ -76,7 +95,12 @@ describe('a 429 holds the key in every slot', () => {
       const now = clock.now();
       if (refuse) refusedAt = now;
       // Reset one second in the past (rounded down past the window's end), Retry-After 3.
-      const headers: Record<string, string> = { date: new Date(now).toUTCString(), 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': refuse ? '0' : '4', 'x-ratelimit-reset': String(Math.floor(now / 1000) - 1) };
+      const headers: Record<string, string> = {
+        date: new Date(now).toUTCString(),
+        'x-ratelimit-limit': '5',
+        'x-ratelimit-remaining': refuse ? '0' : '4',
+        'x-ratelimit-reset': String(Math.floor(now / 1000) - 1),
+      };
       if (refuse) headers['retry-after'] = '3';
       return { request: req, response: { status: refuse ? 429 : 200, headers, body: '' }, sentAt: now, durationMs: 0 };
     };

@@ -48,14 +48,23 @@ export interface RunnerSend {
   requests(): number;
 }
 
-export const DEFAULT_RUNNER = { concurrency: 4, max429: 20, maxWaitMs: 5 * 60_000, backoffBaseMs: 1000, backoffCapMs: 60_000 } as const;
+export const DEFAULT_RUNNER = {
+  concurrency: 4,
+  max429: 20,
+  maxWaitMs: 5 * 60_000,
+  backoffBaseMs: 1000,
+  backoffCapMs: 60_000,
+} as const;
 
 /** A conformance request is sent once: a transport failure is the check's evidence, not retried. */
 export const CONFORM_TRIES = 1;
 
 function retryAfterOf(exchange: Exchange): { seconds: number | undefined; text: string | undefined } {
   const read = parseRetryAfter(exchange.response.headers);
-  return { seconds: read.ok ? read.value.seconds : undefined, text: exchange.response.headers[RATE_LIMIT_HEADERS.retryAfter] };
+  return {
+    seconds: read.ok ? read.value.seconds : undefined,
+    text: exchange.response.headers[RATE_LIMIT_HEADERS.retryAfter],
+  };
 }
 
 export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
@@ -63,11 +72,19 @@ export function createRunnerSend(base: Send, o: RunnerSendOptions): RunnerSend {
   const timeout = deadline(o.clock, o.deadline, timedOut);
   const count = counter();
   const kept = (reserved: number) => (reserved ? ` but for the ${reserved} kept for the coverage phase` : '');
-  const spent = (reserved: number) => new AbortRunError('BUDGET', `the request budget (${o.budget}) is spent${kept(reserved)}`);
+  const spent = (reserved: number) =>
+    new AbortRunError('BUDGET', `the request budget (${o.budget}) is spent${kept(reserved)}`);
   const backoff = { baseMs: o.backoffBaseMs, capMs: o.backoffCapMs };
   const send = stack(
     base,
-    retry429({ max429: o.max429, maxWaitMs: o.maxWaitMs, backoff, retryAfter: retryAfterOf, steers: o.steers, sleep: timeout.sleep }),
+    retry429({
+      max429: o.max429,
+      maxWaitMs: o.maxWaitMs,
+      backoff,
+      retryAfter: retryAfterOf,
+      steers: o.steers,
+      sleep: timeout.sleep,
+    }),
     budget({ limit: o.budget, spent: count.count, reserved: o.reserved, refuse: spent }),
     slots(o.concurrency),
     pacing({ clock: o.clock, maxPauseMs: o.maxWaitMs, steers: o.steers, sleep: timeout.sleep }),

@@ -22,7 +22,11 @@ export function capacityBound(o: { steps: number; stepSeconds: number; calibrate
   const calibration = o.calibrate ? CALIBRATION_TIMEOUT_MS + KILL_GRACE_MS : 0;
   return {
     totalMs: PREFLIGHT_TIMEOUT_MS + calibration + o.steps * step,
-    parts: [`preflight ${formatBound(PREFLIGHT_TIMEOUT_MS)}`, o.calibrate ? `calibration ${formatBound(calibration)}` : 'no calibration', `${o.steps} steps × ${formatBound(step)} (step + ${formatBound(STEP_PROCESS_SLACK_MS + KILL_GRACE_MS)} for k6 itself)`],
+    parts: [
+      `preflight ${formatBound(PREFLIGHT_TIMEOUT_MS)}`,
+      o.calibrate ? `calibration ${formatBound(calibration)}` : 'no calibration',
+      `${o.steps} steps × ${formatBound(step)} (step + ${formatBound(STEP_PROCESS_SLACK_MS + KILL_GRACE_MS)} for k6 itself)`,
+    ],
   };
 }
 

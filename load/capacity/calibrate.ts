@@ -22,7 +22,12 @@ export async function trivialTarget(): Promise<{ baseUrl: string; close(): Promi
     req.resume();
     req.on('end', () => {
       const body = req.method === 'POST' ? PET : req.url?.startsWith('/v1/pets/') ? PET : '[]';
-      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-ratelimit-limit': '1000000', 'x-ratelimit-remaining': '999999', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) });
+      res.writeHead(req.method === 'POST' ? 201 : 200, {
+        'content-type': 'application/json',
+        'x-ratelimit-limit': '1000000',
+        'x-ratelimit-remaining': '999999',
+        'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60),
+      });
       res.end(body);
     });
   });
@@ -31,7 +36,11 @@ export async function trivialTarget(): Promise<{ baseUrl: string; close(): Promi
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -70,7 +70,11 @@ export interface SpareKeys {
  * Canaries for the plans with a spare key, smallest quota first, while their rates together stay
  * within CANARY_SHARE of the step's; `need` says what is missing when none fits.
  */
-export function chooseCanaries(candidates: readonly SpareKeys[], allPlans: readonly Plan[], step: CanaryStep): CanaryChoice {
+export function chooseCanaries(
+  candidates: readonly SpareKeys[],
+  allPlans: readonly Plan[],
+  step: CanaryStep,
+): CanaryChoice {
   const seconds = canarySeconds(step.seconds);
   const budget = CANARY_SHARE * step.rate;
   const canaries: Canary[] = [];
@@ -117,7 +121,9 @@ function needOf(candidates: readonly SpareKeys[], allPlans: readonly Plan[], ste
 
 /** The usage error when no canary can judge: the rule, then what would let one. */
 export function noCanaryMessage(step: CanaryStep, need: string): string {
-  return `no canary can cross its quota during step ${step.number} (${round(step.rate)} req/s, ${step.seconds} s): ` +
+  return (
+    `no canary can cross its quota during step ${step.number} (${round(step.rate)} req/s, ${step.seconds} s): ` +
     `a canary sends ≥ ${CANARY_OVERSHOOT} × its per-minute quota within one ${step.windowSeconds} s window ` +
-    `at ≤ ${CANARY_SHARE * 100} % of its step's rate; needs ${need} (or --no-canaries, leaving quota under load unjudged)`;
+    `at ≤ ${CANARY_SHARE * 100} % of its step's rate; needs ${need} (or --no-canaries, leaving quota under load unjudged)`
+  );
 }

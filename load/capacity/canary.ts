@@ -60,10 +60,14 @@ export function canaryWindows(responses: readonly CanaryResponse[]): CanaryWindo
 function twoLimiters(windows: readonly CanaryWindow[]): string | undefined {
   for (const refused of windows) {
     if (refused.firstRejected === undefined) continue;
-    const before = windows.find((w) => w.reset > refused.reset && w.lastAdmitted !== undefined && w.lastAdmitted < refused.firstRejected!);
+    const before = windows.find(
+      (w) => w.reset > refused.reset && w.lastAdmitted !== undefined && w.lastAdmitted < refused.firstRejected!,
+    );
     if (before !== undefined) {
-      return `its ${before.admitted} admitted answers report Reset ${before.reset}, and the 429s sent after them Reset ` +
-        `${refused.reset}: two limiters, each writing its own X-RateLimit-*, so the Resets do not say which minute window admitted what`;
+      return (
+        `its ${before.admitted} admitted answers report Reset ${before.reset}, and the 429s sent after them Reset ` +
+        `${refused.reset}: two limiters, each writing its own X-RateLimit-*, so the Resets do not say which minute window admitted what`
+      );
     }
   }
   return undefined;
@@ -82,19 +86,31 @@ export interface CanaryFindings {
 }
 
 export function judgeCanaries(canaries: readonly CanaryResult[]): CanaryFindings {
-  const f: CanaryFindings = { overAdmitted: [], underAdmitted: [], missingRetryAfter: [], unjudged: [], judged: 0, rejected: 0 };
+  const f: CanaryFindings = {
+    overAdmitted: [],
+    underAdmitted: [],
+    missingRetryAfter: [],
+    unjudged: [],
+    judged: 0,
+    rejected: 0,
+  };
   canaries.forEach((c, n) => {
     const who = `canary ${n + 1} (${c.plan}, ${c.perMinute}/minute, step ${c.step})`;
     f.rejected += c.windows.reduce((sum, w) => sum + w.rejected, 0);
-    if (c.missingRetryAfter > 0) f.missingRetryAfter.push(`${who}: ${c.missingRetryAfter} × 429 without a valid Retry-After`);
+    if (c.missingRetryAfter > 0)
+      f.missingRetryAfter.push(`${who}: ${c.missingRetryAfter} × 429 without a valid Retry-After`);
     const split = twoLimiters(c.windows);
     if (split !== undefined) {
       f.unjudged.push(`${who}: ${split}`);
       return;
     }
     for (const w of c.windows) {
-      if (w.admitted > c.perMinute) f.overAdmitted.push(`${who}: the window ending at ${w.reset} admitted ${w.admitted} > ${c.perMinute}`);
-      else if (w.rejected > 0 && w.admitted < c.perMinute) f.underAdmitted.push(`${who}: the window ending at ${w.reset} refused ${w.rejected} after admitting only ${w.admitted} of ${c.perMinute}`);
+      if (w.admitted > c.perMinute)
+        f.overAdmitted.push(`${who}: the window ending at ${w.reset} admitted ${w.admitted} > ${c.perMinute}`);
+      else if (w.rejected > 0 && w.admitted < c.perMinute)
+        f.underAdmitted.push(
+          `${who}: the window ending at ${w.reset} refused ${w.rejected} after admitting only ${w.admitted} of ${c.perMinute}`,
+        );
     }
     if (c.windows.some((w) => w.rejected > 0 || w.admitted > c.perMinute)) f.judged++;
     else f.unjudged.push(`${who}: no 429 within ${c.sent} requests (${c.transportErrors} transport errors)`);

@@ -4,25 +4,52 @@ import { parsePlansFile } from '../../spec/plans.ts';
 import { documentFromEnv, documentText, readDocument } from './document.ts';
 import { outputsFor } from './k6-run.ts';
 
-const table = parsePlansFile({ windows: { minuteSeconds: 10, daySeconds: 86_400 }, plans: { free: { perMinute: 60, perDay: 1_000_000 } } });
+const table = parsePlansFile({
+  windows: { minuteSeconds: 10, daySeconds: 86_400 },
+  plans: { free: { perMinute: 60, perDay: 1_000_000 } },
+});
 const keys = Array.from({ length: 6 }, (_, i) => ({ plan: 'free', key: `k${i}` }));
 
 describe('the capacity run document', () => {
   it('round-trips as JSON: k6 reads the settings and plan petcert built, typed, not env strings', () => {
-    const doc = documentFromEnv({ MIX: 'free=2', STEP: '1', MAX_VUS: '7', CANARIES: '0' }, 'http://127.0.0.1:1/v1', table, keys);
+    const doc = documentFromEnv(
+      { MIX: 'free=2', STEP: '1', MAX_VUS: '7', CANARIES: '0' },
+      'http://127.0.0.1:1/v1',
+      table,
+      keys,
+    );
     expect(readDocument(documentText(doc), 'run.json')).toEqual(doc);
-    expect(doc).toMatchObject({ step: 1, maxVus: 7, requestTimeoutMs: 10_000, settings: { stepSeconds: 60, canaries: false } });
+    expect(doc).toMatchObject({
+      step: 1,
+      maxVus: 7,
+      requestTimeoutMs: 10_000,
+      settings: { stepSeconds: 60, canaries: false },
+    });
   });
   it('refuses what is not a document of its version, and a step the plan does not have', () => {
     expect(() => readDocument('{"version":2}', 'run.json')).toThrow(ConfigError);
     expect(() => readDocument('not json', 'run.json')).toThrow('run.json: is not a JSON document');
-    expect(() => documentFromEnv({ MIX: 'free=2', STEP: '9', CANARIES: '0' }, 'http://x/v1', table, keys)).toThrow(/STEP: no such step/);
-    expect(() => documentFromEnv({ MIX: 'free=2', MAX_VUS: '0', CANARIES: '0' }, 'http://x/v1', table, keys)).toThrow(/MAX_VUS/);
+    expect(() => documentFromEnv({ MIX: 'free=2', STEP: '9', CANARIES: '0' }, 'http://x/v1', table, keys)).toThrow(
+      /STEP: no such step/,
+    );
+    expect(() => documentFromEnv({ MIX: 'free=2', MAX_VUS: '0', CANARIES: '0' }, 'http://x/v1', table, keys)).toThrow(
+      /MAX_VUS/,
+    );
   });
-  it('k6 file outputs get one file per step process, relative to the caller\'s folder; other outputs pass as they are', () => {
-    const outputs = ['json=k6.json', 'csv=/tmp/out.csv.gz', 'json=plain', 'json=sub/k6.json', 'experimental-prometheus-rw'];
+  it("k6 file outputs get one file per step process, relative to the caller's folder; other outputs pass as they are", () => {
+    const outputs = [
+      'json=k6.json',
+      'csv=/tmp/out.csv.gz',
+      'json=plain',
+      'json=sub/k6.json',
+      'experimental-prometheus-rw',
+    ];
     expect(outputsFor(outputs, 's3', '/home/op')).toEqual([
-      'json=/home/op/k6-s3.json', 'csv=/tmp/out-s3.csv.gz', 'json=/home/op/plain-s3', 'json=/home/op/sub/k6-s3.json', 'experimental-prometheus-rw',
+      'json=/home/op/k6-s3.json',
+      'csv=/tmp/out-s3.csv.gz',
+      'json=/home/op/plain-s3',
+      'json=/home/op/sub/k6-s3.json',
+      'experimental-prometheus-rw',
     ]);
   });
 });

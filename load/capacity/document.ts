@@ -55,12 +55,18 @@ export function readDocument(text: string, source: string): CapacityDocument {
 const positive = (raw: string | undefined, name: string, fallback: number): number => {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`must be a whole number ≥ 1, got ${JSON.stringify(raw)}`, name);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ConfigError(`must be a whole number ≥ 1, got ${JSON.stringify(raw)}`, name);
   return n;
 };
 
 /** The document of a run without petcert: settings from the environment's names (settings.ts). */
-export function documentFromEnv(env: SettingsEnv, baseUrl: string, plans: PlanTable, keys: readonly PlanKey[]): CapacityDocument {
+export function documentFromEnv(
+  env: SettingsEnv,
+  baseUrl: string,
+  plans: PlanTable,
+  keys: readonly PlanKey[],
+): CapacityDocument {
   const settings = readSettings(env, plans);
   // The spread is checked for one runner here; `petcert capacity --emit-testrun N` checks it for N.
   const plan = buildPlan(settings, plans, keys);
@@ -69,7 +75,11 @@ export function documentFromEnv(env: SettingsEnv, baseUrl: string, plans: PlanTa
     throw new ConfigError(`no such step (0..${plan.steps.length - 1}), got ${JSON.stringify(env.STEP)}`, 'STEP');
   }
   return {
-    version: DOCUMENT_VERSION, baseUrl, settings, plan, step,
+    version: DOCUMENT_VERSION,
+    baseUrl,
+    settings,
+    plan,
+    step,
     maxVus: positive(env.MAX_VUS, 'MAX_VUS', DEFAULT_MAX_VUS),
     requestTimeoutMs: positive(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
   };

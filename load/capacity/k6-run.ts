@@ -30,7 +30,8 @@ export interface CapacityK6 {
 const THRESHOLDS_FAILED = 99;
 
 export function bundleOrError(script: string): string {
-  if (!existsSync(script)) throw new ConfigError(`the capacity bundle ${script} does not exist: run \`npm run build\` first`, '--script');
+  if (!existsSync(script))
+    throw new ConfigError(`the capacity bundle ${script} does not exist: run \`npm run build\` first`, '--script');
   return script;
 }
 
@@ -55,8 +56,15 @@ export async function runCapacityK6(k6: CapacityK6, doc: CapacityDocument, timeo
     const label = doc.step === null ? 'all' : `s${doc.step + 1}`;
     const outs = outputsFor(k6.outputs ?? [], label).flatMap((o) => ['--out', o]);
     const args = ['run', '--quiet', '--log-format', 'raw', '--no-color', ...outs, k6.script];
-    const run = await runK6Process({ k6: k6.k6, args, env: { ...k6.env, CAPACITY_RUN: file }, timeoutMs, interrupt: k6.interrupt });
-    if (run.interrupted) throw new AbortRunError('INTERRUPTED', 'k6 was stopped: the run was interrupted (SIGINT/SIGTERM)');
+    const run = await runK6Process({
+      k6: k6.k6,
+      args,
+      env: { ...k6.env, CAPACITY_RUN: file },
+      timeoutMs,
+      interrupt: k6.interrupt,
+    });
+    if (run.interrupted)
+      throw new AbortRunError('INTERRUPTED', 'k6 was stopped: the run was interrupted (SIGINT/SIGTERM)');
     const results = parseRunnerResults(run.stdout, 'k6 stdout');
     const canaries = parseCanaryLines(`${run.stdout}\n${run.stderr}`, 'k6 output');
     if (results.length !== 1 || (run.code !== 0 && run.code !== THRESHOLDS_FAILED)) {

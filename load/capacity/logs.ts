@@ -17,9 +17,11 @@ export function readRunnerLogs(files: readonly string[]): RunnerResult[] {
     results.push(...parseRunnerResults(text, file));
     canaries.push(...parseCanaryLines(text, file));
   }
-  if (results.length === 0) throw new ConfigError('no runner result (a line starting PETCERT_CAPACITY_RESULT) in the files given', 'merge');
+  if (results.length === 0)
+    throw new ConfigError('no runner result (a line starting PETCERT_CAPACITY_RESULT) in the files given', 'merge');
   const runs = new Set(results.map((r) => JSON.stringify(r.run)));
-  if (runs.size > 1) throw new ConfigError('the logs come from different runs (their targets, plans or SLOs differ)', 'merge');
+  if (runs.size > 1)
+    throw new ConfigError('the logs come from different runs (their targets, plans or SLOs differ)', 'merge');
   results[0] = { ...results[0]!, canaries: [...results[0]!.canaries, ...canaries] };
   return results;
 }

@@ -25,8 +25,13 @@ export interface Merged {
 }
 
 /** Percentiles of several runners: from their merged histogram, else the largest (an upper bound). */
-function mergedPercentiles(parts: readonly RunnerStep[]): { percentilesMs: Record<string, number>; percentiles: PercentileKind; histogram?: Histogram } {
-  if (parts.length === 1) return { percentilesMs: parts[0]!.percentilesMs, percentiles: 'exact', histogram: parts[0]!.histogram };
+function mergedPercentiles(parts: readonly RunnerStep[]): {
+  percentilesMs: Record<string, number>;
+  percentiles: PercentileKind;
+  histogram?: Histogram;
+} {
+  if (parts.length === 1)
+    return { percentilesMs: parts[0]!.percentilesMs, percentiles: 'exact', histogram: parts[0]!.histogram };
   const percentilesMs: Record<string, number> = {};
   const names = [...new Set(parts.flatMap((s) => Object.keys(s.percentilesMs)))];
   if (parts.every((s) => s.histogram !== undefined)) {
@@ -34,7 +39,8 @@ function mergedPercentiles(parts: readonly RunnerStep[]): { percentilesMs: Recor
     for (const p of names) percentilesMs[p] = percentile(histogram, Number(p))!;
     return { percentilesMs, percentiles: 'histogram', histogram };
   }
-  for (const s of parts) for (const [p, v] of Object.entries(s.percentilesMs)) percentilesMs[p] = Math.max(percentilesMs[p] ?? -Infinity, v);
+  for (const s of parts)
+    for (const [p, v] of Object.entries(s.percentilesMs)) percentilesMs[p] = Math.max(percentilesMs[p] ?? -Infinity, v);
   return { percentilesMs, percentiles: 'upper-bound' };
 }
 
@@ -47,7 +53,10 @@ function addCounts(counts: ReadonlyArray<Record<string, number>>): Record<string
 function mergeStep(parts: RunnerStep[]): MergedStep {
   const sum = (f: (s: RunnerStep) => number) => parts.reduce((a, s) => a + f(s), 0);
   const withRequests = parts.filter((s) => s.requests > 0);
-  const { percentilesMs, percentiles, histogram } = withRequests.length === 0 ? { percentilesMs: {}, percentiles: 'exact' as const, histogram: undefined } : mergedPercentiles(withRequests);
+  const { percentilesMs, percentiles, histogram } =
+    withRequests.length === 0
+      ? { percentilesMs: {}, percentiles: 'exact' as const, histogram: undefined }
+      : mergedPercentiles(withRequests);
   return {
     index: parts[0]!.index,
     offeredRate: parts[0]!.offeredRate,
@@ -69,9 +78,15 @@ function mergeStep(parts: RunnerStep[]): MergedStep {
 
 /** Runners must not overlap (two results of one segment would double-count); gaps are reported as coverage < 1. */
 function checkSegments(results: readonly RunnerResult[]): void {
-  const spans = results.map((r) => ({ ...parseSegment(r.segment === '0:1' ? undefined : r.segment), segment: r.segment })).sort((a, b) => a.from - b.from);
+  const spans = results
+    .map((r) => ({ ...parseSegment(r.segment === '0:1' ? undefined : r.segment), segment: r.segment }))
+    .sort((a, b) => a.from - b.from);
   for (let i = 1; i < spans.length; i++) {
-    if (spans[i]!.from < spans[i - 1]!.to - 1e-9) throw new ConfigError(`runner results overlap: segments ${spans[i - 1]!.segment} and ${spans[i]!.segment} (the same runner's log given twice?)`, 'merge');
+    if (spans[i]!.from < spans[i - 1]!.to - 1e-9)
+      throw new ConfigError(
+        `runner results overlap: segments ${spans[i - 1]!.segment} and ${spans[i]!.segment} (the same runner's log given twice?)`,
+        'merge',
+      );
   }
   checkSequences(results);
 }
@@ -96,7 +111,11 @@ function checkSequences(results: readonly RunnerResult[]): void {
 }
 
 export function mergeResults(results: readonly RunnerResult[]): Merged {
-  if (results.length === 0) throw new ConfigError('no petcert capacity result line found (k6 prints it on stdout at the end of the run)', 'merge');
+  if (results.length === 0)
+    throw new ConfigError(
+      'no petcert capacity result line found (k6 prints it on stdout at the end of the run)',
+      'merge',
+    );
   checkSegments(results);
   const byIndex = new Map<number, RunnerStep[]>();
   for (const r of results) for (const s of r.steps) byIndex.set(s.index, [...(byIndex.get(s.index) ?? []), s]);

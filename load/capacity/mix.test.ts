@@ -9,7 +9,11 @@ const spec = specPlanTable();
 describe('parseMix', () => {
   it('takes the figures from the plan table, never its own', () => {
     const mix = parseMix('free=2000, Pro=300,business=20', spec);
-    expect(mix.map((e) => [e.plan.name, e.customers])).toEqual([['free', 2000], ['pro', 300], ['business', 20]]);
+    expect(mix.map((e) => [e.plan.name, e.customers])).toEqual([
+      ['free', 2000],
+      ['pro', 300],
+      ['business', 20],
+    ]);
     expect(mix[0]!.plan).toEqual(resolvePlan(spec, 'free'));
   });
   it('reads Enterprise from a plans file, and refuses it without one', () => {
@@ -25,7 +29,12 @@ describe('parseMix', () => {
 describe('planned rate', () => {
   it('is Σ customers × perMinute × utilisation / minute, from the table', () => {
     const mix = parseMix('free=2000,pro=300,business=20', spec);
-    const expected = (2000 * resolvePlan(spec, 'free').perMinute + 300 * resolvePlan(spec, 'pro').perMinute + 20 * resolvePlan(spec, 'business').perMinute) * 0.5 / spec.windows.minuteSeconds;
+    const expected =
+      ((2000 * resolvePlan(spec, 'free').perMinute +
+        300 * resolvePlan(spec, 'pro').perMinute +
+        20 * resolvePlan(spec, 'business').perMinute) *
+        0.5) /
+      spec.windows.minuteSeconds;
     expect(plannedRate(mix, 0.5, spec.windows.minuteSeconds)).toBeCloseTo(expected, 9);
   });
   it('reads utilisation in (0, 1]', () => {

@@ -18,7 +18,10 @@ export const DEFAULT_OPS = 'list=80,get=15,create=5';
 /** "name=number,…" → pairs; `what` names the flag in errors. */
 function pairs(text: string, what: string): Array<[string, number]> {
   const out: Array<[string, number]> = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9_-]+)\s*=\s*(\d+(?:\.\d+)?)$/.exec(part);
     if (!m) throw new ConfigError(`expected NAME=NUMBER pairs separated by commas, got ${JSON.stringify(part)}`, what);
     out.push([m[1]!.toLowerCase(), Number(m[2])]);
@@ -30,7 +33,8 @@ function pairs(text: string, what: string): Array<[string, number]> {
 export function parseMix(text: string, plans: PlanTable): MixEntry[] {
   const seen = new Set<string>();
   return pairs(text, '--mix').map(([name, customers]) => {
-    if (!Number.isSafeInteger(customers) || customers < 1) throw new ConfigError(`customers of ${name} must be a whole number ≥ 1, got ${customers}`, '--mix');
+    if (!Number.isSafeInteger(customers) || customers < 1)
+      throw new ConfigError(`customers of ${name} must be a whole number ≥ 1, got ${customers}`, '--mix');
     let plan: Plan;
     try {
       plan = resolvePlan(plans, name);
@@ -46,7 +50,8 @@ export function parseMix(text: string, plans: PlanTable): MixEntry[] {
 export function parseOps(text: string = DEFAULT_OPS): OpsMix {
   const ops: OpsMix = { list: 0, get: 0, create: 0 };
   for (const [name, weight] of pairs(text, '--ops')) {
-    if (!(OPERATIONS as readonly string[]).includes(name)) throw new ConfigError(`unknown operation ${JSON.stringify(name)} (known: ${OPERATIONS.join(', ')})`, '--ops');
+    if (!(OPERATIONS as readonly string[]).includes(name))
+      throw new ConfigError(`unknown operation ${JSON.stringify(name)} (known: ${OPERATIONS.join(', ')})`, '--ops');
     ops[name as Operation] = weight;
   }
   if (ops.list + ops.get + ops.create <= 0) throw new ConfigError('needs a positive weight', '--ops');
@@ -57,7 +62,11 @@ export function parseOps(text: string = DEFAULT_OPS): OpsMix {
 export function parseUtilisation(text: string | undefined): number {
   if (text === undefined || text === '') return 1;
   const value = Number(text);
-  if (!/^\d*\.?\d+$/.test(text.trim()) || !(value > 0 && value <= 1)) throw new ConfigError(`must be a number in (0, 1] (1 = every customer at its full per-minute rate), got ${JSON.stringify(text)}`, '--utilisation');
+  if (!/^\d*\.?\d+$/.test(text.trim()) || !(value > 0 && value <= 1))
+    throw new ConfigError(
+      `must be a number in (0, 1] (1 = every customer at its full per-minute rate), got ${JSON.stringify(text)}`,
+      '--utilisation',
+    );
   return value;
 }
 

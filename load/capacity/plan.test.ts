@@ -6,8 +6,12 @@ import { buildPlan, KEY_SHARE, keysNeeded, stepFactors } from './plan.ts';
 import { readSettings } from './settings.ts';
 
 // 10-second minutes: a free key allows 6 req/s, so it may carry 5.4.
-const table = parsePlansFile({ windows: { minuteSeconds: 10, daySeconds: 86_400 }, plans: { free: { perMinute: 60, perDay: 1_000_000 }, pro: { perMinute: 300, perDay: 1_000_000 } } });
-const keys = (plan: string, n: number): PlanKey[] => Array.from({ length: n }, (_, i) => ({ plan, key: `${plan}-${i}` }));
+const table = parsePlansFile({
+  windows: { minuteSeconds: 10, daySeconds: 86_400 },
+  plans: { free: { perMinute: 60, perDay: 1_000_000 }, pro: { perMinute: 300, perDay: 1_000_000 } },
+});
+const keys = (plan: string, n: number): PlanKey[] =>
+  Array.from({ length: n }, (_, i) => ({ plan, key: `${plan}-${i}` }));
 const settings = (env: Record<string, string>) => readSettings({ STEP_SECONDS: '2', ...env }, table);
 
 /** Highest per-key rate over every step: must stay ≤ KEY_SHARE of the per-minute quota. */
@@ -31,7 +35,10 @@ describe('steps', () => {
 
 describe('buildPlan', () => {
   it('plans the mix and spreads it so that no key exceeds 90 % of its quota', () => {
-    const plan = buildPlan(settings({ MIX: 'free=10,pro=2', STEP_SECONDS: '20' }), table, [...keys('free', 30), ...keys('pro', 10)]);
+    const plan = buildPlan(settings({ MIX: 'free=10,pro=2', STEP_SECONDS: '20' }), table, [
+      ...keys('free', 30),
+      ...keys('pro', 10),
+    ]);
     expect(plan.plannedRate).toBeCloseTo(10 * 6 + 2 * 30, 9);
     expect(plan.steps.at(-1)!.offeredRate).toBeCloseTo(2 * plan.plannedRate, 9);
     expect(worstShare(plan)).toBeLessThanOrEqual(KEY_SHARE + 1e-9);
@@ -68,11 +75,16 @@ describe('buildPlan', () => {
     // 10 customers × 6 req/s × 2 = 120 req/s over keys of 5.4: 23 keys (three runners owning whole keys needed 24).
     const plan = buildPlan(settings({ MIX: 'free=10', CANARIES: '0' }), table, keys('free', 23));
     expect(worstShare(plan)).toBeLessThanOrEqual(KEY_SHARE + 1e-9);
-    expect(() => buildPlan(settings({ MIX: 'free=10' }), table, keys('free', 22))).toThrow('add 1 more free key (23 needed, 22 given)');
+    expect(() => buildPlan(settings({ MIX: 'free=10' }), table, keys('free', 22))).toThrow(
+      'add 1 more free key (23 needed, 22 given)',
+    );
   });
 
   it('keeps each key within 90 % of its day quota over the run as well', () => {
-    const tight = parsePlansFile({ windows: { minuteSeconds: 10, daySeconds: 86_400 }, plans: { free: { perMinute: 60, perDay: 100 } } });
+    const tight = parsePlansFile({
+      windows: { minuteSeconds: 10, daySeconds: 86_400 },
+      plans: { free: { perMinute: 60, perDay: 100 } },
+    });
     // 8 steps × 60 s averaging 1.125 × 6 req/s = 3240 requests per customer: 0.9 × 100 = 90 per key → 36 keys.
     expect(() => buildPlan(readSettings({ MIX: 'free=1' }, tight), tight, keys('free', 30))).toThrow('(36 needed');
   });

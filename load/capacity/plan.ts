@@ -99,13 +99,24 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
     limits.set(name, maxPerKey);
     const have = byPlan.get(name)?.length ?? 0;
     const need = keysNeeded(top * planned, maxPerKey);
-    if (have < need) shortfalls.push(`${need - have} more ${name} key${need - have === 1 ? '' : 's'} (${need} needed, ${have} given)`);
+    if (have < need)
+      shortfalls.push(`${need - have} more ${name} key${need - have === 1 ? '' : 's'} (${need} needed, ${have} given)`);
     scale = Math.min(scale, (have * maxPerKey) / (top * planned));
   }
   if (shortfalls.length > 0 && !settings.scaleToKeys) {
-    throw new ConfigError(`the keys cannot carry ${top.toFixed(2)} × the planned rate with every key at ≤ ${KEY_SHARE * 100} % of its minute and day quotas: add ${shortfalls.join(', ')}; or test less with --max-factor, or the largest rate the keys carry with --scale-to-keys`, '--keys-file');
+    throw new ConfigError(
+      `the keys cannot carry ${top.toFixed(2)} × the planned rate with every key at ≤ ${KEY_SHARE * 100} % of its minute and day quotas: add ${shortfalls.join(', ')}; or test less with --max-factor, or the largest rate the keys carry with --scale-to-keys`,
+      '--keys-file',
+    );
   }
-  if (scale <= 0) throw new ConfigError(`no keys for plan(s) ${mix.filter((e) => !byPlan.has(e.plan.name)).map((e) => e.plan.name).join(', ')}`, '--keys-file');
+  if (scale <= 0)
+    throw new ConfigError(
+      `no keys for plan(s) ${mix
+        .filter((e) => !byPlan.has(e.plan.name))
+        .map((e) => e.plan.name)
+        .join(', ')}`,
+      '--keys-file',
+    );
   const plannedRate = Object.values(perPlanPlanned).reduce((a, b) => a + b, 0);
   const steps = factors.map((f, index) => {
     const perPlan: Record<string, number> = {};
@@ -134,7 +145,13 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
  * Spare keys: a mix plan's last key when the others carry its top step; every key of a plan outside
  * the mix. A canary may come from any of them (canary-plan.ts); spare keys no canary takes carry load.
  */
-function spareKeys(mix: MixEntry[], byPlan: Map<string, string[]>, table: PlanTable, top: StepPlan, limits: Map<string, number>): SpareKeys[] {
+function spareKeys(
+  mix: MixEntry[],
+  byPlan: Map<string, string[]>,
+  table: PlanTable,
+  top: StepPlan,
+  limits: Map<string, number>,
+): SpareKeys[] {
   const spare: SpareKeys[] = [];
   for (const entry of mix) {
     const all = byPlan.get(entry.plan.name) ?? [];
@@ -147,13 +164,22 @@ function spareKeys(mix: MixEntry[], byPlan: Map<string, string[]>, table: PlanTa
 }
 
 /** Every key of the mix's plans carries load, but the canaries. */
-function loadKeys(mix: MixEntry[], byPlan: Map<string, string[]>, canaries: readonly Canary[]): Record<string, string[]> {
+function loadKeys(
+  mix: MixEntry[],
+  byPlan: Map<string, string[]>,
+  canaries: readonly Canary[],
+): Record<string, string[]> {
   const taken = new Set(canaries.map((c) => c.key));
-  return Object.fromEntries(mix.map((e) => [e.plan.name, (byPlan.get(e.plan.name) ?? []).filter((k) => !taken.has(k))]));
+  return Object.fromEntries(
+    mix.map((e) => [e.plan.name, (byPlan.get(e.plan.name) ?? []).filter((k) => !taken.has(k))]),
+  );
 }
 
 /** The step the canaries run in, as canary-plan.ts sizes them. */
-export function canaryStepOf(plan: Pick<CapacityPlan, 'steps' | 'canaryStep' | 'minuteSeconds'>, settings: CapacitySettings): CanaryStep {
+export function canaryStepOf(
+  plan: Pick<CapacityPlan, 'steps' | 'canaryStep' | 'minuteSeconds'>,
+  settings: CapacitySettings,
+): CanaryStep {
   const rate = plan.steps[plan.canaryStep]!.offeredRate;
   return { rate, number: plan.canaryStep + 1, seconds: settings.stepSeconds, windowSeconds: plan.minuteSeconds };
 }

@@ -9,9 +9,18 @@ import { PREFLIGHT_TIMEOUT_MS } from './bound.ts';
 export async function preflight(baseUrl: string, key: string, network?: Network): Promise<void> {
   const transport = createNodeTransport({ timeoutMs: PREFLIGHT_TIMEOUT_MS, ...(network ? { network } : {}) });
   try {
-    const { response } = await transport.send({ method: 'GET', url: joinUrl(baseUrl, '/pets?limit=1'), headers: { authorization: `Bearer ${key}` } });
-    if (response.status === 401) throw new ConfigError(`the target refused a key of the key file (401): check the file against ${baseUrl}`, '--keys-file');
-    if (response.status >= 500) throw new UnreachableError(`${baseUrl} answered GET /pets with ${response.status} before any load`);
+    const { response } = await transport.send({
+      method: 'GET',
+      url: joinUrl(baseUrl, '/pets?limit=1'),
+      headers: { authorization: `Bearer ${key}` },
+    });
+    if (response.status === 401)
+      throw new ConfigError(
+        `the target refused a key of the key file (401): check the file against ${baseUrl}`,
+        '--keys-file',
+      );
+    if (response.status >= 500)
+      throw new UnreachableError(`${baseUrl} answered GET /pets with ${response.status} before any load`);
   } catch (error) {
     if (error instanceof TransportError) throw new UnreachableError(`${baseUrl} is unreachable: ${error.message}`);
     throw error;

@@ -48,7 +48,8 @@ export function prepareCapacity(i: CapacityInputs): Prepared {
   const plans = loadPlansFile(i.plansFile);
   const settings = readSettings(i.settings, plans);
   const plan = buildPlan(settings, plans, keys);
-  if (plan.canaryNeed !== null) throw new ConfigError(noCanaryMessage(canaryStepOf(plan, settings), plan.canaryNeed), '--keys-file');
+  if (plan.canaryNeed !== null)
+    throw new ConfigError(noCanaryMessage(canaryStepOf(plan, settings), plan.canaryNeed), '--keys-file');
   const plansFile = i.plansFile === undefined ? undefined : resolve(i.plansFile);
   return { baseUrl: i.baseUrl, keysFile, plansFile, keys, plans, settings, plan };
 }
@@ -56,10 +57,16 @@ export function prepareCapacity(i: CapacityInputs): Prepared {
 /** What the plan says about itself, for the start of a run. */
 export function planLines(p: Prepared): string[] {
   const rate = (r: number) => `${Math.round(r * 10) / 10} req/s`;
-  const perPlan = Object.entries(p.plan.perPlanPlanned).map(([n, r]) => `${n} ${rate(r)}`).join(', ');
-  const scaled = p.plan.scale < 1 ? ` (scaled to the keys: ${Math.round(p.plan.scale * 1000) / 10} % of the schedule)` : '';
-  const load = Object.entries(p.plan.load).map(([n, ks]) => `${ks.length} ${n}`).join(', ');
-  const canaries = p.plan.canaries.map((c) => `${c.plan} at ${Math.round(c.rate * 10) / 10} req/s`).join(', ') || 'none';
+  const perPlan = Object.entries(p.plan.perPlanPlanned)
+    .map(([n, r]) => `${n} ${rate(r)}`)
+    .join(', ');
+  const scaled =
+    p.plan.scale < 1 ? ` (scaled to the keys: ${Math.round(p.plan.scale * 1000) / 10} % of the schedule)` : '';
+  const load = Object.entries(p.plan.load)
+    .map(([n, ks]) => `${ks.length} ${n}`)
+    .join(', ');
+  const canaries =
+    p.plan.canaries.map((c) => `${c.plan} at ${Math.round(c.rate * 10) / 10} req/s`).join(', ') || 'none';
   return [
     `planned rate ${rate(p.plan.plannedRate)} (${perPlan})`,
     `steps: ${p.plan.steps.map((s) => rate(s.offeredRate)).join(' → ')}, ${p.settings.stepSeconds} s each${scaled}`,

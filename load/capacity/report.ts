@@ -42,8 +42,14 @@ function canarySkip(input: CapacityReportInput): Unjudged | undefined {
 
 export function capacityOf(input: CapacityReportInput): CapacityVerdict {
   return capacityVerdict(input.merged.steps, {
-    plannedRate: input.run.plannedRate, slo: parseSlo(input.run.slo), sloText: input.run.slo, minHeadroom: input.run.minHeadroom,
-    generator: input.generator, scale: input.run.scale, topRate: input.run.topRate, judged: input.judged,
+    plannedRate: input.run.plannedRate,
+    slo: parseSlo(input.run.slo),
+    sloText: input.run.slo,
+    minHeadroom: input.run.minHeadroom,
+    generator: input.generator,
+    scale: input.run.scale,
+    topRate: input.run.topRate,
+    judged: input.judged,
   });
 }
 
@@ -58,9 +64,17 @@ export function capacityReport(input: CapacityReportInput): Report {
   const capacity = Object.assign(capacityOf(input), { canaries: input.merged.canaries }, input.extra ?? {});
   const checks = judgeCapacity(observationOf(input, capacity));
   const report: Report = {
-    tool: 'petcert', version: input.version, kind: 'capacity', target: input.run.target, startedAt: input.startedAt, finishedAt: input.finishedAt, seed: null,
-    requests: input.merged.steps.reduce((a, s) => a + s.requests, 0) + input.merged.canaries.reduce((a, c) => a + c.sent, 0),
-    checks, capacity,
+    tool: 'petcert',
+    version: input.version,
+    kind: 'capacity',
+    target: input.run.target,
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    seed: null,
+    requests:
+      input.merged.steps.reduce((a, s) => a + s.requests, 0) + input.merged.canaries.reduce((a, c) => a + c.sent, 0),
+    checks,
+    capacity,
   };
   if (input.plans) report.plans = input.plans;
   // Generator- or keys-bound: the headroom is unjudged, and the run stopped before a verdict on the

@@ -10,7 +10,9 @@ const limitsOf = (max: number): ReadonlyArray<number | undefined> => [undefined,
 function buildQuery(i: number, limits: ReadonlyArray<number | undefined>, statuses: readonly string[]): string {
   const limit = limits[i % limits.length];
   const status = i % 3 === 0 ? statuses[(i / 3) % statuses.length] : undefined;
-  const parts = [limit === undefined ? '' : `limit=${limit}`, status === undefined ? '' : `status=${status}`].filter(Boolean);
+  const parts = [limit === undefined ? '' : `limit=${limit}`, status === undefined ? '' : `status=${status}`].filter(
+    Boolean,
+  );
   return parts.length ? `?${parts.join('&')}` : '';
 }
 

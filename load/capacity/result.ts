@@ -77,7 +77,17 @@ export const resultLine = (r: RunnerResult): string => `${RESULT_MARKER}${JSON.s
 
 function isRunnerResult(v: unknown): v is RunnerResult {
   const r = v as RunnerResult;
-  return typeof r === 'object' && r !== null && r.tool === 'petcert-capacity' && r.version === RESULT_VERSION && Array.isArray(r.steps) && Array.isArray(r.canaries) && typeof r.segment === 'string' && typeof r.run === 'object' && r.run !== null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    r.tool === 'petcert-capacity' &&
+    r.version === RESULT_VERSION &&
+    Array.isArray(r.steps) &&
+    Array.isArray(r.canaries) &&
+    typeof r.segment === 'string' &&
+    typeof r.run === 'object' &&
+    r.run !== null
+  );
 }
 
 /**
@@ -95,7 +105,8 @@ export function parseRunnerResults(text: string, source: string): RunnerResult[]
     } catch {
       throw new ConfigError('a petcert capacity result line is not valid JSON (cut off?)', `${source}:${i + 1}`);
     }
-    if (!isRunnerResult(value)) throw new ConfigError(`not a petcert capacity result of version ${RESULT_VERSION}`, `${source}:${i + 1}`);
+    if (!isRunnerResult(value))
+      throw new ConfigError(`not a petcert capacity result of version ${RESULT_VERSION}`, `${source}:${i + 1}`);
     out.push(value);
   });
   return out;
@@ -112,7 +123,14 @@ export const canaryLine = (c: CanaryResult): string => `${CANARY_MARKER}${JSON.s
 
 function isCanary(v: unknown): v is CanaryResult {
   const c = v as CanaryResult;
-  return typeof c === 'object' && c !== null && typeof c.plan === 'string' && typeof c.perMinute === 'number' && Array.isArray(c.windows) && typeof c.sent === 'number';
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.plan === 'string' &&
+    typeof c.perMinute === 'number' &&
+    Array.isArray(c.windows) &&
+    typeof c.sent === 'number'
+  );
 }
 
 export function parseCanaryLines(text: string, source: string): CanaryResult[] {
@@ -127,7 +145,8 @@ export function parseCanaryLines(text: string, source: string): CanaryResult[] {
     } catch {
       value = undefined;
     }
-    if (!isCanary(value)) throw new ConfigError('a petcert canary line is not a canary result (cut off?)', `${source}:${i + 1}`);
+    if (!isCanary(value))
+      throw new ConfigError('a petcert canary line is not a canary result (cut off?)', `${source}:${i + 1}`);
     out.push(value);
   });
   return out;

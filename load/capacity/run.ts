@@ -54,15 +54,26 @@ function documentOf(p: Prepared, maxVus: number, network: Network, netDir: strin
   const { baseUrl, settings, plan } = p;
   const client = k6ClientFiles(network, netDir);
   const tls = client && { domains: [new URL(baseUrl).hostname], ...client };
-  return { version: DOCUMENT_VERSION, baseUrl, settings, plan, step: null, maxVus, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, ...(tls ? { tls } : {}) };
+  return {
+    version: DOCUMENT_VERSION,
+    baseUrl,
+    settings,
+    plan,
+    step: null,
+    maxVus,
+    requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+    ...(tls ? { tls } : {}),
+  };
 }
 
 function stepLine(j: CapacityStep, n: number, of: number): string {
   const ms = (v: number | null) => v?.toFixed(1);
   const broke = j.breaches.length ? ` (${j.breaches.join('; ')})` : '';
-  return `  step ${n}/${of}: offered ${j.offeredRate} req/s, achieved ${j.achievedRate}, p95 ${ms(j.p95Ms)} ms, ` +
+  return (
+    `  step ${n}/${of}: offered ${j.offeredRate} req/s, achieved ${j.achievedRate}, p95 ${ms(j.p95Ms)} ms, ` +
     `p99 ${ms(j.p99Ms)} ms, errors ${(j.errorRate * 100).toFixed(2)} %, dropped ${j.droppedIterations}, ` +
-    `429 below quota ${j.below_quota_429} → ${j.verdict}${broke}`;
+    `429 below quota ${j.below_quota_429} → ${j.verdict}${broke}`
+  );
 }
 
 async function generatorOf(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument): Promise<Generator> {
@@ -98,7 +109,11 @@ async function runSteps(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument, g
   }
   if (results.length === 0) return undefined;
   // One runner's steps, one process each, as if one runner had run them all.
-  const one: RunnerResult = { ...results[0]!, steps: results.flatMap((x) => x.steps), canaries: results.flatMap((x) => x.canaries) };
+  const one: RunnerResult = {
+    ...results[0]!,
+    steps: results.flatMap((x) => x.steps),
+    canaries: results.flatMap((x) => x.canaries),
+  };
   return { merged: mergeResults([one]), judged };
 }
 
@@ -115,7 +130,14 @@ export async function runCapacity(r: CapacityRun): Promise<Report> {
   const netDir = mkdtempSync(join(tmpdir(), 'petcert-capacity-net-'));
   try {
     const env = k6NetworkEnv(network, netDir);
-    const k6: CapacityK6 = { k6: r.k6, script: r.script, secrets: p.keys.map((k) => k.key), outputs: r.outputs, interrupt: r.interrupt, env };
+    const k6: CapacityK6 = {
+      k6: r.k6,
+      script: r.script,
+      secrets: p.keys.map((k) => k.key),
+      outputs: r.outputs,
+      interrupt: r.interrupt,
+      env,
+    };
     return await measured(r, k6, documentOf(p, r.maxVus, network, netDir), startedAt);
   } catch (error) {
     if (!(error instanceof NoAnswerError)) throw error;
@@ -139,7 +161,18 @@ function notMeasuredReport(r: CapacityRun, error: NoAnswerError, startedAt: stri
   const log = keepK6Log(r, error, startedAt);
   const message = `${error.message}${log ? ` k6's log: ${log}` : ''}`;
   const at = new Date().toISOString();
-  return { tool: 'petcert', version: r.version, kind: 'capacity', target: r.prepared.baseUrl, startedAt, finishedAt: at, seed: null, requests: 0, checks: [], aborted: { code: 'UNREACHABLE', message } };
+  return {
+    tool: 'petcert',
+    version: r.version,
+    kind: 'capacity',
+    target: r.prepared.baseUrl,
+    startedAt,
+    finishedAt: at,
+    seed: null,
+    requests: 0,
+    checks: [],
+    aborted: { code: 'UNREACHABLE', message },
+  };
 }
 
 /** Calibration, steps, report: the run as measured. */
@@ -150,18 +183,37 @@ async function measured(r: CapacityRun, k6: CapacityK6, doc: CapacityDocument, s
   const finishedAt = new Date().toISOString();
   if (ran === undefined) {
     // Interrupted before a step finished: nothing judged, the report says so (cli/interrupt.ts marks it).
-    return { tool: 'petcert', version: r.version, kind: 'capacity', target: p.baseUrl, startedAt, finishedAt, seed: null, requests: 0, checks: [] };
+    return {
+      tool: 'petcert',
+      version: r.version,
+      kind: 'capacity',
+      target: p.baseUrl,
+      startedAt,
+      finishedAt,
+      seed: null,
+      requests: 0,
+      checks: [],
+    };
   }
   const keys = Object.fromEntries(Object.entries(p.plan.load).map(([n, ks]) => [n, ks.length]));
   // Interrupted: run-level checks need every step, so a pass on the steps done is not proven (checks.ts).
   const interrupted = r.interrupt?.aborted ? { done: ran.judged.length, total: p.plan.steps.length } : undefined;
   return capacityReport({
-    version: r.version, run: runInfo(p.baseUrl, p.settings, p.plan), merged: ran.merged, judged: ran.judged, generator, startedAt,
-    finishedAt, plans: p.plans, extra: { mix: p.plan.perPlanPlanned, keys, notes: p.plan.notes }, interrupted,
+    version: r.version,
+    run: runInfo(p.baseUrl, p.settings, p.plan),
+    merged: ran.merged,
+    judged: ran.judged,
+    generator,
+    startedAt,
+    finishedAt,
+    plans: p.plans,
+    extra: { mix: p.plan.perPlanPlanned, keys, notes: p.plan.notes },
+    interrupted,
   });
 }
 
-export const isK6Failure = (error: unknown): error is PetcertError => error instanceof PetcertError && error.code === 'K6_FAILED';
+export const isK6Failure = (error: unknown): error is PetcertError =>
+  error instanceof PetcertError && error.code === 'K6_FAILED';
 
 export interface MergedCapacity {
   report: Report;
@@ -177,13 +229,41 @@ export function mergeCapacity(files: readonly string[], version: string): Merged
   const unmeasured = merged.steps.map(notMeasured).find((why) => why !== undefined);
   if (unmeasured) {
     const aborted = { code: 'UNREACHABLE' as const, message: `${unmeasured} (the runners' logs hold k6's messages)` };
-    return { report: { tool: 'petcert', version, kind: 'capacity', target: results[0]!.run.target, startedAt: now, finishedAt: now, seed: null, requests: 0, checks: [], aborted }, warnings: [] };
+    return {
+      report: {
+        tool: 'petcert',
+        version,
+        kind: 'capacity',
+        target: results[0]!.run.target,
+        startedAt: now,
+        finishedAt: now,
+        seed: null,
+        requests: 0,
+        checks: [],
+        aborted,
+      },
+      warnings: [],
+    };
   }
   const kind = merged.steps[0]?.percentiles ?? 'exact';
-  const percentiles = { exact: 'exact (one runner: k6\'s own)', histogram: 'from the runners\' merged histograms: within 1 % of the percentiles of all samples', 'upper-bound': 'upper bounds: the largest of the runners\' (logs without histograms)' }[kind];
+  const percentiles = {
+    exact: "exact (one runner: k6's own)",
+    histogram: "from the runners' merged histograms: within 1 % of the percentiles of all samples",
+    'upper-bound': "upper bounds: the largest of the runners' (logs without histograms)",
+  }[kind];
   const extra = { merge: { runners: results.length, segments: results.map((r) => r.segment), percentiles } };
-  const report = capacityReport({ version, run: results[0]!.run, merged, generator: NO_GENERATOR, startedAt: now, finishedAt: now, extra });
+  const report = capacityReport({
+    version,
+    run: results[0]!.run,
+    merged,
+    generator: NO_GENERATOR,
+    startedAt: now,
+    finishedAt: now,
+    extra,
+  });
   const uncovered = merged.steps.find((s) => s.coverage < 0.999);
-  const warning = uncovered && `warning: runners cover only ${Math.round(uncovered.coverage * 100)} % of the load of step ${uncovered.index + 1}: a runner's log is missing`;
+  const warning =
+    uncovered &&
+    `warning: runners cover only ${Math.round(uncovered.coverage * 100)} % of the load of step ${uncovered.index + 1}: a runner's log is missing`;
   return { report, warnings: warning ? [warning] : [] };
 }

@@ -38,13 +38,23 @@ export type SettingsEnv = Record<string, string | undefined>;
 
 function number(raw: string, flag: string, min: number, max: number, integer = false): number {
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new ConfigError(`must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(raw)}`, flag);
+  if (
+    raw.trim() === '' ||
+    !Number.isFinite(value) ||
+    value < min ||
+    value > max ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw new ConfigError(
+      `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+      flag,
+    );
   }
   return value;
 }
 
-const flagOn = (raw: string | undefined): boolean => raw !== undefined && raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
+const flagOn = (raw: string | undefined): boolean =>
+  raw !== undefined && raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
 
 export function readSettings(env: SettingsEnv, plans: PlanTable): CapacitySettings {
   const get = (k: keyof typeof SETTINGS): string | undefined => {

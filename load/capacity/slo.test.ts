@@ -20,7 +20,11 @@ describe('sloBreaches', () => {
     expect(sloBreaches(slo, { '95': 100, '99': 499 }, 0.004)).toEqual([]);
   });
   it('names each broken term; a bound is strict and a missing figure breaks', () => {
-    expect(sloBreaches(slo, { '95': 250, '99': undefined }, 0.005)).toEqual(['p95 250 ms ≥ 250 ms', 'p99 unknown ≥ 500 ms', 'errors 0.50% ≥ 0.50%']);
+    expect(sloBreaches(slo, { '95': 250, '99': undefined }, 0.005)).toEqual([
+      'p95 250 ms ≥ 250 ms',
+      'p99 unknown ≥ 500 ms',
+      'errors 0.50% ≥ 0.50%',
+    ]);
   });
   it('always reports p50/p95/p99 plus what the SLO names', () => {
     expect(reportedPercentiles(parseSlo('p90<1s'))).toEqual(['50', '90', '95', '99']);

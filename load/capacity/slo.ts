@@ -13,7 +13,10 @@ export interface Slo {
 
 export function parseSlo(text: string = DEFAULT_SLO): Slo {
   const slo: Slo = { latency: {}, errorRate: null };
-  for (const term of text.split(',').map((t) => t.trim()).filter(Boolean)) {
+  for (const term of text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)) {
     const lat = /^p(\d{1,2}(?:\.\d+)?)\s*<\s*(\d+(?:\.\d+)?)\s*(ms|s)$/.exec(term);
     const err = /^errors\s*<\s*(\d+(?:\.\d+)?)\s*%$/.exec(term);
     if (lat) {
@@ -22,9 +25,14 @@ export function parseSlo(text: string = DEFAULT_SLO): Slo {
       slo.latency[String(p)] = Number(lat[2]) * (lat[3] === 's' ? 1000 : 1);
     } else if (err) {
       slo.errorRate = Number(err[1]) / 100;
-    } else throw new ConfigError(`cannot read ${JSON.stringify(term)} (terms like p99<500ms, p95<0.25s, errors<0.5%)`, '--slo');
+    } else
+      throw new ConfigError(
+        `cannot read ${JSON.stringify(term)} (terms like p99<500ms, p95<0.25s, errors<0.5%)`,
+        '--slo',
+      );
   }
-  if (Object.keys(slo.latency).length === 0 && slo.errorRate === null) throw new ConfigError('needs at least one term', '--slo');
+  if (Object.keys(slo.latency).length === 0 && slo.errorRate === null)
+    throw new ConfigError('needs at least one term', '--slo');
   return slo;
 }
 
@@ -41,8 +49,10 @@ export function sloBreaches(slo: Slo, percentilesMs: Record<string, number | und
   const out: string[] = [];
   for (const [p, bound] of Object.entries(slo.latency)) {
     const v = percentilesMs[p];
-    if (v === undefined || !(v < bound)) out.push(`p${p} ${v === undefined ? 'unknown' : `${Math.round(v)} ms`} ≥ ${bound} ms`);
+    if (v === undefined || !(v < bound))
+      out.push(`p${p} ${v === undefined ? 'unknown' : `${Math.round(v)} ms`} ≥ ${bound} ms`);
   }
-  if (slo.errorRate !== null && !(errorRate < slo.errorRate)) out.push(`errors ${(errorRate * 100).toFixed(2)}% ≥ ${(slo.errorRate * 100).toFixed(2)}%`);
+  if (slo.errorRate !== null && !(errorRate < slo.errorRate))
+    out.push(`errors ${(errorRate * 100).toFixed(2)}% ≥ ${(slo.errorRate * 100).toFixed(2)}%`);
   return out;
 }

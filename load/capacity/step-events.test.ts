@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { eventCheck, eventCounts, eventPasses } from './step-events.ts';
 
-it('names each event per step and reads its count back from k6\'s checks (a 429 below quota by its fails)', () => {
+it("names each event per step and reads its count back from k6's checks (a 429 below quota by its fails)", () => {
   expect(eventCheck('failed', 3)).toBe('failed s3');
   expect(eventCheck('below429', 0)).toBe('429 below quota s0');
   expect(eventCheck('unexpected4xx', 12)).toBe('4xx s12');

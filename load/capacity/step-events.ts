@@ -31,7 +31,9 @@ export const noAnswerCheck = (step: number, error: string): string => `${NO_ANSW
 /** k6's error texts of a step's unanswered requests, and how many had each. */
 export function noAnswerErrors(checks: Checks, step: number): Record<string, number> {
   const prefix = `${NO_ANSWER} s${step}: `;
-  return Object.fromEntries(checks.filter((c) => c.name.startsWith(prefix)).map((c) => [c.name.slice(prefix.length), c.passes]));
+  return Object.fromEntries(
+    checks.filter((c) => c.name.startsWith(prefix)).map((c) => [c.name.slice(prefix.length), c.passes]),
+  );
 }
 
 /** How many times each event was met in a step, from k6's checks. */

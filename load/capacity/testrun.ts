@@ -9,7 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 
 /** yaml only when a manifest is written: loading it at start-up would cost every command ~45 ms. */
-const stringify = (value: unknown): string => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).stringify(value);
+const stringify = (value: unknown): string =>
+  (createRequire(import.meta.url)('yaml') as typeof import('yaml')).stringify(value);
 
 export const TESTRUN_NAME = 'petcert-capacity';
 const KEYS_DIR = '/petcert/keys';
@@ -23,7 +24,12 @@ export interface TestRunInput {
 }
 
 export function testRunManifest(input: TestRunInput, parallelism: number): Record<string, unknown> {
-  const env = { ...input.env, BASE_URL: input.baseUrl, KEYS_FILE: `${KEYS_DIR}/keys.txt`, ...(input.plansFile ? { PLANS_FILE: `${SCRIPT_DIR}/plans.json` } : {}) };
+  const env = {
+    ...input.env,
+    BASE_URL: input.baseUrl,
+    KEYS_FILE: `${KEYS_DIR}/keys.txt`,
+    ...(input.plansFile ? { PLANS_FILE: `${SCRIPT_DIR}/plans.json` } : {}),
+  };
   return {
     apiVersion: 'k6.io/v1alpha1',
     kind: 'TestRun',

@@ -25,14 +25,31 @@ export function judgeStep(step: MergedStep, slo: Slo, generator: Generator): Cap
   for (const p of reportedPercentiles(slo)) percentilesMs[p] = step.percentilesMs[p] ?? null;
   const breaches = sloBreaches(slo, step.percentilesMs, errorRate);
   const keepsUp = achievedRate >= ACHIEVED_SHARE * step.offeredRate;
-  if (!keepsUp) breaches.push(`achieved ${round(achievedRate)} req/s < ${ACHIEVED_SHARE * 100} % of ${round(step.offeredRate)}${step.dropped ? ` (${step.dropped} iterations dropped)` : ''}`);
+  if (!keepsUp)
+    breaches.push(
+      `achieved ${round(achievedRate)} req/s < ${ACHIEVED_SHARE * 100} % of ${round(step.offeredRate)}${step.dropped ? ` (${step.dropped} iterations dropped)` : ''}`,
+    );
   const aboveGenerator = generator.limit !== null && !generator.atLeast && step.offeredRate > generator.limit;
-  const verdict: StepVerdict = breaches.length === 0 ? 'ok' : aboveGenerator || (!keepsUp && breaches.length === 1) ? 'generator' : 'slo';
+  const verdict: StepVerdict =
+    breaches.length === 0 ? 'ok' : aboveGenerator || (!keepsUp && breaches.length === 1) ? 'generator' : 'slo';
   return {
-    offeredRate: round(step.offeredRate), achievedRate: round(achievedRate),
-    p50Ms: percentilesMs['50'] ?? null, p95Ms: percentilesMs['95'] ?? null, p99Ms: percentilesMs['99'] ?? null,
-    errorRate: round(errorRate, 5), droppedIterations: step.dropped, below_quota_429: step.below429, verdict, breaches,
-    percentilesMs, percentiles: step.percentiles, requests: step.requests, ...(step.noAnswer ? { noAnswer: step.noAnswer } : {}), unexpected4xx: step.unexpected4xx, runners: step.runners, coverage: round(step.coverage, 4),
+    offeredRate: round(step.offeredRate),
+    achievedRate: round(achievedRate),
+    p50Ms: percentilesMs['50'] ?? null,
+    p95Ms: percentilesMs['95'] ?? null,
+    p99Ms: percentilesMs['99'] ?? null,
+    errorRate: round(errorRate, 5),
+    droppedIterations: step.dropped,
+    below_quota_429: step.below429,
+    verdict,
+    breaches,
+    percentilesMs,
+    percentiles: step.percentiles,
+    requests: step.requests,
+    ...(step.noAnswer ? { noAnswer: step.noAnswer } : {}),
+    unexpected4xx: step.unexpected4xx,
+    runners: step.runners,
+    coverage: round(step.coverage, 4),
   };
 }
 
@@ -59,15 +76,32 @@ export function capacityVerdict(merged: readonly MergedStep[], input: VerdictInp
   const firstBreak = steps.findIndex((s) => s.verdict === 'slo');
   const firstGen = steps.findIndex((s) => s.verdict === 'generator');
   const end = [firstBreak, firstGen].filter((i) => i !== -1).reduce((a, b) => Math.min(a, b), steps.length);
-  const sustained = steps.slice(0, end).filter((s) => s.verdict === 'ok').reduce((m, s) => Math.max(m, s.offeredRate), 0);
+  const sustained = steps
+    .slice(0, end)
+    .filter((s) => s.verdict === 'ok')
+    .reduce((m, s) => Math.max(m, s.offeredRate), 0);
   const headroom = input.plannedRate > 0 ? sustained / input.plannedRate : 0;
   const generatorBoundAt = firstGen !== -1 && firstGen === end ? steps[firstGen]!.offeredRate : null;
   const keysBoundAt = input.scale < 1 && end === steps.length ? round(input.topRate) : null;
   const v: CapacityVerdict = {
-    plannedRate: round(input.plannedRate), sustainedRate: round(sustained), breakingRate: firstBreak === -1 ? null : steps[firstBreak]!.offeredRate,
-    headroom: round(headroom, 3), generatorLimit: input.generator.limit === null ? null : round(input.generator.limit),
-    slo: { latencyMs: input.slo.latency, errorRate: input.slo.errorRate, achievedShare: ACHIEVED_SHARE, text: input.sloText },
-    steps, minHeadroom: input.minHeadroom, generatorLimitIsLowerBound: input.generator.atLeast, generatorBoundAt, scale: round(input.scale, 4), keysBoundAt, summary: '',
+    plannedRate: round(input.plannedRate),
+    sustainedRate: round(sustained),
+    breakingRate: firstBreak === -1 ? null : steps[firstBreak]!.offeredRate,
+    headroom: round(headroom, 3),
+    generatorLimit: input.generator.limit === null ? null : round(input.generator.limit),
+    slo: {
+      latencyMs: input.slo.latency,
+      errorRate: input.slo.errorRate,
+      achievedShare: ACHIEVED_SHARE,
+      text: input.sloText,
+    },
+    steps,
+    minHeadroom: input.minHeadroom,
+    generatorLimitIsLowerBound: input.generator.atLeast,
+    generatorBoundAt,
+    scale: round(input.scale, 4),
+    keysBoundAt,
+    summary: '',
   };
   v.summary = summaryOf(v);
   return v;
@@ -82,6 +116,7 @@ function summaryOf(v: CapacityVerdict): string {
   const breaking = v.breakingRate === null ? 'no step broke the SLO' : `breaking at ${v.breakingRate} req/s`;
   const tail: string[] = [];
   if (v.generatorBoundAt !== null) tail.push(`generator-bound at ${v.generatorBoundAt} req/s; use --emit-testrun`);
-  if (v.keysBoundAt !== null) tail.push(`scaled to keys: the keys carry at most ${v.keysBoundAt} req/s (${v.scale} × the schedule)`);
+  if (v.keysBoundAt !== null)
+    tail.push(`scaled to keys: the keys carry at most ${v.keysBoundAt} req/s (${v.scale} × the schedule)`);
   return [`${base}; ${breaking}`, ...tail].join('; ');
 }

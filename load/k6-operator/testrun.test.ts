@@ -23,20 +23,27 @@ describe('load/k6-operator/testrun.yaml', () => {
   it.skipIf(skip)(title('is valid against the TestRun CRD of k6-operator v1.6.0'), () => {
     const validate = testRunValidator();
     expect(validate(manifest), JSON.stringify(validate.errors, null, 2)).toBe(true);
-    expect(manifest).toMatchObject({ apiVersion: 'k6.io/v1alpha1', kind: 'TestRun', metadata: { name: expect.stringMatching(/^[a-z0-9-]+$/) } });
+    expect(manifest).toMatchObject({
+      apiVersion: 'k6.io/v1alpha1',
+      kind: 'TestRun',
+      metadata: { name: expect.stringMatching(/^[a-z0-9-]+$/) },
+    });
   });
 
-  it.skipIf(skip)(title('the validator bites: a misspelt field, a wrong type and a configMap without a name are refused'), () => {
-    const validate = testRunValidator();
-    const spec = manifest.spec;
-    for (const bad of [
-      { ...manifest, spec: { ...spec, paralelism: 4 } },
-      { ...manifest, spec: { ...spec, parallelism: '4' } },
-      { ...manifest, spec: { ...spec, script: { configMap: { file: 'capacity.js' } } } },
-    ]) {
-      expect(validate(bad), JSON.stringify(bad.spec)).toBe(false);
-    }
-  });
+  it.skipIf(skip)(
+    title('the validator bites: a misspelt field, a wrong type and a configMap without a name are refused'),
+    () => {
+      const validate = testRunValidator();
+      const spec = manifest.spec;
+      for (const bad of [
+        { ...manifest, spec: { ...spec, paralelism: 4 } },
+        { ...manifest, spec: { ...spec, parallelism: '4' } },
+        { ...manifest, spec: { ...spec, script: { configMap: { file: 'capacity.js' } } } },
+      ]) {
+        expect(validate(bad), JSON.stringify(bad.spec)).toBe(false);
+      }
+    },
+  );
 
   it('ships a bundled .js script that `npm run build` produces, and no flag that would replace its scenarios or segments', () => {
     const file = manifest.spec.script.configMap?.file ?? '';
@@ -44,6 +51,8 @@ describe('load/k6-operator/testrun.yaml', () => {
     expect(k6Scripts()).toContain(file.replace(/\.js$/, '.ts'));
     expect(manifest.spec.parallelism).toBeGreaterThan(1);
     // --vus/--iterations/--duration/--stage replace the scenarios (the scripts refuse to run); the operator sets the segments.
-    expect(manifest.spec.arguments ?? '').not.toMatch(/--(vus|iterations|duration|stage|execution-segment)\b|(^|\s)-[uids]\b/);
+    expect(manifest.spec.arguments ?? '').not.toMatch(
+      /--(vus|iterations|duration|stage|execution-segment)\b|(^|\s)-[uids]\b/,
+    );
   });
 });

@@ -84,7 +84,8 @@ type ScenarioContext = SharedRange & { step: number };
 const contexts: Record<string, ScenarioContext> = {};
 function contextOf(name: string): ScenarioContext {
   let ctx = contexts[name];
-  if (ctx === undefined) contexts[name] = ctx = (shared[0] as VuRun).scenarios[name] ?? { step: -1, start: 0, count: 0 };
+  if (ctx === undefined)
+    contexts[name] = ctx = (shared[0] as VuRun).scenarios[name] ?? { step: -1, start: 0, count: 0 };
   return ctx;
 }
 

@@ -21,11 +21,19 @@ import type { K6SummaryInput } from '../shared/summary.ts';
 const config = readConfig();
 const SCENARIO = 'key_split';
 const RATE = Number(__ENV.RATE || '10');
-if (!(Number.isInteger(RATE) && RATE >= 1)) throw new Error(`RATE=${__ENV.RATE}: a whole number of requests per second (≥ 1)`);
+if (!(Number.isInteger(RATE) && RATE >= 1))
+  throw new Error(`RATE=${__ENV.RATE}: a whole number of requests per second (≥ 1)`);
 
 export const options: Options = {
   scenarios: {
-    [SCENARIO]: { executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: __ENV.DURATION || '30s', preAllocatedVUs: Math.min(50, RATE), maxVUs: Math.max(10, 2 * RATE) },
+    [SCENARIO]: {
+      executor: 'constant-arrival-rate',
+      rate: RATE,
+      timeUnit: '1s',
+      duration: __ENV.DURATION || '30s',
+      preAllocatedVUs: Math.min(50, RATE),
+      maxVUs: Math.max(10, 2 * RATE),
+    },
   },
   // Every arrival sent: a dropped one would make the rate a runner's CPU, not the plan.
   thresholds: { ...EVERY_CHECK_PASSES, dropped_iterations: ['count==0'], ...NO_SILENT_PASS },
@@ -41,9 +49,18 @@ let own: { segment: string; keys: string[] } | undefined;
 export default guarded('key-split', async () => {
   if (own === undefined) {
     const segment = exec.test.options.executionSegment ?? '0:1';
-    own = { segment: String(segment), keys: keysForSegment(config.keys.map((k) => k.key), segment) };
+    own = {
+      segment: String(segment),
+      keys: keysForSegment(
+        config.keys.map((k) => k.key),
+        segment,
+      ),
+    };
   }
-  if (own.keys.length === 0) throw new Error(`segment ${own.segment} holds none of the ${config.keys.length} keys: give at least as many keys as runners`);
+  if (own.keys.length === 0)
+    throw new Error(
+      `segment ${own.segment} holds none of the ${config.keys.length} keys: give at least as many keys as runners`,
+    );
   const key = own.keys[exec.scenario.iterationInInstance % own.keys.length]!;
   const res = await http.asyncRequest('GET', `${config.baseUrl}/pets?limit=1`, null, {
     headers: { authorization: `Bearer ${key}`, 'x-petcert-segment': own.segment },

@@ -33,7 +33,12 @@ export interface Retried {
  * Retry-After beyond `maxWaitMs` is not honoured blindly (it was judged already); the cap applies.
  * `stopOn`: a refusal that ends the tries at once, for the caller to wait out as it must.
  */
-export async function retryUntilAdmitted(run: ProbeRun, initialWaitMs: number, maxWaitMs: number, stopOn?: (o: Observation) => boolean): Promise<Retried> {
+export async function retryUntilAdmitted(
+  run: ProbeRun,
+  initialWaitMs: number,
+  maxWaitMs: number,
+  stopOn?: (o: Observation) => boolean,
+): Promise<Retried> {
   const refusals: Observation[] = [];
   await waitFor(run.ctx, Math.min(initialWaitMs, maxWaitMs), 'the wait Retry-After asks for');
   for (let attempt = 0; attempt < BACKOFF.maxAttempts; attempt++) {
@@ -43,7 +48,15 @@ export async function retryUntilAdmitted(run: ProbeRun, initialWaitMs: number, m
     refusals.push(o);
     // A refusal the caller waits out otherwise (a day quota's 429: no backoff of minute length ends it).
     if (stopOn?.(o)) return { refusals };
-    if (attempt + 1 < BACKOFF.maxAttempts) await waitFor(run.ctx, Math.min(maxWaitMs, backoffDelayMs(attempt, o.retryAfter?.seconds, { baseMs: BACKOFF.baseMs, capMs: maxWaitMs })), 'a backoff after a 429');
+    if (attempt + 1 < BACKOFF.maxAttempts)
+      await waitFor(
+        run.ctx,
+        Math.min(
+          maxWaitMs,
+          backoffDelayMs(attempt, o.retryAfter?.seconds, { baseMs: BACKOFF.baseMs, capMs: maxWaitMs }),
+        ),
+        'a backoff after a 429',
+      );
   }
   return { refusals };
 }

@@ -15,17 +15,31 @@ import { runProbes } from './run.ts';
 const table = parsePlansFile({});
 const keys = { pc_free_aaaaaaaaaaaa: 'free' };
 const TIMEOUT_MS = 30_000;
-const bound = quotaBound({ windows: table.windows, plans: [resolvePlan(table, 'free')], only: PROBE_NAMES, timeoutMs: TIMEOUT_MS });
+const bound = quotaBound({
+  windows: table.windows,
+  plans: [resolvePlan(table, 'free')],
+  only: PROBE_NAMES,
+  timeoutMs: TIMEOUT_MS,
+});
 
 async function run(options: { edit?: ResponseEdit; maxWaitMs?: number; deadlineMs?: number } = {}) {
   const target = inProcessTarget({ plans: table, keys, ...(options.edit ? { edit: options.edit } : {}) });
   const start = target.clock.now();
   const ctx = createContext({
-    send: target.send, clock: target.clock, baseUrl: target.baseUrl, windows: table.windows, progress: silentProgress,
+    send: target.send,
+    clock: target.clock,
+    baseUrl: target.baseUrl,
+    windows: table.windows,
+    progress: silentProgress,
     deadline: start + (options.deadlineMs ?? bound.totalMs - TIMEOUT_MS),
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
   });
-  const r = await runProbes(ctx, [{ key: 'pc_free_aaaaaaaaaaaa', plan: resolvePlan(table, 'free') }], PROBE_NAMES, Object.keys(keys));
+  const r = await runProbes(
+    ctx,
+    [{ key: 'pc_free_aaaaaaaaaaaa', plan: resolvePlan(table, 'free') }],
+    PROBE_NAMES,
+    Object.keys(keys),
+  );
   const by = (outcome: string) => r.checks.filter((c) => c.outcome === outcome);
   return {
     elapsedMs: target.clock.now() - start,
@@ -58,15 +72,24 @@ describe('rate-limit liars: each run ends within its bound and reports the lie',
   const expected: Record<LieName, { failed: string[]; heldBack?: string[] }> = {
     'huge Retry-After': { failed: ['quota.retry-after.accurate[free]', 'quota.day.retry-after[free]'] },
     'Reset in the past': { failed: ['quota.headers.reset[free]'] },
-    'Reset that never arrives': { failed: ['quota.recovery[free]'], heldBack: ['quota.burst.exact[free]', 'quota.day.exact[free]'] },
-    'Retry-After as a far-future HTTP-date': { failed: ['quota.retry-after.accurate[free]'], heldBack: ['quota.recovery[free]', 'quota.day.exact[free]'] },
+    'Reset that never arrives': {
+      failed: ['quota.recovery[free]'],
+      heldBack: ['quota.burst.exact[free]', 'quota.day.exact[free]'],
+    },
+    'Retry-After as a far-future HTTP-date': {
+      failed: ['quota.retry-after.accurate[free]'],
+      heldBack: ['quota.recovery[free]', 'quota.day.exact[free]'],
+    },
   };
   // Hour-long Retry-Afters are obeyed (each 429 the probes meet holds the key an hour); the others cost a few minute windows.
   const extraMs: Partial<Record<LieName, number>> = { 'huge Retry-After': 6 * 3_600_000 };
   it.for(Object.keys(expected) as LieName[])('%s', async (name) => {
     const r = await run({ edit: RATE_LIMIT_LIES[name]() });
     expect(r.failed).toEqual(expect.arrayContaining(expected[name].failed));
-    for (const id of expected[name].heldBack ?? []) expect(r.skipped[id]).toMatch(/probe cut short: (stopped: the key was answered 429|not waited: the key's last 429 asks)/);
+    for (const id of expected[name].heldBack ?? [])
+      expect(r.skipped[id]).toMatch(
+        /probe cut short: (stopped: the key was answered 429|not waited: the key's last 429 asks)/,
+      );
     expect(r.elapsedMs).toBeLessThanOrEqual(bound.totalMs);
     expect(r.elapsedMs).toBeLessThan(correct.elapsedMs + (extraMs[name] ?? 15 * 60_000));
   });
@@ -76,7 +99,9 @@ describe('cutting probes short', () => {
   it('--max-wait below a minute window: the probes that must wait for one are skipped, saying so', async () => {
     const r = await run({ maxWaitMs: 5_000 });
     expect(r.failed).toEqual([]);
-    expect(r.skipped['quota.recovery[free]']).toMatch(/probe cut short: not waited: .* beyond the 5s any wait may take/);
+    expect(r.skipped['quota.recovery[free]']).toMatch(
+      /probe cut short: not waited: .* beyond the 5s any wait may take/,
+    );
     expect(r.elapsedMs).toBeLessThan(60_000);
   });
 

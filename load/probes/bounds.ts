@@ -16,8 +16,8 @@ export { HeldBack, HoldTooLong, WaitCapped } from './cut.ts';
 export const windowsCapMs = (windows: Windows): number => windows.daySeconds * 1000 + DATE_SLACK_MS;
 
 /** The per-wait cap: the windows' cap, or --max-wait when lower. */
-export const waitCapMs = (windows: Windows, maxWaitMs?: number | undefined): number => Math.min(windowsCapMs(windows), maxWaitMs ?? Number.POSITIVE_INFINITY);
-
+export const waitCapMs = (windows: Windows, maxWaitMs?: number | undefined): number =>
+  Math.min(windowsCapMs(windows), maxWaitMs ?? Number.POSITIVE_INFINITY);
 
 export interface BoundInput {
   windows: Windows;
@@ -56,11 +56,12 @@ export function quotaBound(input: BoundInput): Bound {
   return { totalMs, parts };
 }
 
-
 /** The formula, for --help: the declarations of waits.ts written out. */
 const SLACK = `${DATE_SLACK_MS / 1000} s`;
 export const BOUND_FORMULA =
   `worst case = keys × minute + burst + day, with M = minute window, D = day window, W = min(--max-wait, D + ${SLACK}), ` +
   `T = ${PROBE_TRIES} × --timeout (a request's tries):\n` +
-  (['minute', 'burst', 'day'] as const).map((p) => `  ${p} = ${waitsFormula(PROBE_WAITS[p])} + T: it ${PROBE_WAITS[p].why};\n`).join('') +
+  (['minute', 'burst', 'day'] as const)
+    .map((p) => `  ${p} = ${waitsFormula(PROBE_WAITS[p])} + T: it ${PROBE_WAITS[p].why};\n`)
+    .join('') +
   '  past it no probe sends or waits.';

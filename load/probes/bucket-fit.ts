@@ -35,7 +35,8 @@ export interface BucketCount {
 export const FENCE = 2;
 
 /** A bucket at rest this long is full whatever it held before: the count started from its whole allowance. */
-export const startedFull = (c: Pick<BucketCount, 'restMs' | 'windowMs'>): boolean => c.restMs !== undefined && c.restMs >= c.windowMs;
+export const startedFull = (c: Pick<BucketCount, 'restMs' | 'windowMs'>): boolean =>
+  c.restMs !== undefined && c.restMs >= c.windowMs;
 
 /**
  * The count's 429 came while every bucket of the plan's figure still held FENCE tokens or more: given how
@@ -53,7 +54,9 @@ export function refusedTooEarly(c: BucketCount): boolean {
   if (atStart + rate * Math.max(0, x.sentMs - first.receivedMs) - before.length < FENCE) return false;
   // From any later moment s the bucket was full: at most those answered from s on were taken since.
   const receivedFrom = (s: number): number => before.filter((b) => b.receivedMs >= s).length;
-  return before.every((a) => c.limit + rate * Math.max(0, x.sentMs - a.receivedMs) - receivedFrom(a.receivedMs) >= FENCE);
+  return before.every(
+    (a) => c.limit + rate * Math.max(0, x.sentMs - a.receivedMs) - receivedFrom(a.receivedMs) >= FENCE,
+  );
 }
 
 /**
@@ -61,7 +64,13 @@ export function refusedTooEarly(c: BucketCount): boolean {
  * requests by `lastMs` (our clock, the latest the last of them was answered): more than a bucket refills
  * in that time. A fixed window's end gives the whole allowance back at once; a bucket only what it refilled.
  */
-export function admittedTooSoon(o: { limit: number; windowMs: number; refused: Timed; admitted: number; lastMs: number }): boolean {
+export function admittedTooSoon(o: {
+  limit: number;
+  windowMs: number;
+  refused: Timed;
+  admitted: number;
+  lastMs: number;
+}): boolean {
   const refilled = (o.limit / o.windowMs) * Math.max(0, o.lastMs - o.refused.sentMs);
   return o.admitted >= refilled + FENCE;
 }
@@ -76,7 +85,11 @@ const TOKEN_ROUNDING_MS = 50;
  * and of petcert's testkit name that; a fixed window names its end. The assumption is stated in GAPS.md:
  * a bucket naming when it is full again instead is read as a fixed window there.
  */
-export function longerThanOneToken(limit: number, windowMs: number, retryAfter: { seconds: number; form: string }): boolean {
+export function longerThanOneToken(
+  limit: number,
+  windowMs: number,
+  retryAfter: { seconds: number; form: string },
+): boolean {
   const token = Math.max(1, Math.ceil((windowMs / limit + TOKEN_ROUNDING_MS) / 1000));
   return retryAfter.seconds > (retryAfter.form === 'http-date' ? token + 2 : token);
 }
@@ -89,7 +102,11 @@ export function longerThanOneToken(limit: number, windowMs: number, retryAfter: 
  * whole window later or more. A bucket's 429 reports when one token is back, a log's when its oldest
  * request ages out: both move with time. The pair, lower first; undefined when none (or windows too short).
  */
-export function resetsNoFixedWindow(resets: readonly number[], windowSeconds: number, resolutionS: number): [number, number] | undefined {
+export function resetsNoFixedWindow(
+  resets: readonly number[],
+  windowSeconds: number,
+  resolutionS: number,
+): [number, number] | undefined {
   const sorted = [...new Set(resets)].sort((a, b) => a - b);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]! - sorted[i - 1]! <= windowSeconds - resolutionS) return [sorted[i - 1]!, sorted[i]!];

@@ -17,31 +17,78 @@ const plans = { free: { perMinute: 20, perDay: 100 } };
 const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
 const ids = (lines: string[]): string[] => lines.map((l) => l.split(':')[0]!);
 
-describe.each([['token bucket', 'token-bucket'], ['GCRA', 'gcra']] as const)('%s, the minute probe after identifying the target', (_, meter) => {
+describe.each([
+  ['token bucket', 'token-bucket'],
+  ['GCRA', 'gcra'],
+] as const)('%s, the minute probe after identifying the target', (_, meter) => {
   it.for(SEEDS)('Remaining +1: fails quota.headers.remaining, not quota.minute.exact (seed %i)', async (seed) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding', faults: { remainingPlusOne: true } }, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: { meter, headers: 'binding', faults: { remainingPlusOne: true } },
+      latencyMs: [0, 30],
+      seed,
+      only: ['minute'],
+      before: { requests: 1, told: true },
+    });
     expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
     expect(ids(r.failed)).not.toContain('quota.minute.exact[free]');
   });
 
   it.for(SEEDS)('correct: passes with every MUST judged (seed %i)', async (seed) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: { meter, headers: 'binding' },
+      latencyMs: [0, 30],
+      seed,
+      only: ['minute'],
+      before: { requests: 1, told: true },
+    });
     expect({ failed: r.failed, unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
   });
 });
 
 describe('two limiters (express-rate-limit), the day opened by identifying the target', () => {
-  it.for(SEEDS)('Remaining +1 on the day\'s headers fails quota.headers.remaining --only minute (seed %i)', async (seed) => {
-    const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: { chain: ['minute', 'day'] }, faults: { remainingPlusOne: true } };
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 2, told: true } });
-    expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
-  });
+  it.for(SEEDS)(
+    "Remaining +1 on the day's headers fails quota.headers.remaining --only minute (seed %i)",
+    async (seed) => {
+      const shape: Omit<ShapeOptions, 'windows'> = {
+        meter: 'first-use',
+        headers: { chain: ['minute', 'day'] },
+        faults: { remainingPlusOne: true },
+      };
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape,
+        latencyMs: [0, 30],
+        seed,
+        only: ['minute'],
+        before: { requests: 2, told: true },
+      });
+      expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
+    },
+  );
 });
 
 describe('fewestBeforeRefusal (the count refused by the minute quota: its last admitted request left 0)', () => {
   const answer = (remaining: number, quota: 'minute' | 'day' = 'minute', status = 200) =>
-    ({ admitted: status === 200, status, quota, rate: { limit: quota === 'minute' ? 20 : 100, remaining, reset: 1 } }) as Observation;
-  const count = (admitted: Observation[], rejected?: Observation): WindowCount => ({ admitted, over: false, endMs: 0, ...(rejected ? { rejected } : {}) });
+    ({
+      admitted: status === 200,
+      status,
+      quota,
+      rate: { limit: quota === 'minute' ? 20 : 100, remaining, reset: 1 },
+    }) as Observation;
+  const count = (admitted: Observation[], rejected?: Observation): WindowCount => ({
+    admitted,
+    over: false,
+    endMs: 0,
+    ...(rejected ? { rejected } : {}),
+  });
 
   it('reads the fewest Remaining of the count, in any order its waves came back', () => {
     expect(fewestBeforeRefusal(count([answer(3), answer(1), answer(2)], answer(0, 'minute', 429)))).toBe(1);
@@ -57,8 +104,21 @@ describe('fewestBeforeRefusal (the count refused by the minute quota: its last a
 
 describe('fixed windows whose headers report the minute (slowapi, express-rate-limit day first), Remaining +1', () => {
   it.for(SEEDS)('fails quota.headers.remaining, never quota.rejected.next-window (seed %i)', async (seed) => {
-    const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: 'binding', faults: { remainingPlusOne: true } };
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], seed, only: ['minute'], before: { requests: 1, told: true } });
+    const shape: Omit<ShapeOptions, 'windows'> = {
+      meter: 'first-use',
+      headers: 'binding',
+      faults: { remainingPlusOne: true },
+    };
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape,
+      latencyMs: [0, 30],
+      seed,
+      only: ['minute'],
+      before: { requests: 1, told: true },
+    });
     expect(ids(r.failed)).toContain('quota.headers.remaining[free]');
     expect(ids(r.failed)).not.toContain('quota.rejected.next-window[free]');
   });

@@ -13,13 +13,22 @@ import { inProcessTarget } from '../../testkit/load/in-process.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 16 },
+  plans: { free: { perMinute: 4, perDay: 20 } },
+});
 const KEY = 'pc_free_aaaaaaaaaaaa';
 
 /** The minute probe (it tells the model) and the burst, on the reference server in virtual time. */
 async function outcome(options: ReferenceOptions) {
   const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, ...options });
-  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+  const ctx = createContext({
+    send: t.send,
+    clock: t.clock,
+    baseUrl: t.baseUrl,
+    windows: plans.windows,
+    progress: silentProgress,
+  });
   const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], ['minute', 'burst'], []);
   return r.checks.find((c) => c.id === 'quota.burst.remaining[free]');
 }
@@ -34,7 +43,10 @@ describe('quota.burst.remaining', () => {
     ['check-then-count across an await (racy)', { racy: true }],
   ] as const)('fails a server whose concurrent answers repeat a Remaining value: %s', async ([, faults]) => {
     const c = await outcome({ faults });
-    expect({ outcome: c?.outcome, message: c?.failures[0]?.message }).toMatchObject({ outcome: 'fail', message: expect.stringContaining('not distinct and contiguous') });
+    expect({ outcome: c?.outcome, message: c?.failures[0]?.message }).toMatchObject({
+      outcome: 'fail',
+      message: expect.stringContaining('not distinct and contiguous'),
+    });
   });
 });
 
@@ -48,7 +60,13 @@ describe('quota.burst.remaining with nothing to judge', () => {
 describe('quota.headers.remaining with nothing to judge', () => {
   it('is not a pass when no admitted answer of the count reports a quota (Limit matching neither figure)', async () => {
     const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, faults: { limitHeaderOffset: 1 } });
-    const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+    const ctx = createContext({
+      send: t.send,
+      clock: t.clock,
+      baseUrl: t.baseUrl,
+      windows: plans.windows,
+      progress: silentProgress,
+    });
     const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], ['minute'], []);
     const c = r.checks.find((x) => x.id === 'quota.headers.remaining[free]');
     expect({ outcome: c?.outcome, kind: c?.skipKind }).toEqual({ outcome: 'skip', kind: 'unjudged' });

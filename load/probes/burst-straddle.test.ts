@@ -13,18 +13,32 @@ import { seeded } from '../../testkit/load/shape-run.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 1, daySeconds: 60 }, plans: { free: { perMinute: 10, perDay: 1000 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 1, daySeconds: 60 },
+  plans: { free: { perMinute: 10, perDay: 1000 } },
+});
 const key = 'pc_free_straddle_aaaa';
 
 async function burstCheck(seed: number, spreadMs: number, faults?: ReferenceOptions['faults']) {
-  const t = inProcessTarget({ plans, keys: { [key]: 'free' }, ...(faults ? { faults } : {}), startMs: seededStartMs(seed) });
+  const t = inProcessTarget({
+    plans,
+    keys: { [key]: 'free' },
+    ...(faults ? { faults } : {}),
+    startMs: seededStartMs(seed),
+  });
   const random = seeded(seed);
   // Each request reaches the server up to spreadMs after it was sent; answers come straight back.
   const send: Send = async (request) => {
     await t.clock.sleep(random() * spreadMs);
     return t.send(request);
   };
-  const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+  const ctx = createContext({
+    send,
+    clock: t.clock,
+    baseUrl: t.baseUrl,
+    windows: plans.windows,
+    progress: silentProgress,
+  });
   // As the minute probe tells it (certify runs it first): at this spread the minute probe itself cannot count.
   ctx.models['free'] = { model: 'fixed', start: 'aligned', why: 'told by the test' };
   const r = await runProbes(ctx, [{ key, plan: resolvePlan(plans, 'free') }], ['burst'], [key]);
@@ -34,7 +48,11 @@ async function burstCheck(seed: number, spreadMs: number, faults?: ReferenceOpti
 describe('a burst that straddles the window on both tries', () => {
   it.for([1, 2, 3, 4, 5])('seed %i, spread over 1.5 windows: unjudged with the fix, never failed', async (seed) => {
     const check = await burstCheck(seed, 1500);
-    expect(check).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: expect.stringMatching(/straddled the minute window's end on both tries/) });
+    expect(check).toMatchObject({
+      outcome: 'skip',
+      skipKind: 'unjudged',
+      skipReason: expect.stringMatching(/straddled the minute window's end on both tries/),
+    });
     expect(check?.fix).toMatch(/longer minute windows/);
   });
 

@@ -4,7 +4,16 @@
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
-import { failure, missing, notReached, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
+import {
+  failure,
+  missing,
+  notReached,
+  rule,
+  UNEXPLAINED,
+  unreached,
+  type Observed,
+  type ProbeRule,
+} from './findings.ts';
 import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
@@ -30,10 +39,12 @@ export interface BurstObservation extends Observed {
 }
 
 /** Judged as a fixed window unless the minute probe showed another model. */
-const judgedFixed = (model: ModelVerdict | undefined): boolean => model === undefined || isFixed(model) || model.model === 'unknown';
+const judgedFixed = (model: ModelVerdict | undefined): boolean =>
+  model === undefined || isFixed(model) || model.model === 'unknown';
 
 /** Models whose Remaining refills continuously: under concurrency two answers may share a value. */
-const refills = (model: ModelVerdict | undefined): boolean => model?.model === 'token-bucket' || model?.model === 'sliding-counter';
+const refills = (model: ModelVerdict | undefined): boolean =>
+  model?.model === 'token-bucket' || model?.model === 'sliding-counter';
 
 const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] => b.all.filter((o) => o.admitted);
 
@@ -44,11 +55,13 @@ const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] =>
  * a model shown fixed keeps its verdict.
  */
 const untold = (model: ModelVerdict | undefined): boolean => model === undefined || model.model === 'unknown';
-const untoldWhy = (model: ModelVerdict | undefined): string => (model === undefined
-  ? 'the minute probe, which tells the limiter\'s model, did not run'
-  : 'the minute probe could not tell the limiter\'s model (the headers of its admitted answers report the day quota)');
+const untoldWhy = (model: ModelVerdict | undefined): string =>
+  model === undefined
+    ? "the minute probe, which tells the limiter's model, did not run"
+    : "the minute probe could not tell the limiter's model (the headers of its admitted answers report the day quota)";
 /** What tells the model: the minute probe when it did not run (--only burst), else answers that show it. */
-const untoldFix = (model: ModelVerdict | undefined): string => (model === undefined ? 'run the minute probe too (--only minute,burst)' : modelFix(model));
+const untoldFix = (model: ModelVerdict | undefined): string =>
+  model === undefined ? 'run the minute probe too (--only minute,burst)' : modelFix(model);
 
 /** Fewer than the limit admitted, with a 429 the day quota owns (day-out.ts dayOwned): the day ran out. */
 function dayRanOut(scope: ProbeScope, b: NonNullable<BurstObservation['burst']>): boolean {
@@ -78,17 +91,30 @@ function exact(o: BurstObservation): Verdict {
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
   const refilled = perMinute + bucketRefill(o, 'minute');
   // Untold, a refill explains the count only where the reading counts one (reading.ts).
-  if (untold(o.model) && admitted.length > perMinute && admitted.length <= refilled && refillCounts(declared, 'unknown', windowMs, spanMs)) {
+  if (
+    untold(o.model) &&
+    admitted.length > perMinute &&
+    admitted.length <= refilled &&
+    refillCounts(declared, 'unknown', windowMs, spanMs)
+  ) {
     const why = `${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} over ${spanMs} ms`;
     return verdict.unjudged(`${why}, and ${untoldWhy(o.model)}`, untoldFix(o.model));
   }
   const limiter = most > perMinute ? ` (a ${o.model!.model} limiter at most ${most} over ${spanMs} ms)` : '';
-  const over = admitted.length <= perMinute ? ''
-    : declared === undefined && !fixed && spanMs < windowMs ? `: ${overWindowText(admitted.length, spanMs, perMinute, windows.minuteSeconds, 'minute')}`
-    : `; ${readingFor(declared, perMinute)}`;
-  return failure(`${all.length} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${limiter}${over}`, {
-    exchange: (admitted[admitted.length - 1] ?? all[0])!.ex, expected: perMinute, received: admitted.length,
-  });
+  const over =
+    admitted.length <= perMinute
+      ? ''
+      : declared === undefined && !fixed && spanMs < windowMs
+        ? `: ${overWindowText(admitted.length, spanMs, perMinute, windows.minuteSeconds, 'minute')}`
+        : `; ${readingFor(declared, perMinute)}`;
+  return failure(
+    `${all.length} simultaneous requests on a fresh window: ${admitted.length} admitted, the plan allows ${perMinute}${limiter}${over}`,
+    {
+      exchange: (admitted[admitted.length - 1] ?? all[0])!.ex,
+      expected: perMinute,
+      received: admitted.length,
+    },
+  );
 }
 
 /** Remaining values per reported window must be distinct and contiguous. */
@@ -101,7 +127,10 @@ function remainingSet(o: BurstObservation): Verdict {
   }
   // Nothing to judge is no pass: no admitted answer reports a quota this plan has (quota.headers.limit's to fail).
   if (groups.size === 0) {
-    return verdict.unjudged('no admitted answer of the burst reports a quota of this plan (X-RateLimit-Limit matches neither figure)', "X-RateLimit-Limit of the plan's minute or day figure on every answer (quota.headers.limit judges it)");
+    return verdict.unjudged(
+      'no admitted answer of the burst reports a quota of this plan (X-RateLimit-Limit matches neither figure)',
+      "X-RateLimit-Limit of the plan's minute or day figure on every answer (quota.headers.limit judges it)",
+    );
   }
   for (const [id, list] of groups) {
     const values = list.map((x) => x.rate!.remaining).sort((a, b) => a - b);
@@ -113,10 +142,16 @@ function remainingSet(o: BurstObservation): Verdict {
     const gaps = values.length === 0 ? 0 : values[values.length - 1]! - values[0]! + 1 - new Set(values).size;
     const tokens = bucketRefill(o, list[0]!.quota as 'minute' | 'day') + (spanOf(o.burst!.all) > 0 ? 1 : 0);
     if ((!distinct || !contiguous) && untold(o.model) && gaps === 0 && repeats <= tokens) {
-      return verdict.unjudged(`Remaining values of window ${id} under concurrency: ${values.join(',')}; a refilling limiter may repeat one, and ${untoldWhy(o.model)}`, untoldFix(o.model));
+      return verdict.unjudged(
+        `Remaining values of window ${id} under concurrency: ${values.join(',')}; a refilling limiter may repeat one, and ${untoldWhy(o.model)}`,
+        untoldFix(o.model),
+      );
     }
     if (!distinct || !contiguous) {
-      return failure(`Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`, { exchange: list[0]!.ex, received: values });
+      return failure(
+        `Remaining values of window ${id} under concurrency: ${values.join(',')} (not distinct and contiguous)`,
+        { exchange: list[0]!.ex, received: values },
+      );
     }
   }
   return verdict.pass;
@@ -143,7 +178,9 @@ function firstCounted(admitted: readonly Observation[]): { remaining: number; li
 function notWhole(b: NonNullable<BurstObservation['burst']>, perMinute: number, model: ModelVerdict | undefined) {
   const admitted = admittedOf(b);
   const start = firstCounted(admitted);
-  return admitted.length < perMinute && !(model && isFixed(model)) && start && start.remaining < start.limit - 1 ? start : undefined;
+  return admitted.length < perMinute && !(model && isFixed(model)) && start && start.remaining < start.limit - 1
+    ? start
+    : undefined;
 }
 
 /** A second burst that still did not start whole (model not shown fixed): neither of its rules is judged. */
@@ -153,7 +190,10 @@ function notWholeVerdict(o: BurstObservation): Verdict | undefined {
   const seen = `${o.burst!.all.length} simultaneous requests: ${admittedOf(o.burst!).length} admitted`;
   const first = `the first the server counted reports Remaining ${start.remaining} of ${start.limit}`;
   const why = `${seen}, and ${first}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the limiter's model`;
-  return verdict.unjudged(why, 'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window');
+  return verdict.unjudged(
+    why,
+    'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window',
+  );
 }
 
 /**
@@ -168,13 +208,14 @@ function staleWindow(all: readonly Observation[], waitedMs: number): boolean {
 function staleVerdict(o: BurstObservation): Verdict | undefined {
   if (!o.burst?.stale) return undefined;
   const why = `answers of the burst report the Reset of the window it waited out, on both tries: that window had not ended when they were counted, so the burst's count is not a fresh window's (quota.headers.reset: the Reset named an end before the window ended)`;
-  return verdict.unjudged(why, 'a Reset that names the window\'s end rounded up (never before it)');
+  return verdict.unjudged(why, "a Reset that names the window's end rounded up (never before it)");
 }
 
 /** The most answers admitted with one minute Reset: what one fixed window admitted of a burst that straddled two. */
 function mostInOneWindow(all: readonly Observation[]): number {
   const perReset = new Map<number, number>();
-  for (const x of all) if (x.admitted && x.quota === 'minute' && x.rate) perReset.set(x.rate.reset, (perReset.get(x.rate.reset) ?? 0) + 1);
+  for (const x of all)
+    if (x.admitted && x.quota === 'minute' && x.rate) perReset.set(x.rate.reset, (perReset.get(x.rate.reset) ?? 0) + 1);
   return Math.max(0, ...perReset.values());
 }
 
@@ -189,8 +230,9 @@ function straddledVerdict(o: BurstObservation): Verdict | undefined {
   const n = admittedOf(b).length;
   // Only a count above the figure can come from two windows; over two windows' worth, or over it in one, is judged.
   if (!b.straddled || n <= perMinute || n > 2 * perMinute || mostInOneWindow(b.all) > perMinute) return undefined;
-  const why = `${b.all.length} simultaneous requests straddled the minute window's end on both tries (${n} admitted`
-    + ' across two windows): the target answers too slowly for a burst of this size within one window';
+  const why =
+    `${b.all.length} simultaneous requests straddled the minute window's end on both tries (${n} admitted` +
+    ' across two windows): the target answers too slowly for a burst of this size within one window';
   return verdict.unjudged(why, 'longer minute windows (the plans file), or a target nearer or less loaded');
 }
 
@@ -218,7 +260,10 @@ function remainingApplies(o: BurstObservation): Verdict | undefined {
   const whole = staleVerdict(o) ?? notWholeVerdict(o);
   if (whole) return whole;
   // A rule of fixed windows: a refilling model's simultaneous answers may share a Remaining value.
-  if (refills(o.model)) return verdict.notApplicable(`a ${o.model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`);
+  if (refills(o.model))
+    return verdict.notApplicable(
+      `a ${o.model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`,
+    );
   return undefined;
 }
 
@@ -228,7 +273,10 @@ export const BURST_RULES: readonly ProbeRule<BurstObservation>[] = [
   ...unreached(PROBE_CHECKS.burst, (o: BurstObservation) => notReached(o, BURST, UNEXPLAINED)),
 ];
 
-export const burstOf = (run: ProbeRun): BurstObservation => ({ scope: scopeOf(run), model: run.ctx.models[labelOf(run)] });
+export const burstOf = (run: ProbeRun): BurstObservation => ({
+  scope: scopeOf(run),
+  model: run.ctx.models[labelOf(run)],
+});
 
 /**
  * Sends the burst at the start of a fresh window: once more if it straddled a fixed window's end, or
@@ -252,7 +300,13 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
     const idleWindows = counter || model?.model === 'unknown' ? 2 : idle ? 1 : 0;
     // After a burst that straddled, past the named end by a Reset's rounding: rounded down (or a proxy's
     // Date from another clock), the end it names came before the window really ended.
-    const fresh = await findFreshWindow(run, false, idleWindows, !counter && !idle, attempt > 0 ? RESET_ROUNDING_MS : 0);
+    const fresh = await findFreshWindow(
+      run,
+      false,
+      idleWindows,
+      !counter && !idle,
+      attempt > 0 ? RESET_ROUNDING_MS : 0,
+    );
     const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
     const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
     const pastEnd = all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);
@@ -265,7 +319,12 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
       continue;
     }
     // A window told fixed does not creep: Resets that differ are two windows. Untold, only answers past the end.
-    const burst = { all, endMs: fresh.endMs, straddled: model && isFixed(model) ? crossed : fixed && pastEnd, ...(stale ? { stale } : {}) };
+    const burst = {
+      all,
+      endMs: fresh.endMs,
+      straddled: model && isFixed(model) ? crossed : fixed && pastEnd,
+      ...(stale ? { stale } : {}),
+    };
     if (dayRanOut(run, burst)) {
       // The key's day ran out (its minute and day probes spend it too): burst again in the next day window,
       // when the run affords the wait, instead of leaving the rule unjudged.

@@ -56,7 +56,10 @@ export interface ProbeScope {
 }
 
 /** The scope of a run, as a value apart from it (a rule's observation must not carry its send or key). */
-export const scopeOf = (run: ProbeRun): ProbeScope => ({ ctx: { windows: run.ctx.windows, declared: run.ctx.declared }, k: { plan: run.k.plan } });
+export const scopeOf = (run: ProbeRun): ProbeScope => ({
+  ctx: { windows: run.ctx.windows, declared: run.ctx.declared },
+  k: { plan: run.k.plan },
+});
 
 /** One key in one probe: where its findings and samples go. */
 export interface ProbeRun {
@@ -72,7 +75,10 @@ export interface ProbeRun {
 /** The series' name in report.json: "minute:free#2" (the form older reports and readers know). */
 export const seriesName = (s: SeriesSubject): string => `${s.probe}:${s.key}`;
 
-type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'subjects' | 'maxWaitMs' | 'models' | 'requests'> & { serverClock?: ServerClock; maxWaitMs?: number | undefined };
+type ContextOptions = Omit<
+  ProbeContext,
+  'serverClock' | 'series' | 'subjects' | 'maxWaitMs' | 'models' | 'requests'
+> & { serverClock?: ServerClock; maxWaitMs?: number | undefined };
 
 /** `options.send` is the bare transport: the probes' stack of layers (send.ts) is built here, around it. */
 export function createContext(options: ContextOptions): ProbeContext {
@@ -80,7 +86,11 @@ export function createContext(options: ContextOptions): ProbeContext {
   const startedAt = clock.now();
   // Past the run's bound nothing more is sent: the probe ends and its open checks are skipped.
   const bound = formatBound((options.deadline ?? startedAt) - startedAt);
-  const limit = deadline(clock, options.deadline, () => new WaitCapped(`the run reached its worst-case bound (${bound}) before this probe finished`));
+  const limit = deadline(
+    clock,
+    options.deadline,
+    () => new WaitCapped(`the run reached its worst-case bound (${bound}) before this probe finished`),
+  );
   const count = counter();
   const maxWaitMs = waitCapMs(options.windows, options.maxWaitMs);
   return {
@@ -108,8 +118,10 @@ export async function waitFor(ctx: ProbeContext, ms: number, what: string): Prom
 
 /** Why a wait of `ms` would not be waited (beyond the cap, or past the run's bound); undefined when it would. */
 export function notWaited(ctx: ProbeContext, ms: number, what: string): string | undefined {
-  if (ms > ctx.maxWaitMs) return `not waited: ${what} needs ${formatBound(ms)}, beyond the ${formatBound(ctx.maxWaitMs)} any wait may take`;
-  if (ctx.deadline !== undefined && ctx.clock.now() + ms > ctx.deadline) return `not waited: ${what} (${formatBound(ms)}) would pass the run's worst-case bound`;
+  if (ms > ctx.maxWaitMs)
+    return `not waited: ${what} needs ${formatBound(ms)}, beyond the ${formatBound(ctx.maxWaitMs)} any wait may take`;
+  if (ctx.deadline !== undefined && ctx.clock.now() + ms > ctx.deadline)
+    return `not waited: ${what} (${formatBound(ms)}) would pass the run's worst-case bound`;
   return undefined;
 }
 
@@ -124,7 +136,11 @@ export const localPast = (ctx: ProbeContext, serverMs: number): number | undefin
   ctx.serverClock.toLocalNotBefore(serverMs + MARGIN_MS);
 
 /** Sleeps until the server's clock has passed `serverMs`. */
-export async function sleepUntilServer(ctx: ProbeContext, serverMs: number, what = 'the wait for a window to end'): Promise<void> {
+export async function sleepUntilServer(
+  ctx: ProbeContext,
+  serverMs: number,
+  what = 'the wait for a window to end',
+): Promise<void> {
   await waitFor(ctx, (localPast(ctx, serverMs) ?? ctx.clock.now()) - ctx.clock.now(), what);
 }
 
@@ -140,7 +156,9 @@ export const answersBefore = (run: ProbeRun): Answer[] => run.ctx.answersBefore?
 /** Every sample of this run's key, across all its probes. */
 export function keySamples(run: ProbeRun): Sample[] {
   const { subjects, series } = run.ctx;
-  return Object.keys(series).filter((name) => subjects[name]?.key === run.subject.key).flatMap((name) => series[name]!);
+  return Object.keys(series)
+    .filter((name) => subjects[name]?.key === run.subject.key)
+    .flatMap((name) => series[name]!);
 }
 
 export function serverNow(ctx: ProbeContext): number {

@@ -12,17 +12,39 @@ const plans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perD
 
 describe('a count that reached its backstop without a 429', () => {
   it.for<{ meter: MeterKind; seed: number }>([
-    { meter: 'gcra', seed: 4 }, { meter: 'gcra', seed: 13 }, { meter: 'token-bucket', seed: 27 }, { meter: 'token-bucket', seed: 29 },
+    { meter: 'gcra', seed: 4 },
+    { meter: 'gcra', seed: 13 },
+    { meter: 'token-bucket', seed: 27 },
+    { meter: 'token-bucket', seed: 29 },
   ])('$meter, seed $seed: quota.minute.exact unjudged with the fix, never failed', async ({ meter, seed }) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 200], seed, only: ['minute'] });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: { meter, headers: 'binding' },
+      latencyMs: [0, 200],
+      seed,
+      only: ['minute'],
+    });
     expect(r.failed.filter((f) => f.startsWith('quota.minute.exact'))).toEqual([]);
     const exact = r.checks.find((c) => c.id === 'quota.minute.exact[pro]');
-    expect(exact).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', skipReason: expect.stringMatching(/before the count's backstop/) });
+    expect(exact).toMatchObject({
+      outcome: 'skip',
+      skipKind: 'unjudged',
+      skipReason: expect.stringMatching(/before the count's backstop/),
+    });
     expect(exact?.fix).toMatch(/minute window longer/);
   });
 
   it('a fixed window over-admitting past the backstop still fails quota.minute.exact', async () => {
-    const r = await runShape({ windows, plans, shape: { meter: 'aligned', headers: 'binding', faults: { overAdmit: 200 } }, latencyMs: [0, 30], seed: 1, only: ['minute'] });
+    const r = await runShape({
+      windows,
+      plans,
+      shape: { meter: 'aligned', headers: 'binding', faults: { overAdmit: 200 } },
+      latencyMs: [0, 30],
+      seed: 1,
+      only: ['minute'],
+    });
     expect(r.failed.some((f) => f.startsWith('quota.minute.exact[pro]'))).toBe(true);
   });
 });
@@ -34,16 +56,41 @@ describe('a count that reached its backstop without a 429', () => {
 // reached the server over 5203 ms). The bound is not loosened: windows admitting one more than the figure still fail.
 describe('the span of a count runs to its latest answer', () => {
   it.for<{ meter: MeterKind; seed: number }>([
-    { meter: 'gcra', seed: 24 }, { meter: 'gcra', seed: 51 }, { meter: 'token-bucket', seed: 24 }, { meter: 'token-bucket', seed: 51 },
+    { meter: 'gcra', seed: 24 },
+    { meter: 'gcra', seed: 51 },
+    { meter: 'token-bucket', seed: 24 },
+    { meter: 'token-bucket', seed: 51 },
   ])('$meter, seed $seed, 0–200 ms: quota.minute.exact never failed', async ({ meter, seed }) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [0, 200], seed, only: ['minute'] });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: { meter, headers: 'binding' },
+      latencyMs: [0, 200],
+      seed,
+      only: ['minute'],
+    });
     expect(r.failed).toEqual([]);
   });
 
-  it.for<MeterKind>(['aligned', 'first-use'])('a %s window admitting one more than the figure, same seeds: still failed', async (meter) => {
-    for (const seed of [24, 51]) {
-      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding', faults: { overAdmit: 1 } }, latencyMs: [0, 200], seed, only: ['minute'] });
-      expect({ seed, failed: r.failed.some((f) => f.startsWith('quota.minute.exact[pro]')) }).toEqual({ seed, failed: true });
-    }
-  });
+  it.for<MeterKind>(['aligned', 'first-use'])(
+    'a %s window admitting one more than the figure, same seeds: still failed',
+    async (meter) => {
+      for (const seed of [24, 51]) {
+        const r = await runShape({
+          declared: BUCKET_DECLARED,
+          windows,
+          plans,
+          shape: { meter, headers: 'binding', faults: { overAdmit: 1 } },
+          latencyMs: [0, 200],
+          seed,
+          only: ['minute'],
+        });
+        expect({ seed, failed: r.failed.some((f) => f.startsWith('quota.minute.exact[pro]')) }).toEqual({
+          seed,
+          failed: true,
+        });
+      }
+    },
+  );
 });

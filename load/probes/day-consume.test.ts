@@ -6,10 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { parsePlansFile } from '../../spec/plans.ts';
 import { probesAtDistance } from '../../testkit/load/at-distance.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 12 }, plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 12 },
+  plans: { free: { perMinute: 3, perDay: 14 }, pro: { perMinute: 5, perDay: 24 } },
+});
 const keys = { pc_free_consume_aaaa: 'free', pc_pro_consume_bbbbb: 'pro' };
 
-const consumingAtDistance = (seed: number) => probesAtDistance(seed, { plans, keys, variants: { rejectedConsume: true } });
+const consumingAtDistance = (seed: number) =>
+  probesAtDistance(seed, { plans, keys, variants: { rejectedConsume: true } });
 
 describe('a day quota that counts 429s, counted in waves', () => {
   // Seeds 1 to 10 (3, 6, 9 passed anyway): the last wave brought back the day's 429 and another refusal of
@@ -19,6 +23,9 @@ describe('a day quota that counts 429s, counted in waves', () => {
   it.for([1, 2, 4, 5, 7, 8, 10, 11, 17])('seed %i: quota.day.exact passes on the correct server', async (seed) => {
     const r = await consumingAtDistance(seed);
     const day = r.checks.filter((c) => c.id.startsWith('quota.day.exact['));
-    expect(day.map((c) => `${c.id}: ${c.outcome} ${c.failures[0]?.message ?? ''}`)).toEqual(['quota.day.exact[free]: pass ', 'quota.day.exact[pro]: pass ']);
+    expect(day.map((c) => `${c.id}: ${c.outcome} ${c.failures[0]?.message ?? ''}`)).toEqual([
+      'quota.day.exact[free]: pass ',
+      'quota.day.exact[pro]: pass ',
+    ]);
   });
 });

@@ -10,7 +10,10 @@ import { createContext } from './context.ts';
 import { DAY_FIT_MARGIN } from './day.ts';
 import { runProbes } from './run.ts';
 
-const table = parsePlansFile({ windows: { minuteSeconds: 1, daySeconds: 30 }, plans: { biz: { perMinute: 50, perDay: 1000 } } });
+const table = parsePlansFile({
+  windows: { minuteSeconds: 1, daySeconds: 30 },
+  plans: { biz: { perMinute: 50, perDay: 1000 } },
+});
 const windows = Math.ceil(1000 / 50); // 20 of the day's 30
 
 async function dayProbe(startOffsetMs: number, options: ReferenceOptions & { skewMs?: number } = {}) {
@@ -18,30 +21,51 @@ async function dayProbe(startOffsetMs: number, options: ReferenceOptions & { ske
   const dayMs = 30_000;
   // Server time at the probe's start sits `startOffsetMs` into a day window.
   const serverStart = Math.floor(Date.UTC(2031, 2, 3) / dayMs) * dayMs + startOffsetMs;
-  const t = inProcessTarget({ plans: table, keys: { pc_biz_cccccccccccc: 'biz' }, skewMs, startMs: serverStart - skewMs, ...options });
-  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: table.windows, progress: silentProgress });
-  const r = await runProbes(ctx, [{ key: 'pc_biz_cccccccccccc', plan: resolvePlan(table, 'biz') }], ['minute', 'day'], []);
+  const t = inProcessTarget({
+    plans: table,
+    keys: { pc_biz_cccccccccccc: 'biz' },
+    skewMs,
+    startMs: serverStart - skewMs,
+    ...options,
+  });
+  const ctx = createContext({
+    send: t.send,
+    clock: t.clock,
+    baseUrl: t.baseUrl,
+    windows: table.windows,
+    progress: silentProgress,
+  });
+  const r = await runProbes(
+    ctx,
+    [{ key: 'pc_biz_cccccccccccc', plan: resolvePlan(table, 'biz') }],
+    ['minute', 'day'],
+    [],
+  );
   const outcome = (id: string) => r.checks.find((c) => c.id === `${id}[biz]`)?.outcome;
   const daySamples = r.series['day:biz'] ?? [];
   return { outcome, daySamples, elapsedMs: t.clock.now() - (serverStart - skewMs), requests: t.count() };
 }
 
 describe('day probe economy', () => {
-  it.for([200, 5_000, 9_500, 12_000, 20_000, 29_950])('starting %i ms into the day window: ≈ perDay requests, no second day', async (offset) => {
-    const r = await dayProbe(offset);
-    expect(r.outcome('quota.day.exact')).toBe('pass');
-    expect(r.outcome('quota.day.retry-after')).toBe('pass');
-    // Minute probe (≤ 2 windows, ≈ 2×50 requests) + the day count: perDay, one deliberate 429, the final 429, and at
-    // most one request in a day window too short to count.
-    expect(r.requests).toBeLessThanOrEqual(1000 + 2 * 50 + 10);
-    expect(r.daySamples.length).toBeLessThanOrEqual(1000 + 4);
-    // The physical minimum: the minute probe (≤ 2 windows), then the first day window with room for the
-    // count (the rest of the current one, when too short — with the probe's safety margin — is waited out
-    // idle), then ~20 windows of counting.
-    const dayStartAfterMinute = (offset + 2_000) % 30_000;
-    const idle = 30_000 - dayStartAfterMinute < (windows + 1) * 1000 * DAY_FIT_MARGIN ? 30_000 - dayStartAfterMinute : 0;
-    expect(r.elapsedMs).toBeLessThanOrEqual(2_000 + idle + (windows + 2) * 1000);
-  });
+  it.for([200, 5_000, 9_500, 12_000, 20_000, 29_950])(
+    'starting %i ms into the day window: ≈ perDay requests, no second day',
+    async (offset) => {
+      const r = await dayProbe(offset);
+      expect(r.outcome('quota.day.exact')).toBe('pass');
+      expect(r.outcome('quota.day.retry-after')).toBe('pass');
+      // Minute probe (≤ 2 windows, ≈ 2×50 requests) + the day count: perDay, one deliberate 429, the final 429, and at
+      // most one request in a day window too short to count.
+      expect(r.requests).toBeLessThanOrEqual(1000 + 2 * 50 + 10);
+      expect(r.daySamples.length).toBeLessThanOrEqual(1000 + 4);
+      // The physical minimum: the minute probe (≤ 2 windows), then the first day window with room for the
+      // count (the rest of the current one, when too short — with the probe's safety margin — is waited out
+      // idle), then ~20 windows of counting.
+      const dayStartAfterMinute = (offset + 2_000) % 30_000;
+      const idle =
+        30_000 - dayStartAfterMinute < (windows + 1) * 1000 * DAY_FIT_MARGIN ? 30_000 - dayStartAfterMinute : 0;
+      expect(r.elapsedMs).toBeLessThanOrEqual(2_000 + idle + (windows + 2) * 1000);
+    },
+  );
 
   it('a sample sent right at the start of the day window is counted, not a reason for the slow path', async () => {
     const r = await dayProbe(12_000);

@@ -19,7 +19,13 @@ const sentServerMs = (o: Observation): number => o.serverMs - (o.receivedLocal -
  * when: taken when it names an end between the two (a Reset may read a second late: RESET_ROUNDING_MS),
  * else, and always for a day shown to be aligned, one day after `start`.
  */
-export function countedDayEnd(run: ProbeScope, start: number, final: Observation, first: Observation | undefined, model: ModelVerdict | undefined): number {
+export function countedDayEnd(
+  run: ProbeScope,
+  start: number,
+  final: Observation,
+  first: Observation | undefined,
+  model: ModelVerdict | undefined,
+): number {
   const dayMs = run.ctx.windows.daySeconds * 1000;
   const reset = final.quota === 'day' ? resetEndMs(run, final) : undefined;
   if (reset === undefined || first === undefined || model?.start === 'aligned') return start + dayMs;
@@ -36,11 +42,20 @@ export function countedDayEnd(run: ProbeScope, start: number, final: Observation
  * the minute's). How many the count may have missed; 0 for a day shown aligned (its Reset is its end).
  * `samples`: this key's, when the count ended.
  */
-export function openedByOurEarlierAnswers(run: ProbeScope, samples: readonly Sample[], lastDay429: Observation, first: Observation | undefined, model: ModelVerdict | undefined): number {
+export function openedByOurEarlierAnswers(
+  run: ProbeScope,
+  samples: readonly Sample[],
+  lastDay429: Observation,
+  first: Observation | undefined,
+  model: ModelVerdict | undefined,
+): number {
   if (model?.start === 'aligned' || first === undefined) return 0;
   const from = sentServerMs(lastDay429);
   const until = sentServerMs(first);
   const lastDayEnd = lastDay429.quota === 'day' ? resetEndMs(run, lastDay429) : undefined;
   if (lastDayEnd === undefined || lastDayEnd - lastDay429.serverMs > RESET_ROUNDING_MS + SLACK_MS) return 0;
-  return samples.filter((s) => s !== lastDay429.sample && s !== first.sample && s.status >= 200 && s.status < 300 && s.t > from && s.t < until).length;
+  return samples.filter(
+    (s) =>
+      s !== lastDay429.sample && s !== first.sample && s.status >= 200 && s.status < 300 && s.t > from && s.t < until,
+  ).length;
 }

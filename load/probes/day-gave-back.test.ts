@@ -19,41 +19,109 @@ const BUCKET: Omit<ShapeOptions, 'windows'> = { meter: 'token-bucket', headers: 
 const dayExact = (r: Awaited<ReturnType<typeof runShape>>) => r.checks.find((c) => c.id === 'quota.day.exact[free]')!;
 
 describe('a bucket day, model not told, whose answers show the day only at its end (--only day, 0-10 ms)', () => {
-  it.for([['token bucket', 'token-bucket'], ['GCRA', 'gcra']] as const)('%s: judged and passed', async ([, meter]) => {
+  it.for([
+    ['token bucket', 'token-bucket'],
+    ['GCRA', 'gcra'],
+  ] as const)('%s: judged and passed', async ([, meter]) => {
     for (const seed of [1, 2, 4, 5, 6]) {
-      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { ...BUCKET, meter }, latencyMs: [0, 10], seed, only: ['day'] });
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape: { ...BUCKET, meter },
+        latencyMs: [0, 10],
+        seed,
+        only: ['day'],
+      });
       expect({ seed, failed: r.failed, unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
     }
   });
 
   it('a fresh day counted past perDay is not failed (seed 3: the tally could not settle)', async () => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: BUCKET, latencyMs: [0, 10], seed: 3, only: ['day'] });
-    expect(dayExact(r)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: 'run the minute probe too (--only minute,day), which tells the model' });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: BUCKET,
+      latencyMs: [0, 10],
+      seed: 3,
+      only: ['day'],
+    });
+    expect(dayExact(r)).toMatchObject({
+      outcome: 'skip',
+      skipKind: 'unjudged',
+      fix: 'run the minute probe too (--only minute,day), which tells the model',
+    });
   });
 
   it('its unenforced twin is failed', async () => {
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { ...BUCKET, faults: { noDay: true } }, latencyMs: [0, 10], seed, only: ['day'] });
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape: { ...BUCKET, faults: { noDay: true } },
+        latencyMs: [0, 10],
+        seed,
+        only: ['day'],
+      });
       expect(dayExact(r).outcome).toBe('fail');
     }
   });
 
   it('a fixed day admitting one more is never passed: unjudged alone, failed with the minute probe', async () => {
-    const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: 'binding', faults: { dayOverAdmit: 1 } };
+    const shape: Omit<ShapeOptions, 'windows'> = {
+      meter: 'first-use',
+      headers: 'binding',
+      faults: { dayOverAdmit: 1 },
+    };
     for (const seed of [1, 2, 3]) {
-      const alone = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], seed, only: ['day'] });
+      const alone = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape,
+        latencyMs: [0, 30],
+        seed,
+        only: ['day'],
+      });
       expect(dayExact(alone)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
-      const told = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], seed: seed + 1, only: ['minute', 'day'] });
+      const told = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape,
+        latencyMs: [0, 30],
+        seed: seed + 1,
+        only: ['minute', 'day'],
+      });
       expect(dayExact(told).outcome).toBe('fail');
     }
   });
 
   it("a wait for the day to give back that --max-wait forbids is not taken: the tally's reason, not a probe cut short", async () => {
     // The tally counts 110 (a refill may explain it, model unknown): waiting out the day's 429 needs ~8 s.
-    const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: 'binding', faults: { dayOverAdmit: 30 } };
+    const shape: Omit<ShapeOptions, 'windows'> = {
+      meter: 'first-use',
+      headers: 'binding',
+      faults: { dayOverAdmit: 30 },
+    };
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 10], seed, only: ['day'], maxWaitMs: 5000 });
-      expect(dayExact(r)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: 'run the minute probe too (--only minute,day), which tells the model' });
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape,
+        latencyMs: [0, 10],
+        seed,
+        only: ['day'],
+        maxWaitMs: 5000,
+      });
+      expect(dayExact(r)).toMatchObject({
+        outcome: 'skip',
+        skipKind: 'unjudged',
+        fix: 'run the minute probe too (--only minute,day), which tells the model',
+      });
       expect(dayExact(r).skipReason).toMatch(/^110 requests admitted in one day window/);
     }
   });

@@ -33,7 +33,9 @@ export function dayOwned(run: ProbeScope, o: Observation): boolean {
   if (o.status !== 429) return false;
   if (o.quota !== 'unknown') return o.quota === 'day';
   const { minuteSeconds, daySeconds } = run.ctx.windows;
-  return retryAfterBeyond(o, o.serverMs + minuteSeconds * 1000) && o.retryAfter!.seconds <= daySeconds + SLACK_MS / 1000;
+  return (
+    retryAfterBeyond(o, o.serverMs + minuteSeconds * 1000) && o.retryAfter!.seconds <= daySeconds + SLACK_MS / 1000
+  );
 }
 
 /**
@@ -52,13 +54,21 @@ export function dayLeft(answers: readonly Observation[]): { left: number; endMs:
  * Waits until the day ends at `endMs` (server ms; from a day 429, `dayEndOf`), when this probe's day wait
  * is unspent and the run affords it; otherwise says why not (`what` names the evidence).
  */
-export async function waitOutDay(run: ProbeRun, endMs: number | undefined, what: string, budget: DayWait): Promise<Unwaited | undefined> {
+export async function waitOutDay(
+  run: ProbeRun,
+  endMs: number | undefined,
+  what: string,
+  budget: DayWait,
+): Promise<Unwaited | undefined> {
   const { ctx } = run;
   const local = endMs === undefined ? undefined : localPast(ctx, endMs);
   const ms = local === undefined ? undefined : Math.max(0, local - ctx.clock.now());
-  const why = ms === undefined ? 'it does not say when the day ends'
-    : budget.used ? 'this probe already waited for one day window'
-      : notWaited(ctx, ms, 'the wait for the day window to end');
+  const why =
+    ms === undefined
+      ? 'it does not say when the day ends'
+      : budget.used
+        ? 'this probe already waited for one day window'
+        : notWaited(ctx, ms, 'the wait for the day window to end');
   if (why) {
     const seconds = ms === undefined ? undefined : Math.ceil(ms / 1000);
     const fix = `${seconds === undefined ? '' : `--max-wait ${seconds} or more (with time for it), or `}a key whose day quota is unspent`;
@@ -70,5 +80,15 @@ export async function waitOutDay(run: ProbeRun, endMs: number | undefined, what:
 }
 
 /** waitOutDay for a day quota's 429. */
-export const waitOutDay429 = (run: ProbeRun, o: Observation, what: string, budget: DayWait): Promise<Unwaited | undefined> =>
-  waitOutDay(run, dayEndOf(run, o), `${what} was the day quota's (Retry-After ${o.retryAfter?.raw ?? 'absent'})`, budget);
+export const waitOutDay429 = (
+  run: ProbeRun,
+  o: Observation,
+  what: string,
+  budget: DayWait,
+): Promise<Unwaited | undefined> =>
+  waitOutDay(
+    run,
+    dayEndOf(run, o),
+    `${what} was the day quota's (Retry-After ${o.retryAfter?.raw ?? 'absent'})`,
+    budget,
+  );

@@ -66,7 +66,11 @@ export function refusalBeforeReset(own: readonly Observation[], final: Observati
  * The model a day its own Resets (and its 429's, `final`, when there was one) show refilling is judged by
  * (day-rules.ts), or undefined.
  */
-export function refillingDay(run: ProbeScope, own: readonly Observation[], final?: Observation): ModelVerdict | undefined {
+export function refillingDay(
+  run: ProbeScope,
+  own: readonly Observation[],
+  final?: Observation,
+): ModelVerdict | undefined {
   const why = dayRefills(own, run.ctx.windows.daySeconds) ?? (final && refusalBeforeReset(own, final));
   if (!why || run.k.plan.perMinute === run.k.plan.perDay) return undefined;
   return { model: 'token-bucket', why };

@@ -24,11 +24,19 @@ export function isDay429(run: ProbeScope, o: Observation, minuteEndMs: number): 
 export function minuteResetContradicts(run: ProbeScope, o: Observation): readonly Verdict[] {
   const minuteReset = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
   // Past its Reset but within a minute window is a longer wait than needed (accepted); past the window, no minute quota's.
-  if (minuteReset === undefined || !retryAfterBeyond(o, o.serverMs + run.ctx.windows.minuteSeconds * 1000)) return silent;
+  if (minuteReset === undefined || !retryAfterBeyond(o, o.serverMs + run.ctx.windows.minuteSeconds * 1000))
+    return silent;
   const inS = ((minuteReset - o.serverMs) / 1000).toFixed(1);
-  return [failure(`Retry-After ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s) on a 429 whose headers report the minute quota resetting in ${inS} s: the server's own Reset contradicts it (not waited)`, {
-    exchange: o.ex, expected: `≤ ${Math.ceil((minuteReset - o.serverMs + SLACK_MS) / 1000)}`, received: o.retryAfter!.seconds,
-  })];
+  return [
+    failure(
+      `Retry-After ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s) on a 429 whose headers report the minute quota resetting in ${inS} s: the server's own Reset contradicts it (not waited)`,
+      {
+        exchange: o.ex,
+        expected: `≤ ${Math.ceil((minuteReset - o.serverMs + SLACK_MS) / 1000)}`,
+        received: o.retryAfter!.seconds,
+      },
+    ),
+  ];
 }
 
 /** The day's end by the 429: its day Reset, else its Retry-After — within one day window, else none (not waited). */
@@ -43,8 +51,14 @@ export function retryAfterBeyondDay(run: ProbeScope, o: Observation): readonly V
   const at = o.quota === 'day' ? undefined : retryAfterEndMs(o);
   const { daySeconds } = run.ctx.windows;
   if (at === undefined || at - o.serverMs <= daySeconds * 1000 + SLACK_MS) return silent;
-  return [failure(`the day quota's Retry-After is ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s), beyond the longest window the plans allow (${daySeconds} s): not waited`, {
-    exchange: o.ex, expected: `1..${daySeconds}`, received: o.retryAfter!.seconds,
-  })];
+  return [
+    failure(
+      `the day quota's Retry-After is ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s), beyond the longest window the plans allow (${daySeconds} s): not waited`,
+      {
+        exchange: o.ex,
+        expected: `1..${daySeconds}`,
+        received: o.retryAfter!.seconds,
+      },
+    ),
+  ];
 }
-

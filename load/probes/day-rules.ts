@@ -8,10 +8,25 @@ import { lastRemaining, dayNotFull, type DayObservation, type DaySearch } from '
 import { countedDayEnd, openedByOurEarlierAnswers } from './day-edge.ts';
 import { minuteResetContradicts, retryAfterBeyondDay } from './day-refusal.ts';
 import { slidingExact, slidingGiveUp, type SlidingDay } from './day-sliding.ts';
-import { refillMayExplain, tallyConsume, tallyExact, tallyRetryAfter, type Settled, type TallyInput } from './day-tally.ts';
+import {
+  refillMayExplain,
+  tallyConsume,
+  tallyExact,
+  tallyRetryAfter,
+  type Settled,
+  type TallyInput,
+} from './day-tally.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
-import { applicable, notFixed, remainingBefore429, retryAfterAccurate, retryAfterConsistent, retryAfterForm, retryAfterPresent } from './judge.ts';
+import {
+  applicable,
+  notFixed,
+  remainingBefore429,
+  retryAfterAccurate,
+  retryAfterConsistent,
+  retryAfterForm,
+  retryAfterPresent,
+} from './judge.ts';
 import type { Observation } from './observe.ts';
 import { modelFix, type ModelVerdict } from './model.ts';
 import { readingFor } from './reading.ts';
@@ -25,9 +40,11 @@ const CANNOT_BIND = 'the day quota cannot bind when paced at the minute limit';
 const binds = (o: Day): Verdict | undefined => (o.cannotBind ? verdict.notApplicable(CANNOT_BIND) : undefined);
 
 /** The model is unknown and the day's answers (or the counted day's first) do not show a fixed day. */
-const unknownModel = (why: string): Verdict => verdict.unjudged(`the limiter's model is unknown and ${why}`, modelFix(undefined));
+const unknownModel = (why: string): Verdict =>
+  verdict.unjudged(`the limiter's model is unknown and ${why}`, modelFix(undefined));
 
-const END_UNKNOWN_FIX = "a day-quota 429 whose Retry-After (or X-RateLimit-Reset) names the day window's end, within one day window";
+const END_UNKNOWN_FIX =
+  "a day-quota 429 whose Retry-After (or X-RateLimit-Reset) names the day window's end, within one day window";
 const SEARCH = "the search for the day quota's 429 (requests paced at the minute limit)";
 const FRESH_DAY = 'the count of a fresh day window';
 
@@ -70,21 +87,53 @@ function pathOf(o: Day): DayPath {
 function dayGap(o: Day): Unjudged {
   const p = pathOf(o);
   const { perDay } = o.scope.k.plan;
-  const no429 = (what: string, fix: string): Unjudged => ({ reason: `${what}: there is no day-quota 429 of a day window that kept its quota to read`, fix });
+  const no429 = (what: string, fix: string): Unjudged => ({
+    reason: `${what}: there is no day-quota 429 of a day window that kept its quota to read`,
+    fix,
+  });
   switch (p.kind) {
-    case 'missing': return notReached(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
+    case 'missing':
+      return notReached(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
     case 'sliding':
-      if (p.d.kind === 'gave-up') return no429(`${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace without a day-quota 429`, SLOW_FIX);
-      return p.d.kind === 'end-unknown' ? { reason: "the day quota's 429 does not say when one more request fits within one day window", fix: END_UNKNOWN_FIX } : NO_DAY_EVIDENCE;
+      if (p.d.kind === 'gave-up')
+        return no429(
+          `${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace without a day-quota 429`,
+          SLOW_FIX,
+        );
+      return p.d.kind === 'end-unknown'
+        ? {
+            reason: "the day quota's 429 does not say when one more request fits within one day window",
+            fix: END_UNKNOWN_FIX,
+          }
+        : NO_DAY_EVIDENCE;
     case 'unfound':
-      if (p.s.kind === 'end-unknown') return { reason: "the day quota's 429 does not say when the day window ends within one day window", fix: END_UNKNOWN_FIX };
-      if (p.s.kind === 'too-slow') return no429(`at the pace this target allows (${Math.round(p.s.perDayAtPace)} admitted per day window) the day quota of ${perDay} cannot be reached`, SLOW_FIX);
-      return no429(`${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace without a day-quota 429 (plan: ${perDay} per day)`, DAY_QUOTA_FIX);
+      if (p.s.kind === 'end-unknown')
+        return {
+          reason: "the day quota's 429 does not say when the day window ends within one day window",
+          fix: END_UNKNOWN_FIX,
+        };
+      if (p.s.kind === 'too-slow')
+        return no429(
+          `at the pace this target allows (${Math.round(p.s.perDayAtPace)} admitted per day window) the day quota of ${perDay} cannot be reached`,
+          SLOW_FIX,
+        );
+      return no429(
+        `${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace without a day-quota 429 (plan: ${perDay} per day)`,
+        DAY_QUOTA_FIX,
+      );
     case 'tally':
-      return 'over' in p.t ? no429(`the day window admitted ${p.t.over} requests, more than the plan's ${perDay}`, DAY_QUOTA_FIX) : NO_DAY_EVIDENCE;
+      return 'over' in p.t
+        ? no429(`the day window admitted ${p.t.over} requests, more than the plan's ${perDay}`, DAY_QUOTA_FIX)
+        : NO_DAY_EVIDENCE;
     case 'counted':
-      return p.c.final ? NO_DAY_EVIDENCE : no429(`the fresh day window's count admitted ${p.c.admitted} and ended without a day-quota 429`, p.c.late ? SLOW_FIX : DAY_QUOTA_FIX);
-    case 'not-fixed': return NO_DAY_EVIDENCE;
+      return p.c.final
+        ? NO_DAY_EVIDENCE
+        : no429(
+            `the fresh day window's count admitted ${p.c.admitted} and ended without a day-quota 429`,
+            p.c.late ? SLOW_FIX : DAY_QUOTA_FIX,
+          );
+    case 'not-fixed':
+      return NO_DAY_EVIDENCE;
   }
 }
 
@@ -95,57 +144,97 @@ const NO_DAY_EVIDENCE: Unjudged = {
 };
 
 /** The model is unknown and the day's answers do not show a fixed day window. */
-const notFixedDay = (why: string): Verdict => unknownModel(`the day quota's answers do not show a fixed day window: ${why}`);
+const notFixedDay = (why: string): Verdict =>
+  unknownModel(`the day quota's answers do not show a fixed day window: ${why}`);
 
 function countedExact(o: Day, c: Counted): Verdict {
   const { perDay } = o.scope.k.plan;
   if (!c.final && c.admitted <= perDay && c.late) {
-    return verdict.unjudged(`the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`, SLOW_FIX);
+    return verdict.unjudged(
+      `the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`,
+      SLOW_FIX,
+    );
   }
   // A bucket's day, its model unknown, is full again at the end its 429 named and refills during the count
   // (a false FAIL: '101 requests admitted within one day window without a day-quota 429', token bucket, --only day).
   const unknown = o.model === undefined || o.model.model === 'unknown';
   if (!c.final) {
-    return refillMayExplain(o.scope, c.admitted, unknown)
-      ?? failure(`${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`, {
-        expected: perDay, received: c.admitted,
-      });
+    return (
+      refillMayExplain(o.scope, c.admitted, unknown) ??
+      failure(
+        `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`,
+        {
+          expected: perDay,
+          received: c.admitted,
+        },
+      )
+    );
   }
   const consumes = c.rejected > 0 && c.admitted === perDay - c.rejected;
   // Short of perDay (or of it less the counted 429s) by no more than our own earlier answers that may have
   // opened this day (day-edge.ts): what the server counted cannot be told from a correct count.
   const found = o.search?.kind === 'found' ? o.search.final : undefined;
-  const early = c.admitted < perDay && found ? openedByOurEarlierAnswers(o.scope, c.samples, found, c.first, o.model) : 0;
+  const early =
+    c.admitted < perDay && found ? openedByOurEarlierAnswers(o.scope, c.samples, found, c.first, o.model) : 0;
   const within = (counted: number): boolean => counted <= perDay && perDay <= counted + early;
-  if (c.admitted === perDay || consumes || within(c.admitted) || (c.rejected > 0 && within(c.admitted + c.rejected))) return verdict.pass;
-  return failure(`${c.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: c.final.ex, expected: perDay, received: c.admitted });
+  if (c.admitted === perDay || consumes || within(c.admitted) || (c.rejected > 0 && within(c.admitted + c.rejected)))
+    return verdict.pass;
+  return failure(`${c.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, {
+    exchange: c.final.ex,
+    expected: perDay,
+    received: c.admitted,
+  });
 }
 
 function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
   const { perDay, perMinute } = o.scope.k.plan;
-  if (s.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when the day window ends within one day window", END_UNKNOWN_FIX);
+  if (s.kind === 'end-unknown')
+    return verdict.unjudged(
+      "the day quota's 429 does not say when the day window ends within one day window",
+      END_UNKNOWN_FIX,
+    );
   if (s.kind === 'too-slow') {
-    return verdict.unjudged(`at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be reached within one day window`, SLOW_FIX);
+    return verdict.unjudged(
+      `at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be reached within one day window`,
+      SLOW_FIX,
+    );
   }
-  return failure(`paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`, {
-    exchange: s.last.ex, expected: perDay, received: s.admitted,
-  });
+  return failure(
+    `paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`,
+    {
+      exchange: s.last.ex,
+      expected: perDay,
+      received: s.admitted,
+    },
+  );
 }
 
 function slidingDayExact(o: Day, d: SlidingDay): Verdict {
-  if (d.kind === 'end-unknown') return verdict.unjudged("the day quota's 429 does not say when one more request fits within one day window", END_UNKNOWN_FIX);
-  return d.kind === 'refused' ? slidingExact(o.scope, d, notFixedModel(o)) : slidingGiveUp(o.scope, d, notFixedModel(o));
+  if (d.kind === 'end-unknown')
+    return verdict.unjudged(
+      "the day quota's 429 does not say when one more request fits within one day window",
+      END_UNKNOWN_FIX,
+    );
+  return d.kind === 'refused'
+    ? slidingExact(o.scope, d, notFixedModel(o))
+    : slidingGiveUp(o.scope, d, notFixedModel(o));
 }
 
 function dayExact(o: Day): Verdict {
   const p = pathOf(o);
   switch (p.kind) {
-    case 'missing': return missing(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
-    case 'sliding': return slidingDayExact(o, p.d);
-    case 'unfound': return unfoundExact(o, p.s);
-    case 'not-fixed': return notFixedDay(p.why);
-    case 'tally': return tallyExact(p.input, p.t);
-    case 'counted': return p.notFull ? unknownModel(p.notFull) : countedExact(o, p.c);
+    case 'missing':
+      return missing(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
+    case 'sliding':
+      return slidingDayExact(o, p.d);
+    case 'unfound':
+      return unfoundExact(o, p.s);
+    case 'not-fixed':
+      return notFixedDay(p.why);
+    case 'tally':
+      return tallyExact(p.input, p.t);
+    case 'counted':
+      return p.notFull ? unknownModel(p.notFull) : countedExact(o, p.c);
   }
 }
 
@@ -153,19 +242,33 @@ function dayExact(o: Day): Verdict {
 function dayRetryAfter(o: Day): readonly Verdict[] {
   const p = pathOf(o);
   switch (p.kind) {
-    case 'missing': return silent;
+    case 'missing':
+      return silent;
     case 'sliding': {
       const { d } = p;
-      if (d.kind === 'refused') return [retryAfterPresent(d.final), ...retryAfterConsistent(o.scope, d.final, o.scope.ctx.windows.daySeconds)];
+      if (d.kind === 'refused')
+        return [retryAfterPresent(d.final), ...retryAfterConsistent(o.scope, d.final, o.scope.ctx.windows.daySeconds)];
       return d.kind === 'end-unknown' ? retryAfterBeyondDay(o.scope, d.final) : silent;
     }
-    case 'unfound': return p.s.kind === 'end-unknown' ? retryAfterBeyondDay(o.scope, p.s.final) : silent;
-    case 'not-fixed': return [notFixedDay(p.why)];
-    case 'tally': return 'over' in p.t ? silent : tallyRetryAfter(p.input);
+    case 'unfound':
+      return p.s.kind === 'end-unknown' ? retryAfterBeyondDay(o.scope, p.s.final) : silent;
+    case 'not-fixed':
+      return [notFixedDay(p.why)];
+    case 'tally':
+      return 'over' in p.t ? silent : tallyRetryAfter(p.input);
     case 'counted': {
       const { c, notFull } = p;
       if (notFull) return [unknownModel(notFull)];
-      return c.final ? [retryAfterPresent(c.final), ...retryAfterAccurate(c.final, countedDayEnd(o.scope, c.start, c.final, c.first, o.model), o.scope.ctx.windows.daySeconds)] : silent;
+      return c.final
+        ? [
+            retryAfterPresent(c.final),
+            ...retryAfterAccurate(
+              c.final,
+              countedDayEnd(o.scope, c.start, c.final, c.first, o.model),
+              o.scope.ctx.windows.daySeconds,
+            ),
+          ]
+        : silent;
     }
   }
 }
@@ -174,20 +277,32 @@ function dayRetryAfter(o: Day): readonly Verdict[] {
 function formed(o: Day): Observation | undefined {
   const p = pathOf(o);
   if (p.kind === 'sliding') return p.d.kind === 'refused' ? p.d.final : undefined;
-  if (p.kind === 'tally') return 'over' in p.t || p.input.final.quota !== 'day' || !p.input.final.rate ? undefined : p.input.final;
+  if (p.kind === 'tally')
+    return 'over' in p.t || p.input.final.quota !== 'day' || !p.input.final.rate ? undefined : p.input.final;
   return p.kind === 'counted' && !p.notFull ? p.c.final : undefined;
 }
 
 function dayHeaders(o: Day): readonly Verdict[] {
   const p = pathOf(o);
   switch (p.kind) {
-    case 'missing': case 'unfound': return silent;
-    case 'sliding': return p.d.kind === 'refused' ? [verdict.observed({ on429: p.d.final.quota })] : silent;
-    case 'not-fixed': return [verdict.observed({ on429: p.found.final.quota })];
-    case 'tally': return 'over' in p.t ? silent : [verdict.observed({ on429: p.input.final.quota })];
+    case 'missing':
+    case 'unfound':
+      return silent;
+    case 'sliding':
+      return p.d.kind === 'refused' ? [verdict.observed({ on429: p.d.final.quota })] : silent;
+    case 'not-fixed':
+      return [verdict.observed({ on429: p.found.final.quota })];
+    case 'tally':
+      return 'over' in p.t ? silent : [verdict.observed({ on429: p.input.final.quota })];
     case 'counted': {
       const { reported, final } = p.c;
-      return [verdict.observed({ beforeDayBinds: [...reported.dayNotBinding], whileDayBinds: [...reported.dayBinding], on429: final?.quota })];
+      return [
+        verdict.observed({
+          beforeDayBinds: [...reported.dayNotBinding],
+          whileDayBinds: [...reported.dayBinding],
+          on429: final?.quota,
+        }),
+      ];
     }
   }
 }
@@ -195,15 +310,26 @@ function dayHeaders(o: Day): readonly Verdict[] {
 function rejectedConsume(o: Day): readonly Verdict[] {
   const p = pathOf(o);
   switch (p.kind) {
-    case 'missing': case 'unfound': return silent;
-    case 'sliding': return p.d.kind === 'refused' ? [notFixed(notFixedModel(o))] : silent;
-    case 'not-fixed': return [notFixedDay(p.why)];
-    case 'tally': return 'over' in p.t ? silent : [tallyConsume(p.input, p.t)];
+    case 'missing':
+    case 'unfound':
+      return silent;
+    case 'sliding':
+      return p.d.kind === 'refused' ? [notFixed(notFixedModel(o))] : silent;
+    case 'not-fixed':
+      return [notFixedDay(p.why)];
+    case 'tally':
+      return 'over' in p.t ? silent : [tallyConsume(p.input, p.t)];
     case 'counted': {
       const { c, notFull } = p;
       if (notFull) return [unknownModel(notFull)];
       if (!c.final) return silent;
-      if (c.rejected === 0) return [verdict.unjudged("no 429 of the minute quota fell in this day window before the day's 429 (the count sends one past a minute window's figure)", "a minute quota that refuses the request past its figure (quota.minute.exact judges it)")];
+      if (c.rejected === 0)
+        return [
+          verdict.unjudged(
+            "no 429 of the minute quota fell in this day window before the day's 429 (the count sends one past a minute window's figure)",
+            'a minute quota that refuses the request past its figure (quota.minute.exact judges it)',
+          ),
+        ];
       const consumes = c.admitted === o.scope.k.plan.perDay - c.rejected;
       return [verdict.observed({ consumesDayQuota: consumes, admittedInDay: c.admitted, rejectedInDay: c.rejected })];
     }
@@ -211,7 +337,8 @@ function rejectedConsume(o: Day): readonly Verdict[] {
 }
 
 /** Consecutive answers of the search for the day's end (the server's order). */
-const pairs = (o: Day): Array<[Observation | undefined, Observation]> => o.searched.map((x, i) => [o.searched[i - 1], x]);
+const pairs = (o: Day): Array<[Observation | undefined, Observation]> =>
+  o.searched.map((x, i) => [o.searched[i - 1], x]);
 
 /** The tally's samples, when the probe took that path past a fixed-looking day. */
 const lastRemainingOf = (o: Day): readonly Verdict[] => (o.tally ? lastRemaining(o.tally) : silent);

@@ -26,7 +26,11 @@ const PACE_MARGIN = 1.05;
  * order, so the latest send's answer need not be the last, and a span to it was short of what the server
  * may have taken (a GCRA day admitted 1611 within a 15.44 s span, its bound then read 1610 from 15.40 s).
  */
-function overDay(run: ProbeScope, own: readonly Observation[], model: ModelVerdict): { count: number; most: number; at: Observation; spanMs: number } | undefined {
+function overDay(
+  run: ProbeScope,
+  own: readonly Observation[],
+  model: ModelVerdict,
+): { count: number; most: number; at: Observation; spanMs: number } | undefined {
   const { perDay } = run.k.plan;
   const dayMs = run.ctx.windows.daySeconds * 1000;
   const sent = [...own].sort((a, b) => a.sentLocal - b.sentLocal);
@@ -74,7 +78,11 @@ export type SlidingDay =
   | { kind: 'gave-up'; own: readonly Observation[]; last: Observation; spanMs: number };
 
 /** The refusal came once this key had spent perDay, and no more than perDay (plus refills) within a day. */
-export function slidingExact(scope: ProbeScope, d: Extract<SlidingDay, { kind: 'refused' }>, model: ModelVerdict): Verdict {
+export function slidingExact(
+  scope: ProbeScope,
+  d: Extract<SlidingDay, { kind: 'refused' }>,
+  model: ModelVerdict,
+): Verdict {
   const { perDay } = scope.k.plan;
   const over = overDay(scope, d.own, model);
   const { spent, final } = d;
@@ -82,12 +90,21 @@ export function slidingExact(scope: ProbeScope, d: Extract<SlidingDay, { kind: '
     const { daySeconds } = scope.ctx.windows;
     const { declared } = scope.ctx;
     const limiter = over.most > perDay ? `, a ${model.model} limiter at most ${over.most}` : '';
-    const most = declared === undefined ? `${limiter}: ${overWindowText(over.count, over.spanMs, perDay, daySeconds, 'day')}` : `${limiter}; ${readingFor(declared, perDay)}`;
-    return failure(`${over.count} requests admitted within one day window (${daySeconds} s); the plan allows ${perDay}${most}`, { exchange: over.at.ex, expected: perDay, received: over.count });
+    const most =
+      declared === undefined
+        ? `${limiter}: ${overWindowText(over.count, over.spanMs, perDay, daySeconds, 'day')}`
+        : `${limiter}; ${readingFor(declared, perDay)}`;
+    return failure(
+      `${over.count} requests admitted within one day window (${daySeconds} s); the plan allows ${perDay}${most}`,
+      { exchange: over.at.ex, expected: perDay, received: over.count },
+    );
   }
   if (spent.admitted + spent.refused - 1 + spent.before >= perDay) return verdict.pass;
   const before = spent.before ? `, ${spent.before} before the probes` : '';
-  return failure(`the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused${before}) in all; the plan allows ${perDay} per day`, { exchange: final.ex, expected: perDay, received: spent.admitted });
+  return failure(
+    `the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused${before}) in all; the plan allows ${perDay} per day`,
+    { exchange: final.ex, expected: perDay, received: spent.admitted },
+  );
 }
 
 /**
@@ -96,7 +113,11 @@ export function slidingExact(scope: ProbeScope, d: Extract<SlidingDay, { kind: '
  * shown to be unenforced (unjudged); past it, it is. A log or counter never refills beyond perDay a day:
  * a span of two days or more without a refusal at the minute pace is a fault.
  */
-export function slidingGiveUp(scope: ProbeScope, d: Extract<SlidingDay, { kind: 'gave-up' }>, model: ModelVerdict): Verdict {
+export function slidingGiveUp(
+  scope: ProbeScope,
+  d: Extract<SlidingDay, { kind: 'gave-up' }>,
+  model: ModelVerdict,
+): Verdict {
   const { perMinute, perDay } = scope.k.plan;
   const { own, last, spanMs } = d;
   const dayMs = scope.ctx.windows.daySeconds * 1000;
@@ -126,16 +147,23 @@ function undecidedFix(scope: ProbeScope, own: readonly Observation[]): string {
   const most = perMinute / minuteSeconds;
   const kept = own.length > 1 ? `this run kept ${(own.length / (localSpan(own) / 1000)).toFixed(1)}; ` : '';
   if (needed < most / PACE_MARGIN) {
-    return `a pace of at least ${needed.toFixed(1)} requests a second (${kept}the minute figure allows ${most.toFixed(1)}): ` +
-      "a target closer to petcert, whose answers keep the minute figure's pace";
+    return (
+      `a pace of at least ${needed.toFixed(1)} requests a second (${kept}the minute figure allows ${most.toFixed(1)}): ` +
+      "a target closer to petcert, whose answers keep the minute figure's pace"
+    );
   }
   const dryS = Math.round(perDay / Math.max(1e-9, most / PACE_MARGIN - refill));
-  return `none at these figures within the probe's ${Math.round(spanS)} s: the minute figure's pace runs a day of ${perDay} refilled ` +
-    `${refill.toFixed(1)} a second dry only after ${dryS} s (a shorter day window, plans file: windows.daySeconds, or a higher minute figure)`;
+  return (
+    `none at these figures within the probe's ${Math.round(spanS)} s: the minute figure's pace runs a day of ${perDay} refilled ` +
+    `${refill.toFixed(1)} a second dry only after ${dryS} s (a shorter day window, plans file: windows.daySeconds, or a higher minute figure)`
+  );
 }
 
 /** Paces until the day 429 (or three days and four minutes: waits.ts DAY_GIVE_UP.paced), recording into `seen.sliding`; every 429 met joins `examined`. */
-export async function probeDaySliding(run: ProbeRun, seen: { sliding?: SlidingDay; examined: Observation[] }): Promise<void> {
+export async function probeDaySliding(
+  run: ProbeRun,
+  seen: { sliding?: SlidingDay; examined: Observation[] },
+): Promise<void> {
   const { ctx, k } = run;
   const { perMinute, perDay } = k.plan;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
@@ -156,7 +184,10 @@ export async function probeDaySliding(run: ProbeRun, seen: { sliding?: SlidingDa
     for (const o of wave) {
       if (o.status === 429) seen.examined.push(o);
       if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
-        seen.sliding = dayEndOf(run, o) === undefined ? { kind: 'end-unknown', final: o } : { kind: 'refused', final: o, own, spent: spentByKey(run) };
+        seen.sliding =
+          dayEndOf(run, o) === undefined
+            ? { kind: 'end-unknown', final: o }
+            : { kind: 'refused', final: o, own, spent: spentByKey(run) };
         return;
       }
       if (o.admitted) own.push(o);
@@ -166,7 +197,12 @@ export async function probeDaySliding(run: ProbeRun, seen: { sliding?: SlidingDa
       }
       if (o.status === 429 && o.retryAfter) retry = Math.max(retry, o.retryAfter.seconds * 1000);
     }
-    ctx.progress({ phase: `quota ${k.plan.name}: day`, done: Math.min(own.length, perDay - 1), total: perDay, etaMs: Math.max(0, perDay - own.length) * gapMs });
+    ctx.progress({
+      phase: `quota ${k.plan.name}: day`,
+      done: Math.min(own.length, perDay - 1),
+      total: perDay,
+      etaMs: Math.max(0, perDay - own.length) * gapMs,
+    });
     await waitFor(ctx, Math.max(retry, width * gapMs - (ctx.clock.now() - waveAt)), 'pacing at the minute rate');
   }
 }

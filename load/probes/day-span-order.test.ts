@@ -27,14 +27,40 @@ const FAILED_BEFORE: Array<{ name: string; shape: Omit<ShapeOptions, 'windows'>;
 ];
 
 describe('a refilling day paced in waves (--only day, 0-30 ms each way)', () => {
-  it.for(FAILED_BEFORE)('passes a correct day: $name, seed $seed, clock off by $skewMs ms', async ({ shape, seed, skewMs }) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [0, 30], skewMs, seed, only: ['day'] });
-    expect(dayExact(r)).toMatchObject({ outcome: 'pass' });
-  });
+  it.for(FAILED_BEFORE)(
+    'passes a correct day: $name, seed $seed, clock off by $skewMs ms',
+    async ({ shape, seed, skewMs }) => {
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape,
+        latencyMs: [0, 30],
+        skewMs,
+        seed,
+        only: ['day'],
+      });
+      expect(dayExact(r)).toMatchObject({ outcome: 'pass' });
+    },
+  );
 
-  it.for(FAILED_BEFORE)('fails its twin admitting 5 more a day: $name, seed $seed, clock off by $skewMs ms', async ({ shape, seed, skewMs }) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { ...shape, faults: { dayOverAdmit: 5 } }, latencyMs: [0, 30], skewMs, seed, only: ['day'] });
-    expect(dayExact(r).outcome).toBe('fail');
-    expect(dayExact(r).failures[0]?.message).toMatch(/requests admitted within one day window \(45 s\); the plan allows 1200, a token-bucket limiter at most/);
-  });
+  it.for(FAILED_BEFORE)(
+    'fails its twin admitting 5 more a day: $name, seed $seed, clock off by $skewMs ms',
+    async ({ shape, seed, skewMs }) => {
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape: { ...shape, faults: { dayOverAdmit: 5 } },
+        latencyMs: [0, 30],
+        skewMs,
+        seed,
+        only: ['day'],
+      });
+      expect(dayExact(r).outcome).toBe('fail');
+      expect(dayExact(r).failures[0]?.message).toMatch(
+        /requests admitted within one day window \(45 s\); the plan allows 1200, a token-bucket limiter at most/,
+      );
+    },
+  );
 });

@@ -17,13 +17,28 @@ const M = 2_000;
 const D = 20_000;
 // 30 per day at the minute pace against 25: the day binds; no day is too short to count it (the probe never
 // waits for a longer one); the pace over the whole span stays under 3 days' figure (the other give-up).
-const plans = parsePlansFile({ windows: { minuteSeconds: M / 1000, daySeconds: D / 1000 }, plans: { free: { perMinute: 3, perDay: 25 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: M / 1000, daySeconds: D / 1000 },
+  plans: { free: { perMinute: 3, perDay: 25 } },
+});
 const key = 'pc_free_dayspan_aaaaa';
 
 describe("the day probe's declaration covers each phase's give-up and the wait under way when it comes", () => {
   it('a server that never enforces the day: the search for its end runs past its span by a minute wait at most', async () => {
-    const t = inProcessTarget({ plans, keys: { [key]: 'free' }, faults: { noDayQuota: true }, skewMs: 0, startMs: Date.UTC(2030, 0, 1) + 500 });
-    const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+    const t = inProcessTarget({
+      plans,
+      keys: { [key]: 'free' },
+      faults: { noDayQuota: true },
+      skewMs: 0,
+      startMs: Date.UTC(2030, 0, 1) + 500,
+    });
+    const ctx = createContext({
+      send: t.send,
+      clock: t.clock,
+      baseUrl: t.baseUrl,
+      windows: plans.windows,
+      progress: silentProgress,
+    });
     const start = t.clock.now();
     const r = await runProbes(ctx, [{ key, plan: resolvePlan(plans, 'free') }], ['day'], [key]);
     const searchMs = t.clock.now() - start;
@@ -35,7 +50,9 @@ describe("the day probe's declaration covers each phase's give-up and the wait u
     // and the wait under way). The declaration without those minute waits was short by what this search ran over.
     const count = D + 2 * M + M + DATE_SLACK_MS;
     const dayWaits = 2 * (D + DATE_SLACK_MS);
-    expect(dayWaits + searchMs + count).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.day, plans.windows, waitCapMs(plans.windows)));
+    expect(dayWaits + searchMs + count).toBeLessThanOrEqual(
+      waitsMs(PROBE_WAITS.day, plans.windows, waitCapMs(plans.windows)),
+    );
   });
 
   // A limiter shown not to be fixed windows (here told a token bucket, as the minute probe tells one) has no
@@ -43,13 +60,28 @@ describe("the day probe's declaration covers each phase's give-up and the wait u
   // wait under way when it runs out.
   it('a token bucket whose day is not enforced: the paced run gives up after 3 days + 4 minutes, within the declaration', async () => {
     const bucketPlans = parsePlansFile({ windows: plans.windows, plans: { free: { perMinute: 6, perDay: 25 } } });
-    const t = inProcessTarget({ plans: bucketPlans, keys: { [key]: 'free' }, variants: { limiterModel: 'token-bucket' }, faults: { noDayQuota: true }, skewMs: 0, startMs: Date.UTC(2030, 0, 1) + 500 });
-    const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+    const t = inProcessTarget({
+      plans: bucketPlans,
+      keys: { [key]: 'free' },
+      variants: { limiterModel: 'token-bucket' },
+      faults: { noDayQuota: true },
+      skewMs: 0,
+      startMs: Date.UTC(2030, 0, 1) + 500,
+    });
+    const ctx = createContext({
+      send: t.send,
+      clock: t.clock,
+      baseUrl: t.baseUrl,
+      windows: plans.windows,
+      progress: silentProgress,
+    });
     ctx.models['free'] = { model: 'token-bucket', why: 'told as the minute probe tells it' };
     const start = t.clock.now();
     const r = await runProbes(ctx, [{ key, plan: resolvePlan(bucketPlans, 'free') }], ['day'], [key]);
     const pacedMs = t.clock.now() - start;
-    expect(r.checks.find((c) => c.id === 'quota.day.exact[free]')?.failures[0]?.message).toMatch(/without a day-quota 429 .*a token-bucket limiter at most/);
+    expect(r.checks.find((c) => c.id === 'quota.day.exact[free]')?.failures[0]?.message).toMatch(
+      /without a day-quota 429 .*a token-bucket limiter at most/,
+    );
     expect(pacedMs).toBeGreaterThan(3 * D + 4 * M);
     expect(pacedMs).toBeLessThanOrEqual(3 * D + 4 * M + M + DATE_SLACK_MS);
     expect(pacedMs).toBeLessThanOrEqual(waitsMs(PROBE_WAITS.day, plans.windows, waitCapMs(plans.windows)));

@@ -61,8 +61,19 @@ export function place([lo, hi]: [number, number], startMs: number, endMs: number
  * ended by the time that one began (out: a fixed day, aligned or opened by a first request, never
  * overlaps the next). Undefined when it does not report the day quota, or the day's end is not a Reset.
  */
-function placedByOwnReset(s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>, daySeconds: number, finalReset: number | undefined): Placement | undefined {
-  if (finalReset === undefined || s.reset === undefined || quotaOf(s.limit, plan) !== 'day' || plan.perMinute === plan.perDay) return undefined;
+function placedByOwnReset(
+  s: Sample,
+  plan: Pick<Plan, 'perMinute' | 'perDay'>,
+  daySeconds: number,
+  finalReset: number | undefined,
+): Placement | undefined {
+  if (
+    finalReset === undefined ||
+    s.reset === undefined ||
+    quotaOf(s.limit, plan) !== 'day' ||
+    plan.perMinute === plan.perDay
+  )
+    return undefined;
   if (s.reset === finalReset) return 'in';
   return s.reset <= finalReset - daySeconds ? 'out' : undefined;
 }
@@ -81,7 +92,13 @@ const refusedOnSpentDay = (s: Sample, plan: Pick<Plan, 'perMinute' | 'perDay'>):
  * of aligned windows (exact), a second for a whole-second Reset of a window opened at any instant (it is
  * rounded up), else the Retry-After slack.
  */
-export function tallyDay(run: TallyInput, startMs: number, endMs: number, final: Observation, uncertainMs = 0): DayTally {
+export function tallyDay(
+  run: TallyInput,
+  startMs: number,
+  endMs: number,
+  final: Observation,
+  uncertainMs = 0,
+): DayTally {
   const finalSample = final.sample;
   const { samples } = run;
   const tally: DayTally = { admitted: 0, rejected: 0, ambiguous: false, racing: 0, before: 0, spanMs: 0 };
@@ -93,8 +110,9 @@ export function tallyDay(run: TallyInput, startMs: number, endMs: number, final:
   for (const s of samples) {
     if (s === finalSample) continue;
     if (s.t > final.serverMs + SLACK_MS) tally.ambiguous = true; // sent after the final 429: cannot be
-    const where = placedByOwnReset(s, run.k.plan, run.ctx.windows.daySeconds, finalReset)
-      ?? place(countedWithin(s, run.k.plan, run.ctx.windows), startMs, endMs, uncertainMs);
+    const where =
+      placedByOwnReset(s, run.k.plan, run.ctx.windows.daySeconds, finalReset) ??
+      place(countedWithin(s, run.k.plan, run.ctx.windows), startMs, endMs, uncertainMs);
     if (where === 'ambiguous') tally.ambiguous = true;
     if (earliest === undefined || s.t < earliest.t) earliest = { t: s.t, where };
     if (where !== 'in') continue;
@@ -108,7 +126,6 @@ export function tallyDay(run: TallyInput, startMs: number, endMs: number, final:
   if (earliest?.where !== 'out') tally.before = run.before;
   return tally;
 }
-
 
 /**
  * A day Reset on the windows' origin (the epoch unless the plan table says) is the exact end of an aligned
@@ -148,12 +165,19 @@ export function settleByTally(input: TallyInput): Settled | undefined {
   // Requests sent before the probes (answers unseen) may have been counted, or not: either count passes,
   // one between them cannot be told from over-admission (the slow path counts a day without them).
   const withBefore = t.admitted + t.before;
-  if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay) return t.admitted > perDay ? { over: t.admitted, spanMs: t.spanMs } : undefined;
+  if (t.ambiguous || withBefore + Math.max(0, t.rejected) < perDay)
+    return t.admitted > perDay ? { over: t.admitted, spanMs: t.spanMs } : undefined;
   const consumes = withBefore < perDay && withBefore + t.rejected === perDay;
   if (t.admitted < perDay && withBefore > perDay) return undefined;
   // A limiter counting its 429s, whose last refusals raced the day's 429: which of them it counted first
   // the answers do not tell; the slow path counts a fresh day, its last requests one at a time (day.ts).
-  if (t.racing > 0 && withBefore < perDay && withBefore + t.rejected !== perDay && withBefore + t.rejected - t.racing <= perDay) return undefined;
+  if (
+    t.racing > 0 &&
+    withBefore < perDay &&
+    withBefore + t.rejected !== perDay &&
+    withBefore + t.rejected - t.racing <= perDay
+  )
+    return undefined;
   const exactly = t.admitted === perDay || withBefore === perDay || consumes;
   return !exactly && t.admitted > perDay ? { over: t.admitted, spanMs: t.spanMs } : { tally: t, consumes, exactly };
 }
@@ -163,16 +187,26 @@ export function tallyExact(input: TallyInput, s: Settled): Verdict {
   if ('over' in s) return overDay(input, s.over, s.spanMs);
   if (s.exactly) return verdict.pass;
   const { perDay } = input.k.plan;
-  return failure(`${s.tally.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, { exchange: input.final.ex, expected: perDay, received: s.tally.admitted });
+  return failure(
+    `${s.tally.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`,
+    { exchange: input.final.ex, expected: perDay, received: s.tally.admitted },
+  );
 }
 
 /** The day's end came from this 429, so only the bounds are independent: past this minute, within a day. */
 export function tallyRetryAfter({ final, endMs, ctx }: TallyInput): Verdict[] {
   const dayS = ctx.windows.daySeconds;
-  if ((final.quota === 'day' && final.rate) || !final.retryAfter) return [retryAfterPresent(final), ...retryAfterAccurate(final, endMs, ctx.windows.daySeconds)];
+  if ((final.quota === 'day' && final.rate) || !final.retryAfter)
+    return [retryAfterPresent(final), ...retryAfterAccurate(final, endMs, ctx.windows.daySeconds)];
   const s = final.retryAfter.seconds;
   if (s >= 1 && s <= dayS + SLACK_MS / 1000) return [verdict.pass];
-  return [failure(`the day quota's Retry-After is ${final.retryAfter.raw} (${s} s): not within one day window of ${dayS} s`, { exchange: final.ex, expected: `1..${dayS}`, received: s })];
+  return [
+    failure(`the day quota's Retry-After is ${final.retryAfter.raw} (${s} s): not within one day window of ${dayS} s`, {
+      exchange: final.ex,
+      expected: `1..${dayS}`,
+      received: s,
+    }),
+  ];
 }
 
 /** Whether 429s count against the day (OBSERVE), when any fell in the day window. */
@@ -182,7 +216,11 @@ export function tallyConsume(input: TallyInput, s: Settled): Verdict {
     return verdict.unjudged(why, "a day quota that refuses past the plan's day figure (quota.day.exact judges it)");
   }
   const t = s.tally;
-  if (t.rejected === 0) return verdict.unjudged('no 429 fell in this day window before the day quota ran out', "a minute quota that refuses the request past its figure (quota.minute.exact judges it)");
+  if (t.rejected === 0)
+    return verdict.unjudged(
+      'no 429 fell in this day window before the day quota ran out',
+      'a minute quota that refuses the request past its figure (quota.minute.exact judges it)',
+    );
   return verdict.observed({ consumesDayQuota: s.consumes, admittedInDay: t.admitted, rejectedInDay: t.rejected });
 }
 
@@ -204,13 +242,20 @@ function overDayText(scope: ProbeScope, admitted: number, spanMs: number | undef
   const { perDay } = scope.k.plan;
   const { daySeconds } = scope.ctx.windows;
   const plan = `the plan allows ${perDay}`;
-  if (scope.ctx.declared !== undefined || !modelUnknown) return `${admitted} requests admitted in one day window; ${plan}; ${readingFor(scope.ctx.declared, perDay)}`;
+  if (scope.ctx.declared !== undefined || !modelUnknown)
+    return `${admitted} requests admitted in one day window; ${plan}; ${readingFor(scope.ctx.declared, perDay)}`;
   return `${spanMs === undefined ? `${admitted} admitted in one ${daySeconds} s day` : overWindowText(admitted, spanMs, perDay, daySeconds, 'day')}; ${plan}`;
 }
 
 /** More than perDay in one day window: over-admission, unless a declared bucket's refill may explain it. */
 function overDay(input: TallyInput, admitted: number, spanMs: number): Verdict {
   const { perDay } = input.k.plan;
-  return refillMayExplain(input, admitted, input.modelUnknown)
-    ?? failure(overDayText(input, admitted, spanMs, input.modelUnknown), { exchange: input.final.ex, expected: perDay, received: admitted });
+  return (
+    refillMayExplain(input, admitted, input.modelUnknown) ??
+    failure(overDayText(input, admitted, spanMs, input.modelUnknown), {
+      exchange: input.final.ex,
+      expected: perDay,
+      received: admitted,
+    })
+  );
 }

@@ -5,7 +5,20 @@
 import { fewest } from '../../core/extent.ts';
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
-import { keySamples, labelOf, localPast, MARGIN_MS, notWaited, scopeOf, serverNow, sleepUntilServer, spentBefore, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import {
+  keySamples,
+  labelOf,
+  localPast,
+  MARGIN_MS,
+  notWaited,
+  scopeOf,
+  serverNow,
+  sleepUntilServer,
+  spentBefore,
+  waitFor,
+  type ProbeRun,
+  type ProbeScope,
+} from './context.ts';
 import { failure, silent, type Observed } from './findings.ts';
 import type { Verdict } from '../../report/check.ts';
 import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
@@ -25,7 +38,14 @@ export type DaySearch =
   | { kind: 'found'; endMs: number; final: Observation; own: Observation[] }
   | { kind: 'end-unknown'; final: Observation }
   | { kind: 'too-slow'; perDayAtPace: number }
-  | { kind: 'no-day-429'; admitted: number; spanMs: number; last: Observation; own: Observation[]; dayModel?: ModelVerdict };
+  | {
+      kind: 'no-day-429';
+      admitted: number;
+      spanMs: number;
+      last: Observation;
+      own: Observation[];
+      dayModel?: ModelVerdict;
+    };
 
 /** What the day probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
 export interface DayObservation extends Observed {
@@ -53,7 +73,12 @@ export interface DayObservation extends Observed {
   count?: DayCount & { start: number; samples: readonly Sample[] };
 }
 
-export const dayOf = (run: ProbeRun): DayObservation => ({ scope: scopeOf(run), model: run.ctx.models[labelOf(run)], examined: [], searched: [] });
+export const dayOf = (run: ProbeRun): DayObservation => ({
+  scope: scopeOf(run),
+  model: run.ctx.models[labelOf(run)],
+  examined: [],
+  searched: [],
+});
 
 /**
  * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
@@ -66,23 +91,41 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
   if (!final) return undefined;
   const daySeconds = run.ctx.windows.daySeconds;
   const samples = keySamples(run);
-  const admittedDay = samples.filter((s) => s.status < 300 && s.limit === run.k.plan.perDay && s.reset !== undefined && s.t > final.serverMs - daySeconds * 1000);
+  const admittedDay = samples.filter(
+    (s) =>
+      s.status < 300 &&
+      s.limit === run.k.plan.perDay &&
+      s.reset !== undefined &&
+      s.t > final.serverMs - daySeconds * 1000,
+  );
   // The latest answer of the same day (its Reset not yet passed when the 429 came).
-  const latest = admittedDay.filter((s) => s.reset! * 1000 >= final.serverMs - SLACK_MS).reduce<(typeof admittedDay)[number] | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
+  const latest = admittedDay
+    .filter((s) => s.reset! * 1000 >= final.serverMs - SLACK_MS)
+    .reduce<(typeof admittedDay)[number] | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
   if (final.rate && final.quota === 'day') {
     const finalReset = final.rate.reset;
     const odd = admittedDay.find((s) => s.reset !== finalReset && s.reset! > finalReset - daySeconds);
-    if (odd) return `an admitted answer reported Reset ${odd.reset}, the day's 429 ${finalReset}: a day window ending less than ${daySeconds} s before it`;
+    if (odd)
+      return `an admitted answer reported Reset ${odd.reset}, the day's 429 ${finalReset}: a day window ending less than ${daySeconds} s before it`;
     // A fixed day starts whole. The answer reporting the most Remaining is the first the server counted
     // (whatever order our concurrent requests arrived in): only this key's requests counted before it
     // explain less than perDay - 1. Admitted ones without the day's Reset may have raced it (a burst);
     // refusals (some servers count them: quota.rejected.consume) only when answered before it.
     const inDay = admittedDay.filter((s) => s.reset === finalReset);
-    const first = inDay.reduce<Sample | undefined>((a, b) => (a === undefined || b.remaining! > a.remaining! ? b : a), undefined);
+    const first = inDay.reduce<Sample | undefined>(
+      (a, b) => (a === undefined || b.remaining! > a.remaining! ? b : a),
+      undefined,
+    );
     if (first) {
       const startMs = (finalReset - daySeconds) * 1000;
-      const before = samples.filter((s) => s !== final.sample && !inDay.includes(s) && s.t >= startMs - SLACK_MS
-        && (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t)).length + spentBefore(run);
+      const before =
+        samples.filter(
+          (s) =>
+            s !== final.sample &&
+            !inDay.includes(s) &&
+            s.t >= startMs - SLACK_MS &&
+            (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t),
+        ).length + spentBefore(run);
       if (first.remaining! < run.k.plan.perDay - 1 - before) {
         return `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
       }
@@ -106,11 +149,19 @@ export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): read
   const startMs = (final.rate.reset - ctx.windows.daySeconds) * 1000;
   const samples = all.filter((s) => s.status < 300);
   const during = samples.filter((s) => s.t >= startMs + SLACK_MS && s.t <= final.serverMs);
-  if (during.length === 0 || !during.every((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset)) return silent;
+  if (during.length === 0 || !during.every((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset))
+    return silent;
   // Every answer of this window, also those of the final 429's wave that came back after it.
-  const least = fewest(samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!));
+  const least = fewest(
+    samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!),
+  );
   if (least <= 0) return silent;
-  return [failure(`the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day quota)`, { exchange: final.ex, expected: 0, received: least })];
+  return [
+    failure(
+      `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day quota)`,
+      { exchange: final.ex, expected: 0, received: least },
+    ),
+  ];
 }
 
 /**
@@ -190,7 +241,13 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
     }
     const skipTo = i === 0 ? shortDayEnd(run, o) : undefined;
     if (skipTo !== undefined) {
-      ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: k.plan.perDay, etaMs: Math.max(0, skipTo - o.serverMs), message: 'waiting for a day window long enough to count' });
+      ctx.progress({
+        phase: `quota ${k.plan.name}: day`,
+        done: 0,
+        total: k.plan.perDay,
+        etaMs: Math.max(0, skipTo - o.serverMs),
+        message: 'waiting for a day window long enough to count',
+      });
       source.drop();
       await sleepUntilServer(ctx, skipTo, 'the wait for a day window long enough to count');
       winEnd = undefined;
@@ -213,7 +270,8 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
     if (dayModel ? span > dayGiveUpMs(ctx.windows, 'paced') : spent) {
       // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
       const perDayAtPace = (total * dayMs) / Math.max(1, span);
-      if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute) return { kind: 'too-slow', perDayAtPace };
+      if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute)
+        return { kind: 'too-slow', perDayAtPace };
       return { kind: 'no-day-429', admitted: total, spanMs: span, last: o, own, dayModel };
     }
     if (o.admitted && inWindow === k.plan.perMinute && !deliberate) {
@@ -250,7 +308,7 @@ async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number 
 
 /** The model is not told, and the day's own Resets show it refilling (day-refill.ts): that day's model. */
 const bucketDay = (run: ProbeRun, seen: DayObservation, own: readonly Observation[]): ModelVerdict | undefined =>
-  (seen.model === undefined || seen.model.model === 'unknown' ? refillingDay(run, own) : undefined);
+  seen.model === undefined || seen.model.model === 'unknown' ? refillingDay(run, own) : undefined;
 
 /**
  * Past perDay admitted without a day 429 the pacing crossed into the next day window (a slow target, or a
@@ -260,7 +318,12 @@ function findingProgress(run: ProbeRun, total: number, minuteMs: number): Progre
   const { perDay, perMinute } = run.k.plan;
   const phase = `quota ${run.k.plan.name}: day`;
   if (total < perDay) return { phase, done: total, total: perDay, etaMs: ((perDay - total) / perMinute) * minuteMs };
-  return { phase, done: perDay - 1, total: perDay, message: `${total} admitted without a day 429: the count goes on into the next day window` };
+  return {
+    phase,
+    done: perDay - 1,
+    total: perDay,
+    message: `${total} admitted without a day 429: the count goes on into the next day window`,
+  };
 }
 
 /** Progress events once per minute window's worth of requests, not per request. */
@@ -289,12 +352,19 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
   for (let w = 0; w < windows; w++) {
     if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
     let winEnd = start + (w + 1) * minuteMs;
-    ctx.progress({ phase: `quota ${k.plan.name}: day`, done: c.admitted, total: perDay, etaMs: (windows - 2 - w) * minuteMs });
+    ctx.progress({
+      phase: `quota ${k.plan.name}: day`,
+      done: c.admitted,
+      total: perDay,
+      etaMs: (windows - 2 - w) * minuteMs,
+    });
     let inWindow = 0;
     let counted: number | undefined; // local ms: the answer of this window's first admitted request
     // Near the day's end, no more at once than the day may have left if 429s count against it (plus the
     // final one): no refusal races the day's 429, so the count is exact whichever the limiter does.
-    const source = waveSource(run, perMinute, () => Math.min(perMinute - inWindow, Math.max(1, perDay + 1 - c.admitted - c.rejected)));
+    const source = waveSource(run, perMinute, () =>
+      Math.min(perMinute - inWindow, Math.max(1, perDay + 1 - c.admitted - c.rejected)),
+    );
     while (inWindow < perMinute) {
       if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
       const o = await source.next();
@@ -371,7 +441,8 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   // No day 429 within the span: a day its own Resets show refilling may not have run dry at our pace
   // (perDay plus its refill over the span), judged as a bucket's day that gave up (day-sliding.ts).
   if (found?.kind === 'no-day-429') seen.dayModel = found.dayModel;
-  if (found?.kind === 'no-day-429' && seen.dayModel) seen.sliding = { kind: 'gave-up', own: found.own, last: found.last, spanMs: found.spanMs };
+  if (found?.kind === 'no-day-429' && seen.dayModel)
+    seen.sliding = { kind: 'gave-up', own: found.own, last: found.last, spanMs: found.spanMs };
   if (found?.kind !== 'found') return;
   // The minute probe could not tell the model: the day's own Resets may show it refills (a bucket day),
   // judged as any day that is not a fixed window's.
@@ -380,7 +451,12 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
   seen.notFixed = unknown && !seen.dayModel ? dayNotFixed(run, found.final) : undefined;
   const tally: TallyInput = {
-    ...scopeOf(run), samples: keySamples(run), before: spentBefore(run), endMs: found.endMs, final: found.final, modelUnknown: unknown,
+    ...scopeOf(run),
+    samples: keySamples(run),
+    before: spentBefore(run),
+    endMs: found.endMs,
+    final: found.final,
+    modelUnknown: unknown,
   };
   const settled = seen.dayModel || seen.notFixed ? undefined : settleByTally(tally);
   // Left unjudged either way (a day not shown fixed, or more than perDay that a refill may explain): the
@@ -398,7 +474,13 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   seen.settled = settled;
   if (settled) return;
   const start = found.endMs;
-  ctx.progress({ phase: `quota ${k.plan.name}: day`, done: 0, total: perDay, etaMs: Math.max(0, start - serverNow(ctx)), message: 'waiting for a fresh day window' });
+  ctx.progress({
+    phase: `quota ${k.plan.name}: day`,
+    done: 0,
+    total: perDay,
+    etaMs: Math.max(0, start - serverNow(ctx)),
+    message: 'waiting for a fresh day window',
+  });
   await sleepUntilServer(ctx, start, 'the wait for a fresh day window');
   const c = await countDay(run, start, seen.examined);
   seen.count = { ...c, start, samples: keySamples(run) };

@@ -29,12 +29,29 @@ describe('express-rate-limit 20–120 ms away, 3 s / 30 s windows', () => {
 
 describe('its faulty twins at the same distance are still caught', () => {
   it.for([1, 2, 3])('seed %i: one more per minute window fails quota.minute.exact', async (seed) => {
-    const r = await runShape({ windows, plans, shape: { ...erl, faults: { overAdmit: 1 } }, latencyMs: [20, 120], seed, only: ['minute'] });
+    const r = await runShape({
+      windows,
+      plans,
+      shape: { ...erl, faults: { overAdmit: 1 } },
+      latencyMs: [20, 120],
+      seed,
+      only: ['minute'],
+    });
     expect(r.failed.map((f) => f.split(':')[0])).toContain('quota.minute.exact[free]');
   });
 
-  it.for([1, 2, 3])('seed %i: Remaining one too high on admitted answers fails quota.headers.remaining', async (seed) => {
-    const r = await runShape({ windows, plans, shape: { ...erl, faults: { remainingPlusOne: true } }, latencyMs: [20, 120], seed, only: ['minute'] });
-    expect(r.failed.map((f) => f.split(':')[0])).toContain('quota.headers.remaining[free]');
-  });
+  it.for([1, 2, 3])(
+    'seed %i: Remaining one too high on admitted answers fails quota.headers.remaining',
+    async (seed) => {
+      const r = await runShape({
+        windows,
+        plans,
+        shape: { ...erl, faults: { remainingPlusOne: true } },
+        latencyMs: [20, 120],
+        seed,
+        only: ['minute'],
+      });
+      expect(r.failed.map((f) => f.split(':')[0])).toContain('quota.headers.remaining[free]');
+    },
+  );
 });

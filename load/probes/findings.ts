@@ -23,8 +23,11 @@ export interface FailureDetail {
 }
 
 /** A rule of a probe: the check by its key (a typo does not compile), its judge, and its guard. */
-export const rule = <O>(key: CheckKey, judge: (o: O) => Judged, applies?: (o: O) => Verdict | undefined): ProbeRule<O> =>
-  ({ check: CHECKS[key], judge, applies });
+export const rule = <O>(
+  key: CheckKey,
+  judge: (o: O) => Judged,
+  applies?: (o: O) => Verdict | undefined,
+): ProbeRule<O> => ({ check: CHECKS[key], judge, applies });
 
 /** A failure as a Verdict, with the exchange and figures a reader needs. */
 export const failure = (message: string, detail: FailureDetail = {}): Verdict => verdict.fail({ message, ...detail });
@@ -41,7 +44,8 @@ export function notReached(o: Observed, stage: string, why: Unjudged): Unjudged 
   return { reason: `${stage} was not reached: ${cause.reason}`, ...(fix === undefined ? {} : { fix }) };
 }
 
-export const missing = (o: Observed, stage: string, why: Unjudged): Verdict => verdict.unjudgedBy(notReached(o, stage, why));
+export const missing = (o: Observed, stage: string, why: Unjudged): Verdict =>
+  verdict.unjudgedBy(notReached(o, stage, why));
 
 /** A stage the probe ended without and no cut to explain it: petcert's own fault, said as such. */
 export const UNEXPLAINED: Unjudged = {

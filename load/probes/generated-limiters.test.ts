@@ -48,10 +48,21 @@ describe('generated limiters (fast-check)', () => {
   it('a correct one is never failed; a faulty one fails the rule its fault breaks', async () => {
     await fc.assert(
       fc.asyncProperty(shape, async (d) => {
-        const r = await runShape({ windows: WINDOWS, plans: PLANS, shape: optionsOf(d), latencyMs: d.latencyMs, seed: d.seed });
-        const failed = r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
+        const r = await runShape({
+          windows: WINDOWS,
+          plans: PLANS,
+          shape: optionsOf(d),
+          latencyMs: d.latencyMs,
+          seed: d.seed,
+        });
+        const failed = r.checks
+          .filter((c) => c.level === 'MUST' && c.outcome === 'fail')
+          .map((c) => `${c.id}: ${c.failures[0]?.message}`);
         if (d.fault === 'none') expect(failed).toEqual([]);
-        else expect(failed.map((f) => f.split('[')[0]).some((id) => new RegExp(`^(${FAULTS[d.fault]![1]})$`).test(id!))).toBe(true);
+        else
+          expect(
+            failed.map((f) => f.split('[')[0]).some((id) => new RegExp(`^(${FAULTS[d.fault]![1]})$`).test(id!)),
+          ).toBe(true);
       }),
       { numRuns: 150, seed: 20261128 },
     );
@@ -79,9 +90,22 @@ describe('generated buckets (fast-check), declared or not', () => {
   it('declared, a correct one is never failed and a faulty one fails its rule; undeclared, an exact count fails under the window reading', async () => {
     await fc.assert(
       fc.asyncProperty(bucket, async (d) => {
-        const shape = { meter: d.meter, headers: 'binding' as const, ...(d.fault === 'none' ? {} : { faults: BUCKET_FAULTS[d.fault]![0] }) };
-        const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed, ...(d.declared ? { declared: BUCKET_DECLARED } : {}) });
-        const failed = r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => [c.id.split('[')[0]!, c.failures[0]?.message ?? ''] as const);
+        const shape = {
+          meter: d.meter,
+          headers: 'binding' as const,
+          ...(d.fault === 'none' ? {} : { faults: BUCKET_FAULTS[d.fault]![0] }),
+        };
+        const r = await runShape({
+          windows: WINDOWS,
+          plans: PLANS,
+          shape,
+          latencyMs: d.latencyMs,
+          seed: d.seed,
+          ...(d.declared ? { declared: BUCKET_DECLARED } : {}),
+        });
+        const failed = r.checks
+          .filter((c) => c.level === 'MUST' && c.outcome === 'fail')
+          .map((c) => [c.id.split('[')[0]!, c.failures[0]?.message ?? ''] as const);
         if (!d.declared) {
           // More than the figure within one window's length, fault or none: an exact count fails, naming the reading.
           const exact = failed.filter(([id]) => EXACT.test(id));

@@ -21,11 +21,18 @@ export interface IsolationObservation extends Observed {
   answers: Array<{ plan: string; o: Observation; explained: boolean }>;
 }
 
-export const isolationOf = (spent: ProbeRun, alone = false): IsolationObservation =>
-  ({ spentPlan: spent.k.plan.name, alone, answers: [] });
+export const isolationOf = (spent: ProbeRun, alone = false): IsolationObservation => ({
+  spentPlan: spent.k.plan.name,
+  alone,
+  answers: [],
+});
 
 /** One request per other key while `count`'s window is spent, recorded into `seen`. */
-export async function probeIsolation(seen: IsolationObservation, count: WindowCount, others: ProbeRun[]): Promise<void> {
+export async function probeIsolation(
+  seen: IsolationObservation,
+  count: WindowCount,
+  others: ProbeRun[],
+): Promise<void> {
   seen.spent = { rejected: count.rejected !== undefined, endMs: count.endMs };
   if (!count.rejected) return;
   for (const other of others) {
@@ -34,22 +41,34 @@ export async function probeIsolation(seen: IsolationObservation, count: WindowCo
   }
 }
 
-const isolation = rule<IsolationObservation>('isolation', (s) => s.answers.flatMap(({ plan, o, explained }) => {
-  if (o.admitted) return [verdict.pass];
-  if (o.serverMs >= s.spent!.endMs - SLACK_MS / 3 || explained) return [];
-  const message = `the key for plan ${plan} got ${o.status} right after the key for plan ${s.spentPlan} spent its minute quota`;
-  return [failure(message, { exchange: o.ex, expected: 'admitted', received: o.status })];
-}), (s) => {
-  if (s.alone) {
-    const fix = 'give a key of a second plan: --key PLAN=KEY again (or --only minute,burst,day to leave isolation out)';
-    return verdict.unjudged('isolation needs keys of at least two plans', fix);
-  }
-  if (!s.spent) return missing(s, SPENT, UNEXPLAINED);
-  return s.spent.rejected ? undefined : verdict.unjudged(`the key for plan ${s.spentPlan} could not be exhausted: its minute count ended without a 429`, NOT_EXHAUSTED_FIX);
-});
+const isolation = rule<IsolationObservation>(
+  'isolation',
+  (s) =>
+    s.answers.flatMap(({ plan, o, explained }) => {
+      if (o.admitted) return [verdict.pass];
+      if (o.serverMs >= s.spent!.endMs - SLACK_MS / 3 || explained) return [];
+      const message = `the key for plan ${plan} got ${o.status} right after the key for plan ${s.spentPlan} spent its minute quota`;
+      return [failure(message, { exchange: o.ex, expected: 'admitted', received: o.status })];
+    }),
+  (s) => {
+    if (s.alone) {
+      const fix =
+        'give a key of a second plan: --key PLAN=KEY again (or --only minute,burst,day to leave isolation out)';
+      return verdict.unjudged('isolation needs keys of at least two plans', fix);
+    }
+    if (!s.spent) return missing(s, SPENT, UNEXPLAINED);
+    return s.spent.rejected
+      ? undefined
+      : verdict.unjudged(
+          `the key for plan ${s.spentPlan} could not be exhausted: its minute count ended without a 429`,
+          NOT_EXHAUSTED_FIX,
+        );
+  },
+);
 
 const SPENT = "a spent minute window of the key with the highest minute figure (the minute probe's count)";
-const NOT_EXHAUSTED_FIX = "a limiter that refuses past the plan's minute figure (quota.minute.exact shows how many it admitted)";
+const NOT_EXHAUSTED_FIX =
+  "a limiter that refuses past the plan's minute figure (quota.minute.exact shows how many it admitted)";
 
 /** Every other key's answer came at the spent window's end, or its own earlier requests explain its refusal. */
 const NONE_JUDGED = {
@@ -57,7 +76,10 @@ const NONE_JUDGED = {
   fix: 'a minute window longer against the round trip (plans file: windows.minuteSeconds) or a target closer to petcert',
 };
 
-export const ISOLATION_RULES: readonly ProbeRule<IsolationObservation>[] = [isolation, ...unreached(PROBE_CHECKS.isolation, () => NONE_JUDGED)];
+export const ISOLATION_RULES: readonly ProbeRule<IsolationObservation>[] = [
+  isolation,
+  ...unreached(PROBE_CHECKS.isolation, () => NONE_JUDGED),
+];
 
 /**
  * A limiter that is not a fixed window may still be refusing the other key for its own earlier requests
@@ -68,7 +90,9 @@ function ownStateExplains(other: ProbeRun): boolean {
   const label = labelOf(other);
   const model = other.ctx.models[label];
   if (model === undefined || isFixed(model)) return false;
-  const last = keySamples(other)
-    .reduce<{ t: number; remaining?: number; status: number } | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
+  const last = keySamples(other).reduce<{ t: number; remaining?: number; status: number } | undefined>(
+    (a, b) => (a === undefined || b.t >= a.t ? b : a),
+    undefined,
+  );
   return last !== undefined && (last.status === 429 || (last.remaining ?? 0) < 1);
 }

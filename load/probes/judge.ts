@@ -15,7 +15,9 @@ import { remainingCeilingBreach, type Answer } from './remaining-ceiling.ts';
 /** A fixed-window rule on a limiter that is not (or not shown to be) one: not applicable, or unjudged with a fix. */
 export function notFixed(model: ModelVerdict | undefined): Verdict {
   const how = notFixedHow(model);
-  return how.kind === 'not-applicable' ? verdict.notApplicable(notFixedReason(model)) : verdict.unjudged(notFixedReason(model), how.fix);
+  return how.kind === 'not-applicable'
+    ? verdict.notApplicable(notFixedReason(model))
+    : verdict.unjudged(notFixedReason(model), how.fix);
 }
 
 /**
@@ -38,7 +40,10 @@ function refillJumps(fixed: boolean, refillIn: (limit: number, spanMs: number) =
   let wave: { sent: number; answered: number } | undefined;
   let jumped = 0;
   const widen = (o: Observation): void => {
-    wave = { sent: Math.min(wave?.sent ?? Infinity, o.sentLocal), answered: Math.max(wave?.answered ?? -Infinity, o.receivedLocal) };
+    wave = {
+      sent: Math.min(wave?.sent ?? Infinity, o.sentLocal),
+      answered: Math.max(wave?.answered ?? -Infinity, o.receivedLocal),
+    };
   };
   return {
     /** Every consecutive pair, in the list's order: keeps the span of the current wave. */
@@ -70,9 +75,16 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
   const list = count.admitted;
   const first = list[0];
   if (first?.quota === 'minute' && first.rate && first.rate.remaining !== first.rate.limit - 1) {
-    out.push(failure(`the first request of a fresh window reports Remaining ${first.rate.remaining}, expected Limit-1 = ${first.rate.limit - 1}`, {
-      exchange: first.ex, expected: first.rate.limit - 1, received: first.rate.remaining,
-    }));
+    out.push(
+      failure(
+        `the first request of a fresh window reports Remaining ${first.rate.remaining}, expected Limit-1 = ${first.rate.limit - 1}`,
+        {
+          exchange: first.ex,
+          expected: first.rate.limit - 1,
+          received: first.rate.remaining,
+        },
+      ),
+    );
   }
   const fixed = isFixed(model);
   // What a refilling limiter gave back over a span. Fractional refills add up: the floor of Remaining may
@@ -85,7 +97,8 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
     const a = list[i - 1]!;
     const b = list[i]!;
     jumps.see(a, b);
-    if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset)) continue;
+    if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset))
+      continue;
     // A Reset a whole window later is the next fixed window (its Remaining starts over), whatever the model.
     const length = a.quota === 'day' ? windows.daySeconds : windows.minuteSeconds;
     if (b.rate.reset - a.rate.reset >= length) continue;
@@ -94,22 +107,41 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
     const fits = b.rate.remaining >= a.rate.remaining - 1 && b.rate.remaining <= a.rate.remaining - 1 + refill;
     if (!fits && !jumps.explains(a, b)) {
       const expected = refill ? `${a.rate.remaining - 1}..${a.rate.remaining - 1 + refill}` : a.rate.remaining - 1;
-      out.push(failure(`Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request (expected ${expected})`, {
-        exchange: b.ex, expected, received: b.rate.remaining,
-      }));
+      out.push(
+        failure(
+          `Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request (expected ${expected})`,
+          {
+            exchange: b.ex,
+            expected,
+            received: b.rate.remaining,
+          },
+        ),
+      );
       return out;
     }
   }
   const rej = count.rejected;
   if (rej?.quota === 'minute' && rej.rate && rej.rate.remaining !== 0) {
-    out.push(failure(`a 429 of the minute quota reports Remaining ${rej.rate.remaining}`, { exchange: rej.ex, expected: 0, received: rej.rate.remaining }));
+    out.push(
+      failure(`a 429 of the minute quota reports Remaining ${rej.rate.remaining}`, {
+        exchange: rej.ex,
+        expected: 0,
+        received: rej.rate.remaining,
+      }),
+    );
   }
   // A pass only where something was judged: with no pair of one quota's answers (a Limit matching neither
   // figure) the countdown was never read.
   if (judged || rej?.quota === 'minute') out.push(verdict.pass);
   else if (out.length === 0) {
-    const why = "no two consecutive admitted answers of the count report one quota's window: the countdown could not be read";
-    out.push(verdict.unjudged(why, "X-RateLimit-Limit of the plan's minute or day figure on every answer (quota.headers.limit judges it)"));
+    const why =
+      "no two consecutive admitted answers of the count report one quota's window: the countdown could not be read";
+    out.push(
+      verdict.unjudged(
+        why,
+        "X-RateLimit-Limit of the plan's minute or day figure on every answer (quota.headers.limit judges it)",
+      ),
+    );
   }
   return out;
 }
@@ -124,9 +156,15 @@ export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[]):
   if (!breach) return silent;
   const window = `the ${breach.quota} window ending ${breach.reset}`;
   const counted = `at least ${breach.counted} of this key's requests were admitted in that window (answers reporting that Limit and Reset)`;
-  return [failure(`an admitted answer of ${window} reports Remaining ${breach.remaining}, but ${counted}: at most ${breach.limit - breach.counted} can remain`, {
-    expected: `≤ ${breach.limit - breach.counted}`, received: breach.remaining,
-  })];
+  return [
+    failure(
+      `an admitted answer of ${window} reports Remaining ${breach.remaining}, but ${counted}: at most ${breach.limit - breach.counted} can remain`,
+      {
+        expected: `≤ ${breach.limit - breach.counted}`,
+        received: breach.remaining,
+      },
+    ),
+  ];
 }
 
 /**
@@ -148,23 +186,40 @@ export function remainingAtRefusal(count: WindowCount): readonly Verdict[] {
   const fewest = fewestBeforeRefusal(count);
   if (fewest === undefined || fewest === 0) return silent;
   const why = `the last request it admitted cannot have left ${fewest}`;
-  return [failure(`the minute quota refused while every admitted answer of the count reported at least Remaining ${fewest}: ${why}`, {
-    exchange: count.rejected!.ex, expected: 0, received: fewest,
-  })];
+  return [
+    failure(
+      `the minute quota refused while every admitted answer of the count reported at least Remaining ${fewest}: ${why}`,
+      {
+        exchange: count.rejected!.ex,
+        expected: 0,
+        received: fewest,
+      },
+    ),
+  ];
 }
 
 /** §8.3 rule 2: the 429 carries a Retry-After we can read. */
 export function retryAfterPresent(o: Observation): Verdict {
   if (o.retryAfter) return verdict.pass;
   const raw = o.ex.response.headers[RATE_LIMIT_HEADERS.retryAfter];
-  return failure(raw === undefined ? 'the 429 has no Retry-After header' : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`, { exchange: o.ex });
+  return failure(
+    raw === undefined
+      ? 'the 429 has no Retry-After header'
+      : `Retry-After ${JSON.stringify(raw)} is neither delay-seconds nor an HTTP-date`,
+    { exchange: o.ex },
+  );
 }
 
 /** RFC 9110: delay-seconds are digits only (judged only when there is a Retry-After to read). */
 export function retryAfterForm(o: Observation): readonly Verdict[] {
   if (!o.retryAfter) return silent;
   if (isRfcRetryAfter(o.retryAfter)) return [verdict.pass];
-  return [failure(`Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read as ${o.retryAfter.seconds} s`, { exchange: o.ex })];
+  return [
+    failure(
+      `Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read as ${o.retryAfter.seconds} s`,
+      { exchange: o.ex },
+    ),
+  ];
 }
 
 /**
@@ -182,10 +237,17 @@ export function retryAfterConsistent(scope: ProbeScope, o: Observation, windowSe
   const toReset = o.rate && o.quota !== 'unknown' ? o.rate.reset - sentServerMs / 1000 : undefined;
   const length = o.quota === 'day' ? scope.ctx.windows.daySeconds : windowSeconds;
   if (got > length + slack) {
-    return [failure(`Retry-After ${o.retryAfter.raw} (${got} s) is longer than the ${length} s window of the quota that refused`, { exchange: o.ex, expected: `≤ ${length}`, received: got })];
+    return [
+      failure(
+        `Retry-After ${o.retryAfter.raw} (${got} s) is longer than the ${length} s window of the quota that refused`,
+        { exchange: o.ex, expected: `≤ ${length}`, received: got },
+      ),
+    ];
   }
   if (got === 0 && (toReset === undefined || toReset > 0.5)) {
-    return [failure('Retry-After 0 on a 429 whose quota is still spent', { exchange: o.ex, expected: '≥ 1', received: 0 })];
+    return [
+      failure('Retry-After 0 on a 429 whose quota is still spent', { exchange: o.ex, expected: '≥ 1', received: 0 }),
+    ];
   }
   return [verdict.pass];
 }
@@ -206,28 +268,48 @@ export function retryAfterAccurate(o: Observation, endMs: number, windowSeconds:
   const early = slack + RESET_ROUNDING_MS / 1000;
   if (got < expected - early || got > windowSeconds + slack || (got === 0 && expected > 0.5)) {
     const bound = got > windowSeconds + slack ? `, longer than the quota's ${windowSeconds} s window` : '';
-    return [failure(`Retry-After ${o.retryAfter.raw} (${got} s) but the quota resets in ${expected.toFixed(1)} s${bound}`, {
-      exchange: o.ex, expected: `${Math.max(0, Math.ceil(expected - early))}..${windowSeconds}`, received: got,
-    })];
+    return [
+      failure(`Retry-After ${o.retryAfter.raw} (${got} s) but the quota resets in ${expected.toFixed(1)} s${bound}`, {
+        exchange: o.ex,
+        expected: `${Math.max(0, Math.ceil(expected - early))}..${windowSeconds}`,
+        received: got,
+      }),
+    ];
   }
   if (o.rate && o.quota !== 'unknown' && o.serverMs / 1000 + got < o.rate.reset - slack - RESET_ROUNDING_MS / 1000) {
-    return [failure(`Retry-After (${got} s) ends before X-RateLimit-Reset ${o.rate.reset}: a client waiting it is refused again`, { exchange: o.ex, expected: o.rate.reset, received: Math.round(o.serverMs / 1000 + got) })];
+    return [
+      failure(
+        `Retry-After (${got} s) ends before X-RateLimit-Reset ${o.rate.reset}: a client waiting it is refused again`,
+        { exchange: o.ex, expected: o.rate.reset, received: Math.round(o.serverMs / 1000 + got) },
+      ),
+    ];
   }
   return [verdict.pass];
 }
 
 /** A pair of answers one after the other (the server's order) that §8.2 "currently applicable" speaks of. */
-function applicablePair(prev: Observation | undefined, o: Observation): prev is Observation & { rate: NonNullable<Observation['rate']> } {
-  if (!prev?.admitted || !prev.rate || o.status !== 429 || prev.quota === 'unknown' || o.quota === 'unknown') return false;
+function applicablePair(
+  prev: Observation | undefined,
+  o: Observation,
+): prev is Observation & { rate: NonNullable<Observation['rate']> } {
+  if (!prev?.admitted || !prev.rate || o.status !== 429 || prev.quota === 'unknown' || o.quota === 'unknown')
+    return false;
   return o.sentLocal >= prev.receivedLocal; // sent together (a wave): not a client reading the headers first
 }
 
 /** §8.2: Remaining > 0 followed by a 429 of the same quota says one more request fitted, whatever the model. */
 export function remainingBefore429(prev: Observation | undefined, o: Observation): readonly Verdict[] {
   if (!applicablePair(prev, o) || prev.quota !== o.quota || prev.rate.remaining <= 0) return silent;
-  return [failure(`an admitted answer reported Remaining ${prev.rate.remaining} of the ${prev.quota} quota, and the next request got a 429 of that quota`, {
-    exchange: o.ex, expected: 0, received: prev.rate.remaining,
-  })];
+  return [
+    failure(
+      `an admitted answer reported Remaining ${prev.rate.remaining} of the ${prev.quota} quota, and the next request got a 429 of that quota`,
+      {
+        exchange: o.ex,
+        expected: 0,
+        received: prev.rate.remaining,
+      },
+    ),
+  ];
 }
 
 /**
@@ -238,7 +320,14 @@ export function remainingBefore429(prev: Observation | undefined, o: Observation
 export function applicable(prev: Observation | undefined, o: Observation): readonly Verdict[] {
   if (!applicablePair(prev, o)) return silent;
   if (prev.quota === o.quota || prev.rate.remaining <= 0) return [verdict.pass];
-  return [failure(`an admitted answer reported the ${prev.quota} quota with Remaining ${prev.rate.remaining}, and the next request got a 429 of the ${o.quota} quota`, {
-    exchange: o.ex, expected: `the ${o.quota} quota's headers (Remaining 0) before its 429`, received: `${prev.quota} quota, Remaining ${prev.rate.remaining}`,
-  })];
+  return [
+    failure(
+      `an admitted answer reported the ${prev.quota} quota with Remaining ${prev.rate.remaining}, and the next request got a 429 of the ${o.quota} quota`,
+      {
+        exchange: o.ex,
+        expected: `the ${o.quota} quota's headers (Remaining 0) before its 429`,
+        received: `${prev.quota} quota, Remaining ${prev.rate.remaining}`,
+      },
+    ),
+  ];
 }

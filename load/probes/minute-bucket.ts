@@ -10,7 +10,14 @@ import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
 import {
-  admittedTooSoon, FENCE, longerThanOneToken, refusedTooEarly, resetsNoFixedWindow, startedFull, type BucketCount, type Timed,
+  admittedTooSoon,
+  FENCE,
+  longerThanOneToken,
+  refusedTooEarly,
+  resetsNoFixedWindow,
+  startedFull,
+  type BucketCount,
+  type Timed,
 } from './bucket-fit.ts';
 
 const timed = (o: Observation): Timed => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal });
@@ -32,7 +39,8 @@ export function nextTooSoon(run: ProbeRun, count: WindowCount, next: NextWindowC
   if (admittedTooSoon(o)) {
     return `after the 429 the limiter admitted ${next.admitted} within ${Math.round(o.lastMs - o.refused.sentMs)} ms, more than ${bucket} refills`;
   }
-  if (next.admitted < limit || !rej.retryAfter || !longerThanOneToken(limit, windowMs, rej.retryAfter)) return undefined;
+  if (next.admitted < limit || !rej.retryAfter || !longerThanOneToken(limit, windowMs, rej.retryAfter))
+    return undefined;
   const longer = `the 429's Retry-After ${rej.retryAfter.raw} is longer than ${bucket} names for one request`;
   return `${longer}, and after it the window admitted ${next.admitted} at once`;
 }
@@ -52,19 +60,34 @@ function nextRefilled(next: NextWindowCount | undefined, n: number): string | un
  * window after it came back faster than a bucket refills (`afterTooSoon`): a fixed window, judged
  * exactly. The window after it refused sooner than this count: a refilling limiter, judged as a bucket.
  */
-function toldByCount(run: ProbeRun, count: WindowCount, why: string, next?: NextWindowCount, afterTooSoon?: string): ModelVerdict | undefined {
+function toldByCount(
+  run: ProbeRun,
+  count: WindowCount,
+  why: string,
+  next?: NextWindowCount,
+  afterTooSoon?: string,
+): ModelVerdict | undefined {
   const rej = count.rejected;
   if (rej?.quota !== 'minute') return undefined;
   const c: BucketCount = {
-    limit: run.k.plan.perMinute, windowMs: windowMsOf(run), restMs: count.restMs, admitted: count.admitted.map(timed), refused: timed(rej),
+    limit: run.k.plan.perMinute,
+    windowMs: windowMsOf(run),
+    restMs: count.restMs,
+    admitted: count.admitted.map(timed),
+    refused: timed(rej),
   };
   const n = count.admitted.length;
   if (refusedTooEarly(c)) {
-    return { model: 'fixed', why: `${why}; its 429 after ${n} came while ${bucketOf(c.limit, c.windowMs)} would still have held ${FENCE} or more` };
+    return {
+      model: 'fixed',
+      why: `${why}; its 429 after ${n} came while ${bucketOf(c.limit, c.windowMs)} would still have held ${FENCE} or more`,
+    };
   }
   if (afterTooSoon) return { model: 'fixed', why: `${why}; ${afterTooSoon}` };
   const refilled = nextRefilled(next, n);
-  return refilled ? { model: 'token-bucket', why: `${why}; ${refilled}: judged as a bucket refilling over the count` } : undefined;
+  return refilled
+    ? { model: 'token-bucket', why: `${why}; ${refilled}: judged as a bucket refilling over the count` }
+    : undefined;
 }
 
 /** Why a count above the figure stays unjudged: a bucket's refill and a fixed window's over-admission alike. */
@@ -79,7 +102,11 @@ const UNDECIDED_FIX =
  * minute-rules.ts `exact`), never passed, never failed.
  */
 export async function bucketOrFixed(
-  run: ProbeRun, count: WindowCount, model: ModelVerdict, next?: NextWindowCount, afterTooSoon?: string,
+  run: ProbeRun,
+  count: WindowCount,
+  model: ModelVerdict,
+  next?: NextWindowCount,
+  afterTooSoon?: string,
 ): Promise<{ count: WindowCount; model: ModelVerdict }> {
   const { perMinute } = run.k.plan;
   const above = count.admitted.length > perMinute && !count.over && count.rejected?.quota === 'minute';
@@ -91,7 +118,8 @@ export async function bucketOrFixed(
   const again = rested ? undefined : await exhaustWindow(run, false, 1);
   const recounted = again && toldByCount(run, again, model.why);
   if (again && recounted) return { count: again, model: recounted };
-  const dayOut = next?.last.status === 429 && dayOwned(run, next.last) ? ' (the day ran out in the window after the 429)' : '';
+  const dayOut =
+    next?.last.status === 429 && dayOwned(run, next.last) ? ' (the day ran out in the window after the 429)' : '';
   const n = count.admitted.length;
   const alike = `a bucket's refill over the count and a fixed window over-admitting alike, and what followed told neither${dayOut}`;
   const undecided = `${model.why}; ${n} admitted, within what a bucket of ${perMinute} refills over the count: ${alike}`;
@@ -114,21 +142,30 @@ const minute429 = (run: ProbeRun, o: Observation | undefined): o is Observation 
  * one second and the next; a fixed window's never do, whatever it charges its 429s to (it stays unknown: the
  * rules it gates stay unjudged, never passed). Bounded: at most that many waves; the server's Resets only.
  */
-export async function tellNotFixed(run: ProbeRun, seen: ReadonlyArray<Observation | undefined>): Promise<ModelVerdict | undefined> {
+export async function tellNotFixed(
+  run: ProbeRun,
+  seen: ReadonlyArray<Observation | undefined>,
+): Promise<ModelVerdict | undefined> {
   const { minuteSeconds } = run.ctx.windows;
   const resets = seen.filter((o) => minute429(run, o)).map((o) => o!.rate!.reset);
   const told = (): ModelVerdict | undefined => {
     const pair = resetsNoFixedWindow(resets, minuteSeconds, HEADER_RESOLUTION_S);
     if (!pair) return undefined;
     const why = `minute 429s report Resets ${pair[0]} and ${pair[1]}, less than a ${minuteSeconds} s window apart: no fixed window`;
-    return { model: 'token-bucket', why: `${why} (its 429s name its end until it ends), a limiter refilling with time (a bucket, or a log)` };
+    return {
+      model: 'token-bucket',
+      why: `${why} (its 429s name its end until it ends), a limiter refilling with time (a bucket, or a log)`,
+    };
   };
   if (told() || minuteSeconds <= HEADER_RESOLUTION_S) return told();
   const stepMs = minuteSeconds * 1000 * TELL_STEP_SHARE;
   const width = Math.ceil(run.k.plan.perMinute * TELL_STEP_SHARE) + FENCE;
   const waves = Math.ceil((HEADER_RESOLUTION_S * 1000) / stepMs) + 2;
   // From a bucket not just refused (the latest answer admitted), the first wave drains it: its figure wider.
-  const latest = seen.reduce<Observation | undefined>((a, o) => (o && (!a || o.receivedLocal > a.receivedLocal) ? o : a), undefined);
+  const latest = seen.reduce<Observation | undefined>(
+    (a, o) => (o && (!a || o.receivedLocal > a.receivedLocal) ? o : a),
+    undefined,
+  );
   const first = minute429(run, latest) ? width : width + run.k.plan.perMinute;
   // Every answer is awaited before returning, even when a wait is refused; a failed request (ProbeStop) is rethrown then.
   const inFlight: Array<Promise<unknown>> = [];

@@ -13,12 +13,21 @@ import type { ProbeName } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 16 },
+  plans: { free: { perMinute: 4, perDay: 20 } },
+});
 const KEY = 'pc_free_aaaaaaaaaaaa';
 
 async function minuteChecks(options: ReferenceOptions, only: ProbeName[] = ['minute']) {
   const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, ...options });
-  const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+  const ctx = createContext({
+    send: t.send,
+    clock: t.clock,
+    baseUrl: t.baseUrl,
+    windows: plans.windows,
+    progress: silentProgress,
+  });
   const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], only, []);
   return (id: string) => r.checks.find((c) => c.id === `${id}[free]`);
 }

@@ -9,7 +9,15 @@ import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
-  applicable, notFixed, remainingAtRefusal, remainingBefore429, remainingCeiling, remainingCountdown, retryAfterAccurate, retryAfterConsistent, retryAfterForm,
+  applicable,
+  notFixed,
+  remainingAtRefusal,
+  remainingBefore429,
+  remainingCeiling,
+  remainingCountdown,
+  retryAfterAccurate,
+  retryAfterConsistent,
+  retryAfterForm,
   retryAfterPresent,
 } from './judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
@@ -27,8 +35,15 @@ const NO_429: Unjudged = {
   fix: `a limiter that refuses past the plan's minute figure (quota.minute.exact shows how many it admitted), or ${SLOW_FIX}`,
 };
 const RECOVERY_FIX = 'a Retry-After that covers the time until the key is admitted again';
-const NO_RETRY_AFTER: Unjudged = { reason: "the minute quota's 429 carries no Retry-After (quota.retry-after.present fails it): its accuracy cannot be read", fix: 'send Retry-After on every 429 (§8.3)' };
-const TOO_SLOW: Unjudged = { reason: 'the window ended twice before the count did: the target is too slow for this window length', fix: SLOW_FIX };
+const NO_RETRY_AFTER: Unjudged = {
+  reason:
+    "the minute quota's 429 carries no Retry-After (quota.retry-after.present fails it): its accuracy cannot be read",
+  fix: 'send Retry-After on every 429 (§8.3)',
+};
+const TOO_SLOW: Unjudged = {
+  reason: 'the window ended twice before the count did: the target is too slow for this window length',
+  fix: SLOW_FIX,
+};
 
 /** The probe's stages in order; the first one missing is where its evidence stops. */
 const COUNT = "the count of a full minute allowance to the minute quota's 429";
@@ -47,11 +62,20 @@ const at = (o: Minute, stage: string): Verdict => missing(o, stage, minuteWhy(o)
 /** Why a check of the minute probe no rule spoke about was not judged: no 429, or the first stage missing. */
 function minuteGap(o: Minute): Unjudged {
   if (o.count && !o.count.rejected && o.exact) return NO_429;
-  const stage = !o.count ? COUNT : o.count.rejected && !o.retried ? RECOVERY : !o.model ? MODEL : !o.exact ? EXACT : undefined;
+  const stage = !o.count
+    ? COUNT
+    : o.count.rejected && !o.retried
+      ? RECOVERY
+      : !o.model
+        ? MODEL
+        : !o.exact
+          ? EXACT
+          : undefined;
   if (stage) return notReached(o, stage, minuteWhy(o));
   if (o.count?.rejected && !o.count.rejected.retryAfter) return NO_RETRY_AFTER;
   return {
-    reason: "the minute probe's answers carried none of the headers this check reads (X-RateLimit-* of the minute quota, Retry-After on its 429)",
+    reason:
+      "the minute probe's answers carried none of the headers this check reads (X-RateLimit-* of the minute quota, Retry-After on its 429)",
     fix: 'send X-RateLimit-* of the minute quota on its answers and Retry-After on its 429 (§8.2, §8.3)',
   };
 }
@@ -76,7 +100,14 @@ function needsRecovery(o: Minute): Verdict | undefined {
  * allowance short of the plan under every reading, and one over it is left unjudged.
  */
 const exactOf = (o: Minute): { count: WindowCount; model: ModelVerdict } =>
-  o.exact ?? { count: o.count!, model: { model: 'unknown', why: `the probe stopped before the model was told (${o.cut?.reason ?? 'no recovery'})`, ...(o.cut?.fix ? { fix: o.cut.fix } : {}) } };
+  o.exact ?? {
+    count: o.count!,
+    model: {
+      model: 'unknown',
+      why: `the probe stopped before the model was told (${o.cut?.reason ?? 'no recovery'})`,
+      ...(o.cut?.fix ? { fix: o.cut.fix } : {}),
+    },
+  };
 
 /** A first count the cut probe left: judged unless it fell short of a start its headers did not show whole (a counter's weight). */
 function shortShownFull(scope: ProbeScope, count: WindowCount): boolean {
@@ -98,29 +129,44 @@ function exact(o: Minute): Verdict {
   const most = perMinute + allowanceFor(model, perMinute, minuteSeconds * 1000, spanMs, declared);
   // Told by the count's own evidence where the headers did not show it (minute.ts bucketOrFixed): say which.
   const told = o.model && model !== o.model ? ` (${model.why})` : '';
-  const refill = most === perMinute ? '' : `, and a ${model.model} limiter at most ${most} over these ${Math.round(spanMs)} ms`;
+  const refill =
+    most === perMinute ? '' : `, and a ${model.model} limiter at most ${most} over these ${Math.round(spanMs)} ms`;
   const plan = `the plan allows ${perMinute}${refill}${told}`;
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
-    const proved = declared === undefined && model.model !== 'fixed' && spanMs < minuteSeconds * 1000
-      ? overWindowText(n, spanMs, perMinute, minuteSeconds, 'minute')
-      : `${n} requests admitted from a full minute allowance; ${plan}${n > perMinute ? `; ${readingFor(declared, perMinute)}` : ''}`;
+    const proved =
+      declared === undefined && model.model !== 'fixed' && spanMs < minuteSeconds * 1000
+        ? overWindowText(n, spanMs, perMinute, minuteSeconds, 'minute')
+        : `${n} requests admitted from a full minute allowance; ${plan}${n > perMinute ? `; ${readingFor(declared, perMinute)}` : ''}`;
     return failure(proved, { exchange: last?.ex, expected: perMinute, received: n });
   }
   if (count.capped) {
     const why = `${n} requests admitted and no 429 before the count's backstop (${plan}): a limiter refilling as fast as the waves drained it`;
-    return verdict.unjudged(why, 'a minute window longer against the round trip (the target nearer, or windows less compressed)');
+    return verdict.unjudged(
+      why,
+      'a minute window longer against the round trip (the target nearer, or windows less compressed)',
+    );
   }
   // The model still unknown (minute.ts bucketOrFixed): a bucket's refill and a fixed window's over-admission alike.
   if (n > perMinute && model.model === 'unknown' && refillCounts(declared, 'unknown', minuteSeconds * 1000, spanMs)) {
-    return verdict.unjudged(`${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`, modelFix(model));
+    return verdict.unjudged(
+      `${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`,
+      modelFix(model),
+    );
   }
   if (n >= perMinute) return verdict.pass;
   // Only a 429 the day owns (day-out.ts): one reporting the minute quota is the minute's, whatever its Retry-After.
   if (count.rejected && dayOwned(o.scope, count.rejected)) {
-    return verdict.unjudged(`429 after ${n} of ${perMinute} admitted, then a 429 the day quota owns: the day quota ran out`, DAY_OUT_FIX);
+    return verdict.unjudged(
+      `429 after ${n} of ${perMinute} admitted, then a 429 the day quota owns: the day quota ran out`,
+      DAY_OUT_FIX,
+    );
   }
-  return failure(`429 after only ${n} admitted from a full minute allowance; the plan allows ${perMinute}`, { exchange: count.rejected?.ex, expected: perMinute, received: n });
+  return failure(`429 after only ${n} admitted from a full minute allowance; the plan allows ${perMinute}`, {
+    exchange: count.rejected?.ex,
+    expected: perMinute,
+    received: n,
+  });
 }
 
 /** The recovery's tries, or the Verdict standing for them when the day's end was not waited (day-out.ts). */
@@ -153,10 +199,15 @@ function rollingAllows(o: Minute, refusal: Observation, message: string): Verdic
   const { perMinute } = o.scope.k.plan;
   const windowMs = o.scope.ctx.windows.minuteSeconds * 1000;
   const from = refusal.serverMs - windowMs - SLACK_MS;
-  const admitted = o.samples.filter((s) => s.status >= 200 && s.status < 300 && s.t >= from && s.t <= refusal.serverMs + SLACK_MS).length;
+  const admitted = o.samples.filter(
+    (s) => s.status >= 200 && s.status < 300 && s.t >= from && s.t <= refusal.serverMs + SLACK_MS,
+  ).length;
   if (admitted < perMinute) return undefined;
   const why = `${message}, but ${admitted} of this key's requests were admitted within a window's length (${windowMs / 1000} s) before that refusal: a rolling window (or a counter weighing the last window) refuses it, and the limiter was not shown to keep fixed windows`;
-  return verdict.unjudged(why, "a Retry-After that covers the time until the key is admitted again; the limiter's model told by the minute probe (quota.model)");
+  return verdict.unjudged(
+    why,
+    "a Retry-After that covers the time until the key is admitted again; the limiter's model told by the minute probe (quota.model)",
+  );
 }
 
 /** After the reset the 429 named, the next request reports a later Reset (a minute one, when both are). */
@@ -165,8 +216,19 @@ function resetMoved(o: Minute): readonly Verdict[] {
   const retried = triesOf(o);
   if ('kind' in retried || !retried.admitted || retried.refusals.length > 0) return silent;
   const admitted = retried.admitted;
-  if (rej.quota !== 'minute' || !rej.rate || admitted.quota !== 'minute' || !admitted.rate || admitted.rate.reset > rej.rate.reset) return silent;
-  return [failure(`after the reset at ${rej.rate.reset} the next request still reports Reset ${admitted.rate.reset}`, { exchange: admitted.ex })];
+  if (
+    rej.quota !== 'minute' ||
+    !rej.rate ||
+    admitted.quota !== 'minute' ||
+    !admitted.rate ||
+    admitted.rate.reset > rej.rate.reset
+  )
+    return silent;
+  return [
+    failure(`after the reset at ${rej.rate.reset} the next request still reports Reset ${admitted.rate.reset}`, {
+      exchange: admitted.ex,
+    }),
+  ];
 }
 
 /**
@@ -179,10 +241,17 @@ function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, mod
   // Shown no fixed window by the Resets of its 429s (minute.ts notFixed): this fixed-window rule does not bind it.
   if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
   if (isFixed(model) && last.status === 429 && !dayOwned(scope, last)) {
-    return failure(`the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`, { exchange: last.ex, expected: perMinute, received: admitted });
+    return failure(
+      `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`,
+      { exchange: last.ex, expected: perMinute, received: admitted },
+    );
   }
   const dayOut = !last.admitted && dayOwned(scope, last);
-  const why = last.admitted ? 'the window ended first (a slow target)' : dayOut ? 'then the day quota ran out' : `then a ${last.status}`;
+  const why = last.admitted
+    ? 'the window ended first (a slow target)'
+    : dayOut
+      ? 'then the day quota ran out'
+      : `then a ${last.status}`;
   const reason = `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`;
   // The day's answers showed too little left only at the recovery (before it, the minute's): recountInFreshDay could not see it coming.
   return verdict.unjudged(reason, dayOut ? DAY_OUT_FIX : modelFix(model));
@@ -194,29 +263,48 @@ function nextWindow(o: Minute): Verdict {
   const retried = r;
   const model = o.model!;
   const admitted = retried.admitted;
-  if (!admitted) return verdict.unjudged('no request was admitted after the wait for the 429\'s Retry-After (quota.recovery judges the refusals)', RECOVERY_FIX);
-  if (retried.refusals.length > 0) return verdict.unjudged('the first request after the wait for the 429\'s Retry-After was refused (quota.recovery judges it), so the window after it was not fresh', RECOVERY_FIX);
+  if (!admitted)
+    return verdict.unjudged(
+      "no request was admitted after the wait for the 429's Retry-After (quota.recovery judges the refusals)",
+      RECOVERY_FIX,
+    );
+  if (retried.refusals.length > 0)
+    return verdict.unjudged(
+      "the first request after the wait for the 429's Retry-After was refused (quota.recovery judges it), so the window after it was not fresh",
+      RECOVERY_FIX,
+    );
   if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
-  if (nextWindowByCount(retried, model)) return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : at(o, NEXT);
+  if (nextWindowByCount(retried, model))
+    return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : at(o, NEXT);
   const rate = admitted.rate!;
   if (rate.remaining === rate.limit - 1) return verdict.pass;
   // A 429 charged to this window lowers its Remaining; Remaining ≥ Limit is the header's own fault
   // (quota.headers.remaining fails it) and tells nothing of the window's allowance.
   if (rate.remaining >= rate.limit) {
-    return verdict.unjudged(`the first request of the window after a 429 reports Remaining ${rate.remaining} of a Limit of ${rate.limit} (quota.headers.remaining): its headers cannot show whether the 429 shrank the window`, 'a server whose Remaining counts the request it answers');
+    return verdict.unjudged(
+      `the first request of the window after a 429 reports Remaining ${rate.remaining} of a Limit of ${rate.limit} (quota.headers.remaining): its headers cannot show whether the 429 shrank the window`,
+      'a server whose Remaining counts the request it answers',
+    );
   }
   // What the evidence proves, not a cause: a limiter charging its 429s to this window and one still weighing
   // the last window's count (a sliding window counter) both show it.
   const refused = o.samples?.filter((x) => x.status === 429 && x.reset === o.count!.rejected!.rate?.reset).length ?? 1;
   const proved = `the window its Reset (${rate.reset}) declares began ${rate.limit - 1 - rate.remaining} short of its allowance`;
-  return failure(`the first request after the Reset the last window declared reports Remaining ${rate.remaining} of ${rate.limit}, expected ${rate.limit - 1}: ${proved} (the last window refused ${refused} of this key's requests)`, {
-    exchange: admitted.ex, expected: rate.limit - 1, received: rate.remaining,
-  });
+  return failure(
+    `the first request after the Reset the last window declared reports Remaining ${rate.remaining} of ${rate.limit}, expected ${rate.limit - 1}: ${proved} (the last window refused ${refused} of this key's requests)`,
+    {
+      exchange: admitted.ex,
+      expected: rate.limit - 1,
+      received: rate.remaining,
+    },
+  );
 }
 
 /** The last admitted answer of the count and its 429: the pair §8.2's "currently applicable" speaks of. */
-const pair = (count: WindowCount): [Observation | undefined, Observation] => [count.admitted[count.admitted.length - 1], count.rejected!];
-
+const pair = (count: WindowCount): [Observation | undefined, Observation] => [
+  count.admitted[count.admitted.length - 1],
+  count.rejected!,
+];
 
 /**
  * Retry-After is judged on a minute 429: the recount's when the count's was the day quota's. With only a
@@ -228,14 +316,19 @@ function minute429(o: Minute): { o: Observation; judge: (x: Observation) => read
   const minute = counts.find((c) => c.rejected && !dayOwned(o.scope, c.rejected));
   const { minuteSeconds, daySeconds } = o.scope.ctx.windows;
   if (!minute) return { o: counts[0]!.rejected!, judge: (x) => retryAfterConsistent(o.scope, x, daySeconds) };
-  if (isFixed(o.model)) return { o: minute.rejected!, judge: (x) => retryAfterAccurate(x, minute.endMs, minuteSeconds) };
+  if (isFixed(o.model))
+    return { o: minute.rejected!, judge: (x) => retryAfterAccurate(x, minute.endMs, minuteSeconds) };
   return { o: minute.rejected!, judge: (x) => retryAfterConsistent(o.scope, x, minuteSeconds) };
 }
 
 export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
   rule('remaining', (o) => (o.count?.rejected ? remainingBefore429(...pair(o.count)) : silent)),
   rule('applicable', (o) => (o.count?.rejected ? applicable(...pair(o.count)) : silent)),
-  rule('model', (o) => verdict.observed(o.model), (o) => (o.model ? undefined : at(o, !o.count ? COUNT : MODEL))),
+  rule(
+    'model',
+    (o) => verdict.observed(o.model),
+    (o) => (o.model ? undefined : at(o, !o.count ? COUNT : MODEL)),
+  ),
   rule('recovery', recovery, needsRecovery),
   rule('nextWindow', nextWindow, needsRecovery),
   rule('reset', (o) => (needsRecovery(o) ? silent : resetMoved(o))),
@@ -249,9 +342,13 @@ export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
   rule('remaining', (o) => (o.exact && o.answers ? remainingCeiling(o.scope, o.answers) : silent)),
   rule('retryAfterPresent', (o) => retryAfterPresent(minute429(o).o), needs429),
   rule('retryAfterForm', (o) => (needs429(o) ? silent : retryAfterForm(minute429(o).o))),
-  rule('retryAfterAccurate', (o) => {
-    const { o: refusal, judge } = minute429(o);
-    return judge(refusal);
-  }, needs429),
+  rule(
+    'retryAfterAccurate',
+    (o) => {
+      const { o: refusal, judge } = minute429(o);
+      return judge(refusal);
+    },
+    needs429,
+  ),
   ...unreached(PROBE_CHECKS.minute, minuteGap),
 ];

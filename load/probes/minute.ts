@@ -3,7 +3,18 @@
 // The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
 // `probeMinute` sends and records a MinuteObservation; MINUTE_RULES (minute-rules.ts) judge it.
-import { answersBefore, keySamples, labelOf, localPast, MARGIN_MS, notWaited, scopeOf, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import {
+  answersBefore,
+  keySamples,
+  labelOf,
+  localPast,
+  MARGIN_MS,
+  notWaited,
+  scopeOf,
+  waitFor,
+  type ProbeRun,
+  type ProbeScope,
+} from './context.ts';
 import { refusedByHold } from './cut.ts';
 import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
 import type { Observed } from './findings.ts';
@@ -14,7 +25,16 @@ import { retryUntilAdmitted, type Retried } from './backoff.ts';
 import { fewestBeforeRefusal } from './judge.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
-import { afterFits, afterNeeded, inferModel, isFixed, laterNeeded, LATER_MS, type ModelEvidence, type ModelVerdict } from './model.ts';
+import {
+  afterFits,
+  afterNeeded,
+  inferModel,
+  isFixed,
+  laterNeeded,
+  LATER_MS,
+  type ModelEvidence,
+  type ModelVerdict,
+} from './model.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
 import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
 import { waveSource } from './waves.ts';
@@ -62,18 +82,28 @@ async function recover(run: ProbeRun, count: WindowCount, day: DayWait): Promise
   const dayOut = (o: Observation): boolean => dayOwned(run, o);
   if (dayOut(rej)) return (await waitOutDay429(run, rej, "the count's 429", day)) ?? retryUntilAdmitted(run, 0, capMs);
   const toEnd = count.endMs - rej.serverMs + MARGIN_MS;
-  const told = rej.retryAfter && rej.retryAfter.seconds <= ctx.windows.minuteSeconds + 1 ? rej.retryAfter.seconds * 1000 + MARGIN_MS : toEnd;
+  const told =
+    rej.retryAfter && rej.retryAfter.seconds <= ctx.windows.minuteSeconds + 1
+      ? rej.retryAfter.seconds * 1000 + MARGIN_MS
+      : toEnd;
   const last = count.admitted[count.admitted.length - 1];
   // A minute Reset only: a day's would hold the wait to the cap, and a bucket would be full again by then.
   const lastReset = last?.quota === 'minute' ? resetEndMs(run, last) : undefined;
   // On the server's clock (the latest it can be), so the wait never ends before that Reset.
   const wholeAt = lastReset === undefined ? undefined : localPast(ctx, lastReset);
   const whole = wholeAt === undefined ? 0 : wholeAt - ctx.clock.now();
-  const retried = await wholeWindowLater(run, count, await retryUntilAdmitted(run, Math.min(Math.max(told, whole), capMs), capMs, dayOut));
+  const retried = await wholeWindowLater(
+    run,
+    count,
+    await retryUntilAdmitted(run, Math.min(Math.max(told, whole), capMs), capMs, dayOut),
+  );
   const met = retried.refusals[retried.refusals.length - 1];
   if (retried.admitted || !met || !dayOut(met)) return retried;
   // The count took the day's last requests: the minute's recovery shows only after the day's end.
-  return (await waitOutDay429(run, met, "the first 429 after the minute's Retry-After", day)) ?? retryUntilAdmitted(run, 0, capMs);
+  return (
+    (await waitOutDay429(run, met, "the first 429 after the minute's Retry-After", day)) ??
+    retryUntilAdmitted(run, 0, capMs)
+  );
 }
 
 /**
@@ -87,7 +117,8 @@ async function wholeWindowLater(run: ProbeRun, count: WindowCount, retried: Retr
   if (retried.admitted || !last || !met || dayOwned(run, met)) return retried;
   const at = localPast(run.ctx, last.serverMs + run.ctx.windows.minuteSeconds * 1000 + SLACK_MS);
   const ms = at === undefined ? undefined : at - run.ctx.clock.now();
-  if (ms === undefined || notWaited(run.ctx, ms, 'one more try a whole window after the last admission')) return retried;
+  if (ms === undefined || notWaited(run.ctx, ms, 'one more try a whole window after the last admission'))
+    return retried;
   try {
     await waitFor(run.ctx, ms, 'one more try a whole window after the last admission');
     const o = await observe(run);
@@ -138,11 +169,17 @@ const minuteOnly = (o: Observation | undefined) => (o?.quota === 'minute' && o.r
 function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): ModelEvidence {
   const e: ModelEvidence = {
     windowSeconds: run.ctx.windows.minuteSeconds,
-    admitted: count.admitted.filter((o) => minuteOnly(o)).map((o) => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal, reset: o.rate!.reset })),
+    admitted: count.admitted
+      .filter((o) => minuteOnly(o))
+      .map((o) => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal, reset: o.rate!.reset })),
   };
   const rej = minuteOnly(count.rejected);
   const rec = minuteOnly(retried?.admitted);
-  if (rej) e.refused = { reset: rej.rate!.reset, inWindow: keySamples(run).filter((x) => x.status === 429 && x.reset === rej.rate!.reset).length };
+  if (rej)
+    e.refused = {
+      reset: rej.rate!.reset,
+      inWindow: keySamples(run).filter((x) => x.status === 429 && x.reset === rej.rate!.reset).length,
+    };
   const dateMs = rec && serverDateMs(rec.ex.response.headers);
   if (rec) {
     const { reset, remaining, limit } = rec.rate!;
@@ -163,7 +200,11 @@ async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | U
   const e = evidenceOf(run, count, retried);
   const rec = retried?.admitted;
   if (rec && laterNeeded(e) && run.ctx.windows.minuteSeconds * 1000 >= LATER_MS + LATER_ROOM_MS) {
-    await waitFor(run.ctx, LATER_MS - (run.ctx.clock.now() - rec.receivedLocal), 'one more request to tell the window model');
+    await waitFor(
+      run.ctx,
+      LATER_MS - (run.ctx.clock.now() - rec.receivedLocal),
+      'one more request to tell the window model',
+    );
     const later = minuteOnly(await observe(run));
     if (later?.admitted) e.later = { reset: later.rate!.reset, afterMs: later.sentLocal - rec.receivedLocal };
     if (later && afterNeeded(e)) await tellAfter(run, e, rec, later);
@@ -214,7 +255,8 @@ async function recountInFreshDay(run: ProbeRun, count: WindowCount, day: DayWait
   if (dayOwned(run, rej) && count.admitted.length < perMinute) {
     if (await waitOutDay429(run, rej, "the count's 429", day)) return undefined;
   } else {
-    const left = count.admitted[count.admitted.length - 1]?.quota === 'day' ? dayLeft([...count.admitted, rej]) : undefined;
+    const left =
+      count.admitted[count.admitted.length - 1]?.quota === 'day' ? dayLeft([...count.admitted, rej]) : undefined;
     if (!left || left.left >= perMinute + 1) return undefined;
     if (await waitOutDay(run, left.endMs, `the count's answers left ${left.left} of the day`, day)) return undefined;
   }
@@ -234,7 +276,11 @@ function judgeBy(run: ProbeRun, seen: MinuteObservation, count: WindowCount, mod
 }
 
 /** Runs the minute probe into `seen`; `afterExhaust` runs while the window is spent (the isolation probe). */
-export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterExhaust?: (count: WindowCount) => Promise<void>): Promise<void> {
+export async function probeMinute(
+  run: ProbeRun,
+  seen: MinuteObservation,
+  afterExhaust?: (count: WindowCount) => Promise<void>,
+): Promise<void> {
   const first = await exhaustWindow(run);
   if (!first) {
     seen.tooSlow = true;
@@ -259,7 +305,9 @@ export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterE
   remember(run, seen, model);
   seen.retried = retried;
   seen.samples = keySamples(run);
-  const next = nextWindowByCount(retried, model) ? await countNextWindow(run, (retried as Retried).admitted!, count) : undefined;
+  const next = nextWindowByCount(retried, model)
+    ? await countNextWindow(run, (retried as Retried).admitted!, count)
+    : undefined;
   seen.next = next;
   const exact = fresh ? count : await recountIfShort(run, count, model);
   const judged = await bucketOrFixed(run, exact, model, next, nextTooSoon(run, count, next));
@@ -275,10 +323,17 @@ export async function probeMinute(run: ProbeRun, seen: MinuteObservation, afterE
  * allowance (minute-rules.ts nextByCount). The Resets of minute 429s may still show that no fixed window is
  * at work (tellNotFixed).
  */
-function undecided(run: ProbeRun, model: ModelVerdict, judged: { count: WindowCount; model: ModelVerdict }, next?: NextWindowCount): boolean {
+function undecided(
+  run: ProbeRun,
+  model: ModelVerdict,
+  judged: { count: WindowCount; model: ModelVerdict },
+  next?: NextWindowCount,
+): boolean {
   const { perMinute } = run.k.plan;
   const { count } = judged;
-  const exactOpen = judged.model.model === 'unknown' && count.admitted.length > perMinute && !count.over && !count.capped;
-  const nextOpen = model.model === 'unknown' && next !== undefined && next.admitted < perMinute && next.last.status === 429;
+  const exactOpen =
+    judged.model.model === 'unknown' && count.admitted.length > perMinute && !count.over && !count.capped;
+  const nextOpen =
+    model.model === 'unknown' && next !== undefined && next.admitted < perMinute && next.last.status === 429;
   return exactOpen || nextOpen;
 }

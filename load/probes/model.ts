@@ -66,22 +66,30 @@ export const BUCKET_RISE_S = 0.5;
 export function inferModel(e: ModelEvidence): ModelVerdict {
   const first = e.admitted[0];
   const last = e.admitted[e.admitted.length - 1];
-  if (!first || !last || !e.refused) return { model: 'unknown', why: 'the count and its 429 do not both report the minute quota in X-RateLimit-*' };
+  if (!first || !last || !e.refused)
+    return { model: 'unknown', why: 'the count and its 429 do not both report the minute quota in X-RateLimit-*' };
   const resets = e.admitted.map((a) => a.reset);
   const r1 = first.reset;
   const rMax = Math.max(...resets);
   if (e.refused.reset > rMax) {
-    return { model: 'sliding-counter', why: `the 429 reports Reset ${e.refused.reset}, past the ${rMax} the admitted requests reported: the count still weighs after that window ends` };
+    return {
+      model: 'sliding-counter',
+      why: `the 429 reports Reset ${e.refused.reset}, past the ${rMax} the admitted requests reported: the count still weighs after that window ends`,
+    };
   }
   const rise = rMax - r1;
   // The longest the server can have taken between the two (our clock: only differences matter).
   const elapsed = (last.receivedMs - first.sentMs) / 1000;
   if (rise - elapsed > BUCKET_RISE_S) {
-    return { model: 'token-bucket', why: `Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: each request pushed it further (the time until a bucket is full again)` };
+    return {
+      model: 'token-bucket',
+      why: `Reset rose ${rise} s over ${elapsed.toFixed(2)} s of requests: each request pushed it further (the time until a bucket is full again)`,
+    };
   }
   const L = e.windowSeconds;
   if (rise === 0 && e.refused.reset === r1) {
-    if (!e.recovery) return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
+    if (!e.recovery)
+      return { model: 'unknown', why: 'no request was admitted after the 429 to show where the next window ends' };
     if (e.recovery.reset === r1 + L) return movedWithTime(e, L) ?? loggedAfter(e, r1) ?? weighedOrFixed(e, r1);
     if (e.later && e.later.afterMs >= LATER_MS && e.later.reset === e.recovery.reset) {
       const kept = `the request after it opened a window ending ${e.recovery.reset}, still reported ${(e.later.afterMs / 1000).toFixed(1)} s later`;
@@ -100,7 +108,10 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
       const why = `${seen} Remaining ${remaining} of ${limit}, Reset ${reset}: ${aged} (${OLDEST_LOG}); a bucket is full again by then`;
       return { model: 'sliding-log', why, wholeWindow: true };
     }
-    return { model: 'token-bucket', why: `once the whole allowance was back (Reset ${rMax}), one request pushed Reset only to ${e.recovery.reset}: the time one token takes` };
+    return {
+      model: 'token-bucket',
+      why: `once the whole allowance was back (Reset ${rMax}), one request pushed Reset only to ${e.recovery.reset}: the time one token takes`,
+    };
   }
   if (rise === 0 && e.refused.reset === r1 && e.recovery && onGridOnly(e)) {
     return {
@@ -110,9 +121,15 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
     };
   }
   if (rise > 0 || e.recovery) {
-    return { model: 'sliding-log', why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}` };
+    return {
+      model: 'sliding-log',
+      why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}`,
+    };
   }
-  return { model: 'token-bucket', why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported` };
+  return {
+    model: 'token-bucket',
+    why: `the 429 reports Reset ${e.refused.reset}, before the ${r1} the admitted requests reported`,
+  };
 }
 
 /**
@@ -123,7 +140,10 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
 function movedWithTime(e: ModelEvidence, L: number): ModelVerdict | undefined {
   const rec = e.recovery!.reset;
   if (!e.later || e.later.afterMs < LATER_MS || e.later.reset <= rec || e.later.reset >= rec + L) return undefined;
-  return { model: 'sliding-log', why: `the recovery reported Reset ${rec}, one window after the count's, and a request ${(e.later.afterMs / 1000).toFixed(1)} s later ${e.later.reset}: Reset moves with time, as no fixed window's does` };
+  return {
+    model: 'sliding-log',
+    why: `the recovery reported Reset ${rec}, one window after the count's, and a request ${(e.later.afterMs / 1000).toFixed(1)} s later ${e.later.reset}: Reset moves with time, as no fixed window's does`,
+  };
 }
 
 /**
@@ -148,7 +168,11 @@ function weighedOrFixed(e: ModelEvidence, r1: number): ModelVerdict {
     const why = `one Reset (${r1}) for the whole count and its 429; the next window's first answer reports Remaining ${remaining} of ${limit}, less than its ${charged} 429s could take: the last window's count still weighs (a sliding window counter)`;
     return { model: 'sliding-counter', why };
   }
-  return { model: 'fixed', start: 'aligned', why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later` };
+  return {
+    model: 'fixed',
+    start: 'aligned',
+    why: `one Reset (${r1}) for the whole count and its 429, and the next window's exactly one window later`,
+  };
 }
 
 /**
@@ -212,7 +236,8 @@ export function afterFits(sent: AfterTimes, windowSeconds: number): boolean {
   return sent.afterSentMs >= sent.recoveryReceivedMs + windowMs && sent.afterReceivedMs < sent.laterSentMs + windowMs;
 }
 
-const OLDEST_LOG = "a sliding log whose Reset is its oldest request's expiry (the limits library's moving window, slowapi)";
+const OLDEST_LOG =
+  "a sliding log whose Reset is its oldest request's expiry (the limits library's moving window, slowapi)";
 
 /** A request after waiting out the count's Reset that still finds most of the count counted (two or more besides it). */
 const stillCounted = (r: NonNullable<ModelEvidence['recovery']>): boolean =>
@@ -253,7 +278,13 @@ export function allowance(model: LimiterModelName, limit: number, windowMs: numb
  * most `limit` over any span shorter than a window, whatever state it started in: the count's own requests
  * all still count at its end (an earlier one aging out only frees a place the count did not have).
  */
-export function allowanceFor(v: ModelVerdict, limit: number, windowMs: number, spanMs: number, declared: DeclaredModel | undefined): number {
+export function allowanceFor(
+  v: ModelVerdict,
+  limit: number,
+  windowMs: number,
+  spanMs: number,
+  declared: DeclaredModel | undefined,
+): number {
   if (v.wholeWindow && spanMs < windowMs) return 0;
   return refillCounts(declared, v.model, windowMs, spanMs) ? allowance(v.model, limit, windowMs, spanMs) : 0;
 }
@@ -263,14 +294,17 @@ export function allowanceFor(v: ModelVerdict, limit: number, windowMs: number, s
  * model (not-applicable); when the model is unknown it could not be judged (the run is INCOMPLETE), with
  * what would tell the model when one is known.
  */
-export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged'; fix: string } =>
-  ({ kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged', fix: modelFix(v) });
+export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged'; fix: string } => ({
+  kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged',
+  fix: modelFix(v),
+});
 
 /**
  * What would tell a model petcert could not: its own evidence's fix when it names one; the minute probe
  * when it did not run; else answers whose headers are the binding quota's, which show the model.
  */
 export const modelFix = (v: ModelVerdict | undefined): string =>
-  v?.fix ?? (v === undefined
-    ? 'run the minute probe too (--only minute and this probe), which tells the limiter\'s model'
+  v?.fix ??
+  (v === undefined
+    ? "run the minute probe too (--only minute and this probe), which tells the limiter's model"
     : "send on each answer the X-RateLimit-* of the quota that binds it (the minute quota's while the minute binds, §8.2), which show the limiter's model");

@@ -16,13 +16,21 @@ import { runProbes } from './run.ts';
 import { HOLD } from './send.ts';
 import { earlySends, logged, longestRunOf429s, type Logged } from '../../testkit/load/send-log.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 }, pro: { perMinute: 6, perDay: 30 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 16 },
+  plans: { free: { perMinute: 4, perDay: 20 }, pro: { perMinute: 6, perDay: 30 } },
+});
 const keys = { pc_free_aaaaaaaaaaaa: 'free', pc_pro_bbbbbbbbbbbbb: 'pro' };
 
 const resetLie = fc.constantFrom('truth', 'past', 'future', 'absent');
 const retryAfterLie = fc.constantFrom('truth', '0', 'absent', 'huge', 'garbage', 'http-date', 'one');
 const remainingLie = fc.constantFrom('truth', 'stuck', 'zero');
-const lie = fc.record({ reset: resetLie, retryAfter: retryAfterLie, remaining: remainingLie, every: fc.integer({ min: 1, max: 3 }) });
+const lie = fc.record({
+  reset: resetLie,
+  retryAfter: retryAfterLie,
+  remaining: remainingLie,
+  every: fc.integer({ min: 1, max: 3 }),
+});
 type Lie = typeof lie extends fc.Arbitrary<infer T> ? T : never;
 
 /** Rewrites every `every`-th answer (429s always) the way the drawn lie says. */
@@ -39,7 +47,14 @@ function hostile(l: Lie): ResponseEdit {
     if (l.remaining === 'stuck') h['x-ratelimit-remaining'] = '3';
     if (l.remaining === 'zero') h['x-ratelimit-remaining'] = '0';
     if (res.status === 429) {
-      const forms: Record<string, string | undefined> = { '0': '0', absent: undefined, huge: '999999', garbage: 'soon', 'http-date': new Date((s + 3) * 1000).toUTCString(), one: '1' };
+      const forms: Record<string, string | undefined> = {
+        '0': '0',
+        absent: undefined,
+        huge: '999999',
+        garbage: 'soon',
+        'http-date': new Date((s + 3) * 1000).toUTCString(),
+        one: '1',
+      };
       if (l.retryAfter !== 'truth') {
         delete h['retry-after'];
         const v = forms[l.retryAfter];
@@ -56,8 +71,20 @@ describe('never hammer: the probes against hostile limiters (fast-check)', () =>
       fc.asyncProperty(lie, async (l) => {
         const target = inProcessTarget({ plans, keys, edit: hostile(l) });
         const log: Logged[] = [];
-        const send = logged(target.send, () => target.clock.now(), log, (ex) => retryAfterMs(ex.response.headers));
-        const ctx = createContext({ send, clock: target.clock, baseUrl: target.baseUrl, windows: plans.windows, progress: silentProgress, deadline: target.clock.now() + 3_600_000 });
+        const send = logged(
+          target.send,
+          () => target.clock.now(),
+          log,
+          (ex) => retryAfterMs(ex.response.headers),
+        );
+        const ctx = createContext({
+          send,
+          clock: target.clock,
+          baseUrl: target.baseUrl,
+          windows: plans.windows,
+          progress: silentProgress,
+          deadline: target.clock.now() + 3_600_000,
+        });
         const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
         await runProbes(ctx, list, PROBE_NAMES, Object.keys(keys)).catch(() => undefined);
         expect(log.length).toBeGreaterThan(0);

@@ -3,7 +3,15 @@
 import { fewest, most } from '../../core/extent.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
-import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit, type RateLimitRead, type RateLimitState, type RetryAfter } from '../../spec/ratelimit.ts';
+import {
+  DATE_SLACK_MS as SLACK_MS,
+  RESET_ROUNDING_MS,
+  parseRetryAfter,
+  readRateLimit,
+  type RateLimitRead,
+  type RateLimitState,
+  type RetryAfter,
+} from '../../spec/ratelimit.ts';
 import type { ProbeRun, ProbeScope } from './context.ts';
 import type { Sample } from '../../report/model.ts';
 
@@ -29,11 +37,13 @@ export interface Observation {
 /** A status the quota probes cannot interpret: the probe for this key stops. */
 /** An answer the probes cannot interpret: the probe ends, and `fix` says what the service must change. */
 export class ProbeStop extends Error {
-  constructor(message: string, readonly fix: string) {
+  constructor(
+    message: string,
+    readonly fix: string,
+  ) {
     super(message);
   }
 }
-
 
 export function quotaOf(limit: number | undefined, plan: { perMinute: number; perDay: number }): QuotaKind {
   if (limit === plan.perMinute) return 'minute';
@@ -66,12 +76,17 @@ export function resetEndMs(run: ProbeScope, o: Observation): number | undefined 
   const length = (o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds) * 1000;
   const end = o.rate.reset * 1000;
   // Whole-second rounding either way: a Reset rounded down names an end up to a second before the true one.
-  return end - o.serverMs > -(SLACK_MS + RESET_ROUNDING_MS) && end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS ? end : undefined;
+  return end - o.serverMs > -(SLACK_MS + RESET_ROUNDING_MS) && end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS
+    ? end
+    : undefined;
 }
 
 /** GET /pets?limit=1 with the key: cheap, and no writes. Transport failures are the stack's (send.ts). */
-const probeRequest = (run: ProbeRun): HttpRequest =>
-  ({ method: 'GET', url: joinUrl(run.ctx.baseUrl, '/pets?limit=1'), headers: { authorization: `Bearer ${run.k.key}`, accept: 'application/json' } });
+const probeRequest = (run: ProbeRun): HttpRequest => ({
+  method: 'GET',
+  url: joinUrl(run.ctx.baseUrl, '/pets?limit=1'),
+  headers: { authorization: `Bearer ${run.k.key}`, accept: 'application/json' },
+});
 
 /** One probe answer, and its X-RateLimit-* as read (the response rules judge the problem when not ok). */
 export interface Sent {
@@ -104,9 +119,13 @@ export async function sendProbe(run: ProbeRun): Promise<Sent> {
   record(run, o);
   if (ctx.serverClock.toServer(receivedLocal) === undefined) {
     // Windows and Reset are judged on the server's clock; without any Date we would be judging ours.
-    throw new ProbeStop('the responses carry no Date header, so the server\'s clock is unknown and its windows cannot be judged (RFC 9110 §6.6.1: an origin server with a clock sends Date)', 'send a Date header on every response');
+    throw new ProbeStop(
+      "the responses carry no Date header, so the server's clock is unknown and its windows cannot be judged (RFC 9110 §6.6.1: an origin server with a clock sends Date)",
+      'send a Date header on every response',
+    );
   }
-  if (status === 401 || status === 403) throw new ConfigError(`the API key for plan "${k.plan.name}" was refused with ${status}`, 'key');
+  if (status === 401 || status === 403)
+    throw new ConfigError(`the API key for plan "${k.plan.name}" was refused with ${status}`, 'key');
   return { o, headers: parsed };
 }
 

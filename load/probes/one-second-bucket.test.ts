@@ -17,13 +17,28 @@ import { distantSend, seededStartMs } from '../../testkit/load/at-distance.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 1, daySeconds: 4 },
+  plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } },
+});
 const keys = { pc_free_onesec_aaaaa: 'free', pc_pro_onesec_bbbbbb: 'pro' };
 
 async function bucket(seed: number, faults?: ReferenceOptions['faults']) {
-  const t = inProcessTarget({ plans, keys, variants: { limiterModel: 'token-bucket' }, ...(faults ? { faults } : {}), startMs: seededStartMs(seed) });
+  const t = inProcessTarget({
+    plans,
+    keys,
+    variants: { limiterModel: 'token-bucket' },
+    ...(faults ? { faults } : {}),
+    startMs: seededStartMs(seed),
+  });
   const send = distantSend(t, seed, [0, 2]);
-  const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+  const ctx = createContext({
+    send,
+    clock: t.clock,
+    baseUrl: t.baseUrl,
+    windows: plans.windows,
+    progress: silentProgress,
+  });
   const underTest = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
   const r = await runProbes(ctx, underTest, ['minute', 'burst'], Object.keys(keys));
   return (plan: string) => r.checks.find((c) => c.id === `quota.burst.exact[${plan}]`);
@@ -31,7 +46,17 @@ async function bucket(seed: number, faults?: ReferenceOptions['faults']) {
 
 // Seeds on which quota.burst.exact failed before (free: 4 14 52 77 87 103; pro: 39 163 200).
 describe('a token bucket on 1 s windows, its model not told by the minute probe', () => {
-  const FAILED = [[4, 'free'], [14, 'free'], [52, 'free'], [77, 'free'], [87, 'free'], [103, 'free'], [39, 'pro'], [163, 'pro'], [200, 'pro']] as const;
+  const FAILED = [
+    [4, 'free'],
+    [14, 'free'],
+    [52, 'free'],
+    [77, 'free'],
+    [87, 'free'],
+    [103, 'free'],
+    [39, 'pro'],
+    [163, 'pro'],
+    [200, 'pro'],
+  ] as const;
   it.for(FAILED)('seed %i: quota.burst.exact[%s] passes', async ([seed, plan]) => {
     const burst = (await bucket(seed))(plan);
     expect(`${burst?.outcome} ${burst?.failures[0]?.message ?? burst?.skipReason ?? ''}`.trim()).toBe('pass');

@@ -9,11 +9,17 @@ import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile } from '../../spec/plans.ts';
 import { probesAtDistance } from '../../testkit/load/at-distance.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 1, daySeconds: 4 }, plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 1, daySeconds: 4 },
+  plans: { free: { perMinute: 3, perDay: 11 }, pro: { perMinute: 4, perDay: 14 } },
+});
 const keys = { pc_free_onesec_aaaaa: 'free', pc_pro_onesec_bbbbbb: 'pro' };
 
 /** The same windows with a smaller day, which the minute pace (16 per 4 s) overruns by more than a minute's figure. */
-const smallDay = parsePlansFile({ windows: plans.windows, plans: { free: { perMinute: 3, perDay: 8 }, pro: { perMinute: 4, perDay: 10 } } });
+const smallDay = parsePlansFile({
+  windows: plans.windows,
+  plans: { free: { perMinute: 3, perDay: 8 }, pro: { perMinute: 4, perDay: 10 } },
+});
 
 const atDistance = (seed: number, options: Pick<ReferenceOptions, 'faults' | 'variants'>, table = plans) =>
   probesAtDistance(seed, { plans: table, keys, ...options });
@@ -31,7 +37,9 @@ describe('fixed aligned 1 s windows answered 20–120 ms away', () => {
     const r = await atDistance(seed, { variants: { rejectedConsume: true } });
     const model = r.checks.find((c) => c.id === 'quota.model[pro]')?.observed as { model: string; fix?: string };
     expect(model.model).not.toBe('sliding-log');
-    const bad = r.checks.filter((c) => c.outcome === 'fail' || (c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable'));
+    const bad = r.checks.filter(
+      (c) => c.outcome === 'fail' || (c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable'),
+    );
     expect(bad.map((c) => c.id)).toEqual([]);
     expect(outcome(r, 'quota.day.exact[pro]')).toBe('quota.day.exact[pro]: pass');
   });
@@ -41,7 +49,9 @@ describe('fixed aligned 1 s windows answered 20–120 ms away', () => {
   // the other 33 failed only through the same sliding-log misreading that failed the correct server.
   it.for(SEEDS)('seed %i: a server that never enforces the day never passes quota.day.exact', async (seed) => {
     const r = await atDistance(seed, { variants: { rejectedConsume: true }, faults: { noDayQuota: true } });
-    expect(outcome(r, 'quota.day.exact[pro]')).toMatch(/^quota\.day\.exact\[pro\]: (fail|skip .*cannot be reached within one day window)/);
+    expect(outcome(r, 'quota.day.exact[pro]')).toMatch(
+      /^quota\.day\.exact\[pro\]: (fail|skip .*cannot be reached within one day window)/,
+    );
   });
 
   it.for(SEEDS)('seed %i: a server that never enforces a day the pace overruns fails quota.day.exact', async (seed) => {

@@ -14,16 +14,35 @@ describe('probe core', () => {
   it('imports no Node, undici or k6 module', () => {
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
       // Every form: `from '…'`, `from "…"`, a bare `import '…'` and a dynamic `import('…')`.
-      const imports = [...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+      const imports = [
+        ...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g),
+      ].map((m) => m[1]!);
       for (const spec of imports) expect(spec, `${file}: ${spec}`).toMatch(/^\.\.?\//);
     }
   });
 
-  it.for([-3 * 3600_000 - 17, 0, 5 * 3600_000 + 999])('trusts the server clock, not ours (server skewed by %i ms)', async (skewMs) => {
-    const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
-    const t = inProcessTarget({ plans, keys: { pc_free_skew_aaaaaaa: 'free' }, skewMs });
-    const ctx = createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
-    const r = await runProbes(ctx, [{ key: 'pc_free_skew_aaaaaaa', plan: resolvePlan(plans, 'free') }], ['minute', 'day'], []);
-    expect(r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id)).toEqual([]);
-  });
+  it.for([-3 * 3600_000 - 17, 0, 5 * 3600_000 + 999])(
+    'trusts the server clock, not ours (server skewed by %i ms)',
+    async (skewMs) => {
+      const plans = parsePlansFile({
+        windows: { minuteSeconds: 2, daySeconds: 16 },
+        plans: { free: { perMinute: 4, perDay: 20 } },
+      });
+      const t = inProcessTarget({ plans, keys: { pc_free_skew_aaaaaaa: 'free' }, skewMs });
+      const ctx = createContext({
+        send: t.send,
+        clock: t.clock,
+        baseUrl: t.baseUrl,
+        windows: plans.windows,
+        progress: silentProgress,
+      });
+      const r = await runProbes(
+        ctx,
+        [{ key: 'pc_free_skew_aaaaaaa', plan: resolvePlan(plans, 'free') }],
+        ['minute', 'day'],
+        [],
+      );
+      expect(r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id)).toEqual([]);
+    },
+  );
 });

@@ -24,7 +24,8 @@ describe('the reading', () => {
 
   it('states what the evidence proves in the figures of a bucket', () => {
     expect(bucketWindowMost(60)).toBe(119);
-    expect(overWindowText(103, 36_600, 60, 45, 'day'))
-      .toBe("103 admitted within 36.6 s of one 45 s day: a bucket of 60 refilled at 60 per day admits up to 119 per day; judged under the window reading (at most 60 in any window's length)");
+    expect(overWindowText(103, 36_600, 60, 45, 'day')).toBe(
+      "103 admitted within 36.6 s of one 45 s day: a bucket of 60 refilled at 60 per day admits up to 119 per day; judged under the window reading (at most 60 in any window's length)",
+    );
   });
 });

@@ -10,7 +10,6 @@ import type { LimiterModelName } from './model-name.ts';
 
 export type { DeclaredModel } from '../../spec/plans.ts';
 
-
 export const WINDOW_READING_TEXT = "judged under the window reading (at most N in any window's length)";
 export const BUCKET_READING_TEXT = 'judged as a token bucket (capacity N, N per window)';
 
@@ -21,7 +20,8 @@ export const readingOf = (declared: DeclaredModel | undefined): Reading =>
     : { model: declared, declared: true, text: BUCKET_READING_TEXT };
 
 /** The reading's sentence with the plan's figure in place of N. */
-export const readingFor = (declared: DeclaredModel | undefined, figure: number): string => readingOf(declared).text.replace(/\bN\b/g, String(figure));
+export const readingFor = (declared: DeclaredModel | undefined, figure: number): string =>
+  readingOf(declared).text.replace(/\bN\b/g, String(figure));
 
 /**
  * Whether a model's refill may be counted over `spanMs`: under a declared bucket always; under the window
@@ -29,8 +29,12 @@ export const readingFor = (declared: DeclaredModel | undefined, figure: number):
  * A sliding window counter keeps fixed windows of its own (its Reset names their end), so a count that
  * crosses one of them is two windows' and keeps its allowance under either reading.
  */
-export const refillCounts = (declared: DeclaredModel | undefined, model: LimiterModelName, windowMs: number, spanMs: number): boolean =>
-  declared !== undefined || model === 'sliding-counter' || spanMs >= windowMs;
+export const refillCounts = (
+  declared: DeclaredModel | undefined,
+  model: LimiterModelName,
+  windowMs: number,
+  spanMs: number,
+): boolean => declared !== undefined || model === 'sliding-counter' || spanMs >= windowMs;
 
 /** Most a bucket of `figure` refilled at `figure` per window admits within one window's length: the whole bucket, and all but one refilled. */
 export const bucketWindowMost = (figure: number): number => 2 * figure - 1;
@@ -40,7 +44,13 @@ export const bucketWindowMost = (figure: number): number => 2 * figure - 1;
  * window reading: "103 admitted within 36.6 s of one 45 s day: a bucket of 60 refilled at 60 per day admits
  * up to 119 per day; judged under the window reading (at most 60 in any window's length)".
  */
-export function overWindowText(admitted: number, spanMs: number, figure: number, windowS: number, unit: 'minute' | 'day'): string {
+export function overWindowText(
+  admitted: number,
+  spanMs: number,
+  figure: number,
+  windowS: number,
+  unit: 'minute' | 'day',
+): string {
   const within = `${admitted} admitted within ${(spanMs / 1000).toFixed(1)} s of one ${windowS} s ${unit}`;
   const bucket = `a bucket of ${figure} refilled at ${figure} per ${unit} admits up to ${bucketWindowMost(figure)} per ${unit}`;
   return `${within}: ${bucket}; ${readingFor(undefined, figure)}`;

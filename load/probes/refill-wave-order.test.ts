@@ -18,10 +18,18 @@ describe.each([
   ['gcra', [0, 200], [43, 159]],
   ['gcra', [0, 400], [14, 50, 173]],
   ['token-bucket', [0, 200], [43, 159]],
-] as const)('a correct %s, each way %j ms: a wave\'s refill is not a Remaining fault', (meter, latencyMs, seeds) => {
+] as const)("a correct %s, each way %j ms: a wave's refill is not a Remaining fault", (meter, latencyMs, seeds) => {
   it.for(seeds)('passes the minute probe with every MUST judged (seed %i)', async (seed) => {
     const shape = { meter, headers: 'binding' } as const;
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape, latencyMs: [...latencyMs], seed, only: ['minute'] });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape,
+      latencyMs: [...latencyMs],
+      seed,
+      only: ['minute'],
+    });
     expect({ failed: r.failed, unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
   });
 });
@@ -31,9 +39,16 @@ describe('remainingCountdown reads a pair of one wave and one Reset in either or
   const model = (name: ModelVerdict['model']): ModelVerdict => ({ model: name, why: 'test' });
   const ex = {} as Exchange;
   /** An admitted answer of the pro minute quota (Limit 40), sent and answered at these local ms. */
-  const answer = (remaining: number, sentLocal: number, receivedLocal: number, reset = 1795527167): Observation =>
-    ({ ex, status: 200, admitted: true, quota: 'minute', rate: { limit: 40, remaining, reset }, serverMs: receivedLocal,
-      sentLocal, receivedLocal });
+  const answer = (remaining: number, sentLocal: number, receivedLocal: number, reset = 1795527167): Observation => ({
+    ex,
+    status: 200,
+    admitted: true,
+    quota: 'minute',
+    rate: { limit: 40, remaining, reset },
+    serverMs: receivedLocal,
+    sentLocal,
+    receivedLocal,
+  });
   const outcomes = (vs: Verdict[]): string[] => vs.map((v) => v.kind);
   // The count before the wave: Limit-1 down to one above the wave's first, one request at a time (1 ms each).
   const lead = (to: number): Observation[] =>

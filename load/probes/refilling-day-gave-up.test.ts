@@ -28,26 +28,62 @@ describe('a GCRA day that did not run dry within the day search, its model not t
     ['minute and day, 50-150 ms away', ['minute', 'day'], [50, 150]],
   ] as const)('is judged and passed on quota.day.exact: %s', async ([, only, latencyMs]) => {
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: TWO_GCRA, latencyMs: [...latencyMs], seed, only: [...only] });
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape: TWO_GCRA,
+        latencyMs: [...latencyMs],
+        seed,
+        only: [...only],
+      });
       expect({ seed, outcome: dayExact(r).outcome }).toEqual({ seed, outcome: 'pass' });
     }
   });
 
   it('its unenforced twin (no day quota) is still failed', async () => {
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { ...TWO_GCRA, faults: { noDay: true } }, latencyMs: [50, 150], seed, only: ['day'] });
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape: { ...TWO_GCRA, faults: { noDay: true } },
+        latencyMs: [50, 150],
+        seed,
+        only: ['day'],
+      });
       expect(dayExact(r).outcome).toBe('fail');
     }
   });
 
   // Still undecidable: unjudged, and the fix says what would decide it (it had none).
   it('a day that neither ran dry nor admitted past its refill is unjudged with what would decide it', async () => {
-    const far = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: TWO_GCRA, latencyMs: [250, 400], seed: 1, only: ['minute', 'day'] });
+    const far = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: TWO_GCRA,
+      latencyMs: [250, 400],
+      seed: 1,
+      only: ['minute', 'day'],
+    });
     expect(dayExact(far)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
-    expect(dayExact(far).fix).toMatch(/^a pace of at least 17\.4 requests a second \(this run kept [\d.]+; the minute figure allows 20\.0\): a target closer/);
+    expect(dayExact(far).fix).toMatch(
+      /^a pace of at least 17\.4 requests a second \(this run kept [\d.]+; the minute figure allows 20\.0\): a target closer/,
+    );
     const slow = { free: { perMinute: 60, perDay: 850 } };
-    const near = await runShape({ declared: BUCKET_DECLARED, windows, plans: slow, shape: TWO_GCRA, latencyMs: [0, 30], seed: 1, only: ['minute', 'day'] });
+    const near = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans: slow,
+      shape: TWO_GCRA,
+      latencyMs: [0, 30],
+      seed: 1,
+      only: ['minute', 'day'],
+    });
     expect(dayExact(near)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
-    expect(dayExact(near).fix).toMatch(/^none at these figures within the probe's 147 s: the minute figure's pace runs a day of 850/);
+    expect(dayExact(near).fix).toMatch(
+      /^none at these figures within the probe's 147 s: the minute figure's pace runs a day of 850/,
+    );
   });
 });

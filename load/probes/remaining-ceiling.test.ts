@@ -8,7 +8,13 @@ const RESET = 1_795_500_020;
 
 /** Admitted answers of one fixed day window: the c-th counted reports 100 − c (+ offset), 150 ms apart from `fromMs`. */
 function dayWindow(counts: number[], offset = 0, fromMs = 0): Answer[] {
-  return counts.map((c, i) => ({ t: fromMs + i * 150, status: 200, limit: 100, remaining: 100 - c + offset, reset: RESET }));
+  return counts.map((c, i) => ({
+    t: fromMs + i * 150,
+    status: 200,
+    limit: 100,
+    remaining: 100 - c + offset,
+    reset: RESET,
+  }));
 }
 
 const before = (counts: number[], offset = 0): Answer[] => dayWindow(counts, offset).map(({ t: _t, ...a }) => a);
@@ -26,26 +32,44 @@ describe('remainingCeilingBreach (§8.2: Remaining never above Limit minus our o
     // Without the identification's answers the window's first two requests are unseen; with them it fails.
     const probe = dayWindow(range(3, 24), 1);
     expect(remainingCeilingBreach(probe, plan, windows)).toBeUndefined();
-    expect(remainingCeilingBreach([...before([1, 2]), ...probe], plan, windows)).toMatchObject({ counted: 3, remaining: 98 });
+    expect(remainingCeilingBreach([...before([1, 2]), ...probe], plan, windows)).toMatchObject({
+      counted: 3,
+      remaining: 98,
+    });
   });
 
   it('passes a correct fixed window, in any order the answers came back, and with other clients using the key', () => {
     const correct = [...before([1, 2]), ...dayWindow(range(3, 24))];
     expect(remainingCeilingBreach(correct, plan, windows)).toBeUndefined();
     expect(remainingCeilingBreach([...correct].reverse(), plan, windows)).toBeUndefined();
-    const othersToo = [...before([1, 4]), ...dayWindow([6, 7, 9, 10, 12, 13, 15, 16, 18, 19, 21, 22, 24, 25, 27, 28, 30, 31, 33, 34])];
+    const othersToo = [
+      ...before([1, 4]),
+      ...dayWindow([6, 7, 9, 10, 12, 13, 15, 16, 18, 19, 21, 22, 24, 25, 27, 28, 30, 31, 33, 34]),
+    ];
     expect(remainingCeilingBreach(othersToo, plan, windows)).toBeUndefined();
   });
 
   it('never judges a token bucket: its Reset (full again) rises 200 ms a request, so few answers share one', () => {
     // A day bucket of 100 refilling 5/s, asked every 150 ms: Remaining 99 for each, Reset ceil(now + 0.2 s).
-    const answers: Answer[] = range(0, 40).map((i) => ({ t: i * 150, status: 200, limit: 100, remaining: 99, reset: Math.ceil((i * 150 + 200) / 1000) }));
+    const answers: Answer[] = range(0, 40).map((i) => ({
+      t: i * 150,
+      status: 200,
+      limit: 100,
+      remaining: 99,
+      reset: Math.ceil((i * 150 + 200) / 1000),
+    }));
     expect(remainingCeilingBreach(answers, plan, windows)).toBeUndefined();
   });
 
   it("never judges a bucket whose Reset is its next token's time, while that Reset can stay within a second", () => {
     // Six answers within 900 ms share a whole-second Reset; the bucket refilled in between (Remaining stays 99).
-    const answers: Answer[] = range(0, 5).map((i) => ({ t: i * 180, status: 200, limit: 100, remaining: 99, reset: RESET }));
+    const answers: Answer[] = range(0, 5).map((i) => ({
+      t: i * 180,
+      status: 200,
+      limit: 100,
+      remaining: 99,
+      reset: RESET,
+    }));
     expect(remainingCeilingBreach(answers, plan, windows)).toBeUndefined();
   });
 
@@ -53,7 +77,9 @@ describe('remainingCeilingBreach (§8.2: Remaining never above Limit minus our o
     const refused = { t: 0, status: 429, limit: 100, remaining: 100, reset: RESET };
     const unknownLimit = { t: 0, status: 200, limit: 7, remaining: 7, reset: RESET };
     const nextWindow = dayWindow(range(1, 24), 0, 20_000).map((a) => ({ ...a, reset: RESET + 20 }));
-    expect(remainingCeilingBreach([refused, unknownLimit, ...dayWindow(range(3, 24)), ...nextWindow], plan, windows)).toBeUndefined();
+    expect(
+      remainingCeilingBreach([refused, unknownLimit, ...dayWindow(range(3, 24)), ...nextWindow], plan, windows),
+    ).toBeUndefined();
   });
 
   it('leaves an over-admitted window to the exactness checks: Remaining 0 past Limit admissions is no breach', () => {
@@ -62,8 +88,9 @@ describe('remainingCeilingBreach (§8.2: Remaining never above Limit minus our o
   });
 
   it('reads the answers sent before the probes from their headers', () => {
-    expect(answerOf(200, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '98', 'x-ratelimit-reset': String(RESET) }))
-      .toEqual({ status: 200, limit: 100, remaining: 98, reset: RESET });
+    expect(
+      answerOf(200, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '98', 'x-ratelimit-reset': String(RESET) }),
+    ).toEqual({ status: 200, limit: 100, remaining: 98, reset: RESET });
     expect(answerOf(404, {})).toEqual({ status: 404 });
   });
 });

@@ -9,6 +9,10 @@ export async function observe(run: ProbeRun): Promise<Observation> {
   const response = responseOf(run, o, headers);
   run.f.judge(RESPONSE_RULES, response);
   holdReset(run, response);
-  if (!interpretable(o)) throw new ProbeStop(`unexpected status ${o.status}`, 'answer an authorised GET /pets with 200, or 429 past the quota (quota.status shows the answer)');
+  if (!interpretable(o))
+    throw new ProbeStop(
+      `unexpected status ${o.status}`,
+      'answer an authorised GET /pets with 200, or 429 past the quota (quota.status shows the answer)',
+    );
   return o;
 }

@@ -50,7 +50,8 @@ function roomyWindows(run: ProbeRun): Sample[] {
     for (let i = index.read.get(list) ?? 0; i < list.length; i++) {
       const s = list[i]!;
       const window = `${s.limit}:${s.reset}`;
-      if (s.status >= 200 && s.status < 300 && (s.remaining ?? 0) >= 1 && !index.roomy.has(window)) index.roomy.set(window, s);
+      if (s.status >= 200 && s.status < 300 && (s.remaining ?? 0) >= 1 && !index.roomy.has(window))
+        index.roomy.set(window, s);
     }
     index.read.set(list, list.length);
   }
@@ -60,7 +61,10 @@ function roomyWindows(run: ProbeRun): Sample[] {
 function answeredPastItsWindow(run: ProbeRun, o: Observation, rate: RateLimitState | undefined): boolean {
   if (!rate || rate.remaining !== rate.limit) return false;
   const answer = { sentLocal: o.sentLocal, limit: rate.limit, reset: rate.reset, sample: o.sample };
-  return earlierWindowWithRoom(answer, roomyWindows(run), (serverMs) => run.ctx.serverClock.toLocalNotBefore(serverMs)) !== undefined;
+  return (
+    earlierWindowWithRoom(answer, roomyWindows(run), (serverMs) => run.ctx.serverClock.toLocalNotBefore(serverMs)) !==
+    undefined
+  );
 }
 
 /**
@@ -68,7 +72,12 @@ function answeredPastItsWindow(run: ProbeRun, o: Observation, rate: RateLimitSta
  * key's samples then say of its window.
  */
 export function responseOf(run: ProbeRun, o: Observation, headers: RateLimitRead): ProbeResponse {
-  return { scope: scopeOf(run), o, headers, pastItsWindow: answeredPastItsWindow(run, o, headers.ok ? headers.value : undefined) };
+  return {
+    scope: scopeOf(run),
+    o,
+    headers,
+    pastItsWindow: answeredPastItsWindow(run, o, headers.ok ? headers.value : undefined),
+  };
 }
 
 /** 200, or 429 over the limit: anything else, the probe for this key cannot interpret and stops (request.ts). */
@@ -77,13 +86,18 @@ export const interpretable = (o: Observation): boolean => o.admitted || o.status
 /** The header rules beyond validity speak only of valid headers. */
 const valid = (r: ProbeResponse): RateLimitState | undefined => (r.headers.ok ? r.headers.value : undefined);
 
-const headersValid = rule<ProbeResponse>('headersValid', ({ o, headers }) => (headers.ok ? verdict.pass : failure(headers.problem, { exchange: o.ex })));
+const headersValid = rule<ProbeResponse>('headersValid', ({ o, headers }) =>
+  headers.ok ? verdict.pass : failure(headers.problem, { exchange: o.ex }),
+);
 
 const resetInteger = rule<ProbeResponse>('resetInteger', (r) => {
   const reset = r.o.ex.response.headers[RATE_LIMIT_HEADERS.reset];
   if (!valid(r)) return silent;
   if (isWholeSeconds(reset)) return verdict.pass;
-  return failure(`X-RateLimit-Reset ${JSON.stringify(reset)} is not in whole seconds (read as a Unix timestamp all the same)`, { exchange: r.o.ex });
+  return failure(
+    `X-RateLimit-Reset ${JSON.stringify(reset)} is not in whole seconds (read as a Unix timestamp all the same)`,
+    { exchange: r.o.ex },
+  );
 });
 
 const limit = rule<ProbeResponse>('limit', (r) => {
@@ -91,18 +105,28 @@ const limit = rule<ProbeResponse>('limit', (r) => {
   if (!v) return silent;
   if (r.o.quota !== 'unknown') return verdict.pass;
   const { plan } = r.scope.k;
-  return failure(`X-RateLimit-Limit is ${v.limit}, neither the plan's ${plan.perMinute}/minute nor ${plan.perDay}/day`, {
-    exchange: r.o.ex, expected: [plan.perMinute, plan.perDay], received: v.limit,
-  });
+  return failure(
+    `X-RateLimit-Limit is ${v.limit}, neither the plan's ${plan.perMinute}/minute nor ${plan.perDay}/day`,
+    {
+      exchange: r.o.ex,
+      expected: [plan.perMinute, plan.perDay],
+      received: v.limit,
+    },
+  );
 });
 
 /** An admitted request counts against the quota it reports (any model): at most Limit - 1 can remain. */
 const remainingCounted = rule<ProbeResponse>('remaining', (r) => {
   const v = valid(r);
   if (!v || !r.o.admitted || r.o.quota === 'unknown' || v.remaining < v.limit || r.pastItsWindow) return silent;
-  return failure(`an admitted request's answer reports Remaining ${v.remaining} of a Limit of ${v.limit}: the request itself was not counted`, {
-    exchange: r.o.ex, expected: `≤ ${v.limit - 1}`, received: v.remaining,
-  });
+  return failure(
+    `an admitted request's answer reports Remaining ${v.remaining} of a Limit of ${v.limit}: the request itself was not counted`,
+    {
+      exchange: r.o.ex,
+      expected: `≤ ${v.limit - 1}`,
+      received: v.remaining,
+    },
+  );
 });
 
 const reset = rule<ProbeResponse>('reset', (r) => {
@@ -114,15 +138,28 @@ const reset = rule<ProbeResponse>('reset', (r) => {
   const length = o.quota === 'minute' ? scope.ctx.windows.minuteSeconds : scope.ctx.windows.daySeconds;
   const nowS = Math.round(o.serverMs / 1000);
   const what = `X-RateLimit-Reset ${v.reset} is not a Unix time (s) within the ${length} s ${o.quota} window`;
-  return failure(`${what} from the server's Date (${nowS})`, { exchange: o.ex, expected: `${nowS}..${nowS + length}`, received: v.reset });
+  return failure(`${what} from the server's Date (${nowS})`, {
+    exchange: o.ex,
+    expected: `${nowS}..${nowS + length}`,
+    received: v.reset,
+  });
 });
 
-const status = rule<ProbeResponse>('status', ({ o }) => (interpretable(o)
-  ? verdict.pass
-  : failure(`GET /pets?limit=1 answered ${o.status}`, { exchange: o.ex, expected: '200 or 429', received: o.status })));
+const status = rule<ProbeResponse>('status', ({ o }) =>
+  interpretable(o)
+    ? verdict.pass
+    : failure(`GET /pets?limit=1 answered ${o.status}`, { exchange: o.ex, expected: '200 or 429', received: o.status }),
+);
 
 /** In the order they were judged before rules (the failure cap keeps the first findings of a cause). */
-export const RESPONSE_RULES: readonly ProbeRule<ProbeResponse>[] = [headersValid, resetInteger, limit, remainingCounted, reset, status];
+export const RESPONSE_RULES: readonly ProbeRule<ProbeResponse>[] = [
+  headersValid,
+  resetInteger,
+  limit,
+  remainingCounted,
+  reset,
+  status,
+];
 
 /**
  * A Reset further ahead than its window on the server's clock as the Dates so far tell it: held until the

@@ -14,54 +14,81 @@ import { ISOLATION_RULES, type IsolationObservation } from './isolation.ts';
 import type { MinuteObservation } from './minute.ts';
 import { MINUTE_RULES, minuteEnded } from './minute-rules.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 16 }, plans: { free: { perMinute: 4, perDay: 20 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 16 },
+  plans: { free: { perMinute: 4, perDay: 20 } },
+});
 const scope = { ctx: { windows: plans.windows }, k: { plan: resolvePlan(plans, 'free') } };
 
 /** Calls that record a result directly on a ledger or a probe's findings, by-passing the rule tables. */
 export function directCalls(source: string): string[] {
-  return [...source.matchAll(/\b(?:f|ledger|findings(?:\[[^\]]*\])?!?)\.(?:pass|fail|skip|observe)\(/g)].map((m) => m[0]);
+  return [...source.matchAll(/\b(?:f|ledger|findings(?:\[[^\]]*\])?!?)\.(?:pass|fail|skip|observe)\(/g)].map(
+    (m) => m[0],
+  );
 }
-
 
 const dir = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const sources = (path: string) => readdirSync(dir(path)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
 
 describe('results reach the ledger through rule tables only', () => {
   it('finds a direct pass, fail, skip or observe, on a ledger or on findings', () => {
-    expect(directCalls("run.f.pass('status');\nledger.fail(check, x);\nfindings[0]!.skip('isolation', 'x');\nf.observe('model', m)")).toHaveLength(4);
-    expect(directCalls("verdict.pass; verdict.fail({ message }); observe(run); run.f.judge(RULES, o)")).toEqual([]);
+    expect(
+      directCalls(
+        "run.f.pass('status');\nledger.fail(check, x);\nfindings[0]!.skip('isolation', 'x');\nf.observe('model', m)",
+      ),
+    ).toHaveLength(4);
+    expect(directCalls('verdict.pass; verdict.fail({ message }); observe(run); run.f.judge(RULES, o)')).toEqual([]);
   });
-  it.for([['load/probes', '.'], ['load/capacity', '../capacity/']])('no file of %s records directly', ([, path]) => {
+  it.for([
+    ['load/probes', '.'],
+    ['load/capacity', '../capacity/'],
+  ])('no file of %s records directly', ([, path]) => {
     for (const file of sources(path!)) {
       expect(directCalls(readFileSync(`${dir(path!)}/${file}`, 'utf8')), file).toEqual([]);
     }
   });
 });
 
-const cut: Unjudged = { reason: 'probe cut short: not waited: the wait Retry-After asks for needs 2d', fix: 'raise --max-wait' };
+const cut: Unjudged = {
+  reason: 'probe cut short: not waited: the wait Retry-After asks for needs 2d',
+  fix: 'raise --max-wait',
+};
 
 /** Each reshaped probe, its rules and an observation holding nothing but the cut. */
 const probes: Array<[ProbeName, readonly ProbeRule<never>[], unknown]> = [
   ['minute', MINUTE_RULES as readonly ProbeRule<never>[], { scope, cut } satisfies MinuteObservation],
-  ['day', DAY_RULES as readonly ProbeRule<never>[], { scope, examined: [], searched: [], cut } satisfies DayObservation],
+  [
+    'day',
+    DAY_RULES as readonly ProbeRule<never>[],
+    { scope, examined: [], searched: [], cut } satisfies DayObservation,
+  ],
   ['burst', BURST_RULES as readonly ProbeRule<never>[], { scope, cut } satisfies BurstObservation],
-  ['isolation', ISOLATION_RULES as readonly ProbeRule<never>[], { spentPlan: 'free', answers: [], cut } satisfies IsolationObservation],
+  [
+    'isolation',
+    ISOLATION_RULES as readonly ProbeRule<never>[],
+    { spentPlan: 'free', answers: [], cut } satisfies IsolationObservation,
+  ],
 ];
 
 /** Wordings that name no cause: a reader of one check would have to look at the others to learn why. */
 const NON_REASON = /see the other checks|^not reached|^not run$|^$/;
 
 describe('a probe whose observation is missing', () => {
-  it.for(probes)('%s: every check it owns is unjudged naming its missing stage, with the cut\'s reason and fix, none absent', ([probe, rules, seen]) => {
-    const f = createFindings('free', []);
-    f.judge(rules as readonly ProbeRule<unknown>[], seen, PROBE_CHECKS[probe]);
-    const checks = f.results();
-    expect(checks.map((c) => c.id).sort()).toEqual(PROBE_CHECKS[probe].map((k) => `${CHECKS[k].id}[free]`).sort());
-    for (const c of checks) {
-      expect(c, c.id).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: cut.fix });
-      expect(c.skipReason, c.id).toMatch(new RegExp(`^.+ was not reached: ${cut.reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
-    }
-  });
+  it.for(probes)(
+    "%s: every check it owns is unjudged naming its missing stage, with the cut's reason and fix, none absent",
+    ([probe, rules, seen]) => {
+      const f = createFindings('free', []);
+      f.judge(rules as readonly ProbeRule<unknown>[], seen, PROBE_CHECKS[probe]);
+      const checks = f.results();
+      expect(checks.map((c) => c.id).sort()).toEqual(PROBE_CHECKS[probe].map((k) => `${CHECKS[k].id}[free]`).sort());
+      for (const c of checks) {
+        expect(c, c.id).toMatchObject({ outcome: 'skip', skipKind: 'unjudged', fix: cut.fix });
+        expect(c.skipReason, c.id).toMatch(
+          new RegExp(`^.+ was not reached: ${cut.reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        );
+      }
+    },
+  );
   it('a day quota that cannot bind at the minute pace: every day check not applicable, none unjudged', () => {
     const f = createFindings('free', []);
     f.judge(DAY_RULES, { scope, cannotBind: true, examined: [], searched: [] }, PROBE_CHECKS.day);
@@ -78,20 +105,39 @@ describe('a probe whose observation is missing', () => {
       expect(c.skipReason, c.id).not.toMatch(NON_REASON);
     }
   });
-  it('the isolation probe rides on the minute probe: its cut or slowness is isolation\'s reason too', () => {
+  it("the isolation probe rides on the minute probe: its cut or slowness is isolation's reason too", () => {
     const f = createFindings('free', []);
-    f.judge(ISOLATION_RULES, { spentPlan: 'free', answers: [], cut: minuteEnded({ scope, tooSlow: true }) }, PROBE_CHECKS.isolation);
-    expect(f.results()[0]).toMatchObject({ outcome: 'skip', skipReason: expect.stringMatching(/too slow/), fix: expect.stringMatching(/minuteSeconds/) });
+    f.judge(
+      ISOLATION_RULES,
+      { spentPlan: 'free', answers: [], cut: minuteEnded({ scope, tooSlow: true }) },
+      PROBE_CHECKS.isolation,
+    );
+    expect(f.results()[0]).toMatchObject({
+      outcome: 'skip',
+      skipReason: expect.stringMatching(/too slow/),
+      fix: expect.stringMatching(/minuteSeconds/),
+    });
   });
 });
 
-describe('no circular non-reason in the probes\' sources', () => {
+describe("no circular non-reason in the probes' sources", () => {
   it('no product file of load/ or report/ words a skip as "see the other checks" or bare "not reached"', () => {
-    const offenders = [['load/probes', '.'], ['load/capacity', '../capacity/'], ['report', '../../report/']].flatMap(([, path]) =>
-      sources(path!).filter((file) => /see the other checks|['"`]not reached[\s(]/.test(readFileSync(`${dir(path!)}/${file}`, 'utf8'))));
+    const offenders = [
+      ['load/probes', '.'],
+      ['load/capacity', '../capacity/'],
+      ['report', '../../report/'],
+    ].flatMap(([, path]) =>
+      sources(path!).filter((file) =>
+        /see the other checks|['"`]not reached[\s(]/.test(readFileSync(`${dir(path!)}/${file}`, 'utf8')),
+      ),
+    );
     expect(offenders).toEqual([]);
   });
   it('the scan finds the wording it forbids', () => {
-    expect(/see the other checks|['"`]not reached[\s(]/.test("verdict.unjudged('not reached (see the other checks of this probe)')")).toBe(true);
+    expect(
+      /see the other checks|['"`]not reached[\s(]/.test(
+        "verdict.unjudged('not reached (see the other checks of this probe)')",
+      ),
+    ).toBe(true);
   });
 });

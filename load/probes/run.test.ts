@@ -17,15 +17,23 @@ const keys = { pc_free_aaaaaaaaaaaa: 'free', pc_pro_bbbbbbbbbbbbb: 'pro' };
 
 export async function probe(options: ReferenceOptions = {}, only: readonly ProbeName[] = PROBE_NAMES, table = plans) {
   const target = inProcessTarget({ plans: table, keys, ...options });
-  const ctx = createContext({ send: target.send, clock: target.clock, baseUrl: target.baseUrl, windows: table.windows, progress: silentProgress });
+  const ctx = createContext({
+    send: target.send,
+    clock: target.clock,
+    baseUrl: target.baseUrl,
+    windows: table.windows,
+    progress: silentProgress,
+  });
   const list = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(table, plan) }));
   const started = target.clock.now();
   const result = await runProbes(ctx, list, only, Object.keys(keys));
   return { ...result, requests: target.count(), elapsedMs: target.clock.now() - started };
 }
 
-const outcomes = (checks: Awaited<ReturnType<typeof probe>>['checks']) => Object.fromEntries(checks.map((c) => [c.id, c.outcome]));
-const failed = (checks: Awaited<ReturnType<typeof probe>>['checks']) => checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
+const outcomes = (checks: Awaited<ReturnType<typeof probe>>['checks']) =>
+  Object.fromEntries(checks.map((c) => [c.id, c.outcome]));
+const failed = (checks: Awaited<ReturnType<typeof probe>>['checks']) =>
+  checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
 
 describe('probe core on the correct reference server', () => {
   it('passes every check, skips none, and reports series', async () => {
@@ -37,7 +45,9 @@ describe('probe core on the correct reference server', () => {
     // Each series says what it is of, as a value; the name is for people and older readers.
     expect(Object.keys(r.subjects).sort()).toEqual(Object.keys(r.series).sort());
     expect(r.subjects['day:free']).toEqual({ probe: 'day', plan: 'free', key: 'free' });
-    const observed = r.checks.find((c) => c.id === 'quota.rejected.consume[pro]')?.observed as { consumesDayQuota: boolean };
+    const observed = r.checks.find((c) => c.id === 'quota.rejected.consume[pro]')?.observed as {
+      consumesDayQuota: boolean;
+    };
     expect(observed.consumesDayQuota).toBe(false);
   });
 
@@ -55,12 +65,15 @@ describe('probe core on the correct reference server', () => {
     const applicable = failed(r.checks).filter((id) => id.startsWith('quota.headers.applicable['));
     expect(failed(r.checks).filter((id) => !applicable.includes(id))).toEqual([]);
     if (quota === 'closest') expect(applicable).toEqual([]);
-    if (quota === 'day') expect(applicable).toEqual(['quota.headers.applicable[free]', 'quota.headers.applicable[pro]']);
+    if (quota === 'day')
+      expect(applicable).toEqual(['quota.headers.applicable[free]', 'quota.headers.applicable[pro]']);
   });
 
   it('observes that 429s count against the day quota when they do', async () => {
     const r = await probe({ variants: { rejectedConsume: true } }, ['day']);
-    expect(r.checks.find((c) => c.id === 'quota.rejected.consume[free]')?.observed).toMatchObject({ consumesDayQuota: true });
+    expect(r.checks.find((c) => c.id === 'quota.rejected.consume[free]')?.observed).toMatchObject({
+      consumesDayQuota: true,
+    });
   });
 
   it('works with the real windows (60 s, 86,400 s) and the specification figures', async () => {
@@ -81,11 +94,19 @@ describe('probe core detects each limiter fault', () => {
     ['Remaining negative', { remainingNegative: true }, ['quota.headers.valid[free]']],
     ['Reset in ms', { resetMillis: true }, ['quota.headers.reset[free]']],
     ['Reset as a delta', { resetDelta: true }, ['quota.headers.reset[free]']],
-    ['Retry-After missing', { retryAfter: 'missing' }, ['quota.retry-after.present[free]', 'quota.day.retry-after[free]']],
+    [
+      'Retry-After missing',
+      { retryAfter: 'missing' },
+      ['quota.retry-after.present[free]', 'quota.day.retry-after[free]'],
+    ],
     ['Retry-After zero', { retryAfter: 'zero' }, ['quota.retry-after.accurate[free]']],
     ['Retry-After far too long', { retryAfter: 'tooLong' }, ['quota.retry-after.accurate[free]']],
     ['no recovery after Retry-After', { noRecovery: true }, ['quota.recovery[free]']],
-    ['one plan given another’s figures', { planAlias: { free: 'pro' } }, ['quota.minute.exact[free]', 'quota.headers.limit[free]']],
+    [
+      'one plan given another’s figures',
+      { planAlias: { free: 'pro' } },
+      ['quota.minute.exact[free]', 'quota.headers.limit[free]'],
+    ],
     ['keys sharing one bucket', { sharedBucket: true }, ['quota.isolation[pro]']],
     ['over-admission under concurrency', { racy: true }, ['quota.burst.exact[free]']],
     ['429s consuming the next window', { rejectedConsumeNext: true }, ['quota.rejected.next-window[free]']],

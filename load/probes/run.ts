@@ -35,9 +35,11 @@ function labels(keys: KeyUnderTest[]): string[] {
 }
 
 /** Why a probe ended early: stopped by an uninterpretable answer, or cut short by a wait or the run's bound. */
-const CUT_FIX = 'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time';
+const CUT_FIX =
+  'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time';
 
-const HELD_FIX = 'the service answered 429 again after petcert waited what its Retry-After asked: check that Retry-After covers the time until the key is admitted, and that no other client spends this key';
+const HELD_FIX =
+  'the service answered 429 again after petcert waited what its Retry-After asked: check that Retry-After covers the time until the key is admitted, and that no other client spends this key';
 
 function cutOf(error: unknown): Unjudged | undefined {
   if (error instanceof HeldBack) return { reason: `probe cut short: ${error.message}`, fix: HELD_FIX };
@@ -51,7 +53,11 @@ function cutOf(error: unknown): Unjudged | undefined {
  * its observation with the cut: the rules that needed the rest say why (findings.ts).
  */
 async function judged<O extends Observed>(
-  run: ProbeRun, probe: ProbeName, rules: readonly ProbeRule<O>[], seen: O, body: (seen: O) => Promise<void>,
+  run: ProbeRun,
+  probe: ProbeName,
+  rules: readonly ProbeRule<O>[],
+  seen: O,
+  body: (seen: O) => Promise<void>,
 ): Promise<void> {
   try {
     await body(seen);
@@ -63,7 +69,12 @@ async function judged<O extends Observed>(
   run.f.judge(rules, seen, PROBE_CHECKS[probe]);
 }
 
-export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: readonly ProbeName[], secrets: readonly string[]): Promise<ProbeResults> {
+export async function runProbes(
+  ctx: ProbeContext,
+  keys: KeyUnderTest[],
+  only: readonly ProbeName[],
+  secrets: readonly string[],
+): Promise<ProbeResults> {
   if (keys.length === 0) throw new AbortRunError('BUDGET', 'no keys to probe');
   const names = labels(keys);
   const findings: Findings[] = names.map((name) => createFindings(name, secrets));
@@ -80,7 +91,12 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     if (!wants('minute') && !isolate) return;
     // Without the minute probe selected, its verdicts go to scratch findings: only isolation is reported.
     const run = runOf(i, 'minute', wants('minute') ? findings[i] : createFindings(names[i]!, secrets));
-    ctx.progress({ phase: `quota ${names[i]}: minute`, done: turn, total: keys.length, etaMs: 2 * ctx.windows.minuteSeconds * 1000 });
+    ctx.progress({
+      phase: `quota ${names[i]}: minute`,
+      done: turn,
+      total: keys.length,
+      etaMs: 2 * ctx.windows.minuteSeconds * 1000,
+    });
     const others = keys.map((_, j) => runOf(j, 'isolation')).filter((_, j) => j !== i);
     const isolation = isolationOf(run);
     const spend = isolate ? (count: WindowCount) => probeIsolation(isolation, count, others) : undefined;
@@ -89,9 +105,11 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     // Judged into the spender's own findings, whether or not the minute probe's are reported; why the minute
     // probe ended early is isolation's why too (it rides on the minute's spent window).
     const ended = minuteEnded(minute);
-    if (isolate) findings[i]!.judge(ISOLATION_RULES, ended ? { ...isolation, cut: ended } : isolation, PROBE_CHECKS.isolation);
+    if (isolate)
+      findings[i]!.judge(ISOLATION_RULES, ended ? { ...isolation, cut: ended } : isolation, PROBE_CHECKS.isolation);
   };
-  if (wants('isolation') && keys.length < 2) findings[0]!.judge(ISOLATION_RULES, isolationOf(runOf(0, 'isolation'), true));
+  if (wants('isolation') && keys.length < 2)
+    findings[0]!.judge(ISOLATION_RULES, isolationOf(runOf(0, 'isolation'), true));
 
   // Minute probes go one key at a time, the spender first (its isolation request reaches keys still idle);
   // each key's burst and day probes start as soon as its own minute probe is done, beside the others'
@@ -105,9 +123,11 @@ export async function runProbes(ctx: ProbeContext, keys: KeyUnderTest[], only: r
     try {
       await mine;
       const burst = runOf(i, 'burst');
-      if (wants('burst') && stopped === undefined) await judged(burst, 'burst', BURST_RULES, burstOf(burst), (seen) => probeBurst(burst, seen));
+      if (wants('burst') && stopped === undefined)
+        await judged(burst, 'burst', BURST_RULES, burstOf(burst), (seen) => probeBurst(burst, seen));
       const day = runOf(i, 'day');
-      if (wants('day') && stopped === undefined) await judged(day, 'day', DAY_RULES, dayOf(day), (seen) => probeDay(day, seen));
+      if (wants('day') && stopped === undefined)
+        await judged(day, 'day', DAY_RULES, dayOf(day), (seen) => probeDay(day, seen));
     } catch (error) {
       stopped ??= error; // the other chains stop before their next probe
       throw error;

@@ -9,7 +9,12 @@ import { createFakeClock } from '../../testkit/load/fake-clock.ts';
 import { PROBE_TRIES, probeSend } from './send.ts';
 
 const request: HttpRequest = { method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: {} };
-const answer = (req: HttpRequest): Exchange => ({ request: req, response: { status: 200, headers: {}, body: '[]' }, sentAt: 0, durationMs: 1 });
+const answer = (req: HttpRequest): Exchange => ({
+  request: req,
+  response: { status: 200, headers: {}, body: '[]' },
+  sentAt: 0,
+  durationMs: 1,
+});
 
 /** Fails the first `failures` tries of every request (a reset keep-alive connection), then answers. */
 function dropping(failures: number): { send: Send; tries(): number } {
@@ -20,7 +25,8 @@ function dropping(failures: number): { send: Send; tries(): number } {
     const n = (seen.get(req) ?? 0) + 1;
     seen.set(req, n);
     await Promise.resolve();
-    if (n <= failures) throw new TransportError('CONNECTION_RESET', 'connection closed before the response was complete');
+    if (n <= failures)
+      throw new TransportError('CONNECTION_RESET', 'connection closed before the response was complete');
     return answer(req);
   };
   return { send, tries: () => tries };
@@ -29,7 +35,12 @@ function dropping(failures: number): { send: Send; tries(): number } {
 function probes(target: Send) {
   const count = counter();
   const clock = createFakeClock(0);
-  const send = probeSend(target, { clock, deadline: deadline(clock, undefined, () => new Error('past')), count, maxWaitMs: 60_000 });
+  const send = probeSend(target, {
+    clock,
+    deadline: deadline(clock, undefined, () => new Error('past')),
+    count,
+    maxWaitMs: 60_000,
+  });
   return { send, count };
 }
 
@@ -47,7 +58,9 @@ describe('the probes’ Send', () => {
   it('calls the target unreachable once a request got no response on any of its tries, and sends nothing more', async () => {
     const target = dropping(Number.POSITIVE_INFINITY);
     const { send } = probes(target.send);
-    await expect(send({ ...request })).rejects.toThrow(/target unreachable: a request got no response \(last: .*connection closed/);
+    await expect(send({ ...request })).rejects.toThrow(
+      /target unreachable: a request got no response \(last: .*connection closed/,
+    );
     expect(target.tries()).toBe(PROBE_TRIES);
     await expect(send({ ...request })).rejects.toBeInstanceOf(UnreachableError);
     expect(target.tries()).toBe(PROBE_TRIES);

@@ -32,7 +32,10 @@ export const HOLD = { backoffBaseMs: 1000, backoffCapMs: 60_000, maxInRow: 6, ma
  * target was called unreachable although every request was answered on its next try (cli/hostile.e2e).
  * A target is unreachable when one request got no response on any of its PROBE_TRIES tries.
  */
-export function probeSend(transport: Send, o: { clock: Clock; deadline: Deadline; count: Counter; maxWaitMs: number }): Send {
+export function probeSend(
+  transport: Send,
+  o: { clock: Clock; deadline: Deadline; count: Counter; maxWaitMs: number },
+): Send {
   const hold = hold429({
     ...HOLD,
     clock: o.clock,

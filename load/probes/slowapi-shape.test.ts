@@ -14,7 +14,12 @@ const plans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perD
 /** uvicorn's Date 0.8 s behind for the first 400 answers (its once-a-second tick late in the second), then fresh. */
 const driftingDate = (n: number): number => (n < 400 ? 800 : 0);
 const SLOWAPI: Omit<ShapeOptions, 'windows'> = {
-  meter: 'first-use', headers: 'binding', fractionalReset: true, resetLateMs: 1000, slowapiHeadersAfterMs: 3, dateLagMs: driftingDate,
+  meter: 'first-use',
+  headers: 'binding',
+  fractionalReset: true,
+  resetLateMs: 1000,
+  slowapiHeadersAfterMs: 3,
+  dateLagMs: driftingDate,
 };
 
 const must = (r: Awaited<ReturnType<typeof runShape>>) =>
@@ -26,15 +31,15 @@ describe('FastAPI + slowapi (stock settings) in virtual time', () => {
   // The day count's first request opened the day, up to ~2 s after the last day's Reset on the latest
   // reading of a stale Date; its 429's Retry-After (to that day's Reset) was judged against one day after
   // the last Reset: 'Retry-After 6 (6 s) but the quota resets in 4.3 s' (10 of 10 seeds, and 2 of 10 real runs).
-  it.for([['at once', {}], ['answers 0–30 ms each way', { latencyMs: [0, 30] }]] as Array<[string, Partial<RunShape>]>)(
-    'PASS with every MUST judged, %s',
-    async ([, extra]) => {
-      for (const seed of SEEDS) {
-        const r = await runShape({ windows, plans, shape: SLOWAPI, seed, ...extra });
-        expect({ seed, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
-      }
-    },
-  );
+  it.for([
+    ['at once', {}],
+    ['answers 0–30 ms each way', { latencyMs: [0, 30] }],
+  ] as Array<[string, Partial<RunShape>]>)('PASS with every MUST judged, %s', async ([, extra]) => {
+    for (const seed of SEEDS) {
+      const r = await runShape({ windows, plans, shape: SLOWAPI, seed, ...extra });
+      expect({ seed, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
+    }
+  });
 
   // slowapi reads its headers once the endpoint returned: a request counted at the very end of a window and
   // answered after it reads Remaining = Limit (no window any more), Reset = now + 1 s. Before, on a far
@@ -45,7 +50,7 @@ describe('FastAPI + slowapi (stock settings) in virtual time', () => {
   it.for([
     ['headers read 20 ms after the count, 0–400 ms each way', [0, 400], [8, 20]],
     ['headers read 20 ms after the count, 0–150 ms each way', [0, 150], [2, 20, 35]],
-  ] as const)('PASS with every MUST judged at a window\'s edge: %s', async ([, latencyMs, seeds]) => {
+  ] as const)("PASS with every MUST judged at a window's edge: %s", async ([, latencyMs, seeds]) => {
     const shape = { ...SLOWAPI, slowapiHeadersAfterMs: 20, dateLagMs: () => 0 };
     for (const seed of seeds) {
       const r = await runShape({ windows, plans, shape, seed, latencyMs: [...latencyMs] });
@@ -60,7 +65,13 @@ describe('FastAPI + slowapi (stock settings) in virtual time', () => {
     ['Remaining one too high', { remainingPlusOne: true }, 'quota.headers.remaining[free]'],
   ] as const)('its faulty twin (%s) is still caught, on a fresh Date', async ([, faults, check]) => {
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ windows, plans, shape: { ...SLOWAPI, dateLagMs: () => 0, faults }, seed, latencyMs: [0, 30] });
+      const r = await runShape({
+        windows,
+        plans,
+        shape: { ...SLOWAPI, dateLagMs: () => 0, faults },
+        seed,
+        latencyMs: [0, 30],
+      });
       expect(must(r).map((f) => f.split(':')[0])).toContain(check);
     }
   });
@@ -71,20 +82,42 @@ describe('FastAPI + slowapi (stock settings) in virtual time', () => {
   // Date 950 ms stale throughout even the correct day was (100 per 20 s: 29 of 30 seeds INCOMPLETE, one false
   // FAIL). The search now waits one window after each window's first answer when that comes first (day.ts
   // nextWindow): a window that counted it has ended by then, whatever its Reset says.
-  const STALE = [['drifting', driftingDate], ['950 ms stale throughout', () => 950]] as const;
+  const STALE = [
+    ['drifting', driftingDate],
+    ['950 ms stale throughout', () => 950],
+  ] as const;
 
   it.for(STALE)('its unenforced day on a stale Date (%s) is failed on quota.day.exact', async ([, dateLagMs]) => {
-    for (const [seed, only] of [[1, ['day']], [2, ['day']], [3, undefined]] as const) {
-      const r = await runShape({ windows, plans, shape: { ...SLOWAPI, dateLagMs, faults: { noDay: true } }, seed, latencyMs: [0, 30], only });
+    for (const [seed, only] of [
+      [1, ['day']],
+      [2, ['day']],
+      [3, undefined],
+    ] as const) {
+      const r = await runShape({
+        windows,
+        plans,
+        shape: { ...SLOWAPI, dateLagMs, faults: { noDay: true } },
+        seed,
+        latencyMs: [0, 30],
+        only,
+      });
       expect(must(r).map((f) => f.split(':')[0])).toContain('quota.day.exact[free]');
     }
   });
 
   it('PASS with every MUST judged on a Date 950 ms stale throughout, at once and 0-150 ms away', async () => {
-    for (const latencyMs of [[0, 30], [0, 150]] as Array<[number, number]>) {
+    for (const latencyMs of [
+      [0, 30],
+      [0, 150],
+    ] as Array<[number, number]>) {
       for (const seed of [1, 2, 3, 4, 5]) {
         const r = await runShape({ windows, plans, shape: { ...SLOWAPI, dateLagMs: () => 950 }, seed, latencyMs });
-        expect({ seed, latencyMs, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, latencyMs, failed: [], unjudged: [] });
+        expect({ seed, latencyMs, failed: must(r), unjudged: r.unjudged }).toEqual({
+          seed,
+          latencyMs,
+          failed: [],
+          unjudged: [],
+        });
       }
     }
   });
@@ -100,22 +133,52 @@ describe('FastAPI + slowapi (stock settings) in virtual time', () => {
 // the first answer for longer than the first count takes (3 s period, phases 1.2–1.6 s): that count's
 // Retry-After is compared with its Reset on the clock known then (quota.retry-after.accurate).
 describe('FastAPI + slowapi behind a CPU-starved uvicorn: its Date seconds stale', () => {
-  const starved = (periodMs: number, phaseMs: number) => (_n: number, nowMs: number): number => (nowMs - phaseMs) % periodMs;
-  const CASES = [[1900, 0], [1900, 1200], [1900, 2400], [3000, 0], [3000, 800], [3000, 2400]] as const;
+  const starved =
+    (periodMs: number, phaseMs: number) =>
+    (_n: number, nowMs: number): number =>
+      (nowMs - phaseMs) % periodMs;
+  const CASES = [
+    [1900, 0],
+    [1900, 1200],
+    [1900, 2400],
+    [3000, 0],
+    [3000, 800],
+    [3000, 2400],
+  ] as const;
 
   it.for(CASES)('PASS with every MUST judged, re-formatted every %i ms (phase %i ms)', async ([periodMs, phaseMs]) => {
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ windows, plans, shape: { ...SLOWAPI, dateLagMs: starved(periodMs, phaseMs) }, seed, latencyMs: [0, 30] });
+      const r = await runShape({
+        windows,
+        plans,
+        shape: { ...SLOWAPI, dateLagMs: starved(periodMs, phaseMs) },
+        seed,
+        latencyMs: [0, 30],
+      });
       expect({ seed, failed: must(r), unjudged: r.unjudged }).toEqual({ seed, failed: [], unjudged: [] });
     }
   });
 
   // A Reset (and the Retry-After slowapi derives from it) one 2 s window late is still a fault on such a Date.
-  it.for([[1900, 0], [3000, 800]] as const)('a Reset a window late is failed, re-formatted every %i ms (phase %i ms)', async ([periodMs, phaseMs]) => {
-    for (const seed of [1, 2, 3]) {
-      const shape = { ...SLOWAPI, resetLateMs: 1000 + windows.minuteSeconds * 1000, dateLagMs: starved(periodMs, phaseMs) };
-      const failed = must(await runShape({ windows, plans, shape, seed, latencyMs: [0, 30] })).map((f) => f.split(':')[0]);
-      expect(failed).toEqual(expect.arrayContaining(['quota.headers.reset[free]', 'quota.retry-after.accurate[free]']));
-    }
-  });
+  it.for([
+    [1900, 0],
+    [3000, 800],
+  ] as const)(
+    'a Reset a window late is failed, re-formatted every %i ms (phase %i ms)',
+    async ([periodMs, phaseMs]) => {
+      for (const seed of [1, 2, 3]) {
+        const shape = {
+          ...SLOWAPI,
+          resetLateMs: 1000 + windows.minuteSeconds * 1000,
+          dateLagMs: starved(periodMs, phaseMs),
+        };
+        const failed = must(await runShape({ windows, plans, shape, seed, latencyMs: [0, 30] })).map(
+          (f) => f.split(':')[0],
+        );
+        expect(failed).toEqual(
+          expect.arrayContaining(['quota.headers.reset[free]', 'quota.retry-after.accurate[free]']),
+        );
+      }
+    },
+  );
 });

@@ -12,11 +12,21 @@ const windows = { minuteSeconds: 3, daySeconds: 45 };
 const plans = { free: { perMinute: 60, perDay: 600 } };
 const TWO_GCRA: Omit<ShapeOptions, 'windows'> = { meter: 'gcra', headers: { chain: ['minute', 'day'] } };
 const burstChecks = (r: Awaited<ReturnType<typeof runShape>>) =>
-  r.checks.filter((c) => c.id.startsWith('quota.burst.')).map((c) => `${c.id} ${c.outcome}${c.skipKind ? ` ${c.skipKind}` : ''}`);
+  r.checks
+    .filter((c) => c.id.startsWith('quota.burst.'))
+    .map((c) => `${c.id} ${c.outcome}${c.skipKind ? ` ${c.skipKind}` : ''}`);
 
 describe('the burst on two GCRA limiters, 50-150 ms away (model not told)', () => {
   it.for([1, 2, 3])('is never failed (seed %i)', async (seed) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: TWO_GCRA, latencyMs: [50, 150], seed, only: ['minute', 'burst'] });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: TWO_GCRA,
+      latencyMs: [50, 150],
+      seed,
+      only: ['minute', 'burst'],
+    });
     expect(r.checks.find((c) => c.id === 'quota.model[free]')?.observed).toMatchObject({ model: 'unknown' });
     for (const line of burstChecks(r)) expect(line).not.toMatch(/ fail$/);
   });
@@ -25,18 +35,42 @@ describe('the burst on two GCRA limiters, 50-150 ms away (model not told)', () =
     // The model is not told at all: 'quota.burst.exact[free]: … 61 admitted, the plan allows 60' and a repeated
     // Remaining ('0,1,2,2,3') failed a correct bucket in 3 of 3 seeds of each before.
     for (const meter of ['token-bucket', 'gcra'] as const) {
-      const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter, headers: 'binding' }, latencyMs: [50, 150], seed, only: ['burst'] });
+      const r = await runShape({
+        declared: BUCKET_DECLARED,
+        windows,
+        plans,
+        shape: { meter, headers: 'binding' },
+        latencyMs: [50, 150],
+        seed,
+        only: ['burst'],
+      });
       for (const line of burstChecks(r)) expect(line).not.toMatch(/ fail$/);
     }
   });
 
   it.for([1, 2, 3])('--only burst still fails a bucket admitting ten more than its figure (seed %i)', async (seed) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { meter: 'token-bucket', headers: 'binding', faults: { overAdmit: 10 } }, latencyMs: [50, 150], seed, only: ['burst'] });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: { meter: 'token-bucket', headers: 'binding', faults: { overAdmit: 10 } },
+      latencyMs: [50, 150],
+      seed,
+      only: ['burst'],
+    });
     expect(burstChecks(r)).toContain('quota.burst.exact[free] fail');
   });
 
   it.for([1, 2, 3])('still fails a minute limiter admitting ten more than its figure (seed %i)', async (seed) => {
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans, shape: { ...TWO_GCRA, faults: { overAdmit: 10 } }, latencyMs: [50, 150], seed, only: ['minute', 'burst'] });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans,
+      shape: { ...TWO_GCRA, faults: { overAdmit: 10 } },
+      latencyMs: [50, 150],
+      seed,
+      only: ['minute', 'burst'],
+    });
     expect(burstChecks(r)).toContain('quota.burst.exact[free] fail');
   });
 });
@@ -44,7 +78,15 @@ describe('the burst on two GCRA limiters, 50-150 ms away (model not told)', () =
 describe('the burst on two GCRA limiters at 0-30 ms, the server clock 40 s off (seed 22)', () => {
   it('a day token arriving inside a 40 ms burst repeats one Remaining value: not failed (floor of the refill is 0)', async () => {
     // 'quota.burst.remaining[free]: Remaining values of window day@… 548,548,549,…,559' failed before.
-    const r = await runShape({ declared: BUCKET_DECLARED, windows, plans: { free: { perMinute: 60, perDay: 600 }, pro: { perMinute: 300, perDay: 1200 } }, shape: TWO_GCRA, latencyMs: [0, 30], skewMs: 40_000, seed: 22 });
+    const r = await runShape({
+      declared: BUCKET_DECLARED,
+      windows,
+      plans: { free: { perMinute: 60, perDay: 600 }, pro: { perMinute: 300, perDay: 1200 } },
+      shape: TWO_GCRA,
+      latencyMs: [0, 30],
+      skewMs: 40_000,
+      seed: 22,
+    });
     for (const line of burstChecks(r)) expect(line).not.toMatch(/ fail$/);
   });
 });

@@ -25,8 +25,15 @@ const RUNS: Array<[string, Partial<RunShape>]> = [
 const NON_REASON = /see the other checks|^not reached|^not run$|^\s*$/;
 
 const reportOf = (checks: CheckResult[]): QuotaReport => ({
-  kind: 'quota', tool: 'petcert', version: 'test', target: 'http://127.0.0.1:1/v1', startedAt: '2024-01-01T00:00:00Z',
-  finishedAt: '2024-01-01T00:01:00Z', seed: null, requests: 0, checks,
+  kind: 'quota',
+  tool: 'petcert',
+  version: 'test',
+  target: 'http://127.0.0.1:1/v1',
+  startedAt: '2024-01-01T00:00:00Z',
+  finishedAt: '2024-01-01T00:01:00Z',
+  seed: null,
+  requests: 0,
+  checks,
 });
 
 describe('every unjudged result carries its own reason and fix in every rendering', () => {
@@ -43,7 +50,10 @@ describe('every unjudged result carries its own reason and fix in every renderin
       expect(c.skipReason, c.id).toBeTypeOf('string');
       expect(c.skipReason!, c.id).not.toMatch(NON_REASON);
       expect(c.fix, `${c.id}: ${c.skipReason}`).toMatch(/\S/);
-      expect(json.checks.find((x) => x.id === c.id), c.id).toMatchObject({ skipReason: c.skipReason, fix: c.fix });
+      expect(
+        json.checks.find((x) => x.id === c.id),
+        c.id,
+      ).toMatchObject({ skipReason: c.skipReason, fix: c.fix });
       expect(skipMessage(c), c.id).toMatch(/^NOT JUDGED/);
       expect(junit, c.id).toContain(`<skipped message="${xmlEscape(skipMessage(c))}"/>`);
       expect(skipMessage(c)).toContain(`${c.skipReason} — fix: ${c.fix}`);

@@ -15,15 +15,31 @@ const SEEDS = Array.from({ length: 10 }, (_, i) => 1 + i);
 const OWN_START = FAKE_START_MS - 1_300;
 
 const ROWS: Array<[string, Omit<ShapeOptions, 'windows'>]> = [
-  ['sliding-window counter, own start, Reset rounded down', { meter: 'sliding-counter', headers: 'binding', originMs: OWN_START, resetRoundedDown: true }],
-  ['first-request window, Reset rounded down, two replicas behind a proxy writing its Date', {
-    meter: 'first-use', headers: 'binding', resetRoundedDown: true, dateSkewMs: (n) => (n % 2 === 0 ? 0 : 350),
-  }],
-  ['aligned windows, Retry-After always the window length', { meter: 'aligned', headers: 'binding', originMs: OWN_START, retryAfterWindow: true }],
-  ['sliding-window counter counting its refused requests', { meter: 'sliding-counter', headers: 'binding', originMs: OWN_START, countRefused: true }],
+  [
+    'sliding-window counter, own start, Reset rounded down',
+    { meter: 'sliding-counter', headers: 'binding', originMs: OWN_START, resetRoundedDown: true },
+  ],
+  [
+    'first-request window, Reset rounded down, two replicas behind a proxy writing its Date',
+    {
+      meter: 'first-use',
+      headers: 'binding',
+      resetRoundedDown: true,
+      dateSkewMs: (n) => (n % 2 === 0 ? 0 : 350),
+    },
+  ],
+  [
+    'aligned windows, Retry-After always the window length',
+    { meter: 'aligned', headers: 'binding', originMs: OWN_START, retryAfterWindow: true },
+  ],
+  [
+    'sliding-window counter counting its refused requests',
+    { meter: 'sliding-counter', headers: 'binding', originMs: OWN_START, countRefused: true },
+  ],
 ];
 
-const mustFailed = (r: Awaited<ReturnType<typeof runShape>>) => r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
+const mustFailed = (r: Awaited<ReturnType<typeof runShape>>) =>
+  r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`);
 
 describe('correct limiters nobody here wrote: never failed', () => {
   it.for(ROWS)('%s: seeds 1-10', async ([, shape]) => {
@@ -46,9 +62,18 @@ describe('their faulty twins: failed on their own rule', () => {
   // Each twin changes one thing of a correct row above; the rule it breaks is named without the plan.
   it.for(TWINS)('%s', async ([, shape, faults, rule]) => {
     for (const seed of [1, 2, 3]) {
-      const r = await runShape({ windows: WINDOWS, plans: PLANS, shape: { ...shape, faults }, latencyMs: [0, 30], seed });
+      const r = await runShape({
+        windows: WINDOWS,
+        plans: PLANS,
+        shape: { ...shape, faults },
+        latencyMs: [0, 30],
+        seed,
+      });
       // On its own rule, for some plan: the failed ids without their plan label.
-      expect({ seed, failed: mustFailed(r).map((f) => f.split('[')[0]) }).toEqual({ seed, failed: expect.arrayContaining([rule]) });
+      expect({ seed, failed: mustFailed(r).map((f) => f.split('[')[0]) }).toEqual({
+        seed,
+        failed: expect.arrayContaining([rule]),
+      });
     }
   });
 });

@@ -63,11 +63,12 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
     // recovery, telling a first-request window from a sliding log (minute.ts modelOf).
     spans: { minute: 15 },
     pausesMs: LATER_MS,
-    why: 'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, ' +
+    why:
+      'finds a fresh window up to three times (the last after an idle window: two), waits out the 429 and backs off three times, ' +
       "waits out the day quota's Retry-After once when the key's day ran out (then counts once more, below), " +
       `may send one more request ${LATER_MS / 1000} s after the recovery (a first-request window or a sliding log) ` +
       "and one once the recovery's window ended (a first-request window or a moving window), " +
-      "may count the window after the 429 (when its headers do not show the minute quota), may send waves over a second " +
+      'may count the window after the 429 (when its headers do not show the minute quota), may send waves over a second ' +
       "to tell a bucket from a fixed window by its 429s' Resets, and may count once more after an idle window (three, two of them doubled)",
   },
   burst: {
@@ -83,14 +84,16 @@ export const PROBE_WAITS: Record<WaitingProbe, ProbeWaits> = {
     waits: { day: 2, minute: 2 },
     // The spans of finding and counting; a day not a fixed window's is paced through both instead (paced).
     spans: DAY_GIVE_UP.paced,
-    why: `waits for a day window long enough to count, finds the day's end at the minute pace (gives up after ${DAY_GIVE_UP.find.day} days + ` +
+    why:
+      `waits for a day window long enough to count, finds the day's end at the minute pace (gives up after ${DAY_GIVE_UP.find.day} days + ` +
       `${DAY_GIVE_UP.find.minute} minutes, and the minute wait under way), waits for a fresh day, then counts it (gives up after ` +
       `${DAY_GIVE_UP.count.day} day + ${DAY_GIVE_UP.count.minute} minutes, and the minute wait under way); a day shown refilling ` +
       `is paced through both spans instead (no fresh day is counted after it)`,
   },
 };
 
-const lengthMs = (windows: Windows, w: keyof Windowed): number => (w === 'minute' ? windows.minuteSeconds : windows.daySeconds) * 1000;
+const lengthMs = (windows: Windows, w: keyof Windowed): number =>
+  (w === 'minute' ? windows.minuteSeconds : windows.daySeconds) * 1000;
 
 /** A probe's declared worst case, its requests' own time aside: capped waits plus its spans and pauses. */
 export function waitsMs(waits: ProbeWaits, windows: Windows, capMs: number): number {

@@ -11,7 +11,9 @@ describe('earlierWindowWithRoom: a Remaining = Limit answer that may describe a 
     expect(earlierWindowWithRoom({ sentLocal: 9_950, limit: 20, reset: 11.002 }, [before], latestLocalAt)).toBe(before);
   });
   it('none when the request went out after that window ended: the request was not counted (a fault)', () => {
-    expect(earlierWindowWithRoom({ sentLocal: 10_040, limit: 20, reset: 12.04 }, [before], latestLocalAt)).toBeUndefined();
+    expect(
+      earlierWindowWithRoom({ sentLocal: 10_040, limit: 20, reset: 12.04 }, [before], latestLocalAt),
+    ).toBeUndefined();
   });
   it('none when that window was spent (Remaining 0), of another quota, refused, or not earlier', () => {
     const answer = { sentLocal: 9_950, limit: 20, reset: 11.002 };
@@ -21,7 +23,11 @@ describe('earlierWindowWithRoom: a Remaining = Limit answer that may describe a 
     expect(earlierWindowWithRoom({ ...answer, reset: 10 }, [before], latestLocalAt)).toBeUndefined();
   });
   it('never its own sample, and none before the server clock is known', () => {
-    expect(earlierWindowWithRoom({ sentLocal: 9_950, limit: 20, reset: 11.002, sample: before }, [before], latestLocalAt)).toBeUndefined();
-    expect(earlierWindowWithRoom({ sentLocal: 9_950, limit: 20, reset: 11.002 }, [before], () => undefined)).toBeUndefined();
+    expect(
+      earlierWindowWithRoom({ sentLocal: 9_950, limit: 20, reset: 11.002, sample: before }, [before], latestLocalAt),
+    ).toBeUndefined();
+    expect(
+      earlierWindowWithRoom({ sentLocal: 9_950, limit: 20, reset: 11.002 }, [before], () => undefined),
+    ).toBeUndefined();
   });
 });

@@ -21,8 +21,21 @@ export interface EdgeAnswer {
  * window may not yet have ended when `answer`'s request was sent: `latestLocalAt(serverMs)` is the latest
  * local ms at which the server's clock can read serverMs (ServerClock.toLocalNotBefore). Undefined when none.
  */
-export function earlierWindowWithRoom(answer: EdgeAnswer, samples: readonly Sample[], latestLocalAt: (serverMs: number) => number | undefined): Sample | undefined {
-  return samples.find((s) => s !== answer.sample && s.status >= 200 && s.status < 300 && s.limit === answer.limit
-    && s.remaining !== undefined && s.remaining >= 1 && s.reset !== undefined && s.reset < answer.reset
-    && answer.sentLocal < (latestLocalAt(s.reset * 1000) ?? Number.NEGATIVE_INFINITY));
+export function earlierWindowWithRoom(
+  answer: EdgeAnswer,
+  samples: readonly Sample[],
+  latestLocalAt: (serverMs: number) => number | undefined,
+): Sample | undefined {
+  return samples.find(
+    (s) =>
+      s !== answer.sample &&
+      s.status >= 200 &&
+      s.status < 300 &&
+      s.limit === answer.limit &&
+      s.remaining !== undefined &&
+      s.remaining >= 1 &&
+      s.reset !== undefined &&
+      s.reset < answer.reset &&
+      answer.sentLocal < (latestLocalAt(s.reset * 1000) ?? Number.NEGATIVE_INFINITY),
+  );
 }

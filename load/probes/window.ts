@@ -68,7 +68,13 @@ function neededMs(run: ProbeRun, o: Observation): number {
  * `lateMs` more are waited past it: a Reset rounded down, or a Date from another clock, names an end
  * up to that much early.
  */
-export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWindows = 0, onBoundary = false, lateMs = 0): Promise<FreshWindow> {
+export async function findFreshWindow(
+  run: ProbeRun,
+  allowFirst = true,
+  idleWindows = 0,
+  onBoundary = false,
+  lateMs = 0,
+): Promise<FreshWindow> {
   const minuteMs = run.ctx.windows.minuteSeconds * 1000;
   let o = await observe(run);
   let end = minuteEnd(run, o);
@@ -104,7 +110,8 @@ export async function findFreshWindow(run: ProbeRun, allowFirst = true, idleWind
 }
 
 /** The whole minute allowance is there: the response reports the minute quota with Remaining = Limit - 1. */
-const isFull = (o: Observation): boolean => o.admitted && o.quota === 'minute' && o.rate!.remaining === o.rate!.limit - 1;
+const isFull = (o: Observation): boolean =>
+  o.admitted && o.quota === 'minute' && o.rate!.remaining === o.rate!.limit - 1;
 
 /**
  * A fixed window rolled over mid-count: Reset jumped a whole window (also for a window opened by a first
@@ -147,7 +154,14 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     const oEnd = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
     // Remaining above Limit-1 is a fault remainingCountdown (judge.ts) reports; below it, the allowance was not
     // whole. After an idle window every model has its whole allowance back: less is counted, and reported so.
-    if (!afterIdle && admitted.length === 0 && o.admitted && o.quota === 'minute' && o.rate!.remaining < o.rate!.limit - 1) return 'not-full';
+    if (
+      !afterIdle &&
+      admitted.length === 0 &&
+      o.admitted &&
+      o.quota === 'minute' &&
+      o.rate!.remaining < o.rate!.limit - 1
+    )
+      return 'not-full';
     if (rolledOver(run, prev, o)) return 'rolled-over';
     if (oEnd !== undefined && firstEnd === undefined) endMs = firstEnd = oEnd;
     else if (oEnd === undefined && o.serverMs > endMs + SLACK_MS) return 'rolled-over';
@@ -158,7 +172,8 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     // answered later than `o` may have reached the server later, while the limiter refilled.
     lastAnswer = Math.max(lastAnswer, o.receivedLocal);
     const spanMs = lastAnswer - admitted[0]!.sentLocal;
-    if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs)) return { admitted, over: true, endMs, restMs };
+    if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs))
+      return { admitted, over: true, endMs, restMs };
   }
   return { admitted, over: false, capped: true, endMs, restMs };
 }

@@ -2,7 +2,6 @@
 // load/k6/lib/guards.ts): a command line that replaced the script's scenarios, and a REPORT_DIR the
 // script cannot check or k6 cannot write into.
 
-
 /** A run that sent no request proved nothing: k6 fails this threshold at 0 requests (exit code 99). */
 export const NO_SILENT_PASS: Record<string, string[]> = { http_reqs: ['count>0'] };
 
@@ -41,7 +40,8 @@ export const isAbsolutePath = (path: string): boolean => /^(\/|[A-Za-z]:[\\/]|\\
  * missing path or succeed as on a file.
  */
 export function reportDirProblem(dir: string, openError: string | undefined): string | undefined {
-  const hint = 'give an existing folder as an absolute REPORT_DIR, or leave REPORT_DIR unset: the summary is always printed on stdout';
+  const hint =
+    'give an existing folder as an absolute REPORT_DIR, or leave REPORT_DIR unset: the summary is always printed on stdout';
   if (!isAbsolutePath(dir)) return `REPORT_DIR=${dir} is relative: k6 could not check it before the run (${hint})`;
   if (openError === undefined) return `REPORT_DIR=${dir} is a file, not a folder (${hint})`;
   if (/directories/i.test(openError)) return undefined;

@@ -64,7 +64,10 @@ function atRank(sorted: ReadonlyArray<[number, number]>, rank: number): number {
  * linearly between the samples at the ranks either side. undefined for an empty histogram.
  */
 export function percentile(h: Histogram, p: number): number | undefined {
-  const sorted = Object.keys(h).map((b): [number, number] => [Number(b), h[b]!]).filter(([, c]) => c > 0).sort((a, b) => a[0] - b[0]);
+  const sorted = Object.keys(h)
+    .map((b): [number, number] => [Number(b), h[b]!])
+    .filter(([, c]) => c > 0)
+    .sort((a, b) => a[0] - b[0]);
   const n = sorted.reduce((sum, [, c]) => sum + c, 0);
   if (n === 0) return undefined;
   const i = (p / 100) * (n - 1);

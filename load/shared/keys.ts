@@ -9,7 +9,9 @@ export interface PlanKey {
 /** `PLAN=KEY` split at its first `=`, both sides non-empty; undefined when the text is not of that form. */
 export function splitPlanKey(text: string): PlanKey | undefined {
   const at = text.indexOf('=');
-  return at <= 0 || at === text.length - 1 ? undefined : { plan: text.slice(0, at).trim(), key: text.slice(at + 1).trim() };
+  return at <= 0 || at === text.length - 1
+    ? undefined
+    : { plan: text.slice(0, at).trim(), key: text.slice(at + 1).trim() };
 }
 
 export function parseKeysEnv(env: { KEYS?: string; API_KEY?: string; PLAN?: string }): PlanKey[] {

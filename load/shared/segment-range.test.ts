@@ -14,7 +14,9 @@ it('segmentRange holds exactly the keys whose position lies in the segment, for 
         const segment = n === 1 ? '' : `${i}/${n}:${i + 1}/${n}`;
         const span = parseSegment(segment);
         const { start, count } = segmentRange(total, span);
-        const expected = Array.from({ length: total }, (_, j) => j).filter((j) => belongs(j, total, span.from, span.to));
+        const expected = Array.from({ length: total }, (_, j) => j).filter((j) =>
+          belongs(j, total, span.from, span.to),
+        );
         expect(Array.from({ length: count }, (_, k) => start + k)).toEqual(expected);
         expect(start).toBe(next); // consecutive runners continue where the last one stopped
         next = start + count;

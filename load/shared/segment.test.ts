@@ -26,7 +26,9 @@ describe('keysForSegment', () => {
     expect(() => parseSegment(0.5)).toThrow(ConfigError);
   });
   it('refuses part of the test without a sequence (k6 would number its iterations alone), never the whole', () => {
-    expect(unsharedSequence('1/3:2/3', null)).toMatch(/^--execution-segment 1\/3:2\/3 without --execution-segment-sequence: .*0,1\/3,2\/3,1/);
+    expect(unsharedSequence('1/3:2/3', null)).toMatch(
+      /^--execution-segment 1\/3:2\/3 without --execution-segment-sequence: .*0,1\/3,2\/3,1/,
+    );
     expect(unsharedSequence('0:1/2', '')).toContain('without --execution-segment-sequence');
     expect(unsharedSequence('1/3:2/3', '0,1/3,2/3,1')).toBeUndefined();
     expect(unsharedSequence(null, null)).toBeUndefined();

@@ -31,13 +31,15 @@ function segmentPoint(text: string): number {
  */
 export function parseSegment(segment: unknown): SegmentSpan {
   const none = (why: string) => new ConfigError(why, 'executionSegment');
-  if (segment === undefined || segment === null || (typeof segment === 'string' && segment.trim() === '')) return { from: 0, to: 1 };
+  if (segment === undefined || segment === null || (typeof segment === 'string' && segment.trim() === ''))
+    return { from: 0, to: 1 };
   if (typeof segment !== 'string') throw none(`not a segment: ${JSON.stringify(segment)}`);
   const parts = segment.split(':');
   const [fromText, toText] = parts.length === 2 ? [parts[0]!, parts[1]!] : ['0', parts[0]!];
   const from = segmentPoint(fromText);
   const to = segmentPoint(toText);
-  if (Number.isNaN(from) || Number.isNaN(to)) throw none(`not a segment point: ${JSON.stringify(Number.isNaN(from) ? fromText : toText)}`);
+  if (Number.isNaN(from) || Number.isNaN(to))
+    throw none(`not a segment point: ${JSON.stringify(Number.isNaN(from) ? fromText : toText)}`);
   if (from >= to) throw none(`empty segment ${JSON.stringify(segment)}`);
   return { from, to };
 }
@@ -53,8 +55,8 @@ export function unsharedSequence(segment: unknown, sequence: unknown): string | 
   if ((from === 0 && to === 1) || (typeof sequence === 'string' && sequence.trim() !== '')) return undefined;
   return (
     `--execution-segment ${String(segment)} without --execution-segment-sequence: k6 would number this runner's ` +
-    'iterations by a sequence of its own, they would overlap with other runners\' and some keys would carry ' +
-    'several runners\' share of the load. Give every runner the same --execution-segment-sequence ' +
+    "iterations by a sequence of its own, they would overlap with other runners' and some keys would carry " +
+    "several runners' share of the load. Give every runner the same --execution-segment-sequence " +
     '(e.g. 0,1/3,2/3,1 for thirds; the k6-operator does).'
   );
 }

@@ -1,16 +1,35 @@
 // The summary reader on both of k6's shapes (as real k6 v1.8.1/v2.2.0 hand them over; the e2e test
 // load/k6-summary.e2e.test.ts runs them for real), the verdict, the marked line and its collection.
 import { describe, expect, it } from 'vitest';
-import { collectSummaries, petcertSummary, readK6Summary, summaryLine, SUMMARY_MARKER, type K6MachineReadableSummary, type K6SummaryData } from './summary.ts';
+import {
+  collectSummaries,
+  petcertSummary,
+  readK6Summary,
+  summaryLine,
+  SUMMARY_MARKER,
+  type K6MachineReadableSummary,
+  type K6SummaryData,
+} from './summary.ts';
 
 const legacy = (over: { reqs?: number; checkFails?: number; thresholdOk?: boolean } = {}): K6SummaryData => ({
   metrics: {
-    http_reqs: { type: 'counter', values: { count: over.reqs ?? 4, rate: 2 }, thresholds: { 'count>0': { ok: (over.reqs ?? 4) > 0 } } },
+    http_reqs: {
+      type: 'counter',
+      values: { count: over.reqs ?? 4, rate: 2 },
+      thresholds: { 'count>0': { ok: (over.reqs ?? 4) > 0 } },
+    },
     http_req_duration: { type: 'trend', values: { avg: 2, min: 1, med: 2, max: 3, 'p(90)': 3, 'p(95)': 3 } },
     http_req_failed: { type: 'rate', values: { rate: 0, passes: 0, fails: 4 } },
-    checks: { type: 'rate', values: { rate: 1, passes: 2, fails: 0 }, thresholds: { 'rate==1': { ok: over.thresholdOk ?? true } } },
+    checks: {
+      type: 'rate',
+      values: { rate: 1, passes: 2, fails: 0 },
+      thresholds: { 'rate==1': { ok: over.thresholdOk ?? true } },
+    },
   },
-  root_group: { checks: [{ name: 'a', passes: 1, fails: 0 }], groups: [{ checks: [{ name: 'b', passes: 1, fails: over.checkFails ?? 0 }] }] },
+  root_group: {
+    checks: [{ name: 'a', passes: 1, fails: 0 }],
+    groups: [{ checks: [{ name: 'b', passes: 1, fails: over.checkFails ?? 0 }] }],
+  },
   state: { testRunDurationMs: 1500 },
 });
 
@@ -38,7 +57,11 @@ describe('readK6Summary', () => {
   it('reads both shapes into the same metrics (legacy names) and checks; only the legacy one has thresholds', () => {
     const l = readK6Summary(legacy());
     const m = readK6Summary(machine());
-    expect(l).toMatchObject({ shape: 'legacy', durationMs: 1500, thresholds: { 'http_reqs: count>0': true, 'checks: rate==1': true } });
+    expect(l).toMatchObject({
+      shape: 'legacy',
+      durationMs: 1500,
+      thresholds: { 'http_reqs: count>0': true, 'checks: rate==1': true },
+    });
     expect(m).toMatchObject({ shape: 'machine-readable', durationMs: 1500, thresholds: null });
     expect(m.checks).toEqual(l.checks);
     expect(m.metrics.http_req_duration).toEqual({ avg: 2, min: 1, med: 2, max: 3, 'p(90)': 3, 'p(95)': 3 });

@@ -60,7 +60,8 @@ export interface K6Results {
   thresholds: Record<string, boolean> | null;
 }
 
-const isMachineReadable = (data: K6SummaryInput): data is K6MachineReadableSummary => Array.isArray((data as K6MachineReadableSummary).results?.metrics);
+const isMachineReadable = (data: K6SummaryInput): data is K6MachineReadableSummary =>
+  Array.isArray((data as K6MachineReadableSummary).results?.metrics);
 
 /** The machine-readable shape's values under the legacy names (matches/total → passes/fails, p95 → p(95)). */
 function legacyValues(type: string | undefined, values: MetricValues = {}): MetricValues {
@@ -83,9 +84,16 @@ export function readK6Summary(input: K6SummaryInput): K6Results {
   const data = JSON.parse(JSON.stringify(input)) as K6SummaryInput;
   if (isMachineReadable(data)) {
     const metrics: Record<string, MetricValues> = {};
-    for (const m of [...(data.results?.metrics ?? []), ...(data.results?.checks?.metrics ?? [])]) metrics[m.name] = legacyValues(m.type, m.values);
+    for (const m of [...(data.results?.metrics ?? []), ...(data.results?.checks?.metrics ?? [])])
+      metrics[m.name] = legacyValues(m.type, m.values);
     const seconds = data.config?.duration;
-    return { shape: 'machine-readable', durationMs: seconds === undefined ? undefined : seconds * 1000, metrics, checks: data.results?.checks?.results ?? [], thresholds: null };
+    return {
+      shape: 'machine-readable',
+      durationMs: seconds === undefined ? undefined : seconds * 1000,
+      metrics,
+      checks: data.results?.checks?.results ?? [],
+      thresholds: null,
+    };
   }
   const metrics: Record<string, MetricValues> = {};
   const thresholds: Record<string, boolean> = {};
@@ -93,7 +101,13 @@ export function readK6Summary(input: K6SummaryInput): K6Results {
     metrics[name] = { ...(m.values ?? {}) };
     for (const [expr, t] of Object.entries(m.thresholds ?? {})) thresholds[`${name}: ${expr}`] = t.ok;
   }
-  return { shape: 'legacy', durationMs: data.state?.testRunDurationMs, metrics, checks: groupChecks(data.root_group), thresholds };
+  return {
+    shape: 'legacy',
+    durationMs: data.state?.testRunDurationMs,
+    metrics,
+    checks: groupChecks(data.root_group),
+    thresholds,
+  };
 }
 
 export interface PetcertK6Summary {
@@ -128,13 +142,20 @@ export function petcertSummary(script: string, target: string, data: K6SummaryIn
     passed: failed ? false : r.thresholds === null ? null : true,
     thresholds: r.thresholds,
     checks,
-    metrics: { http_reqs: pick('http_reqs'), http_req_duration: pick('http_req_duration'), http_req_failed: pick('http_req_failed'), unexpected_429: pick('unexpected_429') },
+    metrics: {
+      http_reqs: pick('http_reqs'),
+      http_req_duration: pick('http_req_duration'),
+      http_req_failed: pick('http_req_failed'),
+      unexpected_429: pick('unexpected_429'),
+    },
   };
 }
 
 /** A summary as the file's text (k6-<script>.json), and as one marked line for stdout. */
-export const summaryText = (summary: PetcertK6Summary, secrets: readonly string[]): string => redactText(JSON.stringify(summary, null, 2) + '\n', secrets);
-export const markedLine = (summary: PetcertK6Summary, secrets: readonly string[]): string => SUMMARY_MARKER + redactText(JSON.stringify(summary), secrets);
+export const summaryText = (summary: PetcertK6Summary, secrets: readonly string[]): string =>
+  redactText(JSON.stringify(summary, null, 2) + '\n', secrets);
+export const markedLine = (summary: PetcertK6Summary, secrets: readonly string[]): string =>
+  SUMMARY_MARKER + redactText(JSON.stringify(summary), secrets);
 
 /** The summary file's text (k6-<script>.json). */
 export function summarize(script: string, target: string, data: K6SummaryInput, secrets: readonly string[]): string {

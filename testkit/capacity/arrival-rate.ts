@@ -12,7 +12,7 @@ export function arrivalRate(windowMs = 1000): ArrivalRate {
     arrive(nowMs) {
       times.push(nowMs);
       while (head < times.length && times[head]! <= nowMs - windowMs) head++;
-      if (head > 4096) times.splice(0, head), (head = 0);
+      if (head > 4096) (times.splice(0, head), (head = 0));
       return ((times.length - head) * 1000) / windowMs;
     },
   };

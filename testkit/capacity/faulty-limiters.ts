@@ -17,7 +17,11 @@ export function throttlesBelowQuota(rate: number): (handle: Handle) => Handle {
     const busy = arrivals.arrive(Date.now()) > rate;
     const res = await handle(req);
     if (!busy || res.status !== 200 || ++n % 5 !== 0) return res;
-    return { status: 429, headers: { ...res.headers, 'retry-after': '1' }, body: '{"code":"busy","message":"try later","status":429}' };
+    return {
+      status: 429,
+      headers: { ...res.headers, 'retry-after': '1' },
+      body: '{"code":"busy","message":"try later","status":429}',
+    };
   };
 }
 

@@ -10,11 +10,15 @@ import { K6_UNDER_TEST } from '../k6/k6.ts';
 
 /** The body's tests once per pinned k6 version; `k6()` is that version's binary (undefined: not built). */
 export function eachK6(title: string, body: (k6: () => string | undefined) => void): void {
-  for (const row of K6_UNDER_TEST) describe.skipIf(row.skip !== undefined)(`${title} under ${row.title}`, () => body(() => row.path));
+  for (const row of K6_UNDER_TEST)
+    describe.skipIf(row.skip !== undefined)(`${title} under ${row.title}`, () => body(() => row.path));
 }
 
 /** 2-second minutes: a free key carries 40 / 2 s = 20 req/s, at most 18 of them in a run. */
-export const CAPACITY_PLANS = { windows: { minuteSeconds: 2, daySeconds: 3600 }, plans: { free: { perMinute: 40, perDay: 100_000 } } };
+export const CAPACITY_PLANS = {
+  windows: { minuteSeconds: 2, daySeconds: 3600 },
+  plans: { free: { perMinute: 40, perDay: 100_000 } },
+};
 
 export interface CapacityBed {
   dir: string;

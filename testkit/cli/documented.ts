@@ -28,7 +28,10 @@ function helpOf(cmd: Command): string {
 }
 
 function commandsOf(cmd: Command, prefix = 'petcert'): Array<{ name: string; cmd: Command }> {
-  return cmd.commands.flatMap((c) => [{ name: `${prefix} ${c.name()}`, cmd: c }, ...commandsOf(c, `${prefix} ${c.name()}`)]);
+  return cmd.commands.flatMap((c) => [
+    { name: `${prefix} ${c.name()}`, cmd: c },
+    ...commandsOf(c, `${prefix} ${c.name()}`),
+  ]);
 }
 
 /** Lines that run petcert, continuations (`\`) joined; synopses (`[--flag]`, `…`) are not examples. */
@@ -36,20 +39,39 @@ export function commandLines(text: string, runs = /^(petcert|node bin\/petcert\.
   const joined = text.replace(/\\\n\s*/g, ' ');
   return joined
     .split('\n')
-    .map((line) => line.trim().replace(/\s+#\s.*$/, '').trim())
+    .map((line) =>
+      line
+        .trim()
+        .replace(/\s+#\s.*$/, '')
+        .trim(),
+    )
     .filter((line) => runs.test(line) && !/[[…]|\.\.\./.test(line));
 }
 
 export function helpExamples(): Example[] {
-  return commandsOf(buildProgram()).flatMap(({ name, cmd }) => commandLines(helpOf(cmd)).map((shell) => ({ source: `${name} --help`, shell })));
+  return commandsOf(buildProgram()).flatMap(({ name, cmd }) =>
+    commandLines(helpOf(cmd)).map((shell) => ({ source: `${name} --help`, shell })),
+  );
 }
 
 /** ```sh blocks of README.md and docs/*.md; `npm start` is `petcert certify` (package.json). */
 export function markdownExamples(): Example[] {
-  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   return files.flatMap((file) => {
-    const blocks = [...readFileSync(join(ROOT, file), 'utf8').matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    const lines = blocks.flatMap((b) => commandLines(b.replace(/^npm start\b.*$/gm, 'petcert certify'), /^(petcert|node bin\/petcert\.js|npx petcert|npm start) /));
+    const blocks = [...readFileSync(join(ROOT, file), 'utf8').matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)].map(
+      (m) => m[1]!,
+    );
+    const lines = blocks.flatMap((b) =>
+      commandLines(
+        b.replace(/^npm start\b.*$/gm, 'petcert certify'),
+        /^(petcert|node bin\/petcert\.js|npx petcert|npm start) /,
+      ),
+    );
     return lines.map((shell) => ({ source: file, shell }));
   });
 }
@@ -64,16 +86,29 @@ interface Step {
 export function workflowExamples(file = 'examples/github-actions/petcert.yml'): Example[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const jobs = (parse(text) as { jobs: Record<string, { steps: Step[] }> }).jobs;
-  const steps = Object.values(jobs).flatMap((j) => j.steps).filter((s) => s.run?.includes('petcert'));
-  const live = steps.map((s) => ({ source: `${file}: ${s.name ?? 'a step'}`, shell: s.run!, env: Object.keys(s.env ?? {}) }));
-  const commented = [...text.matchAll(/^\s*#\s+run: (.*petcert.*)$/gm)].map((m) => ({ source: `${file} (commented step)`, shell: m[1]!.trim() }));
+  const steps = Object.values(jobs)
+    .flatMap((j) => j.steps)
+    .filter((s) => s.run?.includes('petcert'));
+  const live = steps.map((s) => ({
+    source: `${file}: ${s.name ?? 'a step'}`,
+    shell: s.run!,
+    env: Object.keys(s.env ?? {}),
+  }));
+  const commented = [...text.matchAll(/^\s*#\s+run: (.*petcert.*)$/gm)].map((m) => ({
+    source: `${file} (commented step)`,
+    shell: m[1]!.trim(),
+  }));
   return [...live, ...commented];
 }
 
 /** Every documented example, each command line once (the first place it is written names it). */
 export function documentedExamples(): Example[] {
   const seen = new Set<string>();
-  const normal = (shell: string) => shell.replace(/^(node bin\/petcert\.js|npx petcert)/gm, 'petcert').replace(/\s+/g, ' ').trim();
+  const normal = (shell: string) =>
+    shell
+      .replace(/^(node bin\/petcert\.js|npx petcert)/gm, 'petcert')
+      .replace(/\s+/g, ' ')
+      .trim();
   return [...helpExamples(), ...markdownExamples(), ...workflowExamples()].filter((e) => {
     const key = normal(e.shell);
     if (seen.has(key)) return false;

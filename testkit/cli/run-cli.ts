@@ -10,7 +10,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs: number }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
@@ -23,7 +26,9 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`petcert ${args.join(' ')} did not finish within ${options.timeoutMs} ms\n${stdout}\n${stderr}`));
+      reject(
+        new Error(`petcert ${args.join(' ')} did not finish within ${options.timeoutMs} ms\n${stdout}\n${stderr}`),
+      );
     }, options.timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -36,5 +41,9 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
 /** Compressed windows and small figures: every plan's minute and day quota certified in about a minute. */
 export const SMALL_PLANS = {
   windows: { minuteSeconds: 1, daySeconds: 12 },
-  plans: { free: { perMinute: 40, perDay: 400 }, pro: { perMinute: 60, perDay: 600 }, business: { perMinute: 100, perDay: 1000 } },
+  plans: {
+    free: { perMinute: 40, perDay: 400 },
+    pro: { perMinute: 60, perDay: 600 },
+    business: { perMinute: 100, perDay: 1000 },
+  },
 } as const;

@@ -3,7 +3,19 @@
 // at every seed. Routed like the other faults (/<name>/v1, faults.ts faultRouter).
 import { fieldsOf } from '../../conformance/coverage/schema.ts';
 import type { AppRequest, AppResponse } from '../../reference/index.ts';
-import { bodyText, isCreate, isGet, isList, mapBody, mapRequestBody, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
+import {
+  bodyText,
+  isCreate,
+  isGet,
+  isList,
+  mapBody,
+  mapRequestBody,
+  parse,
+  pathOf,
+  query,
+  withQuery,
+  type Fault,
+} from './wraps.ts';
 
 const NULL_NAME = 'petcert-fault-stored-null';
 
@@ -20,7 +32,8 @@ function storesNullStatus(): Fault {
   const nulled = new Set<string>();
   return async (h, req) => {
     const sent = isCreate(req) ? parse(bodyText(req)) : undefined;
-    const isNull = sent !== null && typeof sent === 'object' && !Array.isArray(sent) && 'status' in sent && sent.status === null;
+    const isNull =
+      sent !== null && typeof sent === 'object' && !Array.isArray(sent) && 'status' in sent && sent.status === null;
     const res = await h(isNull ? mapRequestBody(req, ({ status: _, ...rest }) => rest) : req);
     if (isNull && res.status === 201) nulled.add(String(parse(res.body)?.id));
     const unmask = (p: any) => (p && typeof p === 'object' && nulled.has(String(p.id)) ? { ...p, status: null } : p);
@@ -42,22 +55,40 @@ function honoursClientId(): Fault {
       inner.set(clientId, own);
       outer.set(own, clientId);
     }
-    return res.status < 300 ? { ...res, body: res.body.replace(/"id":(\d+)(?=[,}])/g, (m, d: string) => (outer.has(d) ? `"id":${outer.get(d)}` : m)) } : res;
+    return res.status < 300
+      ? {
+          ...res,
+          body: res.body.replace(/"id":(\d+)(?=[,}])/g, (m, d: string) => (outer.has(d) ? `"id":${outer.get(d)}` : m)),
+        }
+      : res;
   };
 }
 
 /** An empty object is "nothing to validate": a blank pet is created. */
-const createsBlankPetFromEmptyObject: Fault = (h, req) => h(isCreate(req) && bodyText(req).trim() === '{}' ? { ...req, body: JSON.stringify({ name: '', categoryId: 0 }) } : req);
+const createsBlankPetFromEmptyObject: Fault = (h, req) =>
+  h(
+    isCreate(req) && bodyText(req).trim() === '{}'
+      ? { ...req, body: JSON.stringify({ name: '', categoryId: 0 }) }
+      : req,
+  );
 
 /** Body keys matched case-insensitively (a JSON binder told to ignore case): `{"NAME": "x", "CATEGORYID": 1}` creates a pet. */
 const foldsKeyCase: Fault = (h, req) => {
   const byFolded = new Map(fieldsOf('NewPet').map((f) => [f.name.toLowerCase(), f.name]));
-  const fold = (v: any) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [byFolded.get(k.toLowerCase()) ?? k, x])) : v);
+  const fold = (v: any) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [byFolded.get(k.toLowerCase()) ?? k, x]))
+      : v;
   return h(isCreate(req) ? mapRequestBody(req, fold) : req);
 };
 
 /** status is trimmed before it is checked (and stored trimmed). */
-const trimsStatus: Fault = (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.status === 'string' ? { ...v, status: v.status.trim() } : v)) : req);
+const trimsStatus: Fault = (h, req) =>
+  h(
+    isCreate(req)
+      ? mapRequestBody(req, (v) => (v && typeof v.status === 'string' ? { ...v, status: v.status.trim() } : v))
+      : req,
+  );
 
 /** The body goes through JSON.parse: categoryId beyond 2^53 is rounded to the nearest double before it is stored. */
 const categoryIdThroughDouble: Fault = (h, req) => {
@@ -73,14 +104,23 @@ const categoryIdThroughDouble: Fault = (h, req) => {
 const readsCategoryIdThroughDouble: Fault = async (h, req) => {
   const res = await h(req);
   if (!(isGet(req) || isList(req)) || res.status !== 200) return res;
-  return { ...res, body: res.body.replace(/"categoryId":(-?\d+)(?=[,}])/g, (_, d: string) => `"categoryId":${JSON.stringify(Number(d))}`) };
+  return {
+    ...res,
+    body: res.body.replace(
+      /"categoryId":(-?\d+)(?=[,}])/g,
+      (_, d: string) => `"categoryId":${JSON.stringify(Number(d))}`,
+    ),
+  };
 };
 
 /** `limit=` (empty) reads as "no limit": every pet the store has. */
 const emptyLimitMeansAll: Fault = async (h, req) => {
   if (!isList(req) || query(req).get('limit') !== '') return h(req);
   const all = new Map<number, unknown>();
-  for (const q of [{ limit: '100' }, ...['available', 'pending', 'sold'].map((status) => ({ status, limit: '100' }))] as Array<Record<string, string>>) {
+  for (const q of [
+    { limit: '100' },
+    ...['available', 'pending', 'sold'].map((status) => ({ status, limit: '100' })),
+  ] as Array<Record<string, string>>) {
     for (const p of parse((await h(withQuery(req, new URLSearchParams(q)))).body) ?? []) all.set(p.id, p);
   }
   return mapBody(await h(withQuery(req, new URLSearchParams({ limit: '1' }))), () => [...all.values()]);
@@ -96,11 +136,16 @@ const trimsStatusFilter: Fault = (h, req) => {
 
 /** A negative petId indexes an array and crashes (500). */
 const negativePetIdCrashes: Fault = async (h, req): Promise<AppResponse> =>
-  isGet(req) && /^-\d/.test(decodeURIComponent(pathOf(req).split('/').pop()!)) ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : h(req);
+  isGet(req) && /^-\d/.test(decodeURIComponent(pathOf(req).split('/').pop()!))
+    ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' }
+    : h(req);
 
 /** createPet's auth middleware lets `Authorization: Bearer` with an empty token through as the first key. */
 function createAcceptsEmptyBearer(validKey: () => string): Fault {
-  return (h, req: AppRequest) => (isCreate(req) && /^Bearer\s*$/i.test(req.headers['authorization'] ?? '') ? h({ ...req, headers: { ...req.headers, authorization: `Bearer ${validKey()}` } }) : h(req));
+  return (h, req: AppRequest) =>
+    isCreate(req) && /^Bearer\s*$/i.test(req.headers['authorization'] ?? '')
+      ? h({ ...req, headers: { ...req.headers, authorization: `Bearer ${validKey()}` } })
+      : h(req);
 }
 
 /** The auth middleware reads the token after the first space and never looks at the scheme: `Basic <key>` passes. */

@@ -5,7 +5,22 @@ import { afterAll, beforeAll } from 'vitest';
 import { listen, type Handle, type RunningServer } from '../../reference/index.ts';
 import { ALTERNATIVES, draftRateLimitFields } from './alternatives.ts';
 import { coverageFaults } from './coverage-faults.ts';
-import { bodyText, error, isCreate, isGet, isList, json, mapBody, mapHeader, mapRequestBody, parse, pathOf, query, withQuery, type Fault } from './wraps.ts';
+import {
+  bodyText,
+  error,
+  isCreate,
+  isGet,
+  isList,
+  json,
+  mapBody,
+  mapHeader,
+  mapRequestBody,
+  parse,
+  pathOf,
+  query,
+  withQuery,
+  type Fault,
+} from './wraps.ts';
 
 export type { Fault } from './wraps.ts';
 
@@ -13,7 +28,12 @@ const latin1Created: string[] = [];
 
 export const FAULTS: Record<string, Fault> = {
   // §5
-  acceptsAnyBearer: (h, req) => h(/^Bearer \S+$/.test(req.headers['authorization'] ?? '') ? { ...req, headers: { ...req.headers, authorization: `Bearer ${VALID.key}` } } : req),
+  acceptsAnyBearer: (h, req) =>
+    h(
+      /^Bearer \S+$/.test(req.headers['authorization'] ?? '')
+        ? { ...req, headers: { ...req.headers, authorization: `Bearer ${VALID.key}` } }
+        : req,
+    ),
   forbiddenForUnknownKey: async (h, req) => {
     const res = await h(req);
     return res.status === 401 && /^Bearer \S/.test(req.headers['authorization'] ?? '') ? error(res, 403) : res;
@@ -25,30 +45,62 @@ export const FAULTS: Record<string, Fault> = {
     return asValid.status === 400 ? asValid : res;
   },
   getRefusesKey: async (h, req) => (isGet(req) ? error(await h(req), 401) : h(req)),
-  schemeCaseSensitive: async (h, req) => (/^Bearer /.test(req.headers['authorization'] ?? '') ? h(req) : error(await h({ ...req, headers: {} }), 401)),
+  schemeCaseSensitive: async (h, req) =>
+    /^Bearer /.test(req.headers['authorization'] ?? '') ? h(req) : error(await h({ ...req, headers: {} }), 401),
   noWwwAuthenticate: async (h, req) => mapHeader(await h(req), 'www-authenticate', () => undefined),
   // §4.2
   categoryIdAsString: async (h, req) => {
     const res = await h(req);
-    return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, categoryId: String(p.categoryId) })) : res;
+    return isCreate(req) && res.status === 201
+      ? mapBody(res, (p) => ({ ...p, categoryId: String(p.categoryId) }))
+      : res;
   },
   latin1Names: async (h, req) => {
     const res = await h(req);
-    return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, name: Buffer.from(p.name, 'utf8').toString('latin1') })) : res;
+    return isCreate(req) && res.status === 201
+      ? mapBody(res, (p) => ({ ...p, name: Buffer.from(p.name, 'utf8').toString('latin1') }))
+      : res;
   },
-  defaultsMissingCategory: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('categoryId' in v) ? { ...v, categoryId: 0 } : v)) : req),
-  coercesNumericStrings: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.categoryId === 'string' && /^-?\d+$/.test(v.categoryId) ? { ...v, categoryId: Number(v.categoryId) } : v)) : req),
+  defaultsMissingCategory: (h, req) =>
+    h(
+      isCreate(req)
+        ? mapRequestBody(req, (v) =>
+            v && typeof v === 'object' && !Array.isArray(v) && !('categoryId' in v) ? { ...v, categoryId: 0 } : v,
+          )
+        : req,
+    ),
+  coercesNumericStrings: (h, req) =>
+    h(
+      isCreate(req)
+        ? mapRequestBody(req, (v) =>
+            v && typeof v.categoryId === 'string' && /^-?\d+$/.test(v.categoryId)
+              ? { ...v, categoryId: Number(v.categoryId) }
+              : v,
+          )
+        : req,
+    ),
   trimsNames: async (h, req) => {
     const res = await h(req);
     return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, name: p.name.trim() })) : res;
   },
-  truncatesFloatCategory: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (v && typeof v.categoryId === 'number' ? { ...v, categoryId: Math.trunc(v.categoryId) } : v)) : req),
-  arrayBodyFirstElement: (h, req) => h(isCreate(req) ? mapRequestBody(req, (v) => (Array.isArray(v) && v.length ? v[0] : v)) : req),
+  truncatesFloatCategory: (h, req) =>
+    h(
+      isCreate(req)
+        ? mapRequestBody(req, (v) =>
+            v && typeof v.categoryId === 'number' ? { ...v, categoryId: Math.trunc(v.categoryId) } : v,
+          )
+        : req,
+    ),
+  arrayBodyFirstElement: (h, req) =>
+    h(isCreate(req) ? mapRequestBody(req, (v) => (Array.isArray(v) && v.length ? v[0] : v)) : req),
   idsWrapAround: async (h, req) => {
     const res = await h(req);
     return isCreate(req) && res.status === 201 ? mapBody(res, (p) => ({ ...p, id: p.id % 7 })) : res;
   },
-  crashesOnNonAscii: async (h, req) => (isCreate(req) && /[^\x00-\x7f]/.test(bodyText(req)) ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : h(req)),
+  crashesOnNonAscii: async (h, req) =>
+    isCreate(req) && /[^\x00-\x7f]/.test(bodyText(req))
+      ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' }
+      : h(req),
   // §4.1
   listItemsWithoutCategory: async (h, req) => {
     const res = await h(req);
@@ -64,11 +116,15 @@ export const FAULTS: Record<string, Fault> = {
     const pets: unknown[] = [];
     for (const id of latin1Created.slice(0, 300)) {
       const p = parse((await h({ ...req, path: `/v1/pets/${id}` })).body);
-      if (!q.get('status') || p.status === q.get('status')) pets.push({ ...p, name: Buffer.from(p.name, 'utf8').toString('latin1') });
+      if (!q.get('status') || p.status === q.get('status'))
+        pets.push({ ...p, name: Buffer.from(p.name, 'utf8').toString('latin1') });
     }
     return mapBody(res, () => pets.slice(0, Math.min(100, Number(q.get('limit') ?? 20) || 20)));
   },
-  defaultPageOf50: (h, req) => (isList(req) && !query(req).has('limit') ? h(withQuery(req, new URLSearchParams([...query(req), ['limit', '50']]))) : h(req)),
+  defaultPageOf50: (h, req) =>
+    isList(req) && !query(req).has('limit')
+      ? h(withQuery(req, new URLSearchParams([...query(req), ['limit', '50']])))
+      : h(req),
   limitOffByOne: (h, req) => {
     const q = query(req);
     const n = Number(q.get('limit'));
@@ -96,19 +152,24 @@ export const FAULTS: Record<string, Fault> = {
   },
   ignoresUnknownStatusFilter: (h, req) => {
     const q = query(req);
-    if (isList(req) && q.has('status') && !['available', 'pending', 'sold'].includes(q.get('status')!)) q.delete('status');
+    if (isList(req) && q.has('status') && !['available', 'pending', 'sold'].includes(q.get('status')!))
+      q.delete('status');
     return h(isList(req) ? withQuery(req, q) : req);
   },
   zeroLimitMeansAll: async (h, req) => {
     if (!isList(req) || query(req).get('limit') !== '0') return h(req);
     // Every pet the store has (the reference pages by 100: the union of four pages, by id).
     const all = new Map<number, unknown>();
-    for (const q of [{ limit: '100' }, ...['available', 'pending', 'sold'].map((status) => ({ status, limit: '100' }))]) {
+    for (const q of [
+      { limit: '100' },
+      ...['available', 'pending', 'sold'].map((status) => ({ status, limit: '100' })),
+    ]) {
       for (const p of parse((await h(withQuery(req, new URLSearchParams(q)))).body) ?? []) all.set(p.id, p);
     }
     return mapBody(await h(withQuery(req, new URLSearchParams({ limit: '1' }))), () => [...all.values()]);
   },
-  refusesPendingFilter: async (h, req) => (isList(req) && query(req).get('status') === 'pending' ? error(await h(req), 400) : h(req)),
+  refusesPendingFilter: async (h, req) =>
+    isList(req) && query(req).get('status') === 'pending' ? error(await h(req), 400) : h(req),
   limitOutOfRange422: async (h, req) => {
     const res = await h(req);
     return isList(req) && res.status === 400 ? error(res, 422) : res;
@@ -130,8 +191,14 @@ export const FAULTS: Record<string, Fault> = {
     const res = await h(req);
     return isGet(req) && res.status === 400 ? error(res, 422) : res;
   },
-  getRemoved410: async (h, req) => (isGet(req) && req.headers['authorization'] === `Bearer ${VALID.key}` ? error(await h(req), 410) : h(req)),
-  noDeprecationHeaders: async (h, req) => mapHeader(mapHeader(await h(req), 'deprecation', () => undefined), 'sunset', () => undefined),
+  getRemoved410: async (h, req) =>
+    isGet(req) && req.headers['authorization'] === `Bearer ${VALID.key}` ? error(await h(req), 410) : h(req),
+  noDeprecationHeaders: async (h, req) =>
+    mapHeader(
+      mapHeader(await h(req), 'deprecation', () => undefined),
+      'sunset',
+      () => undefined,
+    ),
   // §7, §1
   errorWithoutStatus: async (h, req) => {
     const res = await h(req);
@@ -139,7 +206,9 @@ export const FAULTS: Record<string, Fault> = {
   },
   html401: async (h, req) => {
     const res = await h(req);
-    return res.status === 401 ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' }, body: '<h1>401 Unauthorized</h1>' } : res;
+    return res.status === 401
+      ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' }, body: '<h1>401 Unauthorized</h1>' }
+      : res;
   },
   // §8.2
   noRateHeadersOn401: async (h, req) => {
@@ -151,9 +220,11 @@ export const FAULTS: Record<string, Fault> = {
   /** A Unix timestamp with a fraction (§8.2 says "Unix timestamp": a SHOULD finding, not a MUST one). */
   fractionalReset: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => `${v}.000`),
   remainingFractional: async (h, req) => mapHeader(await h(req), 'x-ratelimit-remaining', (v) => `${v}.5`),
-  limitOfOtherQuota: async (h, req) => mapHeader(await h(req), 'x-ratelimit-limit', (v) => String(Math.floor(Number(v) / 1000))),
+  limitOfOtherQuota: async (h, req) =>
+    mapHeader(await h(req), 'x-ratelimit-limit', (v) => String(Math.floor(Number(v) / 1000))),
   resetInMillis: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => String(Number(v) * 1000)),
-  resetAsDelta: async (h, req) => mapHeader(await h(req), 'x-ratelimit-reset', (v) => String(Math.max(1, Number(v) - Math.floor(Date.now() / 1000)))),
+  resetAsDelta: async (h, req) =>
+    mapHeader(await h(req), 'x-ratelimit-reset', (v) => String(Math.max(1, Number(v) - Math.floor(Date.now() / 1000)))),
   remainingStuck: async (h, req) => {
     const res = await h(req);
     return mapHeader(res, 'x-ratelimit-remaining', () => String(Number(res.headers['x-ratelimit-limit']) - 1));
@@ -182,7 +253,10 @@ export function faultRouter(handle: Handle): Handle {
 }
 
 /** The proof tests' plan: figures no run can spend, so only the fault under test can fail a check. */
-export const BIG_PLANS = { windows: { minuteSeconds: 60, daySeconds: 86_400 }, plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } } };
+export const BIG_PLANS = {
+  windows: { minuteSeconds: 60, daySeconds: 86_400 },
+  plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } },
+};
 
 export interface FaultServer {
   /** The correct server's base URL. */

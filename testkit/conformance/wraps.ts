@@ -7,7 +7,8 @@ export type Fault = (handle: Handle, req: AppRequest) => Promise<AppResponse>;
 
 // Integers beyond 2^53 pass through a wrap exactly (a wrap that rounded them would be a fault the
 // server does not have); numbers a double holds exactly stay plain numbers for the wraps' arithmetic.
-const readNumber = (text: string): number | LosslessNumber => (isSafeNumber(text) ? Number(text) : new LosslessNumber(text));
+const readNumber = (text: string): number | LosslessNumber =>
+  isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
 
 export const json = (v: unknown): string => stringifyLossless(v) ?? 'null';
 export const parse = (text: string): any => {
@@ -19,7 +20,10 @@ export const parse = (text: string): any => {
 };
 export const pathOf = (req: AppRequest) => req.path.split('?')[0]!;
 export const query = (req: AppRequest) => new URLSearchParams(req.path.split('?')[1] ?? '');
-export const withQuery = (req: AppRequest, q: URLSearchParams): AppRequest => ({ ...req, path: `${pathOf(req)}${q.size ? `?${q}` : ''}` });
+export const withQuery = (req: AppRequest, q: URLSearchParams): AppRequest => ({
+  ...req,
+  path: `${pathOf(req)}${q.size ? `?${q}` : ''}`,
+});
 export const isList = (req: AppRequest) => req.method === 'GET' && pathOf(req) === '/v1/pets';
 export const isCreate = (req: AppRequest) => req.method === 'POST' && pathOf(req) === '/v1/pets';
 export const isGet = (req: AppRequest) => req.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(pathOf(req));

@@ -125,7 +125,9 @@ export async function unusedPort(besides: readonly number[] = []): Promise<numbe
     const port = UNEPHEMERAL.from + Math.floor(Math.random() * UNEPHEMERAL.count);
     if (!besides.includes(port) && (await canListen(port))) return port;
   }
-  throw new Error(`no port to refuse a connection on in ${UNEPHEMERAL.from}..${UNEPHEMERAL.from + UNEPHEMERAL.count - 1}`);
+  throw new Error(
+    `no port to refuse a connection on in ${UNEPHEMERAL.from}..${UNEPHEMERAL.from + UNEPHEMERAL.count - 1}`,
+  );
 }
 
 /** A server that is not there: connecting is refused (unusedPort). */
@@ -201,7 +203,9 @@ export function hugeBody(bytes = 64 * 1024 * 1024): Promise<HostileServer> {
     let sent = 0;
     const pump = (): void => {
       while (!res.destroyed && sent < bytes) {
-        const ok = res.write(sent === 0 ? Buffer.concat([Buffer.from('[{"id":0,"name":"x","categoryId":1}'), chunk]) : chunk);
+        const ok = res.write(
+          sent === 0 ? Buffer.concat([Buffer.from('[{"id":0,"name":"x","categoryId":1}'), chunk]) : chunk,
+        );
         sent += chunk.length;
         if (!ok) return void res.once('drain', pump);
       }
@@ -222,7 +226,11 @@ export function fixed(status: number, contentType: string | undefined, body: str
 export const invalidJson = (): Promise<HostileServer> => fixed(200, 'application/json', '[{"id": 1, "name": "Rex",');
 
 export const htmlErrorPages = (status = 502): Promise<HostileServer> =>
-  fixed(status, 'text/html; charset=utf-8', `<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`);
+  fixed(
+    status,
+    'text/html; charset=utf-8',
+    `<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`,
+  );
 
 /** JSON-looking bodies served as text/plain. */
 export const wrongContentType = (): Promise<HostileServer> =>
@@ -261,7 +269,10 @@ export async function redirecting(crossOrigin = true, status = 307): Promise<Red
   const target = await recorder();
   const server = await httpServer((req, res) => {
     const path = req.url ?? '/';
-    res.writeHead(status, { location: crossOrigin ? `${target.origin}${path}` : `/elsewhere${path}`, 'content-length': '0' });
+    res.writeHead(status, {
+      location: crossOrigin ? `${target.origin}${path}` : `/elsewhere${path}`,
+      'content-length': '0',
+    });
     res.end();
   });
   return {
@@ -296,7 +307,8 @@ export function idleCloser(idleMs = 5, reset = false): Promise<HostileServer> {
           if (buffer.length < end + 4 + length) break;
           record(buffer.slice(0, end + 4));
           buffer = buffer.slice(end + 4 + length);
-          if (!socket.destroyed) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]');
+          if (!socket.destroyed)
+            socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]');
           arm();
         }
       });
@@ -309,7 +321,9 @@ export function idleCloser(idleMs = 5, reset = false): Promise<HostileServer> {
 /** Response headers past any sane size (a misconfigured proxy's cookie jar). */
 export function hugeHeaders(bytes = 70 * 1024): Promise<HostileServer> {
   return rawServer((socket) => {
-    socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nSet-Cookie: ${'c'.repeat(bytes)}\r\nContent-Length: 2\r\n\r\n[]`);
+    socket.end(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nSet-Cookie: ${'c'.repeat(bytes)}\r\nContent-Length: 2\r\n\r\n[]`,
+    );
   });
 }
 
@@ -367,28 +381,45 @@ export async function idleClosingProxy(targetPort: number, idleMs = 30, reset = 
 // or over a socket (`liar`).
 
 /** A response edit; `serverNowMs` is the server's clock at the answer. */
-export type RateLimitLie = (res: { status: number; headers: Record<string, string>; body: string }, serverNowMs: number) => { status: number; headers: Record<string, string>; body: string };
+export type RateLimitLie = (
+  res: { status: number; headers: Record<string, string>; body: string },
+  serverNowMs: number,
+) => { status: number; headers: Record<string, string>; body: string };
 
 const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** Every lie by name, each a fresh closure (some remember what they told). */
 export const RATE_LIMIT_LIES = {
   /** 429s ask for an hour, whatever their Reset says (the minute's may be seconds away). */
-  'huge Retry-After': (): RateLimitLie => (res) => (res.status === 429 ? { ...res, headers: { ...res.headers, 'retry-after': '3600' } } : res),
+  'huge Retry-After': (): RateLimitLie => (res) =>
+    res.status === 429 ? { ...res, headers: { ...res.headers, 'retry-after': '3600' } } : res,
   /** Every X-RateLimit-Reset lies 30 s in the past. */
-  'Reset in the past': (): RateLimitLie => (res, now) => ({ ...res, headers: { ...res.headers, 'x-ratelimit-reset': String(unixSeconds(now) - 30) } }),
+  'Reset in the past': (): RateLimitLie => (res, now) => ({
+    ...res,
+    headers: { ...res.headers, 'x-ratelimit-reset': String(unixSeconds(now) - 30) },
+  }),
   /** Once a key is refused, every answer is a 429 whose Reset and Retry-After stay 2 s away. */
   'Reset that never arrives': (): RateLimitLie => {
     let refused = false;
     return (res, now) => {
       refused ||= res.status === 429;
       if (!refused) return res;
-      const headers = { ...res.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(unixSeconds(now) + 2), 'retry-after': '2' };
-      return { status: 429, headers, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'try again', status: 429 }) };
+      const headers = {
+        ...res.headers,
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(unixSeconds(now) + 2),
+        'retry-after': '2',
+      };
+      return {
+        status: 429,
+        headers,
+        body: JSON.stringify({ code: 'RATE_LIMITED', message: 'try again', status: 429 }),
+      };
     };
   },
   /** 429s ask to come back at the end of 2100, as an HTTP-date. */
-  'Retry-After as a far-future HTTP-date': (): RateLimitLie => (res) => (res.status === 429 ? { ...res, headers: { ...res.headers, 'retry-after': 'Fri, 31 Dec 2100 23:59:59 GMT' } } : res),
+  'Retry-After as a far-future HTTP-date': (): RateLimitLie => (res) =>
+    res.status === 429 ? { ...res, headers: { ...res.headers, 'retry-after': 'Fri, 31 Dec 2100 23:59:59 GMT' } } : res,
 } as const;
 
 export type LieName = keyof typeof RATE_LIMIT_LIES;

@@ -10,13 +10,18 @@ export function prefixProxy(port: number, prefix = '/api'): Promise<HostileServe
     const url = req.url ?? '/';
     if (!url.startsWith(`${prefix}/`)) {
       res.writeHead(404, { 'content-type': 'text/html' });
-      res.end('<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>');
+      res.end(
+        '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>',
+      );
       return;
     }
-    const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: url.slice(prefix.length), headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port, method: req.method, path: url.slice(prefix.length), headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

@@ -69,10 +69,21 @@ function chunked(body: Buffer, size = 1_000): Buffer {
 }
 
 /** A request as bytes: request line, headers (Content-Length, or chunked coding, for a body), blank line, body. */
-export function rawRequest(method: string, target: string | Buffer, headers: Array<[string, string | Buffer]>, body?: Buffer, asChunks = false): Buffer {
-  const parts: Buffer[] = [bytes(`${method} `), bytes(target), bytes(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n')];
+export function rawRequest(
+  method: string,
+  target: string | Buffer,
+  headers: Array<[string, string | Buffer]>,
+  body?: Buffer,
+  asChunks = false,
+): Buffer {
+  const parts: Buffer[] = [
+    bytes(`${method} `),
+    bytes(target),
+    bytes(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n'),
+  ];
   for (const [name, value] of headers) parts.push(bytes(`${name}: `), bytes(value), bytes('\r\n'));
-  if (body !== undefined) parts.push(bytes(asChunks ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${body.length}\r\n`));
+  if (body !== undefined)
+    parts.push(bytes(asChunks ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${body.length}\r\n`));
   parts.push(bytes('\r\n'));
   if (body !== undefined) parts.push(asChunks ? chunked(body) : body);
   return Buffer.concat(parts);

@@ -12,6 +12,11 @@ const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 export async function buildBundles(): Promise<string> {
   const dist = mkdtempSync(join(tmpdir(), 'petcert-k6-dist-'));
   await buildK6(dist);
-  await buildK6(dist, readdirSync(FIXTURES).filter((f) => f.endsWith('.js')).map((f) => join(FIXTURES, f)));
+  await buildK6(
+    dist,
+    readdirSync(FIXTURES)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join(FIXTURES, f)),
+  );
   return dist;
 }

@@ -21,12 +21,16 @@ const built = new Map(k6Versions().map((k) => [k.version, k.path]));
 /** One row per pinned version, newest first. */
 export const K6_UNDER_TEST: K6UnderTest[] = K6_PINNED_VERSIONS.map((version) => {
   const path = built.get(version);
-  const skip = path === undefined && !IN_CI ? `skipped: k6 ${version} is not built — run npm run k6:build (needs Go)` : undefined;
+  const skip =
+    path === undefined && !IN_CI ? `skipped: k6 ${version} is not built — run npm run k6:build (needs Go)` : undefined;
   return { version, path, skip, title: skip === undefined ? `k6 ${version}` : `k6 ${version} (${skip})` };
 });
 
 const skipped = K6_UNDER_TEST.filter((k) => k.skip !== undefined);
-if (skipped.length > 0) console.warn(`k6 tests skipped under ${skipped.map((k) => `k6 ${k.version}`).join(' and ')}: not built — run npm run k6:build (needs Go)`);
+if (skipped.length > 0)
+  console.warn(
+    `k6 tests skipped under ${skipped.map((k) => `k6 ${k.version}`).join(' and ')}: not built — run npm run k6:build (needs Go)`,
+  );
 
 export interface K6Run {
   /** k6's exit code (99 thresholds crossed, 107 script error, 108 test aborted), null when killed. */
@@ -49,11 +53,26 @@ export interface RunK6Options {
 /** `k6 run <args>` under one version, asynchronously (a reference server in this process keeps answering). */
 export async function runK6(k6: K6UnderTest, args: string[], options: RunK6Options = {}): Promise<K6Run> {
   if (k6.path === undefined) {
-    throw new Error(`k6 ${k6.version} is not built at ${k6CachePath(k6.version)}: every k6 test runs under every pinned version in CI; run npm run k6:build`);
+    throw new Error(
+      `k6 ${k6.version} is not built at ${k6CachePath(k6.version)}: every k6 test runs under every pinned version in CI; run npm run k6:build`,
+    );
   }
-  const run = await runK6Process({ k6: k6.path, args: ['run', '--quiet', '--no-color', ...args], env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 120_000 });
-  return { code: run.code, stdout: run.stdout, stderr: run.stderr, summaries: collectSummaries(run.stdout), ms: run.ms };
+  const run = await runK6Process({
+    k6: k6.path,
+    args: ['run', '--quiet', '--no-color', ...args],
+    env: options.env,
+    cwd: options.cwd,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
+  return {
+    code: run.code,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    summaries: collectSummaries(run.stdout),
+    ms: run.ms,
+  };
 }
 
 /** k6's output for an assertion message. */
-export const k6Output = (run: K6Run): string => `exit ${run.code} after ${run.ms} ms\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
+export const k6Output = (run: K6Run): string =>
+  `exit ${run.code} after ${run.ms} ms\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;

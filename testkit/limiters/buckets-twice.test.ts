@@ -5,7 +5,10 @@ import { parsePlansFile } from '../../spec/plans.ts';
 import { tokenBucketTwiceService } from './buckets-twice.ts';
 import type { RunningService } from './store-app.ts';
 
-const plans = parsePlansFile({ windows: { minuteSeconds: 2, daySeconds: 20 }, plans: { free: { perMinute: 3, perDay: 10 } } });
+const plans = parsePlansFile({
+  windows: { minuteSeconds: 2, daySeconds: 20 },
+  plans: { free: { perMinute: 3, perDay: 10 } },
+});
 let service: RunningService;
 
 beforeAll(async () => {
@@ -20,9 +23,19 @@ describe('token-bucket-twice', () => {
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await get());
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
-    expect(answers.slice(0, 3).map((r) => [r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining')])).toEqual([['10', '9'], ['10', '8'], ['10', '7']]);
+    expect(
+      answers.slice(0, 3).map((r) => [r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining')]),
+    ).toEqual([
+      ['10', '9'],
+      ['10', '8'],
+      ['10', '7'],
+    ]);
     const refused = answers[3]!;
-    expect([refused.headers.get('x-ratelimit-limit'), refused.headers.get('x-ratelimit-remaining'), refused.headers.get('retry-after')]).toEqual(['3', '0', '1']);
+    expect([
+      refused.headers.get('x-ratelimit-limit'),
+      refused.headers.get('x-ratelimit-remaining'),
+      refused.headers.get('retry-after'),
+    ]).toEqual(['3', '0', '1']);
     // One token of 3 per 2 s is back within 0.7 s.
     await new Promise((r) => setTimeout(r, 800));
     const again = await get();

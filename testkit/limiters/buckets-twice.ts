@@ -26,8 +26,13 @@ function quotaLimiter(figureOf: (plan: Plan) => number, lengthMs: number, meter:
 }
 
 export function bucketsTwice(options: MeteredOptions, meter: MeterFactory): RequestHandler[] {
-  const minute = quotaLimiter((plan) => minuteFigure(plan.perMinute, options.fault, 'bucket'), windowMs(options.plans, 'minute'), meter);
-  const day = options.fault === 'noDay' ? [] : [quotaLimiter((plan) => plan.perDay, windowMs(options.plans, 'day'), meter)];
+  const minute = quotaLimiter(
+    (plan) => minuteFigure(plan.perMinute, options.fault, 'bucket'),
+    windowMs(options.plans, 'minute'),
+    meter,
+  );
+  const day =
+    options.fault === 'noDay' ? [] : [quotaLimiter((plan) => plan.perDay, windowMs(options.plans, 'day'), meter)];
   return [...faultHook(options.fault, 'bucket'), minute, ...day];
 }
 

@@ -21,8 +21,11 @@ export function overAdmitExcess(perMinute: number, model: 'window' | 'bucket'): 
 }
 
 /** The minute figure the limiter is configured with. */
-export const minuteFigure = (perMinute: number, fault: LimiterFault | undefined, model: 'window' | 'bucket' = 'window'): number =>
-  fault === 'overAdmit' ? perMinute + overAdmitExcess(perMinute, model) : perMinute;
+export const minuteFigure = (
+  perMinute: number,
+  fault: LimiterFault | undefined,
+  model: 'window' | 'bucket' = 'window',
+): number => (fault === 'overAdmit' ? perMinute + overAdmitExcess(perMinute, model) : perMinute);
 
 /** Runs `fix` on the response just before its head is written (after every middleware set its headers). */
 export function beforeHead(fix: (res: Response) => void): RequestHandler {
@@ -47,7 +50,8 @@ function shiftRemaining(res: Response, by: number): void {
 }
 
 function fixFor(fault: LimiterFault, model: 'window' | 'bucket'): ((res: Response) => void) | undefined {
-  if (fault === 'noRetryAfter') return (res) => void (res.statusCode === 429 && res.removeHeader(RATE_LIMIT_HEADERS.retryAfter));
+  if (fault === 'noRetryAfter')
+    return (res) => void (res.statusCode === 429 && res.removeHeader(RATE_LIMIT_HEADERS.retryAfter));
   if (fault === 'wrongRemaining') return (res) => void (res.statusCode < 400 && shiftRemaining(res, 1));
   if (fault === 'overAdmit') {
     return (res) => {

@@ -62,7 +62,8 @@ export function meteredLimiters(options: MeteredOptions, meter: MeterFactory): R
     if (!quotas) {
       const minute = minuteFigure(plan.perMinute, options.fault, 'bucket');
       quotas = [{ figure: minute, meter: meter(minute, windowMs(options.plans, 'minute')) }];
-      if (options.fault !== 'noDay') quotas.push({ figure: plan.perDay, meter: meter(plan.perDay, windowMs(options.plans, 'day')) });
+      if (options.fault !== 'noDay')
+        quotas.push({ figure: plan.perDay, meter: meter(plan.perDay, windowMs(options.plans, 'day')) });
       keys.set(key, quotas);
     }
     return quotas;
@@ -73,10 +74,18 @@ export function meteredLimiters(options: MeteredOptions, meter: MeterFactory): R
     const now = Date.now();
     const refusing = quotas.filter((q) => q.meter.room(now) < 1);
     if (refusing.length > 0) {
-      return refuse(res, refusing.reduce((a, b) => (b.meter.oneAtMs(now) > a.meter.oneAtMs(now) ? b : a)), now);
+      return refuse(
+        res,
+        refusing.reduce((a, b) => (b.meter.oneAtMs(now) > a.meter.oneAtMs(now) ? b : a)),
+        now,
+      );
     }
     for (const q of quotas) q.meter.take(now);
-    admittedHeaders(res, quotas.reduce((a, b) => (whole(b, now) < whole(a, now) ? b : a)), now);
+    admittedHeaders(
+      res,
+      quotas.reduce((a, b) => (whole(b, now) < whole(a, now) ? b : a)),
+      now,
+    );
     next();
   };
   return [...faultHook(options.fault, 'bucket'), limiter];

@@ -10,10 +10,15 @@ export function proofSuite(title: string, names: string[], skip?: string): void 
     if (!proof) throw new Error(`no limiter proof named ${JSON.stringify(name)}`);
     return proof;
   });
-  const label = (p: Proof): string => `${p.name} → ${p.expect === 'pass' ? 'PASS, every MUST judged' : `FAIL ${p.expect}`}`;
+  const label = (p: Proof): string =>
+    `${p.name} → ${p.expect === 'pass' ? 'PASS, every MUST judged' : `FAIL ${p.expect}`}`;
   describe.skipIf(skip !== undefined).concurrent(skip === undefined ? title : `${title} (${skip})`, () => {
-    it.for(proofs.map((p) => [label(p), p] as const))('%s', { timeout: PROOF_TIMEOUT_MS + 15_000 }, async ([, proof]) => {
-      expect(judgeProof(proof, await runProof(proof))).toBeUndefined();
-    });
+    it.for(proofs.map((p) => [label(p), p] as const))(
+      '%s',
+      { timeout: PROOF_TIMEOUT_MS + 15_000 },
+      async ([, proof]) => {
+        expect(judgeProof(proof, await runProof(proof))).toBeUndefined();
+      },
+    );
   });
 }

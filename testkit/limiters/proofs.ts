@@ -52,15 +52,21 @@ export interface Proof {
 }
 
 /** A bucket's rows as its vendor states them: its plans are rates (`--limiter-model token-bucket`). */
-export const declaredBucket = (rows: readonly Proof[]): Proof[] => rows.map((p) => ({ ...p, declared: 'token-bucket' }));
+export const declaredBucket = (rows: readonly Proof[]): Proof[] =>
+  rows.map((p) => ({ ...p, declared: 'token-bucket' }));
 
 /**
  * A bucket nobody declared, judged under the window reading: its day admits past perDay within one day's
  * length (what it refills while the probe drains it), so quota.day.exact fails. Its minute count may not
  * show it: a count faster than one token's refill admits exactly the figure.
  */
-export const undeclaredBucket = (service: string, label = service): Proof =>
-  ({ name: `${label} undeclared`, service, only: ['day'], freeOnly: true, expect: 'quota.day.exact' });
+export const undeclaredBucket = (service: string, label = service): Proof => ({
+  name: `${label} undeclared`,
+  service,
+  only: ['day'],
+  freeOnly: true,
+  expect: 'quota.day.exact',
+});
 
 /** The four faulty twins of a service, each with the probe that catches it, on the free key alone; rows named `${label} FAULT`. */
 export function twins(service: string, faults: readonly LimiterFault[] = LIMITER_FAULTS, label = service): Proof[] {
@@ -70,7 +76,14 @@ export function twins(service: string, faults: readonly LimiterFault[] = LIMITER
     noRetryAfter: ['minute', 'quota.retry-after.present'],
     noDay: ['day', 'quota.day.exact'],
   };
-  return faults.map((fault) => ({ name: `${label} ${fault}`, service, fault, only: [caught[fault][0]], freeOnly: true, expect: caught[fault][1] }));
+  return faults.map((fault) => ({
+    name: `${label} ${fault}`,
+    service,
+    fault,
+    only: [caught[fault][0]],
+    freeOnly: true,
+    expect: caught[fault][1],
+  }));
 }
 
 export function plansFile(plans: Proof['plans'] = PROOF_PLANS): { file: string; table: PlanTable } {

@@ -15,24 +15,50 @@ const START_MS = 20_000;
 
 /** Why the slowapi tests are skipped here (undefined: they run, and fail in CI without the venv). */
 export const SLOWAPI_SKIP: string | undefined =
-  existsSync(VENV_PYTHON) || IN_CI ? undefined : 'skipped: the slowapi venv is not built — run bash testkit/limiters/python/setup.sh';
+  existsSync(VENV_PYTHON) || IN_CI
+    ? undefined
+    : 'skipped: the slowapi venv is not built — run bash testkit/limiters/python/setup.sh';
 
 /** slowapi's `strategy` (limits' strategies): its default, or limits' moving window (a log of the last window). */
 export type SlowapiStrategy = 'fixed-window' | 'moving-window';
 
 /** The plans resolved by spec/plans.ts, handed to app.py as LIMITER_CONFIG: no figure written twice. */
-export function slowapiConfig(options: ServiceOptions, fault?: LimiterFault, strategy: SlowapiStrategy = 'fixed-window'): string {
+export function slowapiConfig(
+  options: ServiceOptions,
+  fault?: LimiterFault,
+  strategy: SlowapiStrategy = 'fixed-window',
+): string {
   const keys: Record<string, { perMinute: number; perDay: number }> = {};
-  for (const [key, plan] of resolveKeys(options.plans, options.keys)) keys[key] = { perMinute: plan.perMinute, perDay: plan.perDay };
+  for (const [key, plan] of resolveKeys(options.plans, options.keys))
+    keys[key] = { perMinute: plan.perMinute, perDay: plan.perDay };
   const { minuteSeconds, daySeconds } = options.plans.windows;
   const anonymous = { perMinute: anonymousPlan(options.plans).perMinute };
   return JSON.stringify({ windows: { minuteSeconds, daySeconds }, keys, anonymous, fault, strategy });
 }
 
-export function slowapiService(options: ServiceOptions, fault?: LimiterFault, strategy?: SlowapiStrategy): Promise<RunningService> {
-  if (!existsSync(VENV_PYTHON)) return Promise.reject(new Error(`no slowapi venv at ${VENV_PYTHON}: run bash testkit/limiters/python/setup.sh`));
-  const args = ['-m', 'uvicorn', 'app:app', '--app-dir', APP_DIR, '--host', '127.0.0.1', '--port', '0', '--no-access-log'];
-  const child = spawn(VENV_PYTHON, args, { env: { ...process.env, LIMITER_CONFIG: slowapiConfig(options, fault, strategy) }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function slowapiService(
+  options: ServiceOptions,
+  fault?: LimiterFault,
+  strategy?: SlowapiStrategy,
+): Promise<RunningService> {
+  if (!existsSync(VENV_PYTHON))
+    return Promise.reject(new Error(`no slowapi venv at ${VENV_PYTHON}: run bash testkit/limiters/python/setup.sh`));
+  const args = [
+    '-m',
+    'uvicorn',
+    'app:app',
+    '--app-dir',
+    APP_DIR,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--no-access-log',
+  ];
+  const child = spawn(VENV_PYTHON, args, {
+    env: { ...process.env, LIMITER_CONFIG: slowapiConfig(options, fault, strategy) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const close = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -40,7 +66,10 @@ export function slowapiService(options: ServiceOptions, fault?: LimiterFault, st
   };
   return new Promise((resolve, reject) => {
     let log = '';
-    const timer = setTimeout(() => void close().then(() => reject(new Error(`uvicorn did not start within ${START_MS} ms:\n${log}`))), START_MS);
+    const timer = setTimeout(
+      () => void close().then(() => reject(new Error(`uvicorn did not start within ${START_MS} ms:\n${log}`))),
+      START_MS,
+    );
     const read = (chunk: Buffer): void => {
       log += chunk.toString();
       const port = /Uvicorn running on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];

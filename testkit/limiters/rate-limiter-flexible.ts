@@ -30,7 +30,10 @@ function quotaLimiter(options: RlfOptions, kind: 'minute' | 'day'): RequestHandl
     let entry = byPlan.get(plan.name);
     if (!entry) {
       const points = kind === 'minute' ? minuteFigure(plan.perMinute, options.fault) : plan.perDay;
-      entry = { points, limiter: new RateLimiterMemory({ points, duration: seconds, keyPrefix: `${kind}:${plan.name}` }) };
+      entry = {
+        points,
+        limiter: new RateLimiterMemory({ points, duration: seconds, keyPrefix: `${kind}:${plan.name}` }),
+      };
       byPlan.set(plan.name, entry);
     }
     return entry;

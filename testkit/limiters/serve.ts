@@ -21,7 +21,9 @@ const { positionals, values } = parseArgs({
 const name = positionals[0] ?? '';
 const fault = values.fault as LimiterFault | undefined;
 if (!SERVICE_NAMES.includes(name) || (fault !== undefined && !LIMITER_FAULTS.includes(fault))) {
-  console.error(`usage: serve.ts ${SERVICE_NAMES.join('|')} --plans FILE --key KEY=PLAN ... [--fault ${LIMITER_FAULTS.join('|')}]`);
+  console.error(
+    `usage: serve.ts ${SERVICE_NAMES.join('|')} --plans FILE --key KEY=PLAN ... [--fault ${LIMITER_FAULTS.join('|')}]`,
+  );
   process.exit(2);
 }
 const keys = Object.fromEntries(values.key.map((k) => k.split('=', 2) as [string, string]));
@@ -29,7 +31,11 @@ const service = await startService(name, {
   plans: loadPlansFile(values.plans),
   keys,
   fault,
-  wrap: { latencyMs: Number(values.latency ?? 0), jitterMs: Number(values.jitter ?? 0), skewSeconds: Number(values.skew ?? 0) },
+  wrap: {
+    latencyMs: Number(values.latency ?? 0),
+    jitterMs: Number(values.jitter ?? 0),
+    skewSeconds: Number(values.skew ?? 0),
+  },
 });
 console.log(service.baseUrl);
 const stop = () => void service.close().then(() => process.exit(0));

@@ -9,17 +9,17 @@ import { tokenBucketTwiceService } from './buckets-twice.ts';
 
 export const NODE_SERVICES = {
   /** express-rate-limit, minute then day limiter (the issue's setup: a 200 reports the day). */
-  'erl': (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'minute-day', fault }),
+  erl: (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'minute-day', fault }),
   /** express-rate-limit, day then minute limiter (the last middleware, the minute, writes a 200's headers). */
   'erl-minute-last': (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'day-minute', fault }),
   /** rate-limiter-flexible RateLimiterMemory, headers as its README shows. */
-  'rlf': (o: ServiceOptions, fault?: LimiterFault) => rlfService({ ...o, fault }),
+  rlf: (o: ServiceOptions, fault?: LimiterFault) => rlfService({ ...o, fault }),
   /** the `limiter` package's TokenBucket. */
   'token-bucket': (o: ServiceOptions, fault?: LimiterFault) => tokenBucketService({ ...o, fault }),
   /** the `limiter` package's TokenBucket mounted once per quota, each writing its own headers (a 200 reports the day). */
   'token-bucket-twice': (o: ServiceOptions, fault?: LimiterFault) => tokenBucketTwiceService({ ...o, fault }),
   /** GCRA written here (no in-memory Node library exists). */
-  'gcra': (o: ServiceOptions, fault?: LimiterFault) => gcraService({ ...o, fault }),
+  gcra: (o: ServiceOptions, fault?: LimiterFault) => gcraService({ ...o, fault }),
 } as const satisfies Record<string, (o: ServiceOptions, fault?: LimiterFault) => Promise<RunningService>>;
 
 export type NodeServiceName = keyof typeof NODE_SERVICES;

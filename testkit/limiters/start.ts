@@ -7,7 +7,10 @@ import type { RunningService, ServiceOptions } from './store-app.ts';
 import { wrapServer, type WrapOptions } from './wrappers.ts';
 
 /** FastAPI + slowapi under uvicorn (python.ts), by its `strategy`: the stock fixed window, or limits' moving window. */
-const PYTHON_SERVICES = { 'slowapi': 'fixed-window', 'slowapi-moving-window': 'moving-window' } as const satisfies Record<string, SlowapiStrategy>;
+const PYTHON_SERVICES = { slowapi: 'fixed-window', 'slowapi-moving-window': 'moving-window' } as const satisfies Record<
+  string,
+  SlowapiStrategy
+>;
 
 export const SERVICE_NAMES: string[] = [...Object.keys(NODE_SERVICES), ...Object.keys(PYTHON_SERVICES)];
 
@@ -20,8 +23,10 @@ const wraps = (w: WrapOptions | undefined): boolean =>
   w !== undefined && ((w.latencyMs ?? 0) > 0 || (w.jitterMs ?? 0) > 0 || (w.skewSeconds ?? 0) !== 0);
 
 function startBare(name: string, base: ServiceOptions, fault: LimiterFault | undefined): Promise<RunningService> {
-  if (Object.hasOwn(PYTHON_SERVICES, name)) return slowapiService(base, fault, PYTHON_SERVICES[name as keyof typeof PYTHON_SERVICES]);
-  if (!isNodeService(name)) throw new Error(`no limiter service named ${JSON.stringify(name)} (${SERVICE_NAMES.join(', ')})`);
+  if (Object.hasOwn(PYTHON_SERVICES, name))
+    return slowapiService(base, fault, PYTHON_SERVICES[name as keyof typeof PYTHON_SERVICES]);
+  if (!isNodeService(name))
+    throw new Error(`no limiter service named ${JSON.stringify(name)} (${SERVICE_NAMES.join(', ')})`);
   return NODE_SERVICES[name](base, fault);
 }
 

@@ -44,7 +44,12 @@ export function send(res: Response, answer: AppResponse): void {
   res.status(answer.status).set(answer.headers).send(answer.body);
 }
 
-export function sendError(res: Response, status: ErrorStatus, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: Response,
+  status: ErrorStatus,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   send(res, errorResponse(status, message, undefined, headers));
 }
 
@@ -74,7 +79,11 @@ function bearerAuth(options: ServiceOptions): RequestHandler {
 
 /** The three operations (reference/routes.ts) on the raw body; 404/405 as the reference answers them. */
 function operations(): RequestHandler {
-  const ctx: RouteContext = { store: createStore(), variants: resolveVariants(), deprecationHeaders: deprecationHeaders() };
+  const ctx: RouteContext = {
+    store: createStore(),
+    variants: resolveVariants(),
+    deprecationHeaders: deprecationHeaders(),
+  };
   return (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const headers: Record<string, string> = {};

@@ -42,7 +42,9 @@ export function readVerdict(reportJson: string, code: number | null, console: st
   const must = checks.filter((c) => c.level === 'MUST');
   return {
     code,
-    failed: must.filter((c) => c.outcome === 'fail').map((c) => ({ id: c.id, message: c.failures?.[0]?.message ?? '' })),
+    failed: must
+      .filter((c) => c.outcome === 'fail')
+      .map((c) => ({ id: c.id, message: c.failures?.[0]?.message ?? '' })),
     unjudged: must
       .filter((c) => c.outcome === 'skip' && c.skipKind !== 'not-applicable')
       .map((c) => ({ id: c.id, reason: c.skipReason ?? '' })),
@@ -55,16 +57,24 @@ export function readVerdict(reportJson: string, code: number | null, console: st
 /** "PASS", "FAIL id,id", "INCOMPLETE n unjudged" — one cell of the repeat table. */
 export function verdictCell(v: RunVerdict): string {
   if (v.failed.length > 0) return `FAIL ${v.failed.map((f) => f.id).join(',')}`;
-  if (v.unjudged.length > 0) return `INCOMPLETE ${v.unjudged.length} unjudged (${v.unjudged.map((u) => u.id).join(',')})`;
+  if (v.unjudged.length > 0)
+    return `INCOMPLETE ${v.unjudged.length} unjudged (${v.unjudged.map((u) => u.id).join(',')})`;
   return v.code === 0 ? 'PASS' : `exit ${v.code}`;
 }
 
 /** Runs `petcert quota` through the real CLI entry against `baseUrl` and reads its report. */
-export async function runQuota(baseUrl: string, args: string[], options: { plansFile: string; timeoutMs: number }): Promise<RunVerdict> {
+export async function runQuota(
+  baseUrl: string,
+  args: string[],
+  options: { plansFile: string; timeoutMs: number },
+): Promise<RunVerdict> {
   const dir = mkdtempSync(join(tmpdir(), 'petcert-limiters-'));
-  const run = await runCli(['quota', '--base-url', baseUrl, '--plans', options.plansFile, '--report-dir', dir, ...args], {
-    timeoutMs: options.timeoutMs,
-  });
+  const run = await runCli(
+    ['quota', '--base-url', baseUrl, '--plans', options.plansFile, '--report-dir', dir, ...args],
+    {
+      timeoutMs: options.timeoutMs,
+    },
+  );
   const console = `${run.stdout}\n${run.stderr}`;
   let report: string;
   try {

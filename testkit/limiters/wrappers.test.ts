@@ -14,7 +14,9 @@ describe('skew', () => {
       -40,
     );
     expect(h).toEqual({ date: 'Tue, 24 Nov 2026 05:59:20 GMT', 'x-ratelimit-reset': '1795499962', 'retry-after': '2' });
-    expect(skewHeaders({ 'retry-after': 'Tue, 24 Nov 2026 06:00:02 GMT' }, 10)['retry-after']).toBe('Tue, 24 Nov 2026 06:00:12 GMT');
+    expect(skewHeaders({ 'retry-after': 'Tue, 24 Nov 2026 06:00:02 GMT' }, 10)['retry-after']).toBe(
+      'Tue, 24 Nov 2026 06:00:12 GMT',
+    );
   });
 });
 
@@ -31,7 +33,12 @@ describe('wrapServer', () => {
     const { port } = upstream.address() as AddressInfo;
     // Jitter from a fixed sequence: the first answer is held longest, so it arrives last.
     const delays = [0.99, 0, 0, 0];
-    wrapped = await wrapServer(`http://127.0.0.1:${port}/v1`, { latencyMs: 40, jitterMs: 300, skewSeconds: -30, random: () => delays.shift() ?? 0 });
+    wrapped = await wrapServer(`http://127.0.0.1:${port}/v1`, {
+      latencyMs: 40,
+      jitterMs: 300,
+      skewSeconds: -30,
+      random: () => delays.shift() ?? 0,
+    });
   });
   afterAll(async () => {
     await wrapped.close();

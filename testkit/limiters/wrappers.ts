@@ -41,7 +41,8 @@ export function skewHeaders(headers: IncomingHttpHeaders, seconds: number): Inco
   const reset = out[RATE_LIMIT_HEADERS.reset];
   if (typeof reset === 'string') out[RATE_LIMIT_HEADERS.reset] = shiftUnixText(reset, seconds);
   const retry = out[RATE_LIMIT_HEADERS.retryAfter];
-  if (typeof retry === 'string' && !/^\s*[\d.]+\s*$/.test(retry)) out[RATE_LIMIT_HEADERS.retryAfter] = shiftDate(retry, seconds);
+  if (typeof retry === 'string' && !/^\s*[\d.]+\s*$/.test(retry))
+    out[RATE_LIMIT_HEADERS.retryAfter] = shiftDate(retry, seconds);
   return out;
 }
 
@@ -55,15 +56,20 @@ export async function wrapServer(baseUrl: string, options: WrapOptions): Promise
   return listenLoopback(up, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => later(half, () => {
-      const headers = { ...req.headers, host: up.target.host };
-      const answer = (a: Answer) => later(half + random() * (options.jitterMs ?? 0), () => {
-        // Node adds its own Date when the header is absent: keep the server's (skewed), never ours.
-        res.sendDate = false;
-        res.writeHead(a.status, skewHeaders(a.headers, options.skewSeconds ?? 0));
-        res.end(a.body);
-      });
-      forward(up, req, headers, Buffer.concat(chunks), answer, () => res.writeHead(BAD_GATEWAY.status, BAD_GATEWAY.headers).end(BAD_GATEWAY.body));
-    }));
+    req.on('end', () =>
+      later(half, () => {
+        const headers = { ...req.headers, host: up.target.host };
+        const answer = (a: Answer) =>
+          later(half + random() * (options.jitterMs ?? 0), () => {
+            // Node adds its own Date when the header is absent: keep the server's (skewed), never ours.
+            res.sendDate = false;
+            res.writeHead(a.status, skewHeaders(a.headers, options.skewSeconds ?? 0));
+            res.end(a.body);
+          });
+        forward(up, req, headers, Buffer.concat(chunks), answer, () =>
+          res.writeHead(BAD_GATEWAY.status, BAD_GATEWAY.headers).end(BAD_GATEWAY.body),
+        );
+      }),
+    );
   });
 }

@@ -36,7 +36,13 @@ export async function probesAtDistance(seed: number, o: AtDistance) {
   const { plans, keys, ...options } = o;
   const t = inProcessTarget({ plans, keys, ...options, startMs: seededStartMs(seed) });
   const send = distantSend(t, seed);
-  const ctx = createContext({ send, clock: t.clock, baseUrl: t.baseUrl, windows: plans.windows, progress: silentProgress });
+  const ctx = createContext({
+    send,
+    clock: t.clock,
+    baseUrl: t.baseUrl,
+    windows: plans.windows,
+    progress: silentProgress,
+  });
   const underTest = Object.entries(keys).map(([key, plan]) => ({ key, plan: resolvePlan(plans, plan) }));
   return runProbes(ctx, underTest, PROBE_NAMES, Object.keys(keys));
 }

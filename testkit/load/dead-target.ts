@@ -9,7 +9,10 @@ export function deadTarget(clock: FakeClock, timeoutMs: number): { send: Send; t
   const send: Send = async (request) => {
     await clock.sleep(timeoutMs);
     tries += 1;
-    throw new TransportError('TIMEOUT', `${request.method} ${request.url}: no complete response within ${timeoutMs} ms`);
+    throw new TransportError(
+      'TIMEOUT',
+      `${request.method} ${request.url}: no complete response within ${timeoutMs} ms`,
+    );
   };
   return { send, tries: () => tries };
 }

@@ -24,7 +24,7 @@ export function createFakeClock(startMs: number): FakeClock {
     schedule();
   };
   function schedule(): void {
-    if (!scheduled && (timers.length > 0)) {
+    if (!scheduled && timers.length > 0) {
       scheduled = true;
       setImmediate(pump);
     }

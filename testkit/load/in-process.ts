@@ -20,7 +20,9 @@ export const FAKE_START_MS = Date.UTC(2030, 0, 1) + 12_345_678;
 /** Rewrites a response the way a hostile server would (serverNowMs: the server's clock at the answer). */
 export type ResponseEdit = (res: AppResponse, serverNowMs: number) => AppResponse;
 
-export function inProcessTarget(options: ReferenceOptions & { skewMs?: number; startMs?: number; edit?: ResponseEdit } = {}): InProcessTarget {
+export function inProcessTarget(
+  options: ReferenceOptions & { skewMs?: number; startMs?: number; edit?: ResponseEdit } = {},
+): InProcessTarget {
   const clock = createFakeClock(options.startMs ?? FAKE_START_MS);
   const skew = options.skewMs ?? 37 * 60_000 + 321;
   const app = createApp({ ...options, now: () => clock.now() + skew });
@@ -31,9 +33,19 @@ export function inProcessTarget(options: ReferenceOptions & { skewMs?: number; s
       n++;
       const sentAt = clock.now();
       const path = request.url.slice(baseUrl.length - '/v1'.length);
-      const answer = await app.handle({ method: request.method, path, headers: request.headers, body: request.body ?? '' });
+      const answer = await app.handle({
+        method: request.method,
+        path,
+        headers: request.headers,
+        body: request.body ?? '',
+      });
       const res = options.edit ? options.edit(answer, clock.now() + skew) : answer;
-      return { request, response: { status: res.status, headers: lowerCaseHeaders(res.headers), body: res.body }, sentAt, durationMs: clock.now() - sentAt };
+      return {
+        request,
+        response: { status: res.status, headers: lowerCaseHeaders(res.headers), body: res.body },
+        sentAt,
+        durationMs: clock.now() - sentAt,
+      };
     });
   return { send, clock, baseUrl, keys: app.keys, count: () => n };
 }

@@ -48,7 +48,9 @@ export function firstUse(limit: number, windowMs: number, chargeNext = false): M
     },
     // limits' MemoryStorage once the window expired: the key is gone, get() is 0 and get_expiry() is now.
     peek(now) {
-      return now >= start + windowMs ? { remaining: limit, resetMs: now } : { remaining: Math.max(0, limit - count), resetMs: start + windowMs };
+      return now >= start + windowMs
+        ? { remaining: limit, resetMs: now }
+        : { remaining: Math.max(0, limit - count), resetMs: start + windowMs };
     },
   };
 }
@@ -83,7 +85,12 @@ export function tokenBucket(limit: number, windowMs: number): Meter {
       last = Math.max(last ?? now, now);
       const admitted = tokens >= 1;
       if (admitted) tokens -= 1;
-      return { admitted, remaining: Math.floor(tokens), resetMs: now + (limit - tokens) / rate, retryMs: now + Math.max(0, 1 - tokens) / rate };
+      return {
+        admitted,
+        remaining: Math.floor(tokens),
+        resetMs: now + (limit - tokens) / rate,
+        retryMs: now + Math.max(0, 1 - tokens) / rate,
+      };
     },
   };
 }
@@ -117,8 +124,10 @@ export function movingWindow(limit: number, windowMs: number): Meter {
   const expire = (now: number): void => {
     while (times.length > 0 && times[0]! <= now - windowMs) times.shift();
   };
-  const stats = (now: number): Pick<Take, 'remaining' | 'resetMs'> =>
-    ({ remaining: limit - times.length, resetMs: (times[0] ?? now) + windowMs });
+  const stats = (now: number): Pick<Take, 'remaining' | 'resetMs'> => ({
+    remaining: limit - times.length,
+    resetMs: (times[0] ?? now) + windowMs,
+  });
   return {
     take(now) {
       expire(now);
@@ -170,11 +179,16 @@ export function slidingCounter(limit: number, windowMs: number, originMs = 0, co
 }
 
 export const meterOf = (kind: MeterKind, limit: number, windowMs: number, originMs = 0, countRefused = false): Meter =>
-  kind === 'first-use' ? firstUse(limit, windowMs)
-    : kind === 'aligned' ? aligned(limit, windowMs, originMs)
-      : kind === 'token-bucket' ? tokenBucket(limit, windowMs)
-        : kind === 'moving-window' ? movingWindow(limit, windowMs)
-          : kind === 'sliding-counter' ? slidingCounter(limit, windowMs, originMs, countRefused)
+  kind === 'first-use'
+    ? firstUse(limit, windowMs)
+    : kind === 'aligned'
+      ? aligned(limit, windowMs, originMs)
+      : kind === 'token-bucket'
+        ? tokenBucket(limit, windowMs)
+        : kind === 'moving-window'
+          ? movingWindow(limit, windowMs)
+          : kind === 'sliding-counter'
+            ? slidingCounter(limit, windowMs, originMs, countRefused)
             : gcra(limit, windowMs);
 
 /**
@@ -257,7 +271,11 @@ function resetText(ms: number, fractional: boolean | undefined, down?: boolean):
 }
 
 /** slowapi's headers: the shown quota's state read at `atMs`, after the request was counted. */
-function slowapiRead(shown: { quota: 'minute' | 'day'; t: Take }, s: KeyState, atMs: number): { quota: 'minute' | 'day'; t: Take } {
+function slowapiRead(
+  shown: { quota: 'minute' | 'day'; t: Take },
+  s: KeyState,
+  atMs: number,
+): { quota: 'minute' | 'day'; t: Take } {
   const meter = s[shown.quota];
   if (!meter.peek) throw new Error('slowapiHeadersAfterMs needs a meter that can peek (first-use)');
   return { quota: shown.quota, t: { ...shown.t, ...meter.peek(atMs) } };
@@ -273,10 +291,23 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
     if (!s) {
       const { minuteMs, dayMs } = options.windows;
       s = {
-        minute: f.refusedChargeNext && options.meter === 'first-use'
-          ? firstUse(plan.perMinute + (f.overAdmit ?? 0), minuteMs, true)
-          : meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs, options.countRefused),
-        day: meterOf(options.dayMeter ?? options.meter, f.noDay ? 1e12 : plan.perDay + (f.dayOverAdmit ?? 0), dayMs, options.originMs, options.countRefused),
+        minute:
+          f.refusedChargeNext && options.meter === 'first-use'
+            ? firstUse(plan.perMinute + (f.overAdmit ?? 0), minuteMs, true)
+            : meterOf(
+                options.meter,
+                plan.perMinute + (f.overAdmit ?? 0),
+                minuteMs,
+                options.originMs,
+                options.countRefused,
+              ),
+        day: meterOf(
+          options.dayMeter ?? options.meter,
+          f.noDay ? 1e12 : plan.perDay + (f.dayOverAdmit ?? 0),
+          dayMs,
+          options.originMs,
+          options.countRefused,
+        ),
       };
       keys.set(key, s);
     }
@@ -306,28 +337,46 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
     if (refused) shown = refused;
     else if (options.slowapiHeadersAfterMs !== undefined) shown = steps[0]!;
     else if (options.headers === 'binding') {
-      shown = steps.reduce((a, b) => (b.t.remaining < a.t.remaining || (b.t.remaining === a.t.remaining && b.t.resetMs < a.t.resetMs) ? b : a));
+      shown = steps.reduce((a, b) =>
+        b.t.remaining < a.t.remaining || (b.t.remaining === a.t.remaining && b.t.resetMs < a.t.resetMs) ? b : a,
+      );
     } else shown = steps[steps.length - 1]!;
-    if (options.slowapiHeadersAfterMs !== undefined) shown = slowapiRead(shown, s, nowMs + options.slowapiHeadersAfterMs);
+    if (options.slowapiHeadersAfterMs !== undefined)
+      shown = slowapiRead(shown, s, nowMs + options.slowapiHeadersAfterMs);
     const hidden = f.hideOverAdmit && shown.quota === 'minute' ? Math.min(shown.t.remaining, f.overAdmit ?? 0) : 0;
-    const remaining = shown.t.remaining - hidden - (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) + (f.remainingPlusOne && !refused ? 1 : 0);
+    const remaining =
+      shown.t.remaining -
+      hidden -
+      (f.remainingOffByOne && !refused && shown.t.remaining > 0 ? 1 : 0) +
+      (f.remainingPlusOne && !refused ? 1 : 0);
     const lag = (options.dateLagMs?.(n, nowMs) ?? 0) - (options.dateSkewMs?.(n) ?? 0);
     n++;
     const headers: Record<string, string> = {
       date: new Date(Math.floor((nowMs - lag) / 1000) * 1000).toUTCString(),
       'x-ratelimit-limit': String(figures[shown.quota]),
       'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': resetText(shown.t.resetMs + (options.resetLateMs ?? 0), options.fractionalReset, options.resetRoundedDown),
+      'x-ratelimit-reset': resetText(
+        shown.t.resetMs + (options.resetLateMs ?? 0),
+        options.fractionalReset,
+        options.resetRoundedDown,
+      ),
       'content-type': 'application/json',
     };
     if (refused && options.slowapiHeadersAfterMs !== undefined) {
       const at = nowMs + options.slowapiHeadersAfterMs;
-      if (!f.noRetryAfter) headers['retry-after'] = String(Math.trunc((shown.t.resetMs + (options.resetLateMs ?? 0) - at) / 1000));
+      if (!f.noRetryAfter)
+        headers['retry-after'] = String(Math.trunc((shown.t.resetMs + (options.resetLateMs ?? 0) - at) / 1000));
       return { status: 429, headers, body: '{"error":"Rate limit exceeded"}' };
     }
     if (refused) {
-      const waitMs = options.retryAfterWindow ? (refused.quota === 'minute' ? options.windows.minuteMs : options.windows.dayMs) : refused.t.retryMs - nowMs;
-      const retryAfter = options.decimalRetryAfter ? String(waitMs / 1000) : String(Math.max(1, Math.ceil(waitMs / 1000)));
+      const waitMs = options.retryAfterWindow
+        ? refused.quota === 'minute'
+          ? options.windows.minuteMs
+          : options.windows.dayMs
+        : refused.t.retryMs - nowMs;
+      const retryAfter = options.decimalRetryAfter
+        ? String(waitMs / 1000)
+        : String(Math.max(1, Math.ceil(waitMs / 1000)));
       if (!f.noRetryAfter) headers['retry-after'] = retryAfter;
       return { status: 429, headers, body: '{"code":"RATE_LIMITED","message":"Too many requests","status":429}' };
     }

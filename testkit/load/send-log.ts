@@ -12,7 +12,12 @@ export interface Logged {
 }
 
 /** The transport `send`, logging each request as it goes and each answer as it comes back. */
-export function logged(send: Send, now: () => number, log: Logged[], asks: (exchange: Exchange) => number | undefined): Send {
+export function logged(
+  send: Send,
+  now: () => number,
+  log: Logged[],
+  asks: (exchange: Exchange) => number | undefined,
+): Send {
   return async (request) => {
     const key = request.headers.authorization ?? '';
     log.push({ kind: 'send', key, at: now() });
@@ -29,7 +34,8 @@ export function earlySends(log: readonly Logged[]): Logged[] {
   const early: Logged[] = [];
   for (const e of log) {
     if (e.kind === 'send' && e.at < (allowedFrom[e.key] ?? -Infinity)) early.push(e);
-    if (e.kind === 'answer' && e.status === 429) allowedFrom[e.key] = Math.max(allowedFrom[e.key] ?? -Infinity, e.at + (e.asks ?? 1000));
+    if (e.kind === 'answer' && e.status === 429)
+      allowedFrom[e.key] = Math.max(allowedFrom[e.key] ?? -Infinity, e.at + (e.asks ?? 1000));
   }
   return early;
 }

@@ -59,7 +59,10 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
   const clock = createFakeClock(o.startMs ?? FAKE_START_MS);
   const skew = o.skewMs ?? 0;
   const random = seeded(o.seed ?? 1);
-  const handle = createShape({ ...o.shape, windows: { minuteMs: o.windows.minuteSeconds * 1000, dayMs: o.windows.daySeconds * 1000 } }, o.plans);
+  const handle = createShape(
+    { ...o.shape, windows: { minuteMs: o.windows.minuteSeconds * 1000, dayMs: o.windows.daySeconds * 1000 } },
+    o.plans,
+  );
   const keyPlan = Object.fromEntries(Object.keys(o.plans).map((plan) => [`pc_${plan}_shape_key_aaaaaaaa`, plan]));
   const [lo, hi] = o.latencyMs ?? [0, 0];
   const leg = (): number => lo + random() * (hi - lo);
@@ -72,11 +75,17 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
     if (there) await clock.sleep(there);
     const key = (request.headers['authorization'] ?? '').replace(/^Bearer /, '');
     const plan = keyPlan[key];
-    const answer = plan === undefined
-      ? { status: 401, headers: { date: new Date(clock.now() + skew).toUTCString() }, body: '{}' }
-      : await clock.busy(async () => handle(key, o.plans[plan]!, clock.now() + skew));
+    const answer =
+      plan === undefined
+        ? { status: 401, headers: { date: new Date(clock.now() + skew).toUTCString() }, body: '{}' }
+        : await clock.busy(async () => handle(key, o.plans[plan]!, clock.now() + skew));
     if (back) await clock.sleep(back);
-    return { request, response: { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body }, sentAt, durationMs: clock.now() - sentAt };
+    return {
+      request,
+      response: { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body },
+      sentAt,
+      durationMs: clock.now() - sentAt,
+    };
   };
   const keys = Object.entries(keyPlan).map(([key, plan]) => ({ key, plan: resolvePlan(table, plan) }));
   const first = keys[0]!.key;
@@ -86,15 +95,28 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
     const { response } = await send({ method: 'GET', url, headers: { authorization: `Bearer ${first}` } });
     answers.push(answerOf(response.status, response.headers));
   }
-  const spentBefore = o.before?.told ? { spentBefore: { [first]: o.before.requests }, answersBefore: { [first]: answers } } : {};
-  const ctx = createContext({ send, clock, baseUrl: 'http://127.0.0.1:1/v1', windows: table.windows, progress: silentProgress, maxWaitMs: o.maxWaitMs, declared: o.declared, ...spentBefore });
+  const spentBefore = o.before?.told
+    ? { spentBefore: { [first]: o.before.requests }, answersBefore: { [first]: answers } }
+    : {};
+  const ctx = createContext({
+    send,
+    clock,
+    baseUrl: 'http://127.0.0.1:1/v1',
+    windows: table.windows,
+    progress: silentProgress,
+    maxWaitMs: o.maxWaitMs,
+    declared: o.declared,
+    ...spentBefore,
+  });
   const startedMs = clock.now();
   const r = await runProbes(ctx, keys, o.only ?? PROBE_NAMES, Object.keys(keyPlan));
   return {
     checks: r.checks,
     series: r.series,
     failed: r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.failures[0]?.message}`),
-    unjudged: r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable').map((c) => `${c.id}: ${c.skipReason}`),
+    unjudged: r.checks
+      .filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.skipKind !== 'not-applicable')
+      .map((c) => `${c.id}: ${c.skipReason}`),
     requests: n,
     elapsedMs: clock.now() - startedMs,
   };
@@ -109,4 +131,4 @@ export const BUCKET_DECLARED: DeclaredModel = 'token-bucket';
 
 /** What a vendor running this shape declares: a bucket or GCRA its rates, any other shape nothing (the window reading). */
 export const declaredFor = (shape: { meter: MeterKind }): DeclaredModel | undefined =>
-  (shape.meter === 'token-bucket' || shape.meter === 'gcra' ? BUCKET_DECLARED : undefined);
+  shape.meter === 'token-bucket' || shape.meter === 'gcra' ? BUCKET_DECLARED : undefined;

@@ -8,10 +8,19 @@ import { Agent, request } from 'undici';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export interface PrintedKey { key: string; plan: string; perMinute: number; perDay: number }
+export interface PrintedKey {
+  key: string;
+  plan: string;
+  perMinute: number;
+  perDay: number;
+}
 export interface Served {
-  baseUrl: string; origin: string; minuteSeconds: number; daySeconds: number;
-  keys: PrintedKey[]; stop(): Promise<number | null>;
+  baseUrl: string;
+  origin: string;
+  minuteSeconds: number;
+  daySeconds: number;
+  keys: PrintedKey[];
+  stop(): Promise<number | null>;
 }
 
 const URL_LINE = /listening on (http:\/\/\S+\/v1)\s*$/m;
@@ -23,11 +32,17 @@ export function parseServeOutput(text: string): Omit<Served, 'stop'> | undefined
   const windows = WINDOWS_LINE.exec(text);
   if (!url || !windows || !text.includes('API keys')) return undefined;
   const keys = [...text.matchAll(KEY_LINE)].map((m) => ({
-    key: m[1]!, plan: m[2]!, perMinute: Number(m[3]), perDay: Number(m[4]),
+    key: m[1]!,
+    plan: m[2]!,
+    perMinute: Number(m[3]),
+    perDay: Number(m[4]),
   }));
   return {
-    baseUrl: url[1]!, origin: new URL(url[1]!).origin, keys,
-    minuteSeconds: Number(windows[1]), daySeconds: Number(windows[2]),
+    baseUrl: url[1]!,
+    origin: new URL(url[1]!).origin,
+    keys,
+    minuteSeconds: Number(windows[1]),
+    daySeconds: Number(windows[2]),
   };
 }
 
@@ -43,7 +58,9 @@ export function startServe(args: string[], expectedKeys: number, timeoutMs = 20_
       child.kill('SIGKILL');
       reject(new Error(`${why}\nstdout: ${out}\nstderr: ${err}`));
     }
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const parsed = parseServeOutput(out);
@@ -66,23 +83,41 @@ function stopChild(child: ChildProcess): Promise<number | null> {
 }
 
 /** Runs the CLI to completion (for usage errors); kills it after timeoutMs. */
-export function runCli(args: string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  timeoutMs = 15_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['bin/petcert.js', ...args], { cwd: ROOT, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise((resolve) => child.on('exit', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 export interface Res {
-  status: number; headers: Record<string, string>; text: string; json: unknown; receivedAt: number;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json: unknown;
+  receivedAt: number;
 }
-export interface Call { key?: string; auth?: string; headers?: Record<string, string> | string[]; body?: string | Buffer }
+export interface Call {
+  key?: string;
+  auth?: string;
+  headers?: Record<string, string> | string[];
+  body?: string | Buffer;
+}
 
 // Many connections: the concurrency probe sends 500 requests at once.
 export const agent = new Agent({ connections: 600, keepAliveTimeout: 2_000 });
@@ -99,7 +134,11 @@ export async function call(origin: string, method: string, path: string, opts: C
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers)) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
   let json: unknown;
-  try { json = text === '' ? undefined : JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.statusCode, headers: flat, text, json, receivedAt: Date.now() };
 }
 
@@ -112,8 +151,13 @@ export function rawExchange(origin: string, text: string): Promise<string> {
     const socket = connect(Number(port), hostname);
     let got = '';
     const timer = setTimeout(() => socket.destroy(), 3_000);
-    socket.on('data', (d: Buffer) => { got += d.toString('latin1'); });
-    socket.on('close', () => { clearTimeout(timer); resolve(got); });
+    socket.on('data', (d: Buffer) => {
+      got += d.toString('latin1');
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
     socket.on('error', () => undefined);
     socket.write(text);
   });

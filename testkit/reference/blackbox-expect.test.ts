@@ -7,10 +7,20 @@ import { expectError, expectTooMany, rateOf } from './blackbox-expect.ts';
 const DATE = 'Sun, 22 Nov 2026 19:22:38 GMT';
 const DATE_SEC = Date.parse(DATE) / 1000;
 
-function tooMany(over: Record<string, string | undefined> = {}, body: unknown = { code: 'RATE_LIMITED', message: 'm', status: 429 }): Res {
+function tooMany(
+  over: Record<string, string | undefined> = {},
+  body: unknown = { code: 'RATE_LIMITED', message: 'm', status: 429 },
+): Res {
   const headers: Record<string, string> = {};
-  const all = { 'content-type': 'application/json', date: DATE, 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0',
-    'x-ratelimit-reset': String(DATE_SEC + 2), 'retry-after': '2', ...over };
+  const all = {
+    'content-type': 'application/json',
+    date: DATE,
+    'x-ratelimit-limit': '5',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(DATE_SEC + 2),
+    'retry-after': '2',
+    ...over,
+  };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) headers[k] = v;
   return { status: 429, headers, text: JSON.stringify(body), json: body, receivedAt: 0 };
 }

@@ -3,7 +3,12 @@
 import { expect } from 'vitest';
 import type { Res } from './blackbox-client.ts';
 
-export interface RateHeaders { limit: number; remaining: number; reset: number; dateSec: number }
+export interface RateHeaders {
+  limit: number;
+  remaining: number;
+  reset: number;
+  dateSec: number;
+}
 
 /** §8.2: the three headers on every response, integers; Reset a Unix time in seconds, after Date. */
 export function rateOf(res: Res, maxWindowSeconds: number): RateHeaders {

@@ -18,7 +18,12 @@ export async function send(
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await request(url, { method: (init.method ?? 'GET') as 'GET', headers, body: init.body, dispatcher: agent });
+  const res = await request(url, {
+    method: (init.method ?? 'GET') as 'GET',
+    headers,
+    body: init.body,
+    dispatcher: agent,
+  });
   return { status: res.statusCode, headers: lowerCaseHeaders(res.headers), body: await res.body.text() };
 }
 

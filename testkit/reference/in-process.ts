@@ -14,7 +14,11 @@ export function fakeClock(startMs = Date.UTC(2030, 0, 1, 0, 0, 0)): FakeClock {
 }
 
 export interface Caller {
-  (method: string, path: string, init?: { key?: string | null; body?: string | Buffer; headers?: Record<string, string> }): Promise<AppResponse>;
+  (
+    method: string,
+    path: string,
+    init?: { key?: string | null; body?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<AppResponse>;
   key: string;
   keys: Record<string, string>;
 }

@@ -11,9 +11,23 @@ export function minuteSeries(limit = 60, extra = 10, t0 = 1_700_000_000_000, win
   for (let i = 0; i < limit + extra; i += 1) {
     const t = t0 + i * 10;
     const admitted = i < limit;
-    samples.push({ t, status: admitted ? 200 : 429, limit, remaining: admitted ? limit - 1 - i : 0, reset: reset1, ...(admitted ? {} : { retryAfter: 1 }) });
+    samples.push({
+      t,
+      status: admitted ? 200 : 429,
+      limit,
+      remaining: admitted ? limit - 1 - i : 0,
+      reset: reset1,
+      ...(admitted ? {} : { retryAfter: 1 }),
+    });
   }
-  for (let i = 0; i < 5; i += 1) samples.push({ t: t0 + windowMs + 100 + i * 10, status: 200, limit, remaining: limit - 1 - i, reset: reset1 + windowMs / 1000 });
+  for (let i = 0; i < 5; i += 1)
+    samples.push({
+      t: t0 + windowMs + 100 + i * 10,
+      status: 200,
+      limit,
+      remaining: limit - 1 - i,
+      reset: reset1 + windowMs / 1000,
+    });
   return samples;
 }
 
@@ -26,21 +40,41 @@ export function daySeries(perMinute = 10, perDay = 50, t0 = 1_700_000_000_000): 
       const t = t0 + w * 1000 + i * 20;
       const ok = used < perDay;
       used += 1;
-      samples.push({ t, status: ok ? 200 : 429, limit: perMinute, remaining: ok ? perMinute - 1 - i : 0, reset: Math.ceil(t0 / 1000) + w + 1, ...(ok ? {} : { retryAfter: 30 }) });
+      samples.push({
+        t,
+        status: ok ? 200 : 429,
+        limit: perMinute,
+        remaining: ok ? perMinute - 1 - i : 0,
+        reset: Math.ceil(t0 / 1000) + w + 1,
+        ...(ok ? {} : { retryAfter: 30 }),
+      });
     }
   }
   return samples;
 }
 
-function check(id: string, level: CheckResult['level'], outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
+function check(
+  id: string,
+  level: CheckResult['level'],
+  outcome: CheckResult['outcome'],
+  extra: Partial<CheckResult> = {},
+): CheckResult {
   return { id, title: `title of ${id}`, level, specRef: '§8.2', outcome, failures: [], ...extra };
 }
 
 export function hostileFailure(): CheckResult['failures'][number] {
   return {
     message: `body was ${HOSTILE}`,
-    request: { method: 'GET', url: `http://127.0.0.1:1/v1/pets?x=${HOSTILE}`, headers: { authorization: 'Bearer ***' } },
-    response: { status: 500, headers: { 'content-type': 'text/html', [`x-evil`]: HOSTILE }, body: `<html><body>${HOSTILE}</body></html>` },
+    request: {
+      method: 'GET',
+      url: `http://127.0.0.1:1/v1/pets?x=${HOSTILE}`,
+      headers: { authorization: 'Bearer ***' },
+    },
+    response: {
+      status: 500,
+      headers: { 'content-type': 'text/html', [`x-evil`]: HOSTILE },
+      body: `<html><body>${HOSTILE}</body></html>`,
+    },
     repro: `curl -i -X GET -H 'authorization: Bearer $API_KEY' 'http://127.0.0.1:1/v1/pets'`,
     expected: { status: 200 },
     received: { status: 500, body: HOSTILE },
@@ -48,7 +82,9 @@ export function hostileFailure(): CheckResult['failures'][number] {
 }
 
 /** Any field of any kind: tests compose a report of every kind from this one. */
-export type FixtureOverrides = Partial<ReportBase> & { [F in keyof EngineFields]?: EngineFields[F] | undefined } & { kind?: Report['kind'] };
+export type FixtureOverrides = Partial<ReportBase> & { [F in keyof EngineFields]?: EngineFields[F] | undefined } & {
+  kind?: Report['kind'];
+};
 
 /**
  * A certify report (the kind that carries series, created pets and plans), overridden field by field.
@@ -75,7 +111,10 @@ export function fixtureReport(overrides: FixtureOverrides = {}): Report {
     ],
     series: { 'minute:free': minuteSeries(), 'day:free': daySeries(), [`evil${HOSTILE}`]: minuteSeries(5, 2) },
     createdIds: [1, 2, 3],
-    plans: { windows: { minuteSeconds: 1, daySeconds: 10 }, plans: { free: { perMinute: 10, perDay: 50 }, enterprise: { perMinute: null, perDay: null } } },
+    plans: {
+      windows: { minuteSeconds: 1, daySeconds: 10 },
+      plans: { free: { perMinute: 10, perDay: 50 }, enterprise: { perMinute: null, perDay: null } },
+    },
     ...overrides,
   } as Report;
 }

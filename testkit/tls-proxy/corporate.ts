@@ -45,8 +45,15 @@ export async function startCorporate(reference: Pick<ListenOptions, 'plans' | 'k
     stops.push(() => front.close());
     const base = (port: number) => `https://${STAGING_HOST}:${port}/v1`;
     return {
-      pki, server, nginx, squid, tinyproxy, front,
-      tlsBase: base(nginx.tlsPort), mtlsBase: base(nginx.mtlsPort), frontBase: base(front.port),
+      pki,
+      server,
+      nginx,
+      squid,
+      tinyproxy,
+      front,
+      tlsBase: base(nginx.tlsPort),
+      mtlsBase: base(nginx.mtlsPort),
+      frontBase: base(front.port),
       close: async () => void (await Promise.all(stops.map((s) => s()))),
     };
   } catch (error) {

@@ -17,18 +17,30 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-async function waitForPorts(child: ChildProcess, ports: readonly number[], output: () => string, timeoutMs: number): Promise<void> {
+async function waitForPorts(
+  child: ChildProcess,
+  ports: readonly number[],
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const port of ports) {
     while (!(await accepts(port))) {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before listening on ${port}:\n${output()}`);
+      if (child.exitCode !== null)
+        throw new Error(`exited with ${child.exitCode} before listening on ${port}:\n${output()}`);
       if (Date.now() > deadline) throw new Error(`not listening on ${port} after ${timeoutMs} ms:\n${output()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
 }
 
-export async function startDaemon(name: string, command: string, args: readonly string[], ports: readonly number[], timeoutMs = 15_000): Promise<Daemon> {
+export async function startDaemon(
+  name: string,
+  command: string,
+  args: readonly string[],
+  ports: readonly number[],
+  timeoutMs = 15_000,
+): Promise<Daemon> {
   const child = spawn(command, [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-20_000)));

@@ -12,23 +12,31 @@ export interface HandshakeFront {
 
 export async function startHandshakeFront(pki: Pki, upstream: number): Promise<HandshakeFront> {
   const sockets = new Set<{ destroy(): void }>();
-  const server: Server = createServer({
-    cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey), ca: readFileSync(pki.caCert), requestCert: true, rejectUnauthorized: true,
-  }, (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    const back = connect(upstream, '127.0.0.1');
-    socket.pipe(back).pipe(socket);
-    back.on('error', () => socket.destroy());
-    socket.on('error', () => back.destroy());
-  });
+  const server: Server = createServer(
+    {
+      cert: readFileSync(pki.serverCert),
+      key: readFileSync(pki.serverKey),
+      ca: readFileSync(pki.caCert),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      const back = connect(upstream, '127.0.0.1');
+      socket.pipe(back).pipe(socket);
+      back.on('error', () => socket.destroy());
+      socket.on('error', () => back.destroy());
+    },
+  );
   server.on('tlsClientError', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -61,6 +61,11 @@ export async function startNginx(pki: Pki, upstream: number): Promise<Nginx> {
   const tlsPort = await unusedPort();
   const mtlsPort = await unusedPort([tlsPort]);
   writeFileSync(join(dir, 'nginx.conf'), config(dir, { tls: tlsPort, mtls: mtlsPort }, upstream, pki));
-  const daemon = await startDaemon('nginx', toolPath('nginx'), ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], [tlsPort, mtlsPort]);
+  const daemon = await startDaemon(
+    'nginx',
+    toolPath('nginx'),
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'],
+    [tlsPort, mtlsPort],
+  );
   return { tlsPort, mtlsPort, daemon };
 }

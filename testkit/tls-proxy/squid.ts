@@ -49,7 +49,13 @@ export async function startSquid(root: string, hosts: readonly string[]): Promis
   const open = await unusedPort();
   const deny = await unusedPort([open]);
   writeFileSync(join(dir, 'squid.conf'), config(dir, { open, deny }));
-  const daemon = await startDaemon('squid', toolPath('squid'), ['-N', '-f', join(dir, 'squid.conf')], [open, deny], 30_000);
+  const daemon = await startDaemon(
+    'squid',
+    toolPath('squid'),
+    ['-N', '-f', join(dir, 'squid.conf')],
+    [open, deny],
+    30_000,
+  );
   return {
     url: `http://127.0.0.1:${open}`,
     denyingUrl: `http://127.0.0.1:${deny}`,

@@ -22,7 +22,20 @@ export async function startTinyproxy(root: string, upstream: string): Promise<Ti
   const port = await unusedPort();
   const password = 'tiny-proxy-pw-5f2a';
   const user = process.getuid?.() === 0 ? 'User root\nGroup root\n' : '';
-  writeFileSync(join(dir, 'tinyproxy.conf'), `${user}Port ${port}\nListen 127.0.0.1\nTimeout 30\nLogLevel Info\nMaxClients 50\nBasicAuth petcert ${password}\nUpstream http ${new URL(upstream).host}\n`);
-  const daemon = await startDaemon('tinyproxy', toolPath('tinyproxy'), ['-d', '-c', join(dir, 'tinyproxy.conf')], [port]);
-  return { url: `http://127.0.0.1:${port}`, urlWithCredentials: `http://petcert:${password}@127.0.0.1:${port}`, password, daemon };
+  writeFileSync(
+    join(dir, 'tinyproxy.conf'),
+    `${user}Port ${port}\nListen 127.0.0.1\nTimeout 30\nLogLevel Info\nMaxClients 50\nBasicAuth petcert ${password}\nUpstream http ${new URL(upstream).host}\n`,
+  );
+  const daemon = await startDaemon(
+    'tinyproxy',
+    toolPath('tinyproxy'),
+    ['-d', '-c', join(dir, 'tinyproxy.conf')],
+    [port],
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    urlWithCredentials: `http://petcert:${password}@127.0.0.1:${port}`,
+    password,
+    daemon,
+  };
 }

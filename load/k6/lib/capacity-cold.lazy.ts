@@ -8,9 +8,21 @@ import { LIMIT, PET_STATUSES } from '../../../spec/contract.ts';
 import type exec from 'k6/execution';
 import type http from 'k6/http';
 import type { Options } from 'k6/options';
-import { canaryBudget, canaryResponse, canaryWindows, shouldSendMore, type CanaryResponse } from '../../capacity/canary.ts';
+import {
+  canaryBudget,
+  canaryResponse,
+  canaryWindows,
+  shouldSendMore,
+  type CanaryResponse,
+} from '../../capacity/canary.ts';
 import type { Canary } from '../../capacity/canary-plan.ts';
-import { documentFromEnv, readDocument, withoutLoadKeys, type CapacityDocument, type DocumentTls } from '../../capacity/document.ts';
+import {
+  documentFromEnv,
+  readDocument,
+  withoutLoadKeys,
+  type CapacityDocument,
+  type DocumentTls,
+} from '../../capacity/document.ts';
 import { parseKeysFile, type PlanKey } from '../../capacity/keys-file.ts';
 import { operationCuts, type OperationCuts } from '../../capacity/operation-picker.ts';
 import { listQueries } from '../../capacity/requests.ts';
@@ -99,8 +111,12 @@ function sharedRun(): Array<VuRun | RunSetup | string> {
     }
   }
   const vu: VuRun = {
-    baseUrl: doc.baseUrl, requestTimeoutMs: doc.requestTimeoutMs, opCuts: operationCuts(doc.settings.ops), scenarios,
-    listQueries: queries, petStatuses: statuses,
+    baseUrl: doc.baseUrl,
+    requestTimeoutMs: doc.requestTimeoutMs,
+    opCuts: operationCuts(doc.settings.ops),
+    scenarios,
+    listQueries: queries,
+    petStatuses: statuses,
   };
   return [vu, { doc, reportDir, options }, ...elements];
 }
@@ -160,7 +176,11 @@ export interface CanaryK6 {
 
 /** One request of a canary's key, tagged `name: canary`. */
 function canaryRequest(k6: CanaryK6, doc: CapacityDocument, key: string) {
-  const params = { headers: { authorization: `Bearer ${key}` }, timeout: doc.requestTimeoutMs, tags: { name: 'canary' } };
+  const params = {
+    headers: { authorization: `Bearer ${key}` },
+    timeout: doc.requestTimeoutMs,
+    tags: { name: 'canary' },
+  };
   return k6.http.asyncRequest('GET', `${doc.baseUrl}/pets?limit=1`, null, params);
 }
 
@@ -203,7 +223,11 @@ async function canaryRun(setup: RunSetup, k6: CanaryK6): Promise<void> {
 /** The canary's marked line (load/capacity/result.ts). */
 function canaryReport(c: Canary, step: number, responses: readonly CanaryResponse[]): string {
   return canaryLine({
-    plan: c.plan, perMinute: c.perMinute, step, sent: responses.length, windows: canaryWindows(responses),
+    plan: c.plan,
+    perMinute: c.perMinute,
+    step,
+    sent: responses.length,
+    windows: canaryWindows(responses),
     missingRetryAfter: responses.filter((r) => !r.retryAfterOk).length,
     transportErrors: responses.filter((r) => r.status === 0).length,
   });

@@ -11,7 +11,8 @@ import { maxVUsOf, preAllocatedVUs } from '../../capacity/vus.ts';
 
 export const scenarioName = (step: number, planName: string): string => `s${step}_${planName}`;
 /** One scenario's dropped iterations, a sub-metric k6 reports because a threshold names it. */
-export const droppedMetric = (step: number, planName: string): string => `dropped_iterations{scenario:${scenarioName(step, planName)}}`;
+export const droppedMetric = (step: number, planName: string): string =>
+  `dropped_iterations{scenario:${scenarioName(step, planName)}}`;
 
 /** The steps this process runs: all, or the one `petcert capacity` asked for. */
 export const stepsOf = (doc: CapacityDocument): StepPlan[] =>
@@ -26,9 +27,14 @@ export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
     for (const [planName, rate] of Object.entries(step.perPlan)) {
       // VUs: load/capacity/vus.ts (pre-allocated for 100 ms of latency, up to 1 s).
       out[scenarioName(step.index, planName)] = {
-        executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(rate * 60)), timeUnit: '1m',
-        duration: `${stepMs}ms`, startTime: `${(step.index - first) * stepMs}ms`, gracefulStop: '3s',
-        preAllocatedVUs: preAllocatedVUs(rate, doc.maxVus), maxVUs: maxVUsOf(rate, doc.maxVus),
+        executor: 'constant-arrival-rate',
+        rate: Math.max(1, Math.round(rate * 60)),
+        timeUnit: '1m',
+        duration: `${stepMs}ms`,
+        startTime: `${(step.index - first) * stepMs}ms`,
+        gracefulStop: '3s',
+        preAllocatedVUs: preAllocatedVUs(rate, doc.maxVus),
+        maxVUs: maxVUsOf(rate, doc.maxVus),
         tags: { step: String(step.index) },
       };
     }
@@ -37,9 +43,13 @@ export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
   if (canaryStep && doc.plan.canaries.length > 0) {
     // Once the step's load is flowing; done by the step's end.
     out.canary = {
-      executor: 'per-vu-iterations', exec: 'canary', vus: doc.plan.canaries.length, iterations: 1,
+      executor: 'per-vu-iterations',
+      exec: 'canary',
+      vus: doc.plan.canaries.length,
+      iterations: 1,
       startTime: `${(canaryStep.index - first) * stepMs + Math.round(stepMs * CANARY_START)}ms`,
-      maxDuration: `${Math.round(stepMs * (1 - CANARY_START)) + 5000}ms`, tags: { step: `canary${canaryStep.index}` },
+      maxDuration: `${Math.round(stepMs * (1 - CANARY_START)) + 5000}ms`,
+      tags: { step: `canary${canaryStep.index}` },
     };
   }
   return out;

@@ -26,13 +26,24 @@ function runnerStep(doc: CapacityDocument, m: Metrics, checks: Checks, step: Ste
     if (typeof v === 'number') percentilesMs[p] = v;
   }
   const noAnswer = noAnswerErrors(checks, index);
-  const dropped = Object.keys(step.perPlan).reduce((sum, planName) => sum + (m[droppedMetric(index, planName)]?.count ?? 0), 0);
+  const dropped = Object.keys(step.perPlan).reduce(
+    (sum, planName) => sum + (m[droppedMetric(index, planName)]?.count ?? 0),
+    0,
+  );
   return {
-    index, offeredRate: step.offeredRate, share, seconds: doc.settings.stepSeconds,
-    requests: latency.count ?? 0, failed: events.failed, dropped,
-    below429: events.below429, unexpected4xx: events.unexpected4xx, percentilesMs,
+    index,
+    offeredRate: step.offeredRate,
+    share,
+    seconds: doc.settings.stepSeconds,
+    requests: latency.count ?? 0,
+    failed: events.failed,
+    dropped,
+    below429: events.below429,
+    unexpected4xx: events.unexpected4xx,
+    percentilesMs,
     histogram: histogramFromChecks(checks, index),
-    noAnswer: Object.values(noAnswer).reduce((a, n) => a + n, 0), noAnswerErrors: noAnswer,
+    noAnswer: Object.values(noAnswer).reduce((a, n) => a + n, 0),
+    noAnswerErrors: noAnswer,
   };
 }
 
@@ -44,7 +55,10 @@ export interface RunnerSegment {
 
 /** handleSummary's files: the result line on stdout, and in REPORT_DIR when given. */
 export function summaryFiles(
-  doc: CapacityDocument, reportDir: string | undefined, runner: RunnerSegment, data: K6SummaryInput,
+  doc: CapacityDocument,
+  reportDir: string | undefined,
+  runner: RunnerSegment,
+  data: K6SummaryInput,
 ): Record<string, string> {
   const { segment, sequence } = runner;
   const span = parseSegment(segment);
@@ -52,7 +66,13 @@ export function summaryFiles(
   const steps = stepsOf(doc).map((s) => runnerStep(doc, metrics, checks, s, span.to - span.from));
   const run = runInfo(doc.baseUrl, doc.settings, doc.plan);
   const result: RunnerResult = {
-    tool: 'petcert-capacity', version: RESULT_VERSION, run, segment: segment || '0:1', sequence, steps, canaries: [],
+    tool: 'petcert-capacity',
+    version: RESULT_VERSION,
+    run,
+    segment: segment || '0:1',
+    sequence,
+    steps,
+    canaries: [],
   };
   const line = `${resultLine(result)}\n`;
   return reportDir === undefined ? { stdout: line } : { stdout: line, [`${reportDir}/k6-capacity.json`]: line };

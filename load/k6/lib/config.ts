@@ -17,12 +17,17 @@ export interface ScriptConfig {
 /** What every petcert script reads the same way: the target, the plans, where a summary file may go. */
 export function readTarget(): Pick<ScriptConfig, 'baseUrl' | 'plans' | 'reportDir'> {
   const baseUrl = (__ENV.BASE_URL || 'http://127.0.0.1:8080/v1').replace(/\/+$/, '');
-  const plans = __ENV.PLANS_FILE ? parsePlansFile(JSON.parse(open(__ENV.PLANS_FILE)), __ENV.PLANS_FILE) : specPlanTable();
+  const plans = __ENV.PLANS_FILE
+    ? parsePlansFile(JSON.parse(open(__ENV.PLANS_FILE)), __ENV.PLANS_FILE)
+    : specPlanTable();
   return { baseUrl, plans, reportDir: checkedReportDir(__ENV.REPORT_DIR) };
 }
 
 export function readConfig(): ScriptConfig {
   const target = readTarget();
-  const keys = parseKeysEnv({ KEYS: __ENV.KEYS, API_KEY: __ENV.API_KEY, PLAN: __ENV.PLAN }).map((k) => ({ key: k.key, plan: resolvePlan(target.plans, k.plan) }));
+  const keys = parseKeysEnv({ KEYS: __ENV.KEYS, API_KEY: __ENV.API_KEY, PLAN: __ENV.PLAN }).map((k) => ({
+    key: k.key,
+    plan: resolvePlan(target.plans, k.plan),
+  }));
   return { ...target, keys, secrets: keys.map((k) => k.key) };
 }

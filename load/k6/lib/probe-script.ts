@@ -30,7 +30,12 @@ function reportCheck(result: CheckResult): void {
 
 /** The core's worst case for these probes on these keys (load/probes/bounds.ts), with k6's request timeout. */
 export function probeBound(config: ScriptConfig, only: ProbeName[]): Bound {
-  return quotaBound({ windows: config.plans.windows, plans: config.keys.map((k) => k.plan), only, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS });
+  return quotaBound({
+    windows: config.plans.windows,
+    plans: config.keys.map((k) => k.plan),
+    only,
+    timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+  });
 }
 
 /**
@@ -40,10 +45,21 @@ export function probeBound(config: ScriptConfig, only: ProbeName[]): Bound {
 const K6_MARGIN_S = 30;
 export const maxDurationS = (bound: Bound): number => Math.ceil(bound.totalMs / 1000) + K6_MARGIN_S;
 
-export async function runProbeScript(config: ScriptConfig, only: ProbeName[], filter: (r: CheckResult) => boolean = () => true): Promise<void> {
+export async function runProbeScript(
+  config: ScriptConfig,
+  only: ProbeName[],
+  filter: (r: CheckResult) => boolean = () => true,
+): Promise<void> {
   // As under Node (load/quota.ts): past the bound nothing is sent, and the last request ends within its timeout.
   const deadline = k6Clock.now() + probeBound(config, only).totalMs - DEFAULT_REQUEST_TIMEOUT_MS;
-  const ctx = createContext({ send: k6Send(), clock: k6Clock, baseUrl: config.baseUrl, windows: config.plans.windows, progress: silentProgress, deadline });
+  const ctx = createContext({
+    send: k6Send(),
+    clock: k6Clock,
+    baseUrl: config.baseUrl,
+    windows: config.plans.windows,
+    progress: silentProgress,
+    deadline,
+  });
   try {
     const results = await runProbes(ctx, config.keys, only, config.secrets);
     for (const r of results.checks.filter(filter)) reportCheck(r);
@@ -62,7 +78,8 @@ export function summaryFiles(script: string, config: ScriptConfig, data: K6Summa
   // Read once: each reading copies all of k6's summary data.
   const summary = petcertSummary(script, config.baseUrl, data);
   const verdict = summary.passed;
-  const word = verdict === true ? 'passed' : verdict === false ? 'FAILED' : 'checks passed (thresholds: see the exit code)';
+  const word =
+    verdict === true ? 'passed' : verdict === false ? 'FAILED' : 'checks passed (thresholds: see the exit code)';
   const file = config.reportDir === undefined ? undefined : `${config.reportDir}/k6-${script}.json`;
   const where = file === undefined ? 'set REPORT_DIR=/absolute/folder to also write a file' : `also written to ${file}`;
   const stdout = `${script}: ${word}; summary on the next line (${where})\n${markedLine(summary, config.secrets)}\n`;
@@ -81,7 +98,12 @@ export interface ProbeScriptModule {
  * one scenario of one iteration, the thresholds that fail a run with a failed MUST check or no request,
  * setup() refusing scenarios replaced on the command line, iterations aborting on a throw, the summary.
  */
-export function probeScriptModule(script: string, config: ScriptConfig, only: ProbeName[], filter?: (r: CheckResult) => boolean): ProbeScriptModule {
+export function probeScriptModule(
+  script: string,
+  config: ScriptConfig,
+  only: ProbeName[],
+  filter?: (r: CheckResult) => boolean,
+): ProbeScriptModule {
   const scenario = script.replace(/-/g, '_');
   const maxDuration = `${maxDurationS(probeBound(config, only))}s`;
   return {

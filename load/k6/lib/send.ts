@@ -17,10 +17,15 @@ export function k6Send(timeout = `${DEFAULT_REQUEST_TIMEOUT_MS}ms`): Send {
       responseType: 'text',
       tags: { name: `${request.method} ${request.url.replace(/\?.*/, '')}` },
     });
-    if (res.status === 0) throw new TransportError('OTHER', `${request.method} ${request.url}: ${res.error || 'no response'}`);
+    if (res.status === 0)
+      throw new TransportError('OTHER', `${request.method} ${request.url}: ${res.error || 'no response'}`);
     return {
       request,
-      response: { status: res.status, headers: lowerCaseHeaders(res.headers), body: typeof res.body === 'string' ? res.body : '' },
+      response: {
+        status: res.status,
+        headers: lowerCaseHeaders(res.headers),
+        body: typeof res.body === 'string' ? res.body : '',
+      },
       sentAt,
       durationMs: res.timings.duration,
     };
