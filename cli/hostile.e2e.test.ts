@@ -25,7 +25,7 @@ const work = mkdtempSync(join(tmpdir(), 'petcert-hostile-'));
 /**
  * Compressed windows, so the quota probes finish in seconds against a server with no quota at all. A day of
  * 20 (32 fit in it at the minute pace, so it binds): with 12, answers 0-20 ms away each way (a loaded
- * machine) ran the day out during the minute and burst probes (burst.exact or rejected.next-window
+ * machine) run the day out during the minute and burst probes (burst.exact or rejected.next-window
  * unjudged: INCOMPLETE, exit 4) in 4 of 60 virtual-time runs of a two-key quota, 9 of 60 at 10-60 ms;
  * with 20, 0 of 60 at both.
  */
