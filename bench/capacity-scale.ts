@@ -40,14 +40,17 @@ const dir = mkdtempSync(join(tmpdir(), 'petcert-bench-scale-'));
 
 const startServer = (keysFile: string) => startServe(['--key-pool', POOL, '--key-pool-file', keysFile], 30_000);
 
-const BARE = `import http from 'k6/http';
+const BARE =
+  `import http from 'k6/http';
 import { SharedArray } from 'k6/data';
 const keys = new SharedArray('keys', () => open(__ENV.KEYS_FILE).split('\\n').filter((l) => l && !l.startsWith('#')).map((l) => l.slice(l.indexOf('=') + 1)));
-export const options = { discardResponseBodies: true, scenarios: { bare: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.SECONDS + 's', preAllocatedVUs: Number(__ENV.PRE), maxVUs: Number(__ENV.VUS) } } };
+export const options = { discardResponseBodies: true, scenarios: { bare: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE),` +
+  ` timeUnit: '1s', duration: __ENV.SECONDS + 's', preAllocatedVUs: Number(__ENV.PRE), maxVUs: Number(__ENV.VUS) } } };
 let i = __VU * 7919;
 const queries = JSON.parse(__ENV.QUERIES);
 const timeout = Number(__ENV.TIMEOUT_MS);
-export default async function () { i++; await http.asyncRequest('GET', __ENV.BASE_URL + '/pets' + queries[i % queries.length], null, { headers: { authorization: 'Bearer ' + keys[i % keys.length] }, timeout }); }
+export default async function () { i++; await http.asyncRequest('GET', __ENV.BASE_URL + '/pets' + queries[i % queries.length], null, {` +
+  ` headers: { authorization: 'Bearer ' + keys[i % keys.length] }, timeout }); }
 export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ requests: d.metrics.http_reqs.values.count }) + '\\n' }; }
 `;
 
@@ -168,7 +171,8 @@ try {
   // The bare script's one scenario may grow to what the bundle's scenarios together may (k6 refuses fewer than pre-allocated).
   const most = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + maxVUsOf(rate, VUS), 0);
   console.log(
-    `k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`,
+    `k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for` +
+      ` ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`,
   );
   const a: Measured[] = [];
   const b: Measured[] = [];
@@ -179,7 +183,7 @@ try {
     SECONDS: String(SECONDS),
     VUS: String(most),
     PRE: String(pre),
-    // The same list requests as the bundle's (until 2026-11-24 the bare script sent only ?limit=20: smaller pages).
+    // The same list requests as the bundle's: pages of the same sizes.
     QUERIES: JSON.stringify(listQueries(LIMIT.max, PET_STATUSES)),
     TIMEOUT_MS: String(doc.requestTimeoutMs),
   };
@@ -196,7 +200,13 @@ try {
     b.push(await bare(k6, join(dir, 'bare.js'), bareEnv));
   }
   const show = (name: string, xs: Measured[]) =>
-    `${name}: ${xs.map((x) => `${x.rate.toFixed(0)} req/s (${(x.rate / RATE).toFixed(3)} × offered), ${(x.rssKb / 1024).toFixed(0)} MB peak RSS, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request`).join('; ')}`;
+    `${name}: ${xs
+      .map(
+        (x) =>
+          `${x.rate.toFixed(0)} req/s (${(x.rate / RATE).toFixed(3)} × offered), ${(x.rssKb / 1024).toFixed(0)} MB peak` +
+          ` RSS, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request`,
+      )
+      .join('; ')}`;
   console.log(show('petcert capacity bundle', a));
   console.log(show('bare k6 script        ', b));
   const ratio = (f: (m: Measured) => number) => median(a.map(f)) / median(b.map(f));
@@ -205,7 +215,8 @@ try {
   const cpu = ratio((m) => m.cpuMsPerRequest);
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
   console.log(
-    `ratios (petcert / bare, medians of ${ROUNDS}): rate ${rate.toFixed(3)}× (goal ≥ 0.95: ${verdict(rate >= 0.95)}), peak RSS ${rss.toFixed(3)}× (goal ≤ 1.2: ${verdict(rss <= 1.2)}), CPU per request ${cpu.toFixed(3)}×`,
+    `ratios (petcert / bare, medians of ${ROUNDS}): rate ${rate.toFixed(3)}× (goal ≥ 0.95: ${verdict(rate >= 0.95)}), peak RSS` +
+      ` ${rss.toFixed(3)}× (goal ≤ 1.2: ${verdict(rss <= 1.2)}), CPU per request ${cpu.toFixed(3)}×`,
   );
 } finally {
   server.stop();

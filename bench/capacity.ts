@@ -46,10 +46,13 @@ function stepEnv(rate: number, ops = 'list=80,get=15,create=5'): Record<string, 
   };
 }
 
-const BARE = `import http from 'k6/http';
-export const options = { discardResponseBodies: true, scenarios: { bare: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.SECONDS + 's', preAllocatedVUs: Number(__ENV.VUS), maxVUs: Number(__ENV.VUS) } } };
+const BARE =
+  `import http from 'k6/http';
+export const options = { discardResponseBodies: true, scenarios: { bare: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE),` +
+  ` timeUnit: '1s', duration: __ENV.SECONDS + 's', preAllocatedVUs: Number(__ENV.VUS), maxVUs: Number(__ENV.VUS) } } };
 export default async function () { await http.asyncRequest('GET', __ENV.BASE_URL + '/pets', null, { headers: { authorization: 'Bearer bench' } }); }
-export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ requests: d.metrics.http_reqs.values.count, dropped: (d.metrics.dropped_iterations || { values: { count: 0 } }).values.count }) + '\\n' }; }
+export function handleSummary(d) { return { stdout: 'BARE ' + JSON.stringify({ requests: d.metrics.http_reqs.values.count, dropped:` +
+  ` (d.metrics.dropped_iterations || { values: { count: 0 } }).values.count }) + '\\n' }; }
 `;
 
 async function bareK6(k6: string, script: string, baseUrl: string, rate: number): Promise<number> {
@@ -82,7 +85,8 @@ try {
     const result = await runCapacityK6(base, doc(stepEnv(rate), server.baseUrl), timeoutMs);
     const s = result.steps[0]!;
     console.log(
-      `reference server at ${rate} req/s offered: achieved ${(s.requests / s.seconds).toFixed(1)} req/s = ${(s.requests / s.seconds / s.offeredRate).toFixed(3)} × offered, dropped ${s.dropped}, p99 ${s.percentilesMs['99']?.toFixed(1)} ms`,
+      `reference server at ${rate} req/s offered: achieved ${(s.requests / s.seconds).toFixed(1)} req/s =` +
+        ` ${(s.requests / s.seconds / s.offeredRate).toFixed(3)} × offered, dropped ${s.dropped}, p99 ${s.percentilesMs['99']?.toFixed(1)} ms`,
     );
   }
 } finally {
@@ -106,7 +110,8 @@ try {
   const ratio = median(ours) / median(bare);
   const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
   console.log(
-    `generator limit at ${LIMIT_RATE} req/s offered, ${VUS} VUs, trivial target: petcert capacity bundle ${list(ours)} req/s, bare k6 ${list(bare)} req/s → medians ${ratio.toFixed(2)}× (goal ≥ ${GOAL}×)${ratio >= GOAL ? '' : '  BELOW GOAL'}`,
+    `generator limit at ${LIMIT_RATE} req/s offered, ${VUS} VUs, trivial target: petcert capacity bundle ${list(ours)} req/s, bare k6` +
+      ` ${list(bare)} req/s → medians ${ratio.toFixed(2)}× (goal ≥ ${GOAL}×)${ratio >= GOAL ? '' : '  BELOW GOAL'}`,
   );
 } finally {
   await trivial.close();

@@ -39,7 +39,8 @@ function print(title: string, rows: Row[], table: PlanTable, plan: string): void
     const m = minimum(r.probe, table, plan);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padEnd(11);
     console.log(
-      `${r.probe.padEnd(10)} ${s(r.wallMs)} ${s(m.wallMs)} ${(r.wallMs / m.wallMs).toFixed(2).padEnd(7)} ${String(r.requests).padEnd(9)} ${String(m.requests).padEnd(4)} ${(r.requests / m.requests).toFixed(2).padEnd(6)} ${r.failed}`,
+      `${r.probe.padEnd(10)} ${s(r.wallMs)} ${s(m.wallMs)} ${(r.wallMs / m.wallMs).toFixed(2).padEnd(7)} ` +
+        `${String(r.requests).padEnd(9)} ${String(m.requests).padEnd(4)} ${(r.requests / m.requests).toFixed(2).padEnd(6)} ${r.failed}`,
     );
   }
 }
@@ -105,7 +106,7 @@ print('Compressed windows (2 s / 12 s), plan 5/min 20/day, real sockets:', socke
 console.log('\nDay wall time includes finding the day boundary (up to one day window spent at the minute pace when');
 console.log('the headers do not report the day quota) and waiting for it; the count itself is the minimum.');
 
-// npm start at the physical minimum (issue 12 part 6): `petcert certify` on the embedded target, in this
+// npm start at the physical minimum: `petcert certify` on the embedded target, in this
 // process over real sockets, against the Business day count's floor (ceil(perDay / perMinute) minute
 // windows: nothing can count a day faster) plus the time conform took. Goal: ≤ 1.05.
 async function npmStartRatio(): Promise<void> {

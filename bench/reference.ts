@@ -1,7 +1,7 @@
 // `npx tsx bench/reference.ts`: requests/s of GET /pets and POST /pets against the reference server
 // (rate limiting active) and against a bare node:http server answering constant JSON, in one run.
 // Each target runs in its own process; the load generator (undici Pool, keep-alive) runs here.
-// Goal (issue 2 §3): reference ≥ 0.6× bare.
+// Goal: reference ≥ 0.6× bare.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';

@@ -125,10 +125,12 @@ async function soak(seconds: number): Promise<void> {
   const late = avg(samples.slice(-quarter), (s) => s.heapUsed);
   const seconds_ = (performance.now() - started) / 1000;
   console.log(
-    `total: ${tally.requests} requests in ${seconds_.toFixed(1)} s (${(tally.requests / seconds_).toFixed(0)} req/s), errors ${tally.errors}, statuses ${JSON.stringify(tally.byStatus)}`,
+    `total: ${tally.requests} requests in ${seconds_.toFixed(1)} s (${(tally.requests / seconds_).toFixed(0)} req/s), errors` +
+      ` ${tally.errors}, statuses ${JSON.stringify(tally.byStatus)}`,
   );
   console.log(
-    `memory: heap first quarter ${mb(early)}, last quarter ${mb(late)} (growth ${mb(late - early)}, bound ${mb(HEAP_GROWTH_BOUND)}); rss max ${mb(Math.max(...samples.map((s) => s.rss)))}`,
+    `memory: heap first quarter ${mb(early)}, last quarter ${mb(late)} (growth ${mb(late - early)}, bound ${mb(HEAP_GROWTH_BOUND)}); rss max` +
+      ` ${mb(Math.max(...samples.map((s) => s.rss)))}`,
   );
   const flat = late - early < HEAP_GROWTH_BOUND;
   console.log(

@@ -35,7 +35,8 @@ for (let i = 0; i < RUNS; i++) {
   bare.push(seconds(['-e', '']));
 }
 console.log(
-  `petcert --help, median of ${RUNS}: bundle ${median(built).toFixed(3)} s, sources via tsx ${median(source).toFixed(3)} s, bare node ${median(bare).toFixed(3)} s`,
+  `petcert --help, median of ${RUNS}: bundle ${median(built).toFixed(3)} s, sources via tsx ${median(source).toFixed(3)} s, bare node` +
+    ` ${median(bare).toFixed(3)} s`,
 );
 console.log(
   `bundle / tsx = ${(median(built) / median(source)).toFixed(2)}×; bundle above bare node: ${(median(built) - median(bare)).toFixed(3)} s`,

@@ -1,7 +1,7 @@
-// Issue 15 §2: "no verdict that flips between runs on a correct server". Runs every limiter proof of
+// No verdict may flip between runs on a correct server (docs/decisions/007). Runs every limiter proof of
 // testkit/limiters/ (the real-library servers, their faulty twins, the wrappers) N times and prints one
 // row per proof: how often each verdict came out, so a flip is visible. --details FILE keeps every
-// failed or unjudged check's message per run (what limiters-status.md quotes). Then, for the correct
+// failed or unjudged check's message per run. Then, for the correct
 // servers, the table of limiter × rule: how each MUST rule fared over all runs and keys (J judged,
 // U unjudged, F failed — a false alarm on a correct server, n/a not applicable).
 //   npm run bench:limiters -- [--runs 10] [--parallel 2] [--correct | --faulty] [--only NAME-PREFIX ...]

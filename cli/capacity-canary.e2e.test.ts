@@ -1,4 +1,4 @@
-// Canaries that can always judge (issue 18 §1), end to end under the real k6: the mix holds only the
+// Canaries that can always judge (load/capacity/README.md, step 5), end to end under the real k6: the mix holds only the
 // largest plan (business), the steps (4 s: k6 starting VUs drops a few iterations at a step's start, a
 // small share of a 4 s step on a loaded machine) are shorter than the server's window (8 s), and the limiters
 // go wrong only under aggregate load (above 100 req/s; the planned step offers 175). A spare free key,

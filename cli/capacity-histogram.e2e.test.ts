@@ -1,4 +1,4 @@
-// Percentiles merged exactly (issue 18 §2), under the real k6: N = 1, 2, 3 runners on execution
+// Percentiles merged exactly (load/capacity/README.md), under the real k6: N = 1, 2, 3 runners on execution
 // segments against one server, each with k6's own per-request output (`--out json=…`) as the oracle.
 // `petcert capacity merge` reads the runners' logs and reports each step's p50/p95/p99 from their
 // merged histograms: each within 1 % of the value k6's rule gives over every sample of every runner.

@@ -1,4 +1,4 @@
-// Issue 16 §3 for capacity: SIGTERM mid-step stops the k6 child (gone within seconds, none left behind),
+// An interrupted capacity run keeps its evidence (docs/decisions/004): SIGTERM mid-step stops the k6 child (gone within seconds, none left behind),
 // nothing more is sent a second after, and the report of the steps judged so far is written, marked
 // INTERRUPTED, no run-level check a PASS; exit 143. Under every pinned k6 (skipped locally without it).
 import { execFileSync, spawn } from 'node:child_process';

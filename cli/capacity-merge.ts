@@ -44,7 +44,8 @@ export function registerCapacityMerge(capacity: Command): void {
     // --report-dir, --fail-on, --json and --allow-incomplete are capacity's own options, read wherever they stand.
     .addHelpText(
       'after',
-      '\nOptions of petcert capacity that apply: --report-dir, --fail-on, --json, --allow-incomplete.\nExample: petcert capacity merge runner-0.log runner-1.log --report-dir reports',
+      '\nOptions of petcert capacity that apply: --report-dir, --fail-on, --json, --allow-incomplete.\nExample: petcert capacity merge' +
+        ' runner-0.log runner-1.log --report-dir reports',
     )
     .action((files: string[]) => {
       process.exitCode = mergeAction(files, capacity.opts<MergeFlags>());

@@ -107,7 +107,7 @@ eachK6('petcert capacity', (row) => {
       ).toBe(true);
       expect(outcome(report, 'capacity.headroom'), out).toBe('pass'); // headroom 1.0 ≥ the default --min-headroom 1
       // --no-canaries (their load would move the proxy's knee): quota under load unjudged, never a PASS:
-      // INCOMPLETE, exit 4 (issue 15 §1; was the interim UNJUDGED stop, exit 3).
+      // INCOMPLETE, exit 4 (docs/decisions/001): the run finished, a MUST check was not judged.
       expect(report.aborted, out).toBeUndefined();
       expect(report.verdict, out).toBe('incomplete');
       expect(code, out).toBe(4);

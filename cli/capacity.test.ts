@@ -61,7 +61,7 @@ describe('petcert capacity before any load', () => {
   it('an unreachable target: exit 3, no report of a "breaking rate"', async () => {
     const r = await run(['--mix', 'free=1', '--no-canaries']);
     expect(r.code, r.stdout + r.stderr).toBe(3);
-    // Since the identification (issue 16 §1) the verdict lines say it, with the report: no rate judged.
+    // The identification's verdict lines say it (docs/decisions/003), with the report: no rate judged.
     expect(r.stdout + r.stderr).toMatch(/unreachable/);
     expect(r.stdout + r.stderr).not.toMatch(/breaking|knee/i);
   });

@@ -1,4 +1,4 @@
-// certify's worst case (issue 12): conform's run timeout per conform key plus the quota probes' bound,
+// certify's worst case (docs/decisions/006): conform's run timeout per conform key plus the quota probes' bound,
 // and --max-wait reaching the quota runner.
 import { describe, expect, test } from 'vitest';
 import { CONFORM_DEFAULTS } from '../conformance/run.ts';

@@ -1,4 +1,4 @@
-// `petcert certify`'s worst-case duration (issue 12, every wait ends): each conform run is bounded by its
+// `petcert certify`'s worst-case duration (every wait ends: docs/decisions/006): each conform run is bounded by its
 // run timeout (plus a request's timeout in flight), the quota probes by their own bound (load/probes/bounds.ts).
 import { CONFORM_DEFAULTS, conformBoundMs } from '../conformance/run.ts';
 import { type Bound } from '../load/probes/bounds.ts';
@@ -35,5 +35,7 @@ export function certifyBound(input: CertifyBoundInput): Bound {
   };
 }
 
-export const CERTIFY_BOUND_HELP = `Every wait ends: the run's worst case = conform keys × (conform's run timeout ${formatBound(CONFORM_DEFAULTS.runTimeoutMs)} + a request's ${formatBound(CONFORM_DEFAULTS.timeoutMs)})
+export const CERTIFY_BOUND_HELP =
+  `Every wait ends: the run's worst case = conform keys × (conform's run timeout` +
+  ` ${formatBound(CONFORM_DEFAULTS.runTimeoutMs)} + a request's ${formatBound(CONFORM_DEFAULTS.timeoutMs)})
 + the quota probes' worst case (its formula: load/README.md), printed at start; --max-wait caps each quota wait.`;

@@ -51,8 +51,8 @@ function configDir(budget?: number): string {
   return dir;
 }
 
-// Issue 15 §1: with budget 200, auth.before-validation (and six more) got no run and the certificate
-// could have passed without them. certify now refuses such a budget before any request, naming the figure.
+// With budget 200, auth.before-validation (and six more) would get no run, and a certificate could pass
+// without them: certify refuses such a budget before any request, naming the figure (docs/decisions/001).
 test('a configured budget that cannot run every MUST check: exit 2 before any request, naming the budget needed', async () => {
   const dir = configDir(200);
   const needed = budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);

@@ -135,7 +135,7 @@ describe('certify', () => {
     version: '1',
   };
 
-  // Issue 15 §1: a budget that leaves a scenario check without a run is refused before any request.
+  // A budget that leaves a scenario check without a run is refused before any request.
   test('the conform budget: planned to run every check; one too small is a usage error naming the figure, before any run', async () => {
     const needed = budgetCovering(scenarioChecks(), CONFORM_DEFAULTS.maxRuns);
     expect(

@@ -68,7 +68,7 @@ export interface CertifyOptions {
 }
 
 /**
- * The conformance budget of each key (issue 15 §1: certify's PASS means every MUST check ran): the
+ * The conformance budget of each key (certify's PASS means every MUST check ran: docs/decisions/001): the
  * least budget whose plan gives every scenario check a run (conformance/runner/budget.ts, from the
  * coverage phase's cost and the checks' weights), or the configured one when it covers them. A
  * configured budget that cannot is a usage error naming the figure, raised before any request.

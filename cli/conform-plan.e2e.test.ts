@@ -1,4 +1,4 @@
-// `conform` told the key's plan (issue 12 §2): X-RateLimit-Limit is judged against the plan's figures
+// `conform` told the key's plan: X-RateLimit-Limit is judged against the plan's figures
 // (from the plans file, never restated), and without a plan the report says it was not judged. Also
 // the coverage phase's command line: --list-cases, --case replay, usage errors.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -92,8 +92,8 @@ describe.concurrent('X-RateLimit-Limit judged against the plan', () => {
     expect(check(report, 'ratelimit.limit-of-plan').outcome).toBe('pass');
   });
 
-  // Issue 15 §1: a MUST rule not judged is not a pass. Without the plan the Limit rule still binds the
-  // key, so the run is INCOMPLETE (exit 4, was 0), naming the check and the flag that lets it run.
+  // A MUST rule not judged is not a pass (docs/decisions/001). Without the plan the Limit rule still binds the
+  // key, so the run is INCOMPLETE (exit 4), naming the check and the flag that lets it run.
   test('without a plan the Limit=100 server is not failed for it: INCOMPLETE (exit 4), the summary names the check and its fix', async () => {
     const { code, report, lines } = await conform({ baseUrl: at('limitSays100'), apiKey: FREE.noPlan });
     expect(code).toBe(4);

@@ -17,7 +17,7 @@ const plans = {
   plans: { big: { perMinute: 10_000_000, perDay: 100_000_000 } },
 };
 // The key's plan and a budget that gives every check a run: a PASS needs every MUST check judged
-// (issue 15 §1), the Limit rule included, which needs the plan.
+// (docs/decisions/001), the Limit rule included, which needs the plan.
 const plansFile = join(mkdtempSync(join(tmpdir(), 'petcert-conform-plans-')), 'plans.json');
 writeFileSync(plansFile, JSON.stringify(plans));
 const JUDGED = {

@@ -379,7 +379,7 @@ eachK6('capacity on the corporate network', (k6) => {
     "a k6 that does not trust the CA is no measurement: exit 3 with k6's x509 text, its log kept, nothing passed",
     { timeout: 120_000 },
     async () => {
-      // Node trusts the CA, this k6 is given another one (what NODE_EXTRA_CA_CERTS alone used to do).
+      // Node trusts the CA, this k6 is given another one (as NODE_EXTRA_CA_CERTS alone would: Node reads it, k6 does not).
       const wrapper = join(dir, `k6-untrusting-${Math.random().toString(36).slice(2)}.sh`);
       writeFileSync(wrapper, `#!/bin/sh\nSSL_CERT_FILE=${corp.pki.otherCaCert} exec ${k6()} "$@"\n`);
       chmodSync(wrapper, 0o755);

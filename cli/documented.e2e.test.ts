@@ -1,4 +1,4 @@
-// Issue 16 §2: every documented option and example runs. Each command line the documentation shows
+// Every documented option and example runs (docs/decisions/009). Each command line the documentation shows
 // (--help examples, README/docs shell blocks, the GitHub Actions workflow, read by testkit/cli/
 // documented.ts) runs through bash, as a user pastes it, against the reference server; the example
 // config's every target is certified, and it must use every field petcert.config.json has. Keys come
@@ -50,7 +50,7 @@ const SHORT_STEPS = '--steps 2 --step-seconds 2 --no-calibrate --no-canaries';
 
 /**
  * Examples that end INCOMPLETE (exit 4) as documented beside them: a MUST check they leave unjudged on
- * purpose (issue 15 §1: never a PASS). Exact lines, each with why; the run must say INCOMPLETE and a fix.
+ * purpose (never a PASS: docs/decisions/001). Exact lines, each with why; the run must say INCOMPLETE and a fix.
  */
 const INCOMPLETE_BY_DESIGN: Record<string, string> = {
   'petcert conform --base-url https://staging.example.com/v1 --api-key env:PETCERT_API_KEY':
@@ -316,7 +316,7 @@ eachK6('documented capacity examples', (k6) => {
       expect(ran.out).not.toMatch(/unknown option|internal error|error: /);
       // A verdict on the load: PASS, or FAIL/INCOMPLETE when this busy machine misses the SLO or a check
       // cannot be judged in two short steps, or KEYS-/GENERATOR-BOUND (exit 3, the help's "the largest rate
-      // the keys carry" with a pool too small for the mix: the summary no longer says so, the stop line does);
+      // the keys carry" with a pool too small for the mix: the stop line says so, not the summary);
       // never a usage error (2) nor any other stop (3).
       const bound = /Run stopped early \((KEYS|GENERATOR)_BOUND\)/.test(ran.out);
       expect(bound ? [3] : [0, 1, 4], ran.out.slice(-3000)).toContain(ran.code);

@@ -41,4 +41,5 @@ export const withLimiterModel = (table: PlanTable, declared: DeclaredModel | und
 
 export const LIMITER_MODEL_HELP =
   `the limiter model the vendor's plans declare: ${DECLARABLE_MODELS.join(' | ')} (a bucket of capacity N refilled at N per window, ` +
-  "judged as one); default (and plans file without limiterModel): the specification's window reading, at most N admitted in any window's length. Other models cannot be declared";
+  "judged as one); default (and plans file without limiterModel): the specification's window reading, at most N admitted in any window's" +
+  ' length. Other models cannot be declared';

@@ -15,7 +15,7 @@ import { parsePlansFile } from '../spec/plans.ts';
 const KEY = 'pcKEY-hostile-7Q4vXk2mZ9wR';
 /** The quota key of the healthy server behind the keep-alive dropping proxy (its free plan). */
 const FREE_KEY = 'pcFREE-hostile-Zp81LmQx3';
-/** A second Free key: isolation needs two keys, and a PASS needs every MUST check judged (issue 15 §1). */
+/** A second Free key: isolation needs two keys, and a PASS needs every MUST check judged. */
 const FREE_KEY_2 = 'pcFREE2-hostile-Hw5nRt0Ve';
 /** Any artifact text containing one of these (lower-cased) leaks all of a key but two characters. */
 const NEAR_COPIES = [KEY, FREE_KEY, FREE_KEY_2].map((k) => k.slice(0, -2).toLowerCase());
@@ -25,7 +25,7 @@ const work = mkdtempSync(join(tmpdir(), 'petcert-hostile-'));
 /**
  * Compressed windows, so the quota probes finish in seconds against a server with no quota at all. A day of
  * 20 (32 fit in it at the minute pace, so it binds): with 12, answers 0-20 ms away each way (a loaded
- * machine) ran the day out during the minute and burst probes (burst.exact or rejected.next-window
+ * machine) run the day out during the minute and burst probes (burst.exact or rejected.next-window
  * unjudged: INCOMPLETE, exit 4) in 4 of 60 virtual-time runs of a two-key quota, 9 of 60 at 10-60 ms;
  * with 20, 0 of 60 at both.
  */
@@ -100,9 +100,9 @@ const CASES: Case[] = [
   { server: 'storm5xx', command: 'conform', expect: 1 },
   { server: 'storm5xx', command: 'quota', expect: 1 },
   { server: 'storm5xx', command: 'certify', expect: 1 },
-  // Issue 16 §1: where listPets and createPet both answer what this API never does (a proxy's 502 page,
-  // 200 with broken JSON even without a key, a body past the cap), the base URL does not serve the API:
-  // exit 3 at once, saying what came back (these were FAILs of every check before the identification).
+  // Where listPets and createPet both answer what this API never does (a proxy's 502 page, 200 with
+  // broken JSON even without a key, a body past the cap), the base URL does not serve the API: exit 3 at
+  // once, saying what came back, rather than a FAIL of every check (docs/decisions/003).
   { server: 'htmlErrorPages', command: 'conform', expect: 3 },
   { server: 'htmlErrorPages', command: 'quota', expect: 3 },
   { server: 'invalidJson', command: 'conform', expect: 3 },

@@ -1,4 +1,4 @@
-// Issue 16 §1: a base URL that does not serve the Animal Store is named as such — exit 3 within 2 s,
+// A base URL that does not serve the Animal Store is named as such — exit 3 within 2 s,
 // with what was sent, what came back and the likely fix — by every command, while a server whose one
 // operation is broken (GET /pets/{id}) is a FAIL, never a wrong URL.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -39,7 +39,7 @@ export interface IdentifyOptions {
   network?: Network;
 }
 
-/** Per request to a nearby base URL (issue 16 §1: the verdict within 2 s of the answers). */
+/** Per request to a nearby base URL (docs/decisions/003: the verdict within 2 s of the answers). */
 export const CANDIDATE_TIMEOUT_MS = 1_000;
 
 export interface Identified {

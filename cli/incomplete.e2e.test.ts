@@ -1,4 +1,4 @@
-// Issue 15 §1: a run that finished with a MUST check it could not judge is INCOMPLETE (exit 4), never a
+// A run that finished with a MUST check it could not judge is INCOMPLETE (exit 4), never a
 // PASS, and every console names each such check with its reason and fix. One proof per cause of "not
 // run": through conform against real servers (a budget too small, no category id known), and at the
 // verdict level for the probes' causes (an undecidable window, a cut-short wait, latency too high for

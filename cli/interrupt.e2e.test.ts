@@ -1,4 +1,4 @@
-// Issue 16 §3: an interrupted run keeps its evidence. The real CLI, signalled mid-run: it stops sending
+// An interrupted run keeps its evidence (docs/decisions/004). The real CLI, signalled mid-run: it stops sending
 // within 1 s, writes the report of what was judged (marked INTERRUPTED, the rest not run, never a
 // PASS), says where it is and exits 130 (SIGINT) / 143 (SIGTERM); a second signal exits at once.
 import { spawn, type ChildProcess } from 'node:child_process';

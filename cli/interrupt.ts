@@ -1,4 +1,4 @@
-// Ctrl-C, or a CI's time limit (SIGTERM, then SIGKILL seconds later: issue 16 §3). What was judged until
+// Ctrl-C, or a CI's time limit (SIGTERM, then SIGKILL seconds later: docs/decisions/004). What was judged until
 // then is the user's evidence: the first signal stops the run (engines stop sending and waiting, k6
 // children are stopped), the command writes the report of what was judged, marked INTERRUPTED, says
 // where it is and exits 130 (SIGINT) / 143 (SIGTERM). A second signal exits at once.

@@ -1,5 +1,5 @@
 // `petcert quota` against rate-limit liars over real sockets and real time (compressed windows): each run
-// prints its worst case, ends within it and reports the lie (issue 12, every wait ends).
+// prints its worst case, ends within it and reports the lie (every wait ends: docs/decisions/006).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,8 +21,8 @@ const plansFile = join(dir, 'plans.json');
 writeFileSync(plansFile, JSON.stringify(plansJson));
 // The correct server's proof on 2 s minute windows: with 1 s ones the server's Date (whole seconds) places
 // petcert's recovery request only to within a whole window, so on a loaded machine (answers 10-60 ms away)
-// it landed two windows after the 429, the fixed window read as a sliding log, and the day judged as one
-// (quota.day.exact failed, 6 of 60 seeds in virtual time; 0 of 60 at 2 s: limiters-status.md, flakes →).
+// it can land two windows after the 429, the fixed window read as a sliding log, and the day judged as one
+// (quota.day.exact fails on 6 of 60 seeds in virtual time; 0 of 60 at 2 s).
 const roomyJson = { ...plansJson, windows: { minuteSeconds: 2, daySeconds: 8 } };
 const roomyFile = join(dir, 'plans-2s.json');
 writeFileSync(roomyFile, JSON.stringify(roomyJson));
@@ -81,7 +81,7 @@ const failedIds = (r: Report) => r.checks.filter((c) => c.outcome === 'fail').ma
 // A liar whose Reset never arrives keeps the probes waiting to their caps: about 30 s of real windows, too
 // close to the default 30 s test timeout on a loaded machine.
 describe.concurrent('petcert quota: every wait ends', { timeout: 60_000 }, () => {
-  // Two plans: isolation needs a second key, and a PASS needs every MUST check judged (issue 15 §1).
+  // Two plans: isolation needs a second key, and a PASS needs every MUST check judged.
   it('a correct server passes within the printed bound, every MUST check judged', async () => {
     const r = await quota('correct', undefined, [], [`free=${key}`, `pro=${proKey}`], {
       json: roomyJson,

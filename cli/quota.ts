@@ -171,7 +171,9 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** A person at a terminal needs the run's own worst case, printed at start; the sum behind it is in the README. */
-export const QUOTA_BOUND_POINTER = `The run's worst case is printed at start (one Free key, the spec's windows: ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}); the formula: load/README.md.`;
+export const QUOTA_BOUND_POINTER =
+  `The run's worst case is printed at start (one Free key, the spec's windows:` +
+  ` ${formatBound(quotaBoundOf({ keys: [{ plan: 'free', key: 'k' }], plans: specPlanTable() }).totalMs)}); the formula: load/README.md.`;
 
 const EXAMPLES = `
 Examples:

@@ -1,4 +1,4 @@
-// Issue 16 §3: runs sharing a --report-dir, finishing at the same instant, never leave a half-written
+// Runs sharing a --report-dir, finishing at the same instant, never leave a half-written
 // report (latest/ included) nor write into each other's run folder.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // One rule for every command: `<root>/<command>-<timestamp>/` for every run (root: --report-dir,
 // default reports/) and `<root>/latest/` for the newest of any command: CI uploads the one, people open
 // the other. Timestamps carry no colons, so the directories are valid on every file system.
-// Never half-written (issue 16 §3), also when runs share a root: a run directory's name is claimed with
+// Never half-written (docs/decisions/004), also when runs share a root: a run directory's name is claimed with
 // mkdir (which fails when it exists), and both it and latest/ are filled under a temporary name first,
 // then renamed into place whole.
 import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 16 §4: a configured key is never printed, whatever its length. With the key `k1`, a run whose
+// A configured key is never printed, whatever its length (docs/decisions/005). With the key `k1`, a run whose
 // failures record requests sent with it (curl repros included) and whose auth checks send its
 // near-copies: no artifact and no console line carries it, while text that merely contains "k1"
 // (inside a word) is left as it was.

@@ -1,6 +1,6 @@
-// Issue 15 §4: every distinct cause shown. One server with two faults on one check: X-RateLimit-Reset in
-// milliseconds on every 201 (its number changes with every answer, so before this change the cap of
-// five filled with that one defect during the population phase) and Reset as a delta on every 400.
+// Every distinct cause shown (docs/decisions/002). One server with two faults on one check: X-RateLimit-Reset
+// in milliseconds on every 201 (its number changes with every answer, so a cap of five kept by message alone
+// fills with that one defect during the population phase) and Reset as a delta on every 400.
 // One run reports both, one example of each before a second of either.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listen, type Handle, type RunningServer } from '../reference/index.ts';

@@ -1,4 +1,4 @@
-// Proof of the suite (issue 3 §4): the reference server passes; each fault — a mistake a real
+// Proof of the suite: the reference server passes; each fault — a mistake a real
 // implementation could make — is caught by its intended check and fails nothing the spec does not
 // forbid; every other reasonable choice in the spec's gaps (GAPS.md, ReferenceVariants) passes.
 import { describe, expect, test } from 'vitest';
@@ -28,7 +28,7 @@ describe('the reference server', () => {
     expect(failing(report)).toEqual([]);
     expect(report.aborted).toBeUndefined();
     expect(exitCodeOf(report)).toBe(0);
-    expect(unjudgedMust(report)).toEqual([]); // a PASS: every MUST check judged (issue 15 §1)
+    expect(unjudgedMust(report)).toEqual([]); // a PASS: every MUST check judged
     // No 429 against a high-limit key: Retry-After on 429 is quota's to judge, and the report says so.
     const notApplicable = report.checks.filter((c) => c.level === 'MUST' && c.outcome === 'skip');
     expect(notApplicable.map((c) => [c.id, c.skipKind])).toEqual([['ratelimit.retry-after', 'not-applicable']]);
@@ -113,7 +113,7 @@ describe.concurrent('faults: each caught by its check, and only where the spec i
 
 // Every alternative of ReferenceVariants, spread over two servers: each is a correct server.
 // `unjudged`: MUST rules the variant leaves undecidable. Nothing fails, but the run is INCOMPLETE (exit
-// 4, issue 15 §1; it was 0): each is named with a fix, never passed.
+// 4, docs/decisions/001): each is named with a fix, never passed.
 const VARIANTS: Array<
   [
     string,

@@ -1,4 +1,4 @@
-// Proof of the coverage phase (issue 12 §1): one faulty server per case family, each caught by the case
+// Proof of the coverage phase: one faulty server per case family, each caught by the case
 // that mutates its rule at EVERY seed — random exploration is held to 2 runs per check, so the catch
 // is the phase's, not luck's; the correct server records or passes every case at every seed; the
 // whole phase runs even at the smallest budget; a case replays alone by name.

@@ -1,6 +1,6 @@
 // A correct server that gzips its answers whenever the request allows it. Without Accept-Encoding
-// every coding is acceptable (RFC 9110 §12.5.3), and undici does not decode: petcert once read gzip
-// bytes as the body and failed every check. It now asks for `identity` and passes such a server.
+// every coding is acceptable (RFC 9110 §12.5.3), and undici does not decode: a client that does not ask
+// for `identity` reads gzip bytes as the body and fails every check. petcert asks, and passes such a server.
 // The "server" is the reference with a thin gzip front on another loopback port.
 import http from 'node:http';
 import zlib from 'node:zlib';

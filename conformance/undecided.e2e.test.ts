@@ -1,4 +1,4 @@
-// A scenario check whose every run decided nothing is unjudged in the ledger, never a pass (issue 15 §1):
+// A scenario check whose every run decided nothing is unjudged in the ledger, never a pass (docs/decisions/001):
 // through the whole suite, not only runScenario's counters. Every answer of a correct server is given a
 // Reset of its own, so no two of ratelimit.countdown's answers share a window and none of its runs decides.
 import { afterAll, describe, expect, test } from 'vitest';

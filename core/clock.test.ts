@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from './clock.ts';
 
 describe('systemClock', () => {
-  // setTimeout's millisecond ticks and Date.now()'s do not line up: a plain timer of 7 ms ended 6 ms later by
-  // Date.now() in 39 of 300 tries, and a 1,100 ms wait 1,099 ms later told slowapi's fixed window a sliding log.
+  // setTimeout's millisecond ticks and Date.now()'s do not line up: a plain timer of 7 ms may end 6 ms later
+  // by Date.now(), and a 1,100 ms wait ending 1,099 ms later tells a fixed window from a sliding log wrongly.
   it('sleep(ms) never returns before now() advanced by ms', async () => {
     const short: number[] = [];
     for (let i = 0; i < 150; i++) {

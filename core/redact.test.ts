@@ -28,8 +28,7 @@ describe('redactText', () => {
     expect(redactText('a.c abc', ['a.c.'])).toBe('a.c abc');
   });
 
-  // Issue 16 §4: a short key was left in every artifact. Now it goes wherever it stands alone, and
-  // text that merely contains it is untouched.
+  // A short key goes wherever it stands alone; text that merely contains it is untouched.
   it('redacts a short key as a whole token, never inside a longer word', () => {
     expect(redactText('Bearer k1, "k1" k1', ['k1'])).toBe(`Bearer ${REDACTED}, "${REDACTED}" ${REDACTED}`);
     expect(redactText('k1 k1', ['k1'])).toBe(`${REDACTED} ${REDACTED}`);

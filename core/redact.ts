@@ -1,4 +1,4 @@
-// Secrets (API keys) must never reach an artifact, whatever their length (issue 16 §4). Two layers:
+// Secrets (API keys) must never reach an artifact, whatever their length (docs/decisions/005). Two layers:
 // structurally, where a request is recorded (the credential of its Authorization header is compared
 // with every configured key: no text search, so a key of any length goes), and every artifact's final
 // text scrubbed again before it is written. The text search cannot tell a short key from ordinary text

@@ -1,4 +1,4 @@
-// A run stopped from outside (Ctrl-C, a CI's SIGTERM: issue 16 §3) ends the way a run timeout ends:
+// A run stopped from outside (Ctrl-C, a CI's SIGTERM: docs/decisions/004) ends the way a run timeout ends:
 // nothing more is sent and no wait goes on, each engine turning `refuse()` into its own early stop
 // (conform: AbortRunError INTERRUPTED; the quota probes: the probe is cut short). A request already in
 // flight finishes: cutting it would make a transport error the server never caused.

@@ -232,7 +232,7 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     },
   );
 
-  // capacity.ts belongs to the capacity work (issue 10); whatever its settings, a plain run must send
+  // capacity.ts: whatever its settings, a plain run must send
   // requests or fail loudly. DURATION/FRACTION and STEP_SECONDS/STEPS/CANARIES keep it short either way.
   it.skipIf(k6.skip)(
     'plain `k6 run capacity.js` (no execution segment) sends requests with every key, or fails loudly',

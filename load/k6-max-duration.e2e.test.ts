@@ -1,6 +1,6 @@
 // k6 stops a scenario at its maxDuration, whatever the probe is doing: a script whose maxDuration is
 // below the core's own worst case (load/probes/bounds.ts) can cut a correct run short before its
-// verdict (issue 17: quota-day's 3 days + 4 minutes + 60 s against a bound of about 5 days). Read as
+// verdict (quota-day's maxDuration must cover a bound of about 5 days). Read as
 // the real k6 reads each probe script's options (`k6 inspect`), with the spec's windows and with
 // compressed ones, one key and two.
 import { spawnSync } from 'node:child_process';

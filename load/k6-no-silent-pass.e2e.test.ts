@@ -167,8 +167,8 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     });
   });
 
-  // The defect of issue 11: handleSummary into a folder that does not exist said "summary written to …",
-  // exit 0 (the default `reports/` of any fresh working directory, e.g. a k6-operator runner pod).
+  // handleSummary into a folder that does not exist must not say "summary written to …" and exit 0
+  // (the default `reports/` of any fresh working directory, e.g. a k6-operator runner pod).
   describe.skipIf(k6.skip)('the summary is never claimed where it is not', () => {
     it('without REPORT_DIR: on stdout as one PETCERT_SUMMARY line, and no file anywhere', async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'petcert-k6-cwd-'));

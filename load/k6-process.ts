@@ -12,7 +12,7 @@ import { ConfigError } from '../core/errors.ts';
 
 /** After SIGINT, k6 gets this long to write its summary before SIGKILL. */
 export const KILL_GRACE_MS = 5_000;
-/** How long an interrupted k6 gets to exit before it is killed: issue 16 §3 asks sending to stop within 1 s. */
+/** How long an interrupted k6 gets to exit before it is killed: sending stops within 1 s (docs/decisions/004). */
 export const INTERRUPT_GRACE_MS = 1_000;
 /** The most of stderr kept (its tail): k6 logs every failed request there. */
 const STDERR_TAIL = 1_000_000;

@@ -1,6 +1,6 @@
 // The quota run's Send, against a target that never answers (virtual time): the printed worst case
-// counts the transport tries the stack really makes (issue 17: the bound counted 5 tries a request,
-// the guard stopped after 3), and the run ends within it, exit 3's UNREACHABLE with the reason.
+// counts the transport tries the stack really makes (the guard stops after 3 a request, not 5), and
+// the run ends within it, exit 3's UNREACHABLE with the reason.
 import { describe, expect, it } from 'vitest';
 import { parsePlansFile } from '../spec/plans.ts';
 import { deadTarget } from '../testkit/load/dead-target.ts';

@@ -1,4 +1,4 @@
-// Black-box probe of the `petcert serve` command line (issue 2 §3): default keys printed at start
+// Black-box probe of the `petcert serve` command line (reference/README.md): default keys printed at start
 // and usable; every usage or configuration problem exits 2 with one clear line, no stack trace.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

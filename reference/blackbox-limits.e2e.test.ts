@@ -1,4 +1,4 @@
-// Black-box probe of the rate limits of `petcert serve` (issue 2 §3, spec §8): plans file with
+// Black-box probe of the rate limits of `petcert serve` (spec §8): plans file with
 // 2 s / 40 s windows and custom plans, the server's own Date and Reset headers as the clock. The
 // tests run concurrently on separate keys, so the day probe's wait for its reset overlaps the rest.
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
-// Black-box probe of `petcert serve` (issue 2 "Done when"): the CLI exactly as documented, a plans
-// file with compressed windows (2 s / 40 s) and custom plans, plain HTTP. Every rule of issue 2 §3;
-// choices in the specification's gaps are held to what spec/GAPS.md says the reference does.
+// Black-box probe of `petcert serve`: the CLI exactly as documented, a plans file with compressed
+// windows (2 s / 40 s) and custom plans, plain HTTP. Every rule of the specification and of
+// reference/README.md; choices in the specification's gaps are held to what spec/GAPS.md says the reference does.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

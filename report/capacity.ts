@@ -1,4 +1,4 @@
-// The `capacity` object of report.json (shape fixed by issue #10; more fields welcome): rates in
+// The `capacity` object of report.json (an interface: fields are only added, docs/decisions/008): rates in
 // requests per second. load/capacity/ computes it; the HTML, JUnit and console render it.
 
 /** exact: one runner's (k6's own); histogram: several runners' merged histograms, within 1 %; upper-bound: older logs. */

@@ -1,4 +1,4 @@
-// What makes two failures of one check the same defect (issue 15 §4): the operation (method and route
+// What makes two failures of one check the same defect (docs/decisions/002): the operation (method and route
 // template: the path with its ids as {id}, the query's names without their values), the status
 // answered, and what was wrong (the message with its variable parts — quoted values, ids, numbers —
 // normalised). The ledger keeps one example of every cause before a second of any, so a team sees all

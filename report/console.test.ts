@@ -139,7 +139,7 @@ describe('verdict lines', () => {
 
   test('pass, incomplete, and colour only when asked', () => {
     const passing = fixtureReport();
-    // A skipped MUST check is not a pass (issue 15 §1): the passing report is the fixture without it.
+    // A skipped MUST check is not a pass (docs/decisions/001): the passing report is the fixture without it.
     passing.checks = passing.checks.filter(
       (c) => c.outcome !== 'fail' && !(c.level === 'MUST' && c.outcome === 'skip'),
     );
@@ -255,7 +255,7 @@ describe('verdict lines', () => {
     }
   });
 
-  test('a check failing for several causes names each under its first message (issue 15 §4)', () => {
+  test('a check failing for several causes names each under its first message', () => {
     const report = fixtureReport();
     const failing = report.checks.find((c) => c.id === 'list.limit-max')!;
     failing.causes = [

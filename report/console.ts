@@ -232,7 +232,7 @@ export function notApplicableLines(report: Report): string[] {
   return lines;
 }
 
-/** Issue 15 §4: a check failing for more than one cause says so under its first message, one line each. */
+/** A check failing for more than one cause says so under its first message, one line each. */
 function otherCauses(check: CheckResult, shown = 4): string[] {
   const causes = check.causes ?? [];
   if (causes.length < 2) return [];

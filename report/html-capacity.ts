@@ -58,7 +58,10 @@ function yLabel(text: string): string {
 
 function hLine(f: Frame, v: number, colour: string, label: string): string {
   const y = num(f.y(v));
-  return `<line x1="${M.left}" x2="${W - M.right}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="6 3"><title>${esc(label)}</title></line><text x="${W - M.right + 4}" y="${num(f.y(v) + 4)}" fill="${colour}">${esc(label)}</text>`;
+  return (
+    `<line x1="${M.left}" x2="${W - M.right}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="6 3">` +
+    `<title>${esc(label)}</title></line><text x="${W - M.right + 4}" y="${num(f.y(v) + 4)}" fill="${colour}">${esc(label)}</text>`
+  );
 }
 
 /** The planned rate (grey, dashed) and the knee: shaded from the last sustained step to the breaking one. */
@@ -69,7 +72,8 @@ function marks(c: CapacityVerdict, f: Frame): string {
   if (c.breakingRate !== null) {
     const from = f.x(c.sustainedRate);
     parts.push(
-      `<rect x="${num(from)}" y="${top}" width="${num(Math.max(2, f.x(c.breakingRate) - from))}" height="${bottom - top}" fill="${COLOURS.knee}" fill-opacity="0.18"><title>knee: sustained ${c.sustainedRate} → breaking ${c.breakingRate} req/s</title></rect>`,
+      `<rect x="${num(from)}" y="${top}" width="${num(Math.max(2, f.x(c.breakingRate) - from))}" height="${bottom - top}"` +
+        ` fill="${COLOURS.knee}" fill-opacity="0.18"><title>knee: sustained ${c.sustainedRate} → breaking ${c.breakingRate} req/s</title></rect>`,
     );
     parts.push(
       `<text x="${num(f.x(c.breakingRate) + 3)}" y="${top + 10}" fill="${COLOURS.knee}" font-weight="600">knee</text>`,
@@ -77,7 +81,8 @@ function marks(c: CapacityVerdict, f: Frame): string {
   }
   const px = num(f.x(c.plannedRate));
   parts.push(
-    `<line x1="${px}" x2="${px}" y1="${top}" y2="${bottom}" stroke="${COLOURS.planned}" stroke-width="1.5" stroke-dasharray="3 3"><title>planned ${c.plannedRate} req/s</title></line>`,
+    `<line x1="${px}" x2="${px}" y1="${top}" y2="${bottom}" stroke="${COLOURS.planned}" stroke-width="1.5" stroke-dasharray="3 3">` +
+      `<title>planned ${c.plannedRate} req/s</title></line>`,
   );
   parts.push(`<text x="${num(f.x(c.plannedRate) + 3)}" y="${bottom - 4}" fill="${COLOURS.planned}">planned</text>`);
   return parts.join('');
@@ -95,7 +100,10 @@ function series(
   const circles = points.map(([x, y], i) => {
     const step = dots[i];
     const fill = step ? VERDICT_COLOUR[step.verdict] : colour;
-    return `<circle cx="${num(f.x(x))}" cy="${num(f.y(y))}" r="${step ? 3.5 : 2.5}" fill="${fill}"><title>${esc(label)} at ${fmt(x)} req/s: ${fmt(y, 2)}${step ? ` (${step.verdict})` : ''}</title></circle>`;
+    return (
+      `<circle cx="${num(f.x(x))}" cy="${num(f.y(y))}" r="${step ? 3.5 : 2.5}" fill="${fill}"><title>${esc(label)} at ${fmt(x)} req/s:` +
+      ` ${fmt(y, 2)}${step ? ` (${step.verdict})` : ''}</title></circle>`
+    );
   });
   return `<path d="${d}" fill="none" stroke="${colour}" stroke-width="1.8"/>${circles.join('')}`;
 }
@@ -118,7 +126,8 @@ function latencyPlot(c: CapacityVerdict): string {
   for (let d = Math.ceil(Math.log10(lo)); d <= Math.floor(Math.log10(hi)); d++) decades.push(10 ** d);
   const grid = decades.map(
     (v) =>
-      `<line x1="${M.left}" x2="${W - M.right}" y1="${num(y(v))}" y2="${num(y(v))}" stroke="#eceff3"/><text x="${M.left - 6}" y="${num(y(v) + 4)}" text-anchor="end">${v < 1 ? v : fmt(v, 0)} ms</text>`,
+      `<line x1="${M.left}" x2="${W - M.right}" y1="${num(y(v))}" y2="${num(y(v))}" stroke="#eceff3"/><text x="${M.left - 6}"` +
+      ` y="${num(y(v) + 4)}" text-anchor="end">${v < 1 ? v : fmt(v, 0)} ms</text>`,
   );
   const line = (p: 'p50Ms' | 'p95Ms' | 'p99Ms', colour: string, withDots: boolean) => {
     const steps = c.steps.filter((s) => s[p] !== null);
@@ -158,7 +167,8 @@ function linearPlot(
   const f: Frame = { ...xFrame(c), y };
   const grid = [0, 0.25, 0.5, 0.75, 1].map(
     (t) =>
-      `<line x1="${M.left}" x2="${W - M.right}" y1="${num(y(t * yMax))}" y2="${num(y(t * yMax))}" stroke="#eceff3"/><text x="${M.left - 6}" y="${num(y(t * yMax) + 4)}" text-anchor="end">${fmt(t * yMax, yMax < 5 ? 2 : 0)}${unit}</text>`,
+      `<line x1="${M.left}" x2="${W - M.right}" y1="${num(y(t * yMax))}" y2="${num(y(t * yMax))}" stroke="#eceff3"/><text x="${M.left - 6}"` +
+      ` y="${num(y(t * yMax) + 4)}" text-anchor="end">${fmt(t * yMax, yMax < 5 ? 2 : 0)}${unit}</text>`,
   );
   return svg(label, [grid.join(''), marks(c, f), body(f), xAxis(f), yLabel(yText)].join(''));
 }
@@ -188,7 +198,9 @@ function errorPlot(c: CapacityVerdict): string {
 function achievedPlot(c: CapacityVerdict): string {
   const f0 = xFrame(c);
   return linearPlot(c, 'achieved against offered rate', 'achieved rate (requests/s)', f0.xMax, (f) => {
-    const diag = `<line x1="${num(f.x(0))}" y1="${num(f.y(0))}" x2="${num(f.x(f.xMax))}" y2="${num(f.y(f.xMax))}" stroke="#9ca3af" stroke-dasharray="4 3"><title>achieved = offered</title></line>`;
+    const diag =
+      `<line x1="${num(f.x(0))}" y1="${num(f.y(0))}" x2="${num(f.x(f.xMax))}" y2="${num(f.y(f.xMax))}" stroke="#9ca3af"` +
+      ` stroke-dasharray="4 3"><title>achieved = offered</title></line>`;
     const shareY = num(f.y(f.xMax * c.slo.achievedShare));
     const label = `${c.slo.achievedShare * 100} % of offered`;
     const share =
@@ -264,7 +276,10 @@ function stepsTable(c: CapacityVerdict): string {
       `<td>${esc(s.breaches.join('; '))}${note}</td></tr>`
     );
   });
-  return `<table class="checks"><thead><tr><th>Step</th><th>Offered req/s</th><th>Achieved req/s</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>Errors %</th><th>Dropped</th><th>429 below quota</th><th>Verdict</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<table class="checks"><thead><tr><th>Step</th><th>Offered req/s</th><th>Achieved req/s</th><th>p50 ms</th><th>p95 ms</th><th>p99` +
+    ` ms</th><th>Errors %</th><th>Dropped</th><th>429 below quota</th><th>Verdict</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 function canaryTable(c: CapacityVerdict): string {
@@ -273,19 +288,27 @@ function canaryTable(c: CapacityVerdict): string {
   const rows = canaries.flatMap((k) =>
     k.windows.map(
       (w) =>
-        `<tr class="${w.admitted > k.perMinute || (w.rejected > 0 && w.admitted < k.perMinute) ? 'fail' : ''}"><td>${esc(k.plan)}</td><td>${k.perMinute}</td><td>${w.reset}</td><td>${w.admitted}</td><td>${w.rejected}</td></tr>`,
+        `<tr class="${w.admitted > k.perMinute || (w.rejected > 0 && w.admitted < k.perMinute) ? 'fail' : ''}"><td>${esc(k.plan)}</td>` +
+        `<td>${k.perMinute}</td><td>${w.reset}</td><td>${w.admitted}</td><td>${w.rejected}</td></tr>`,
     ),
   );
-  return `<h3>Canaries (driven past their quota under load)</h3><table class="checks"><thead><tr><th>Plan</th><th>Quota per minute</th><th>Window (X-RateLimit-Reset)</th><th>Admitted</th><th>429</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<h3>Canaries (driven past their quota under load)</h3><table class="checks"><thead><tr><th>Plan</th><th>Quota per minute</th>` +
+    `<th>Window (X-RateLimit-Reset)</th><th>Admitted</th><th>429</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 export function capacitySection(c: CapacityVerdict | undefined): string {
   if (c === undefined) return '';
   const legend =
-    'Points per step: green ok, red broke the SLO, amber generator-bound. Grey dashed: the planned rate. Shaded: the knee (last sustained step → breaking step). Red dashed: the SLO.';
-  return `<section id="capacity"><h2>Capacity</h2>${facts(c)}
+    'Points per step: green ok, red broke the SLO, amber generator-bound. Grey dashed: the planned rate. Shaded: the knee (last sustained' +
+    ' step → breaking step). Red dashed: the SLO.';
+  return (
+    `<section id="capacity"><h2>Capacity</h2>${facts(c)}
 <figure class="probe"><figcaption>Latency p50 (light), p95, p99 (dark, points) against the offered rate. ${esc(legend)}</figcaption>${latencyPlot(c)}</figure>
 <figure class="probe"><figcaption>Error rate against the offered rate.</figcaption>${errorPlot(c)}</figure>
-<figure class="probe"><figcaption>Achieved against offered rate (grey: equal; red: the ${c.slo.achievedShare * 100} % a step must reach).</figcaption>${achievedPlot(c)}</figure>
-<h3>Steps</h3>${stepsTable(c)}${canaryTable(c)}</section>`;
+<figure class="probe"><figcaption>Achieved against offered rate (grey: equal; red: the ${c.slo.achievedShare * 100} % a step must reach).` +
+    `</figcaption>${achievedPlot(c)}</figure>
+<h3>Steps</h3>${stepsTable(c)}${canaryTable(c)}</section>`
+  );
 }

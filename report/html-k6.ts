@@ -43,7 +43,10 @@ function summaryTable(name: string, summary: Summary): string {
   });
   const ms = summary.state?.testRunDurationMs;
   const duration = typeof ms === 'number' ? ` (${(ms / 1000).toFixed(1)} s)` : '';
-  return `<h3>${esc(name)}${duration}</h3><table class="checks k6"><thead><tr><th>Metric</th><th>Type</th><th>Values</th><th>Thresholds</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+  return (
+    `<h3>${esc(name)}${duration}</h3><table class="checks k6"><thead><tr><th>Metric</th><th>Type</th><th>Values</th><th>Thresholds</th>` +
+    `</tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+  );
 }
 
 export function k6Section(k6: unknown): string {

@@ -112,7 +112,8 @@ function axes(xMax: number, yMax: number, x: Scale, y: Scale, unit: string, yLab
   );
   const yt = ticks.map(
     (f) =>
-      `<text x="${M.left - 6}" y="${num(y(f * yMax) + 4)}" text-anchor="end">${Math.round(f * yMax)}</text><line class="grid" x1="${M.left}" x2="${W - M.right}" y1="${num(y(f * yMax))}" y2="${num(y(f * yMax))}"/>`,
+      `<text x="${M.left - 6}" y="${num(y(f * yMax) + 4)}" text-anchor="end">${Math.round(f * yMax)}</text><line class="grid" x1="${M.left}"` +
+      ` x2="${W - M.right}" y1="${num(y(f * yMax))}" y2="${num(y(f * yMax))}"/>`,
   );
   return [
     `<g class="axes">${yt.join('')}${xt.join('')}`,
@@ -150,7 +151,10 @@ function overMarks(over: readonly OverWindow[], t0: number, xMax: number, x: Sca
     .map(({ o, a, b }) => {
       const from = x(Math.max(0, a));
       const title = `${o.admitted} admitted within ${num(o.spanMs / 1000)} s: over the ${o.quota} figure ${o.figure}`;
-      return `<rect class="over" x="${num(from)}" y="${M.top}" width="${num(Math.max(2, x(Math.min(xMax, b)) - from))}" height="${PLOT_H}"><title>${escapeHtml(title)}</title></rect>`;
+      return (
+        `<rect class="over" x="${num(from)}" y="${M.top}" width="${num(Math.max(2, x(Math.min(xMax, b)) - from))}" height="${PLOT_H}">` +
+        `<title>${escapeHtml(title)}</title></rect>`
+      );
     });
 }
 
@@ -174,7 +178,8 @@ export function remainingPlot(probe: string, samples: readonly Sample[], over: r
   );
   const shaded = waits.map(
     ([a, b]) =>
-      `<rect class="wait" x="${num(x(a))}" y="${M.top}" width="${num(Math.max(1, x(b) - x(a)))}" height="${PLOT_H}"><title>Retry-After wait ${num(b - a)} s</title></rect>`,
+      `<rect class="wait" x="${num(x(a))}" y="${M.top}" width="${num(Math.max(1, x(b) - x(a)))}" height="${PLOT_H}"><title>Retry-After wait` +
+      ` ${num(b - a)} s</title></rect>`,
   );
   const seen = idx.filter((i) => samples[i]!.remaining !== undefined);
   const observed = seen.map((i): [number, number] => [x(xs[i]!), y(samples[i]!.remaining!)]);

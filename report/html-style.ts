@@ -1,6 +1,7 @@
 // The report's stylesheet, inline (no network). Colours carry meaning: green pass, red fail, amber
 // finding / incomplete, grey skip; plot classes match the legend printed under each plot.
-export const HTML_STYLE = `
+export const HTML_STYLE =
+  `
 :root { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430; background: #f6f7f9; }
 main { max-width: 1100px; margin: 0 auto; padding: 16px 24px 48px; }
 h1 { margin: 0 0 6px; font-size: 1.7rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #d5d9e0; padding-bottom: 4px; }
@@ -16,7 +17,8 @@ td.outcome.pass { color: #1f7a3d; } td.outcome.fail { color: #b42318; } td.outco
 tr.fail { background: #fdecea; } tr.finding { background: #fff6e5; }
 .level.MUST { color: #b42318; } .level.SHOULD { color: #b76e00; } .level.OBSERVE { color: #3b5bdb; }
 .legend, .note { color: #4a5568; font-size: .85rem; } .spec { color: #4a5568; font-weight: 400; font-size: .85rem; }
-pre { background: #0f1720; color: #e6edf3; padding: 8px 10px; border-radius: 6px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; font-size: .8rem; max-height: 420px; overflow-y: auto; }
+pre { background: #0f1720; color: #e6edf3; padding: 8px 10px; border-radius: 6px; overflow-x: auto; white-space: pre-wrap; word-break:` +
+  ` break-word; font-size: .8rem; max-height: 420px; overflow-y: auto; }
 td pre { background: #f1f3f6; color: #1d2430; margin: 0; }
 .check-failure { background: #fff; border-left: 4px solid #b42318; padding: 4px 14px 10px; margin: 12px 0; }
 .failure + .failure { border-top: 1px dashed #d5d9e0; } .message { font-weight: 600; }

@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
 
   test('a passing report renders green', async () => {
     const passing = fixtureReport({ series: {} });
-    passing.checks = passing.checks.filter((c) => c.outcome === 'pass'); // a skipped MUST is not a pass (issue 15 §1)
+    passing.checks = passing.checks.filter((c) => c.outcome === 'pass'); // a skipped MUST is not a pass
     const dir = join(ARTIFACTS, 'html-e2e-pass');
     writeReport(dir, passing, []);
     const page = await context.newPage();

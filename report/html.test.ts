@@ -30,7 +30,7 @@ describe('toHtml content', () => {
     const failing = toHtml(fixtureReport());
     expect(failing.indexOf('data-verdict="fail"')).toBeLessThan(failing.indexOf('id="checks"'));
     const passing = fixtureReport();
-    // A skipped MUST check is not a pass (issue 15 §1): the fixture's one is left out of the passing report.
+    // A skipped MUST check is not a pass: the fixture's one is left out of the passing report.
     passing.checks = passing.checks.filter((c) => c.level !== 'MUST' || c.outcome === 'pass');
     expect(toHtml(passing)).toContain('data-verdict="pass"');
     expect(toHtml({ ...passing, aborted: { code: 'UNREACHABLE', message: 'gone' } })).toContain(
@@ -50,7 +50,7 @@ describe('toHtml content', () => {
     ).toContain('INCOMPLETE — MUST checks not judged (allowed by --allow-incomplete)');
   });
 
-  test('a check failing for several causes lists them (issue 15 §4)', () => {
+  test('a check failing for several causes lists them', () => {
     const report = fixtureReport();
     report.checks.find((c) => c.id === 'list.limit-max')!.causes = [
       { cause: 'GET /v1/pets → 200: <b>N</b>', count: 3 },

@@ -66,7 +66,7 @@ function overAdmittedList(report: Report): string {
   return `<div class="over-admitted"><h2>Windows over the plan's figure (${over.length})</h2><ul>${items.join('\n')}</ul></div>`;
 }
 
-/** Every MUST check not judged, with its reason and fix: what kept the run from a PASS (issue 15 §1). */
+/** Every MUST check not judged, with its reason and fix: what kept the run from a PASS (docs/decisions/001). */
 function unjudgedList(report: Report): string {
   const unjudged = unjudgedMust(report);
   if (unjudged.length === 0) return '';
@@ -120,12 +120,18 @@ function checksTable(report: Report, failing: Set<CheckResult>): string {
     const shown = c.outcome === 'fail' && !failing.has(c) ? 'finding' : c.outcome;
     const title = c.outcome === 'fail' ? `<a href="#${anchor(c)}">${esc(c.title)}</a>` : esc(c.title);
     const note = skipNote(c);
-    return `<tr class="${esc(shown)}" id="row-${anchor(c)}"><td><code>${esc(c.id)}</code></td><td>${title}${note}</td><td class="level ${esc(c.level)}">${esc(c.level)}</td><td>${esc(c.specRef)}</td><td class="outcome ${esc(shown)}">${esc(shown)}</td></tr>`;
+    return (
+      `<tr class="${esc(shown)}" id="row-${anchor(c)}"><td><code>${esc(c.id)}</code></td><td>${title}${note}</td><td class="level` +
+      ` ${esc(c.level)}">${esc(c.level)}</td><td>${esc(c.specRef)}</td><td class="outcome ${esc(shown)}">${esc(shown)}</td></tr>`
+    );
   });
-  return `<section id="checks"><h2>Checks</h2>
-<p class="legend">MUST: the specification states it; a failure fails the run. SHOULD: RFC or best practice; a failure is a finding. OBSERVE: a gap in the specification; what the server does is recorded, never judged.</p>
+  return (
+    `<section id="checks"><h2>Checks</h2>
+<p class="legend">MUST: the specification states it; a failure fails the run. SHOULD: RFC or best practice; a failure is a finding. OBSERVE:` +
+    ` a gap in the specification; what the server does is recorded, never judged.</p>
 <table class="checks"><thead><tr><th>Id</th><th>Check</th><th>Level</th><th>Spec</th><th>Outcome</th></tr></thead>
-<tbody>${rows.join('\n')}</tbody></table></section>`;
+<tbody>${rows.join('\n')}</tbody></table></section>`
+  );
 }
 
 function failureBlock(failure: Failure): string {
@@ -134,15 +140,18 @@ function failureBlock(failure: Failure): string {
   const parts = [`<p class="message">${esc(failure.message)}</p>`];
   if (failure.expected !== undefined || failure.received !== undefined) {
     parts.push(
-      `<div class="pair"><div><h4>Expected</h4><pre>${esc(clip(prettyJson(failure.expected)))}</pre></div><div><h4>Received</h4><pre>${esc(clip(prettyJson(failure.received)))}</pre></div></div>`,
+      `<div class="pair"><div><h4>Expected</h4><pre>${esc(clip(prettyJson(failure.expected)))}</pre></div><div><h4>Received</h4>` +
+        `<pre>${esc(clip(prettyJson(failure.received)))}</pre></div></div>`,
     );
   }
   if (failure.counterexample !== undefined)
     parts.push(`<h4>Counterexample</h4><pre>${esc(clip(prettyJson(failure.counterexample)))}</pre>`);
-  if (req)
+  if (req) {
+    const body = req.body !== undefined ? `\n\n${req.body}` : '';
     parts.push(
-      `<h4>Request</h4><pre class="http">${esc(clip(`${req.method} ${req.url}\n${headerLines(req.headers)}${req.body !== undefined ? `\n\n${req.body}` : ''}`))}</pre>`,
+      `<h4>Request</h4><pre class="http">${esc(clip(`${req.method} ${req.url}\n${headerLines(req.headers)}${body}`))}</pre>`,
     );
+  }
   if (res)
     parts.push(
       `<h4>Response</h4><pre class="http">${esc(clip(`${res.status}\n${headerLines(res.headers)}\n\n${res.body}`))}</pre>`,
@@ -151,7 +160,7 @@ function failureBlock(failure: Failure): string {
   return `<div class="failure">${parts.join('\n')}</div>`;
 }
 
-/** Issue 15 §4: a check failing for more than one cause lists them, each with its count. */
+/** A check failing for more than one cause lists them, each with its count. */
 function causeList(c: CheckResult): string {
   if (!c.causes || c.causes.length < 2) return '';
   const items = c.causes.map((k) => `<li><code>${esc(k.cause)}</code> ×${k.count}</li>`).join('');
@@ -167,8 +176,11 @@ function failuresSection(report: Report, failing: Set<CheckResult>): string {
     const shown = FAILURE_POLICY.maxPerCheck;
     const more =
       c.failures.length > shown ? `<p class="note">… and ${c.failures.length - shown} more in report.json</p>` : '';
-    return `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level ${esc(c.level)}">${esc(c.level)}</span> <span class="spec">${esc(c.specRef)}</span></h3>
-<p class="note">${kind}</p>${causeList(c)}${c.failures.slice(0, shown).map(failureBlock).join('\n')}${more}</article>`;
+    return (
+      `<article class="check-failure" id="${anchor(c)}"><h3><code>${esc(c.id)}</code> ${esc(c.title)} <span class="level` +
+      ` ${esc(c.level)}">${esc(c.level)}</span> <span class="spec">${esc(c.specRef)}</span></h3>
+<p class="note">${kind}</p>${causeList(c)}${c.failures.slice(0, shown).map(failureBlock).join('\n')}${more}</article>`
+    );
   });
   return `<section id="failures"><h2>Failures</h2>${blocks.join('\n')}</section>`;
 }
@@ -178,7 +190,11 @@ function observeSection(report: Report): string {
   if (records.length === 0) return '';
   const rows = records.map(
     (c) =>
-      `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.title)}</td><td>${esc(c.specRef)}</td><td><pre>${c.outcome === 'skip' ? esc(`not observed: ${c.skipReason ?? 'skipped'}`) : esc(clip(prettyJson(c.observed), 1500))}</pre></td></tr>`,
+      `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.title)}</td><td>${esc(c.specRef)}</td><td><pre>${
+        c.outcome === 'skip'
+          ? esc(`not observed: ${c.skipReason ?? 'skipped'}`)
+          : esc(clip(prettyJson(c.observed), 1500))
+      }</pre></td></tr>`,
   );
   return `<section id="observe"><h2>What the server does in the specification's gaps (OBSERVE)</h2>
 <p class="legend">The specification does not say; these are records, not verdicts.</p>
@@ -225,10 +241,15 @@ function probeFigures(report: Report, probe: string, samples: readonly Sample[])
   const head = `<b>${esc(probe)}</b>: ${samples.length} request${samples.length === 1 ? '' : 's'}, ${rejected} × 429.`;
   if (samples.length < 2) {
     const s = samples[0]!;
-    return `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Status ${s.status}, Limit ${s.limit ?? '—'}, Remaining ${s.remaining ?? '—'}.</figcaption></figure>`;
+    return (
+      `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Status ${s.status}, Limit ${s.limit ?? '—'}, Remaining` +
+      ` ${s.remaining ?? '—'}.</figcaption></figure>`
+    );
   }
   const figs = [
-    `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed) and Limit (grey); 429s marked ×, Retry-After waits shaded, windows over the plan's figure shaded red.</figcaption>${remainingPlot(probe, samples, overOf(report, probe))}</figure>`,
+    `<figure class="probe" data-probe="${esc(probe)}"><figcaption>${head} Remaining (blue) against the expected staircase (green, dashed)` +
+      ` and Limit (grey); 429s marked ×, Retry-After waits shaded, windows over the plan's figure shaded red.` +
+      `</figcaption>${remainingPlot(probe, samples, overOf(report, probe))}</figure>`,
   ];
   if (subjectOf(report, probe).probe === 'day') {
     const frame = dayFrameOf(report, probe, samples);
@@ -239,7 +260,8 @@ function probeFigures(report: Report, probe: string, samples: readonly Sample[])
         ? ''
         : "; counted per day window (dotted lines: day-window starts, from the server's Reset/Retry-After)";
     figs.push(
-      `<figure class="probe" data-probe="${esc(probe)}-cumulative"><figcaption><b>${esc(probe)}</b>: admitted requests against the day quota (${quota})${windows}.</figcaption>${cumulativePlot(probe, samples, frame)}</figure>`,
+      `<figure class="probe" data-probe="${esc(probe)}-cumulative"><figcaption><b>${esc(probe)}</b>: admitted requests against the day quota` +
+        ` (${quota})${windows}.</figcaption>${cumulativePlot(probe, samples, frame)}</figure>`,
     );
   }
   return figs.join('\n');
@@ -254,7 +276,10 @@ function seriesSection(report: Report): string {
 function createdSection(report: Report): string {
   const ids = report.createdIds ?? [];
   if (ids.length === 0) return '';
-  return `<section id="created"><h2>Pets created on the target</h2><p class="note">The API has no delete; petcert names its pets with the <code>petcert-</code> prefix.</p><p><code>${esc(ids.join(', '))}</code></p></section>`;
+  return (
+    `<section id="created"><h2>Pets created on the target</h2><p class="note">The API has no delete; petcert names its pets with the ` +
+    `<code>petcert-</code> prefix.</p><p><code>${esc(ids.join(', '))}</code></p></section>`
+  );
 }
 
 /** Links to the sections present (an absent section gets no dead link). */
@@ -287,9 +312,16 @@ function partsTable(report: Report, failing: Set<CheckResult>): string {
   const rows = [...parts].map(([part, checks]) => {
     const n = (f: (c: CheckResult) => boolean) => checks.filter(f).length;
     const bad = n((c) => failing.has(c));
-    return `<tr class="${bad ? 'fail' : ''}"><td><code>${esc(part)}</code></td><td>${checks.length}</td><td>${n((c) => c.outcome === 'pass')}</td><td>${bad}</td><td>${n((c) => c.outcome === 'fail' && !failing.has(c))}</td><td>${n((c) => c.outcome === 'skip')}</td></tr>`;
+    return (
+      `<tr class="${bad ? 'fail' : ''}"><td><code>${esc(part)}</code></td><td>${checks.length}</td>` +
+      `<td>${n((c) => c.outcome === 'pass')}</td><td>${bad}</td><td>${n((c) => c.outcome === 'fail' && !failing.has(c))}</td>` +
+      `<td>${n((c) => c.outcome === 'skip')}</td></tr>`
+    );
   });
-  return `<table class="checks parts"><thead><tr><th>Part</th><th>Checks</th><th>Passed</th><th>Failing</th><th>Findings</th><th>Skipped</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<table class="checks parts"><thead><tr><th>Part</th><th>Checks</th><th>Passed</th><th>Failing</th><th>Findings</th><th>Skipped` +
+    `</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 export function toHtml(report: Report, failOn: FailOn = 'must'): string {

@@ -68,7 +68,8 @@ function testcase(check: CheckResult, failing: Set<CheckResult>, suite: string):
   const body: string[] = [];
   if (failing.has(check)) {
     body.push(
-      `      <failure message="${xmlEscape(check.failures[0]?.message ?? 'failed')}" type="${xmlEscape(check.level)}">${xmlEscape(failureText(check))}</failure>`,
+      `      <failure message="${xmlEscape(check.failures[0]?.message ?? 'failed')}"` +
+        ` type="${xmlEscape(check.level)}">${xmlEscape(failureText(check))}</failure>`,
     );
   } else if (check.outcome === 'skip') {
     body.push(`      <skipped message="${xmlEscape(skipMessage(check))}"/>`);
@@ -89,7 +90,9 @@ function abortedCase(report: Report, suite: string): string[] {
   if (!report.aborted) return [];
   return [
     `    <testcase classname="${xmlEscape(`${suite}.run`)}" name="run completed">`,
-    `      <error message="${xmlEscape(report.aborted.message)}" type="${xmlEscape(report.aborted.code)}">${xmlEscape(`The run stopped early (${report.aborted.code}); the verdict is incomplete.\n${report.aborted.message}`)}</error>`,
+    `      <error message="${xmlEscape(report.aborted.message)}" type="${xmlEscape(report.aborted.code)}">${xmlEscape(
+      `The run stopped early` + ` (${report.aborted.code}); the verdict is incomplete.\n${report.aborted.message}`,
+    )}</error>`,
     `    </testcase>`,
   ];
 }
@@ -107,7 +110,9 @@ function incompleteCase(report: Report, suite: string, failOn: FailOn): string[]
   const message = `${unjudged.length} MUST check(s) not judged: ${unjudged.map((c) => c.id).join(', ')}`;
   const verdict = report.allowIncomplete
     ? `      <skipped message="${xmlEscape(`INCOMPLETE, allowed by --allow-incomplete: ${message}`)}"/>`
-    : `      <error message="${xmlEscape(message)}" type="INCOMPLETE">${xmlEscape(`The run finished but is INCOMPLETE (exit 4): a PASS needs every MUST check judged.\n${list}`)}</error>`;
+    : `      <error message="${xmlEscape(message)}" type="INCOMPLETE">${xmlEscape(
+        `The run finished but is INCOMPLETE (exit 4): a PASS needs` + ` every MUST check judged.\n${list}`,
+      )}</error>`;
   return [
     `    <testcase classname="${xmlEscape(`${suite}.run`)}" name="every MUST check judged">`,
     verdict,
@@ -127,12 +132,15 @@ export function toJUnit(report: Report, failOn: FailOn = 'must'): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="petcert" tests="${tests}" failures="${failing.size}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}">`,
-    `  <testsuite name="${xmlEscape(suite)}" tests="${tests}" failures="${failing.size}" errors="${errors}" skipped="${skipped}" time="${seconds.toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
+    `  <testsuite name="${xmlEscape(suite)}" tests="${tests}" failures="${failing.size}" errors="${errors}" skipped="${skipped}"` +
+      ` time="${seconds.toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
     `    <properties>`,
     `      <property name="target" value="${xmlEscape(report.target)}"/>`,
     `      <property name="seed" value="${report.seed ?? ''}"/>`,
     `      <property name="requests" value="${report.requests}"/>`,
-    `      <property name="verdict" value="${xmlEscape(verdictOf(report, failOn).toUpperCase())}${report.allowIncomplete ? ' (allowed by --allow-incomplete)' : ''}"/>`,
+    `      <property name="verdict" value="${xmlEscape(verdictOf(report, failOn).toUpperCase())}${
+      report.allowIncomplete ? ' (allowed by' + ' --allow-incomplete)' : ''
+    }"/>`,
     `      <property name="unjudged-must" value="${unjudgedMust(report).length}"/>`,
     ...(report.aborted ? [`      <property name="aborted" value="${xmlEscape(report.aborted.message)}"/>`] : []),
     ...networkProperties(report),

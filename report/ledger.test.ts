@@ -25,7 +25,7 @@ test('one cap and one clip for every engine: findings deduplicated by message, b
   expect([result.id, result.title, result.outcome]).toEqual(['t.must[free]', 'a rule (free)', 'fail']);
 });
 
-// Issue 15 §4: a second cause behind many findings of the first (400s from a body parser, after the
+// A second cause behind many findings of the first (400s from a body parser, after the
 // 200s) is shown in the same run, not after the team fixed the first.
 test('failures are kept by cause: one example of every cause before a second of any, within the cap', () => {
   const ledger = createLedger();
@@ -115,7 +115,7 @@ test('OBSERVE tallies are fed by the check itself: a string id does not compile'
   expect(tallied[0]).toBe('t.seen: accepted');
 });
 
-// One check model (issue 17 §1): a guard and a pure judge over a typed observation; every kind of
+// One check model (docs/decisions/008): a guard and a pure judge over a typed observation; every kind of
 // Verdict reaches the report as the ledger's outcome, "could not judge" as an unjudged skip.
 test('judgeRule: the guard speaks first, and each kind of verdict becomes its outcome', () => {
   const rule: Rule<{ seen: number }> = {

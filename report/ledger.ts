@@ -133,7 +133,7 @@ export const verdictsOf = (judged: Judged): readonly Verdict[] =>
   'kind' in judged ? [judged as Verdict] : (judged as readonly Verdict[]);
 
 /**
- * The failure cap, kept by cause (issue 15 §4): a new cause always gets a place while the kept
+ * The failure cap, kept by cause (docs/decisions/002): a new cause always gets a place while the kept
  * findings hold a second example of some cause (the newest such example gives way); a further example
  * of a known cause only fills free places. So the report shows one example of every cause (up to the
  * cap) before a second of any.

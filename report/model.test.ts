@@ -12,7 +12,7 @@ const must = (outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {})
   ...extra,
 });
 
-describe('verdict and exit code (issue 15 §1)', () => {
+describe('verdict and exit code', () => {
   const base = fixtureReport({ checks: [must('pass')] });
   const unjudged = must('skip', { skipReason: 'budget' });
   const notApplicable = must('skip', { id: 'm.na', skipReason: "quota's", skipKind: 'not-applicable' });
@@ -59,7 +59,7 @@ describe('verdict and exit code (issue 15 §1)', () => {
   });
 });
 
-describe('Report: one shape per kind (issue 17 §1)', () => {
+describe('Report: one shape per kind', () => {
   test("a kind carries its own fields; another kind's field does not compile; readers may ask any report", () => {
     const base = {
       tool: 'petcert' as const,

@@ -1,5 +1,5 @@
 // The report: findings as data. report.json is the source; JUnit, HTML and the console summary are
-// renderings of it. The shape of report.json is an interface other tools read (issue #3 §3): change
+// renderings of it. The shape of report.json is an interface other tools read (docs/decisions/008): change
 // it only by adding optional fields.
 
 import type { PlanTable } from '../spec/plans.ts';
@@ -190,10 +190,10 @@ export type CertifyReport = ReportBase &
 export type CapacityReport = ReportBase & Fields<'capacity'> & { kind: 'capacity' };
 
 /**
- * report.json: one shape per command, told apart by `kind` (issue 17 §1), instead of one bag of every
- * engine's optional fields: a quota report cannot be given created pets, nor a conform report a
- * capacity verdict. The JSON is unchanged (every field where it was): readers of report.json see no
- * difference, and may still read any field of any report (absent when the kind does not write it).
+ * report.json: one shape per command, told apart by `kind`, rather than one bag of every engine's
+ * optional fields: a quota report cannot be given created pets, nor a conform report a capacity verdict.
+ * Every field is where a reader of report.json expects it, and any field of any report may be read
+ * (absent when the kind does not write it).
  */
 export type Report = ConformReport | QuotaReport | CertifyReport | CapacityReport;
 
@@ -202,7 +202,7 @@ export type FailOn = 'must' | 'should';
 /**
  * pass: every MUST check the run owns was judged and none failed (at the fail-on level). fail: one
  * failed. incomplete: the run stopped before a verdict (`aborted`), or finished with a MUST check it
- * could not judge (issue 15 §1): never a pass.
+ * could not judge (docs/decisions/001): never a pass.
  */
 export type Verdict = 'pass' | 'fail' | 'incomplete';
 

@@ -1,7 +1,7 @@
 // Writes a report's artifacts into a directory. Every artifact's final text is scrubbed of secrets
 // once more, whatever its renderer did: a key in a report is a leak we cannot take back. Each file is
 // written under a temporary name and renamed into place: a reader (or a run killed mid-write) never
-// sees half a file (issue 16 §3).
+// sees half a file (docs/decisions/004).
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../core/redact.ts';

@@ -1,5 +1,16 @@
-import { expect, test } from 'vitest';
-import { importEdges, runtimeDependencies, violations, type Edge } from './house.ts';
+import { describe, expect, test } from 'vitest';
+import {
+  comments,
+  importEdges,
+  issueCitations,
+  longLines,
+  MAX_LINE,
+  PENDING,
+  runtimeDependencies,
+  violations,
+  wordSources,
+  type Edge,
+} from './house.ts';
 
 const edges = importEdges();
 const packages = runtimeDependencies();
@@ -36,7 +47,6 @@ test.for<[string, Edge, RegExp]>([
     { from: 'load/quota.ts', to: 'esbuild', kind: 'package' },
     /not a runtime dependency/,
   ],
-  // cli/capacity.ts ↔ cli/capacity-merge.ts imported each other until the capacity engine left cli/.
   [
     'a circle between cli/ files',
     { from: 'cli/capacity-merge.ts', to: 'cli/capacity.ts', kind: 'file' },
@@ -47,7 +57,7 @@ test.for<[string, Edge, RegExp]>([
     { from: 'load/capacity/canary-plan.ts', to: 'load/capacity/plan.ts', kind: 'file' },
     /an import circle: load\/capacity\/canary-plan\.ts ↔ load\/capacity\/plan\.ts/,
   ],
-  // Erased at build time, a type-only circle still ties two files together for a reader (minute.ts ↔ minute-bucket.ts did).
+  // Erased at build time, a type-only circle still ties two files together for a reader.
   [
     'a type-only circle',
     { from: 'cli/capacity-merge.ts', to: 'cli/capacity.ts', kind: 'file', typeOnly: true },
@@ -70,4 +80,65 @@ test('tests, kits and benches may import anything; type-only imports of dev pack
   // A test importing what it tests is no circle.
   const erased: Edge[] = [{ from: 'cli/capacity.ts', to: 'cli/capacity.test.ts', kind: 'file' }];
   expect(violations([...edges, ...erased], packages)).toEqual([]);
+});
+
+describe('the rules of words', () => {
+  const files = wordSources();
+
+  test(`no non-test, non-generated TypeScript line is past ${MAX_LINE} characters (file:line)`, () => {
+    expect(files.length).toBeGreaterThan(300);
+    expect(longLines(files)).toEqual([]);
+  });
+
+  test('no comment cites an issue or a review (file:line)', () => {
+    expect(issueCitations(files)).toEqual([]);
+  });
+
+  test('only the folders named PENDING are left out, and no generated file is read', () => {
+    for (const dir of PENDING) expect(dir).toMatch(/^[a-z0-9-]+(\/[a-z0-9-]+)*\/$/);
+    expect(files.some((f) => f.path.startsWith('load/') && !f.path.startsWith('load/probes/'))).toBe(true);
+    expect(files.some((f) => PENDING.some((dir) => f.path.startsWith(dir)))).toBe(false);
+    expect(files.some((f) => f.path.endsWith('.gen.ts'))).toBe(false);
+  });
+
+  test('a long line is named as file:line; tests and generated files may run long', () => {
+    const long = 'x'.repeat(MAX_LINE + 1);
+    const found = longLines([
+      { path: 'report/a.ts', text: `ok\n${'x'.repeat(MAX_LINE)}\n${long}` },
+      { path: 'report/a.test.ts', text: long },
+      { path: 'spec/contract.gen.ts', text: long },
+    ]);
+    expect(found).toEqual(['report/a.ts:3']);
+  });
+
+  test.for<[string, string]>([
+    ['an issue and its section', '// the verdict (issue 15 §1)'],
+    ['an issue by number sign', '/** shape fixed by issue #10 */'],
+    ['a bare number sign', 'const a = 1; // see #27'],
+    ['a review', '  // Review R3: 5 of 5 by hand'],
+    ['in a block comment', '/*\n * as issues 12 asks\n */'],
+  ])('a comment citing %s is named as file:line', ([, text]) => {
+    const line = text.split('\n').findIndex((l) => /\d/.test(l)) + 1;
+    expect(issueCitations([{ path: 'core/a.ts', text }])).toEqual([`core/a.ts:${line}`]);
+  });
+
+  test.for<[string, string]>([
+    ['an HTML entity in a comment', "// '&#60;b&#62;' is the escaped <b>"],
+    ['a spec section', '// §8.2: Reset is a Unix timestamp'],
+    ['a CSS colour in a string', "const red = '#123';"],
+    ['an issue number in a string', "const s = 'issue 15';"],
+    ['an issue number in a template', 'const s = `issue ${n} #12`;'],
+    ['a number sign after a letter', '// C#12 is no citation'],
+  ])('%s is no citation', ([, text]) => {
+    expect(issueCitations([{ path: 'core/a.ts', text }])).toEqual([]);
+  });
+
+  test('comments are read from the syntax tree: leading, trailing, inside a template expression, before a closing brace', () => {
+    const text = 'const a = `${1 /* in */}`; // after\nfunction f() {\n  g();\n  // last\n}\n';
+    expect(comments('x.ts', text).map((c) => [c.line, c.text])).toEqual([
+      [1, '/* in */'],
+      [1, '// after'],
+      [4, '// last'],
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-// Is this the Animal Store at all? Decided from a few requests before any judged one (issue 16 §1), so
+// Is this the Animal Store at all? Decided from a few requests before any judged one (docs/decisions/003), so
 // that a wrong base URL is named as such (exit 3) instead of failing every check of a service that is
 // not there. Pure: the requests to send, what each answer proves, the verdict and the nearby base URLs
 // worth trying; the CLI sends them (cli/identify.ts).

@@ -100,7 +100,7 @@ describe('server clock', () => {
   });
 
   // uvicorn refreshes its formatted Date once a second: an answer's Date may be up to a second stale. A
-  // stale Date read as fresh made the clock "jump" back and Reset look a window too far ("1795501277 is
+  // stale Date read as fresh makes the clock "jump" back and Reset look a window too far ("1795501277 is
   // not within the 3 s minute window from the server's Date (1795501272)").
   it('a Date cached for up to a second never throws the estimate off by more than the slack', () => {
     const clock = createServerClock();

@@ -131,7 +131,10 @@ export function contradiction(
       (l.remaining === undefined || l.remaining === x.remaining) &&
       (l.reset === undefined || toReset === undefined || Math.abs(l.reset - toReset) <= SLACK_SECONDS);
     if (limits.length && !limits.some(agrees))
-      return `RateLimit ${JSON.stringify(current)} agrees with no part of X-RateLimit-Limit ${x.limit}, -Remaining ${x.remaining}, -Reset ${x.reset}${toReset === undefined ? '' : ` (${toReset} s after Date)`}`;
+      return (
+        `RateLimit ${JSON.stringify(current)} agrees with no part of X-RateLimit-Limit ${x.limit}, -Remaining ${x.remaining}, -Reset` +
+        ` ${x.reset}${toReset === undefined ? '' : ` (${toReset} s after Date)`}`
+      );
   }
   if (policy !== undefined) {
     const quotas = policies.map((p) => p.quota);

@@ -72,7 +72,7 @@ describe('ratelimit.countdown and refilling limiters', () => {
     if (countdown.kind !== 'scenario') throw new Error('countdown is a scenario');
     return countdown.run(4, { ...bucketCtx, baseUrl: 'http://127.0.0.1/v1', apiKey: 'k', send } as RunContext);
   }
-  // A run that compared nothing is not a pass (it was, before: `comparable < 2` returned undefined).
+  // A run that compared nothing is undecided, not a pass.
   test('a full bucket that refills between requests is undecided, never failed', async () => {
     expect(await run(1, 1000)).toBe(UNDECIDED);
   });

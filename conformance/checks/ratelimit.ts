@@ -186,7 +186,9 @@ export const ratelimitChecks: Check[] = [
     cost: 4,
     arbitrary: () => fc.integer({ min: 3, max: 5 }),
     undecided: {
-      skip: 'no two answers in one window could be compared: every pair had a new Reset, time for a refilling limiter to give a request back, or Reset one window after Date (a sliding log, where requests age out at times petcert cannot know)',
+      skip:
+        'no two answers in one window could be compared: every pair had a new Reset, time for a refilling limiter to give a request' +
+        ' back, or Reset one window after Date (a sliding log, where requests age out at times petcert cannot know)',
       fix: 'a key no other client uses, on windows of 60 s or more; `petcert quota` judges the count down its own way (quota.headers.remaining)',
     },
     async run(n, ctx) {
@@ -228,7 +230,9 @@ export const ratelimitChecks: Check[] = [
     applies: (ex) => ex.response.status === 429,
     // conform paces itself under the quota and never exhausts it: without a 429 the rule is quota's.
     unseen: {
-      skip: 'no 429 was answered: conform paces itself under the quota and never exhausts it; `petcert quota` (and certify) judge 429 + Retry-After (quota.retry-after.present, quota.retry-after.accurate)',
+      skip:
+        'no 429 was answered: conform paces itself under the quota and never exhausts it; `petcert quota` (and certify) judge 429 +' +
+        ' Retry-After (quota.retry-after.present, quota.retry-after.accurate)',
       kind: 'not-applicable',
     },
     judge(ex) {

@@ -45,7 +45,7 @@ export function planBudget(
 
 /**
  * The least budget whose plan gives every check at least one run: what certify plans each key with
- * (issue 15 §1: every MUST check runs), and the figure a budget skip names ("raise --budget to N").
+ * (every MUST check runs: docs/decisions/001), and the figure a budget skip names ("raise --budget to N").
  * The plan only grows with the budget, so a bisection finds it.
  */
 export function budgetCovering(checks: readonly Plannable[], maxRuns: number, coverage = coverageCost()): number {

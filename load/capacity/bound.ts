@@ -30,5 +30,7 @@ export function capacityBound(o: { steps: number; stepSeconds: number; calibrate
   };
 }
 
-export const CAPACITY_BOUND_HELP = `Every wait ends: the run's worst case = preflight ${formatBound(PREFLIGHT_TIMEOUT_MS)} + calibration ${formatBound(CALIBRATION_TIMEOUT_MS + KILL_GRACE_MS)}
+export const CAPACITY_BOUND_HELP =
+  `Every wait ends: the run's worst case = preflight ${formatBound(PREFLIGHT_TIMEOUT_MS)} + calibration` +
+  ` ${formatBound(CALIBRATION_TIMEOUT_MS + KILL_GRACE_MS)}
 + steps × (--step-seconds + ${formatBound(STEP_PROCESS_SLACK_MS + KILL_GRACE_MS)}): each k6 process is stopped at its deadline. Printed at start.`;

@@ -1,6 +1,6 @@
 // Which spare keys become canaries, and how fast each sends. A canary must cross its quota inside the
-// step it runs in, or it judges nothing (issue 18: a Business canary paced at 3 × its share sent 447
-// requests in a 10 s step, never met its quota of 1,000, and the over-admitting service passed). So
+// step it runs in, or it judges nothing (a Business canary paced at 3 × its share sends 447 requests in a
+// 10 s step, never meets its quota of 1,000, and an over-admitting service passes). So
 // each canary sends at least CANARY_OVERSHOOT × its per-minute quota within one of the server's
 // windows, whatever that window's phase, while the step's planned load runs. Any plan with a spare key
 // in the key file may give a canary (the smallest quota first: it needs the lowest rate); the canaries

@@ -8,7 +8,9 @@ import type { RunnerStep } from './result.ts';
 const CLIENT_SIDE: ReadonlyArray<{ text: RegExp; fix: string }> = [
   {
     text: /x509|certificate signed by unknown authority|unknown authority/i,
-    fix: "k6 does not trust the server's certificate: give its CA with --ca-file (petcert hands k6 a bundle of the system's roots and that file as SSL_CERT_FILE)",
+    fix:
+      "k6 does not trust the server's certificate: give its CA with --ca-file (petcert hands k6 a bundle of the system's roots and that" +
+      ' file as SSL_CERT_FILE)',
   },
   {
     text: /certificate required|bad certificate|handshake failure/i,

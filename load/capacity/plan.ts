@@ -105,7 +105,8 @@ export function buildPlan(settings: CapacitySettings, table: PlanTable, keys: re
   }
   if (shortfalls.length > 0 && !settings.scaleToKeys) {
     throw new ConfigError(
-      `the keys cannot carry ${top.toFixed(2)} × the planned rate with every key at ≤ ${KEY_SHARE * 100} % of its minute and day quotas: add ${shortfalls.join(', ')}; or test less with --max-factor, or the largest rate the keys carry with --scale-to-keys`,
+      `the keys cannot carry ${top.toFixed(2)} × the planned rate with every key at ≤ ${KEY_SHARE * 100} % of its minute and day quotas: add` +
+        ` ${shortfalls.join(', ')}; or test less with --max-factor, or the largest rate the keys carry with --scale-to-keys`,
       '--keys-file',
     );
   }

@@ -70,7 +70,7 @@ describe('capacityReport: a canary that could not judge is never a PASS', () => 
     const out = report(r, canaries);
     expect(skipOf(out)).toMatchObject({ outcome: 'skip', skipKind: 'unjudged' });
     if (fix) expect(skipOf(out).fix).toMatch(fix);
-    // The INCOMPLETE verdict (issue 15 §1) replaces the interim UNJUDGED stop (exit 3): it finished, a MUST check was not judged.
+    // INCOMPLETE, exit 4, not a stop (docs/decisions/001): the run finished, a MUST check was not judged.
     expect(out.aborted).toBeUndefined();
     expect(verdictOf(out)).toBe('incomplete');
     expect(exitCodeOf(out)).toBe(4);

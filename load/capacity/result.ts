@@ -65,8 +65,8 @@ export interface RunnerResult {
   segment: string;
   /**
    * k6's --execution-segment-sequence (null when none). Runners pick load keys by iteration number, and
-   * only runners given one sequence number iterations without overlap. Absent from the lines of bundles
-   * before 2026-11-24, whose runners owned whole keys.
+   * only runners given one sequence number iterations without overlap. Absent from the lines of older
+   * bundles, whose runners owned whole keys.
    */
   sequence?: string | null;
   steps: RunnerStep[];

@@ -39,7 +39,7 @@ export function parseSlo(text: string = DEFAULT_SLO): Slo {
 /** The k6 trend stat name of a percentile: 99 → "p(99)". */
 export const trendStat = (p: string): string => `p(${p})`;
 
-/** Percentiles every step reports (the issue's p50/p95/p99) plus any the SLO names. */
+/** Percentiles every step reports (p50/p95/p99) plus any the SLO names. */
 export function reportedPercentiles(slo: Slo): string[] {
   return [...new Set(['50', '95', '99', ...Object.keys(slo.latency)])].sort((a, b) => Number(a) - Number(b));
 }

@@ -49,10 +49,12 @@ export function testRunManifest(input: TestRunInput, parallelism: number): Recor
 
 function instructions(input: TestRunInput & { keysFile: string }, parallelism: number): string {
   return [
-    `# petcert capacity: k6-operator TestRun, ${parallelism} runners (execution segments i/${parallelism}:(i+1)/${parallelism}, each key's load shared out between them).`,
+    `# petcert capacity: k6-operator TestRun, ${parallelism} runners (execution segments i/${parallelism}:(i+1)/${parallelism}, each key's` +
+      ` load shared out between them).`,
     '#   npm run build',
     `#   kubectl create configmap ${TESTRUN_NAME} --from-file=load/dist/capacity.js${input.plansFile ? ` --from-file=plans.json=${input.plansFile}` : ''}`,
-    `#   kubectl create secret generic ${TESTRUN_NAME}-keys --from-file=keys.txt=${input.keysFile}   # literal keys (env:NAME lines do not resolve in the cluster)`,
+    `#   kubectl create secret generic ${TESTRUN_NAME}-keys --from-file=keys.txt=${input.keysFile}   # literal keys (env:NAME lines do not` +
+      ` resolve in the cluster)`,
     '#   kubectl apply -f THIS_FILE',
     `#   kubectl logs -l k6_cr=${TESTRUN_NAME} --tail=-1 > runners.log && petcert capacity merge runners.log`,
     '',

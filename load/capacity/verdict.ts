@@ -27,7 +27,8 @@ export function judgeStep(step: MergedStep, slo: Slo, generator: Generator): Cap
   const keepsUp = achievedRate >= ACHIEVED_SHARE * step.offeredRate;
   if (!keepsUp)
     breaches.push(
-      `achieved ${round(achievedRate)} req/s < ${ACHIEVED_SHARE * 100} % of ${round(step.offeredRate)}${step.dropped ? ` (${step.dropped} iterations dropped)` : ''}`,
+      `achieved ${round(achievedRate)} req/s < ${ACHIEVED_SHARE * 100} % of` +
+        ` ${round(step.offeredRate)}${step.dropped ? ` (${step.dropped} iterations dropped)` : ''}`,
     );
   const aboveGenerator = generator.limit !== null && !generator.atLeast && step.offeredRate > generator.limit;
   const verdict: StepVerdict =

@@ -4,7 +4,7 @@
 //                        (a shared, overloaded limiter shedding load on keys far below their quota);
 //   overAdmits:          a quota 429 is turned into 200 (a limiter that stops counting under load);
 //   overAdmitsBy:        each key's window admits `extra(quota)` requests beyond its quota (10 %, or
-//                        one), then refuses again: the issue's hidden service, caught only by a canary
+//                        one), then refuses again: a hidden over-admission, caught only by a canary
 //                        that sends past its quota within one window.
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { Handle } from '../../reference/types.ts';

@@ -1,4 +1,4 @@
-// Every command line the documentation shows a user, read from where it is written (issue 16 §2): each
+// Every command line the documentation shows a user, read from where it is written (docs/decisions/009): each
 // command's --help examples, the shell blocks of README.md and docs/, and the GitHub Actions workflow in
 // examples/ (its steps, and the steps it shows commented out). A new example is picked up without
 // touching the test that runs them all (cli/documented.e2e.test.ts).

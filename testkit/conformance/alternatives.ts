@@ -1,5 +1,5 @@
-// Correct servers that made unusual choices — each one petcert once failed, or could plausibly fail,
-// without the specification forbidding it. Routed like the faults (/<name>/v1); the proof test
+// Correct servers that made unusual choices — each one a checker could plausibly fail, without the
+// specification forbidding it. Routed like the faults (/<name>/v1); the proof test
 // expects every one of them to pass.
 import type { AppResponse } from '../../reference/index.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';

@@ -116,8 +116,8 @@ function canListen(port: number): Promise<boolean> {
 
 /**
  * A port nobody listens on, for a connection to be refused or a k6 REST API to take. Not one a port-0
- * server held and gave back: with the suite's files in parallel another server took that number before
- * it was used (a full run saw a TIMEOUT instead of CONNECTION_REFUSED), while nobody in the suite asks
+ * server held and gave back: with the suite's files in parallel another server may take that number before
+ * it is used (a TIMEOUT instead of CONNECTION_REFUSED), while nobody in the suite asks
  * for a port below the range.
  */
 export async function unusedPort(besides: readonly number[] = []): Promise<number> {
@@ -376,8 +376,8 @@ export async function idleClosingProxy(targetPort: number, idleMs = 30, reset = 
   );
 }
 
-// ——— Rate-limit liars: the reference server with one lie in its rate-limit answers (issue 12: every wait
-// ends). Each is a response edit, so tests use it in-process on a fake clock (testkit/load/in-process.ts)
+// ——— Rate-limit liars: the reference server with one lie in its rate-limit answers (every wait
+// ends: docs/decisions/006). Each is a response edit, so tests use it in-process on a fake clock (testkit/load/in-process.ts)
 // or over a socket (`liar`).
 
 /** A response edit; `serverNowMs` is the server's clock at the answer. */

@@ -1,4 +1,4 @@
-// Loopback services that are NOT the Animal Store where a newcomer points petcert (issue 16 §1): a
+// Loopback services that are NOT the Animal Store where a newcomer points petcert (docs/decisions/003): a
 // reverse proxy that serves the reference server under a path prefix, a static file server, another
 // JSON API (a classic "petstore" of another shape), and a server that redirects elsewhere.
 import { request as httpRequest } from 'node:http';

@@ -39,7 +39,7 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
   ],
   wrappers: [
     { name: 'erl latency 150ms', service: 'erl', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
-    // a84ae6a's overAdmit twin at that latency: its count of 21 is within what a bucket refills over it, so it is judged
+    // The overAdmit twin at that latency: its count of 21 is within what a bucket refills over it, so it is judged
     // exactly only on evidence no bucket gives (minute-bucket.ts: a Retry-After naming the window's end, a 429 too early).
     {
       name: 'erl latency 150ms overAdmit',
@@ -60,12 +60,12 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
         expect: 'pass',
       },
     ]),
-    // Review R3 of #15: the limiter package's TokenBucket mounted once per quota (a 200 reports the day), 2 s windows, 200 ms away.
-    // Bench only, not an e2e row. quota.rejected.next-window (a fixed-window rule, the model unknown) was unjudged whenever the
-    // window after the 429 refused early: 0 PASS in 10 (main f16bfd8; 50 ms and 150 ms: 0 in 10 each). The Resets of the minute's
-    // 429s now show no fixed window (minute-bucket.ts tellNotFixed): 10 in 10 PASS, every MUST judged or shown not to apply (main
-    // 589b8c2; 50 and 150 ms: 10 in 10 at 5249e8b). Its overAdmit twin (a bucket of 25) spends the 100-request day before the
-    // recovery: INCOMPLETE 10 in 10, never PASS; its minute count is within what a bucket of 20 refills over it (GAPS.md limit).
+    // The limiter package's TokenBucket mounted once per quota (a 200 reports the day), 2 s windows, 200 ms away. Bench only,
+    // not an e2e row. A fixed-window rule such as quota.rejected.next-window cannot judge it (the window after the 429 may
+    // refuse early); the Resets of the minute's 429s show no fixed window (minute-bucket.ts tellNotFixed), so every MUST rule
+    // is judged or shown not to apply: a PASS (`npm run bench:limiters -- --name 'token-bucket twice latency 200ms'`). Its
+    // overAdmit twin (a bucket of 25) spends the 100-request day before the recovery: INCOMPLETE, never PASS; its minute
+    // count is within what a bucket of 20 refills over it (GAPS.md limit).
     ...declaredBucket([
       {
         name: 'token-bucket twice latency 200ms',

@@ -1,7 +1,7 @@
 // Two bucket limiters, one middleware per quota, each writing its own X-RateLimit-* (a gateway plugin per
 // quota, or the same limiter library mounted twice): the minute's first (its headers on its 429), then the
 // day's (its headers on every 200: the last to run wins). A correct server (spec/GAPS.md: two limiters; token
-// bucket, GCRA) whose 200s never show the minute model: review R3 of #15. One quota's headers as metered.ts
+// bucket, GCRA) whose 200s never show the minute model. One quota's headers as metered.ts
 // writes them (`admittedHeaders`, `refuse`).
 import type { RequestHandler } from 'express';
 import type { Plan } from '../../spec/plans.ts';

@@ -1,7 +1,7 @@
-// Express 5 + express-rate-limit 8, set up as the issue's team did: two independent limiters (one for
+// Express 5 + express-rate-limit 8, set up as many teams do: two independent limiters (one for
 // the minute quota, one for the day), `legacyHeaders: true` (X-RateLimit-Limit/-Remaining/-Reset, Reset
 // rounded up to the second), the default in-memory store, keyed by API key. Each limiter writes its own
-// headers, so an answer carries those of the last limiter that ran: with order 'minute-day' (the issue's
+// headers, so an answer carries those of the last limiter that ran: with order 'minute-day' (the common
 // setup) a 200 reports the day quota and a minute 429 the minute quota; 'day-minute' is the variant where
 // the minute limiter runs last, so admitted answers report the minute. The memory store starts a key's
 // window at the key's first request after its last window ended (not aligned to anything).

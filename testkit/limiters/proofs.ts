@@ -1,4 +1,4 @@
-// The proofs of issue 15 §2/§3 as data, shared by the e2e tests (one server per file) and the repeat
+// The proofs of docs/decisions/007 as data, shared by the e2e tests (one server per file) and the repeat
 // bench (bench/verdict-stability.ts, ten runs each): which service, which fault or wrapper, which probes,
 // and what petcert must say — PASS with every MUST judged, or FAIL on the one check the fault breaks.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ export const PROOF_PLANS = {
 } as const;
 
 /**
- * A pro day of six minutes: its minute and burst probes no longer spend the day before the burst is
+ * A pro day of six minutes: its minute and burst probes do not spend the day before the burst is
  * judged, and a bucket's day refills at 12/s against a 20/s minute pace (it runs dry after 30 s, longer
  * than a day window).
  */
@@ -26,7 +26,7 @@ export const ROOMY_PLANS = {
   plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 240 } },
 } as const;
 
-/** For the far-away server: 150 ms is 5 % of a 3 s window (the issue's setup). */
+/** For the far-away server: 150 ms is 5 % of a 3 s window. */
 export const SLOW_PLANS = {
   windows: { minuteSeconds: 3, daySeconds: 30 },
   plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } },

@@ -1,4 +1,4 @@
-// Starts one limiter service for a person reproducing a verdict (limiters-status.md gives the commands):
+// Starts one limiter service for a person reproducing a verdict (testkit/limiters/README.md gives the commands):
 //   npx tsx testkit/limiters/serve.ts erl --plans plans.json --key kfree=free --key kpro=pro \
 //     [--fault overAdmit|wrongRemaining|noRetryAfter|noDay] [--latency MS] [--jitter MS] [--skew S]
 // prints the base URL (behind the wrapper when one is asked for) and serves until SIGINT/SIGTERM.

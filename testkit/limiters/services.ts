@@ -8,7 +8,7 @@ import { tokenBucketService } from './token-bucket.ts';
 import { tokenBucketTwiceService } from './buckets-twice.ts';
 
 export const NODE_SERVICES = {
-  /** express-rate-limit, minute then day limiter (the issue's setup: a 200 reports the day). */
+  /** express-rate-limit, minute then day limiter (the common setup: a 200 reports the day). */
   erl: (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'minute-day', fault }),
   /** express-rate-limit, day then minute limiter (the last middleware, the minute, writes a 200's headers). */
   'erl-minute-last': (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'day-minute', fault }),

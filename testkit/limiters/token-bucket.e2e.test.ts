@@ -1,4 +1,4 @@
-// e2e (issue 15 §2): petcert quota against this real-library server and its faulty twins (rows: all-proofs.ts).
+// e2e (docs/decisions/007): petcert quota against this real-library server and its faulty twins (rows: all-proofs.ts).
 import { proofSuite } from './proof-suite.ts';
 
 proofSuite("the limiter package's TokenBucket", [

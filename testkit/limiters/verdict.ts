@@ -1,6 +1,6 @@
 // What one `petcert quota` (or certify) run said, read from its report.json: the verdict the e2e proofs
 // assert and the repeat bench tabulates. A MUST check skipped as "unjudged" is named as such: a run with
-// one is not a PASS (issue 15 §1), whatever the exit code of the day said.
+// one is not a PASS (docs/decisions/001), whatever the exit code of the day said.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

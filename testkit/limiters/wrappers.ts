@@ -2,7 +2,7 @@
 //   latencyMs  a server far away: each request reaches it latencyMs / 2 late and its answer comes back
 //              latencyMs / 2 late (the server's Date is stamped in the middle, as over a real network);
 //   jitterMs   answers held back a random 0..jitterMs each, so concurrent requests come back in another
-//              order than the server answered them (§3 of issue 15: evidence in the server's order);
+//              order than the server answered them (docs/decisions/007: evidence in the server's order);
 //   skewSeconds the server's clock is off: Date, X-RateLimit-Reset and an HTTP-date Retry-After are all
 //              moved by it (Reset stays consistent with the skewed Date; delay-seconds are unchanged).
 import { Agent, type IncomingHttpHeaders } from 'node:http';

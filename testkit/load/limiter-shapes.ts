@@ -1,4 +1,4 @@
-// Small rate limiters as real services build them (issue 15 §2), for the probes' virtual-time tests:
+// Small rate limiters as real services build them (docs/decisions/007), for the probes' virtual-time tests:
 // the counting rules and header forms of express-rate-limit's memory store and rate-limiter-flexible
 // (a key's window starts at its first request after the last one ended), token buckets and GCRA, two
 // independent middlewares each writing its own X-RateLimit-* (the last one to run wins), slowapi's

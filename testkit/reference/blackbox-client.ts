@@ -1,6 +1,6 @@
 // A stranger's client for `petcert serve`: it knows only the CLI's printed output, the plans-file
-// format and HTTP. It imports nothing of reference/ on purpose (issue 2: "it will be probed with a
-// client written elsewhere"), so the black-box tests cannot pass by sharing the server's code.
+// format and HTTP. It imports nothing of reference/ on purpose (the server is probed as a client
+// written elsewhere would), so the black-box tests cannot pass by sharing the server's code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
-// Assertions of the black-box probe, each quoting the rule it holds the server to (issue 2 §3,
-// spec §7, §8.2). Like blackbox-client.ts, nothing here comes from reference/.
+// Assertions of the black-box probe, each quoting the rule it holds the server to (spec §7, §8.2,
+// reference/README.md). Like blackbox-client.ts, nothing here comes from reference/.
 import { expect } from 'vitest';
 import type { Res } from './blackbox-client.ts';
 
