@@ -1,0 +1,84 @@
+// The transport of a re-judged run: each request is answered by the next exchange of the journal not yet
+// used with the same key label, method and path, on a virtual clock. It is sent no earlier than the live
+// run sent it (the live run's own pace between an answer and the next request) and answered its
+// recorded latency later; nothing really waits. A request the journal has no answer for stops the probe
+// asking it (its open checks unjudged, naming the request and the fix).
+import type { VirtualClock } from '../../core/virtual-clock.ts';
+import { TransportError } from '../../core/errors.ts';
+import type { Send } from '../../core/exchange.ts';
+import { VERSION } from '../../core/version.ts';
+import { ProbeStop } from '../probes/observe.ts';
+import type { Journal, JournalEntry } from './format.ts';
+import { labelOfRequest, pathUnder } from './record.ts';
+
+export interface Missing {
+  key: string | null;
+  method: string;
+  path: string;
+  /** Which request of that kind (1-based) found no answer, and how many of that kind the journal has. */
+  nth: number;
+  recorded: number;
+}
+
+export interface Replay {
+  send: Send;
+  /** Requests the journal had no answer for, in the order asked. */
+  missing(): Missing[];
+  /** Recorded exchanges no request asked for. */
+  unused(): number;
+}
+
+export const REJUDGE_FIX = `re-record the journal with this petcert version (${VERSION}): run petcert quota live again`;
+
+export const describeMissing = (m: Missing): string =>
+  `the journal has no answer for request ${m.nth} of key ${m.key ?? '(none)'} ${m.method} ${m.path} (it recorded ${m.recorded}): it ends early, or this petcert sends differently from the one that recorded it`;
+
+const kindOf = (key: string | null, method: string, path: string): string => JSON.stringify([key, method, path]);
+
+export function replayTransport(
+  journal: Journal,
+  clock: VirtualClock,
+  /** API key → label, for the keys the re-judged run sends with. */
+  labels: ReadonlyMap<string, string>,
+): Replay {
+  const baseUrl = journal.header.baseUrl;
+  const queues = new Map<string, { entries: JournalEntry[]; asked: number }>();
+  for (const e of journal.entries) {
+    const kind = kindOf(e.key, e.method, e.path);
+    const q = queues.get(kind) ?? { entries: [], asked: 0 };
+    q.entries.push(e);
+    queues.set(kind, q);
+  }
+  const missing: Missing[] = [];
+  let used = 0;
+  const send: Send = async (request) => {
+    const key = labelOfRequest(request, labels);
+    const path = pathUnder(baseUrl, request.url);
+    const q = queues.get(kindOf(key, request.method, path)) ?? { entries: [], asked: 0 };
+    const nth = ++q.asked;
+    const entry = q.entries[nth - 1];
+    if (!entry) {
+      const m = { key, method: request.method, path, nth, recorded: q.entries.length };
+      missing.push(m);
+      throw new ProbeStop(describeMissing(m), REJUDGE_FIX);
+    }
+    used++;
+    const lead = entry.sentAt - clock.now();
+    if (lead > 0) await clock.sleep(lead);
+    const sentAt = clock.now();
+    await clock.sleepUntil(sentAt + entry.answeredAt - entry.sentAt, entry.arrived);
+    if (entry.error) throw new TransportError(entry.error.code, entry.error.message);
+    return {
+      request,
+      response: {
+        status: entry.status!,
+        headers: { ...entry.headers! },
+        body: entry.body!,
+        ...(entry.truncated ? { truncated: true } : {}),
+      },
+      sentAt,
+      durationMs: clock.now() - sentAt,
+    };
+  };
+  return { send, missing: () => [...missing], unused: () => journal.entries.length - used };
+}
