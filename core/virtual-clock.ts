@@ -11,6 +11,8 @@ export interface VirtualClock extends Clock {
    * every unranked one in the order asked. A replay ranks answers in the order they arrived.
    */
   sleepUntil(atMs: number, rank?: number): Promise<void>;
+  /** Moves time on to `atMs` (never back): a replay shows a reading the recorded run made. */
+  advance(atMs: number): void;
 }
 
 export function createVirtualClock(startMs: number): VirtualClock {
@@ -45,6 +47,7 @@ export function createVirtualClock(startMs: number): VirtualClock {
     now: () => t,
     sleep: (ms) => until(t + Math.max(0, ms)),
     sleepUntil: until,
+    advance: (at) => void (t = Math.max(t, at)),
     async busy(work) {
       inFlight++;
       try {

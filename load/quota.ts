@@ -18,7 +18,7 @@ import { overAdmitted } from '../report/over-admitted.ts';
 import type { Answer } from './probes/remaining-ceiling.ts';
 import { quotaBound, type Bound } from './probes/bounds.ts';
 import { labels, runProbes } from './probes/run.ts';
-import { createRecorder } from './journal/record.ts';
+import { createRecorder, deltas, tapedClock } from './journal/record.ts';
 import type { Journal } from './journal/format.ts';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from './journal/format.ts';
 import { WaitCapped } from './probes/bounds.ts';
@@ -87,11 +87,15 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   // An interrupt cuts every probe short as the run's bound does (core/stop.ts).
   const stop = options.signal && { signal: options.signal, refuse: () => new WaitCapped(INTERRUPTED) };
-  const clock = stop ? stoppableClock(options.clock ?? systemClock, stop) : (options.clock ?? systemClock);
+  const base = options.clock ?? systemClock;
+  // Recorded, the probes' readings of the clock are taped; the recorder's own are not (a replay makes none).
+  const tape = options.journal && tapedClock(base);
+  const probeClock = tape ? tape.clock : base;
+  const clock = stop ? stoppableClock(probeClock, stop) : probeClock;
   const labelled = labels(keys);
   const recorder =
     options.journal &&
-    createRecorder({ clock, baseUrl, labels: new Map(keys.map((k, i) => [k.key, labelled[i]!] as const)) });
+    createRecorder({ clock: base, baseUrl, labels: new Map(keys.map((k, i) => [k.key, labelled[i]!] as const)) });
   const bare = options.send ?? transport!.send;
   const send = recorder ? recorder.layer(bare) : bare;
   const startMs = clock.now();
@@ -158,6 +162,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
             ]),
           ),
           requestsBefore: 0,
+          clockReads: deltas(tape!.reads(), startMs),
         },
         entries: recorder.entries(),
       });

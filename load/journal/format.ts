@@ -38,6 +38,11 @@ export interface JournalHeader {
   /** Every request sent before the probes, with a key or without (the report's request count has them). */
   requestsBefore: number;
   network?: RunNetwork;
+  /**
+   * Every reading of the clock the probes made, in order, each as the difference from the one before (the
+   * first from startMs): a replay shows the probes these readings while they match its own time.
+   */
+  clockReads?: number[];
 }
 
 export interface JournalEntry {
@@ -93,6 +98,8 @@ function headerProblem(h: Record<string, unknown>): string | undefined {
   for (const f of ['maxWaitMs', 'timeoutMs', 'deadline'])
     if (h[f] !== undefined && !isNumber(h[f])) return `its header's ${f} is not a number`;
   if (!isRecord(h.before) || !isNumber(h.requestsBefore)) return 'its header lacks before or requestsBefore';
+  if (h.clockReads !== undefined && !(Array.isArray(h.clockReads) && h.clockReads.every(isNumber)))
+    return "its header's clockReads are not numbers";
   return undefined;
 }
 

@@ -24,6 +24,29 @@ export function labelOfRequest(request: HttpRequest, labels: ReadonlyMap<string,
   return credential === undefined ? null : (labels.get(credential) ?? null);
 }
 
+/**
+ * The clock the probes read, taping every reading: a replay shows them the same readings in the same
+ * order (replay.ts), so a decision taken on the millisecond (a count's span, a wait) is taken again.
+ */
+export function tapedClock(clock: Clock): { clock: Clock; reads(): number[] } {
+  const reads: number[] = [];
+  return {
+    clock: {
+      now: () => {
+        const t = clock.now();
+        reads.push(t);
+        return t;
+      },
+      sleep: (ms) => clock.sleep(ms),
+    },
+    reads: () => [...reads],
+  };
+}
+
+/** Readings as differences from the one before (the first from `startMs`): small numbers, for gzip. */
+export const deltas = (reads: readonly number[], startMs: number): number[] =>
+  reads.map((t, i) => t - (i === 0 ? startMs : reads[i - 1]!));
+
 export function createRecorder(o: {
   clock: Clock;
   baseUrl: string;

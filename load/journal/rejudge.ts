@@ -6,7 +6,7 @@ import { createVirtualClock } from '../../core/virtual-clock.ts';
 import type { CheckResult, Report } from '../../report/model.ts';
 import { runQuota } from '../quota.ts';
 import type { Journal } from './format.ts';
-import { describeMissing, REJUDGE_FIX, replayTransport, type Missing } from './replay.ts';
+import { describeMissing, REJUDGE_FIX, replayClock, replayTransport, type Missing } from './replay.ts';
 
 export interface Rejudged {
   report: Report;
@@ -16,6 +16,8 @@ export interface Rejudged {
   unused: number;
   /** Recorded exchanges answered. */
   replayed: number;
+  /** Recorded clock readings shown to the probes, of how many. */
+  readings: { shown: number; recorded: number };
 }
 
 /** The stand-in key of a label: any key the run's findings redact as they redact a real one. */
@@ -41,9 +43,10 @@ function incompleteJournal(first: Missing, count: number): CheckResult {
 
 export async function rejudgeJournal(journal: Journal, progress: ProgressSink = silentProgress): Promise<Rejudged> {
   const h = journal.header;
-  const clock = createVirtualClock(h.startMs);
+  const virtual = createVirtualClock(h.startMs);
+  const { clock, shown } = replayClock(virtual, h);
   const keys = h.keys.map((k) => ({ plan: k.plan, key: standIn(k.label) }));
-  const replay = replayTransport(journal, clock, new Map(h.keys.map((k) => [standIn(k.label), k.label] as const)));
+  const replay = replayTransport(journal, virtual, new Map(h.keys.map((k) => [standIn(k.label), k.label] as const)));
   const before = (f: (b: Journal['header']['before'][string]) => unknown) =>
     Object.fromEntries(h.keys.flatMap((k) => (h.before[k.label] ? [[standIn(k.label), f(h.before[k.label]!)]] : [])));
   const report = await runQuota({
@@ -65,5 +68,11 @@ export async function rejudgeJournal(journal: Journal, progress: ProgressSink = 
   if (missing.length > 0) report.checks.push(incompleteJournal(missing[0]!, missing.length));
   report.requests += h.requestsBefore;
   const replayed = journal.entries.length - replay.unused();
-  return { report: h.network ? { ...report, network: h.network } : report, missing, unused: replay.unused(), replayed };
+  return {
+    report: h.network ? { ...report, network: h.network } : report,
+    missing,
+    unused: replay.unused(),
+    replayed,
+    readings: { shown: shown(), recorded: h.clockReads?.length ?? 0 },
+  };
 }

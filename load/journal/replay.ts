@@ -3,6 +3,7 @@
 // run sent it (the live run's own pace between an answer and the next request) and answered its
 // recorded latency later; nothing really waits. A request the journal has no answer for stops the probe
 // asking it (its open checks unjudged, naming the request and the fix).
+import type { Clock } from '../../core/clock.ts';
 import type { VirtualClock } from '../../core/virtual-clock.ts';
 import { TransportError } from '../../core/errors.ts';
 import type { Send } from '../../core/exchange.ts';
@@ -34,6 +35,44 @@ export const describeMissing = (m: Missing): string =>
   `the journal has no answer for request ${m.nth} of key ${m.key ?? '(none)'} ${m.method} ${m.path} (it recorded ${m.recorded}): it ends early, or this petcert sends differently from the one that recorded it`;
 
 const kindOf = (key: string | null, method: string, path: string): string => JSON.stringify([key, method, path]);
+
+/** How far a recorded reading may be from the replay's own time and still be shown (the live run's pace between events). */
+export const READING_SLACK_MS = 50;
+
+/**
+ * The clock the re-judged probes read: the recorded readings in order, each moving the virtual clock on
+ * to it, while they stay within READING_SLACK_MS of its time and never go back; from the first that does
+ * not (the probes read the clock differently now), the virtual clock alone.
+ */
+export function replayClock(
+  virtual: VirtualClock,
+  header: Pick<Journal['header'], 'startMs' | 'clockReads'>,
+): { clock: Clock; shown(): number } {
+  const reads: number[] = [];
+  let at = header.startMs;
+  for (const d of header.clockReads ?? []) reads.push((at += d));
+  let next = 0;
+  let last = Number.NEGATIVE_INFINITY;
+  let diverged = false;
+  return {
+    clock: {
+      now: () => {
+        const t = virtual.now();
+        const recorded = reads[next];
+        if (diverged || recorded === undefined || recorded < last || Math.abs(recorded - t) > READING_SLACK_MS) {
+          diverged = recorded !== undefined;
+          return Math.max(t, last);
+        }
+        next += 1;
+        last = recorded;
+        virtual.advance(recorded);
+        return recorded;
+      },
+      sleep: (ms) => virtual.sleep(ms),
+    },
+    shown: () => next,
+  };
+}
 
 export function replayTransport(
   journal: Journal,
