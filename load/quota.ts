@@ -18,7 +18,7 @@ import { overAdmitted } from '../report/over-admitted.ts';
 import type { Answer } from './probes/remaining-ceiling.ts';
 import { quotaBound, type Bound } from './probes/bounds.ts';
 import { labels, runProbes } from './probes/run.ts';
-import { createRecorder, deltas, tapedClock } from './journal/record.ts';
+import { createRecorder, deltas, eventCounter, tapedClock } from './journal/record.ts';
 import type { Journal } from './journal/format.ts';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from './journal/format.ts';
 import { WaitCapped } from './probes/bounds.ts';
@@ -89,16 +89,23 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
   const stop = options.signal && { signal: options.signal, refuse: () => new WaitCapped(INTERRUPTED) };
   const base = options.clock ?? systemClock;
   // Recorded, the probes' readings of the clock are taped; the recorder's own are not (a replay makes none).
-  const tape = options.journal && tapedClock(base);
+  const events = eventCounter();
+  let startMs = Number.NaN;
+  const tape = options.journal && tapedClock(base, events, () => startMs);
   const probeClock = tape ? tape.clock : base;
   const clock = stop ? stoppableClock(probeClock, stop) : probeClock;
   const labelled = labels(keys);
   const recorder =
     options.journal &&
-    createRecorder({ clock: base, baseUrl, labels: new Map(keys.map((k, i) => [k.key, labelled[i]!] as const)) });
+    createRecorder({
+      clock: base,
+      events,
+      baseUrl,
+      labels: new Map(keys.map((k, i) => [k.key, labelled[i]!] as const)),
+    });
   const bare = options.send ?? transport!.send;
   const send = recorder ? recorder.layer(bare) : bare;
-  const startMs = clock.now();
+  startMs = clock.now();
   const startedAt = new Date(startMs).toISOString();
   // The bound covers a request timeout past the deadline: the last request may be in flight when it passes.
   const bound = quotaBoundOf({ ...options, only });
@@ -163,6 +170,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
           ),
           requestsBefore: 0,
           clockReads: deltas(tape!.reads(), startMs),
+          clockSleeps: tape!.sleeps(),
         },
         entries: recorder.entries(),
       });

@@ -43,6 +43,8 @@ export interface JournalHeader {
    * first from startMs): a replay shows the probes these readings while they match its own time.
    */
   clockReads?: number[];
+  /** Each wait of the probes, in the order asked: when it ended (ms after startMs) and its place among the events; null if it had not. */
+  clockSleeps?: Array<[number, number] | null>;
 }
 
 export interface JournalEntry {
@@ -56,7 +58,7 @@ export interface JournalEntry {
   /** Local ms. */
   sentAt: number;
   answeredAt: number;
-  /** Order of arrival among all answers and errors, from 1 (answers within one ms keep their order). */
+  /** Its place among the run's events (answers and ends of waits, in the order they came). */
   arrived: number;
   status?: number;
   headers?: Record<string, string>;
@@ -100,6 +102,14 @@ function headerProblem(h: Record<string, unknown>): string | undefined {
   if (!isRecord(h.before) || !isNumber(h.requestsBefore)) return 'its header lacks before or requestsBefore';
   if (h.clockReads !== undefined && !(Array.isArray(h.clockReads) && h.clockReads.every(isNumber)))
     return "its header's clockReads are not numbers";
+  if (
+    h.clockSleeps !== undefined &&
+    !(
+      Array.isArray(h.clockSleeps) &&
+      h.clockSleeps.every((s) => s === null || (Array.isArray(s) && s.length === 2 && s.every(isNumber)))
+    )
+  )
+    return "its header's clockSleeps are not [ms, event] pairs";
   return undefined;
 }
 

@@ -12,7 +12,7 @@ import { FAKE_START_MS, inProcessTarget } from '../../testkit/load/in-process.ts
 import { runQuota } from '../quota.ts';
 import { journalBytes } from './file.ts';
 import { journalText, parseJournal, type Journal } from './format.ts';
-import { createRecorder } from './record.ts';
+import { createRecorder, eventCounter } from './record.ts';
 import { rejudgeJournal } from './rejudge.ts';
 
 const plans = parsePlansFile({
@@ -49,7 +49,7 @@ describe('a recorded quota run re-judged from its journal', () => {
     expect(again.unused).toBe(0);
     expect(verdicts(again.report)).toEqual(verdicts(live.report));
     expect(again.report.requests).toBe(live.report.requests);
-    expect(again.readings.shown).toBe(again.readings.recorded);
+    expect(again.readings).toMatchObject({ shown: again.readings.recorded, followed: true });
   });
 
   it('an UNREACHABLE run is re-judged UNREACHABLE', async () => {
@@ -75,7 +75,12 @@ describe('the recorder', () => {
   it('names the key by its label, scrubs it from headers, bodies and errors, and keeps the transport error', async () => {
     const key = 'pc_free_echoed_secret_zz';
     const clock = createVirtualClock(FAKE_START_MS);
-    const recorder = createRecorder({ clock, baseUrl: 'http://h/v1', labels: new Map([[key, 'free']]) });
+    const recorder = createRecorder({
+      clock,
+      events: eventCounter(),
+      baseUrl: 'http://h/v1',
+      labels: new Map([[key, 'free']]),
+    });
     let n = 0;
     const send = recorder.layer(async (request) => {
       if (++n === 2) throw new TransportError('CONNECTION_RESET', `reset while sending ${key}`);

@@ -24,12 +24,31 @@ export function labelOfRequest(request: HttpRequest, labels: ReadonlyMap<string,
   return credential === undefined ? null : (labels.get(credential) ?? null);
 }
 
+/** One order of everything that resumes the probes, answers and ends of waits counted together. */
+export interface Events {
+  next(): number;
+}
+
+export function eventCounter(): Events {
+  let n = 0;
+  return { next: () => ++n };
+}
+
+/** A wait's end: local ms after the run's start, and its place among the run's events. */
+export type SleepEnd = [afterStartMs: number, event: number];
+
 /**
- * The clock the probes read, taping every reading: a replay shows them the same readings in the same
- * order (replay.ts), so a decision taken on the millisecond (a count's span, a wait) is taken again.
+ * The clock the probes read, taping every reading and when each wait (by the order asked) ended among
+ * the answers: a replay shows the probes the same readings and resumes them in the same order
+ * (replay.ts), so a decision taken on the millisecond (a count's span, a wait) is taken again.
  */
-export function tapedClock(clock: Clock): { clock: Clock; reads(): number[] } {
+export function tapedClock(
+  clock: Clock,
+  events: Events,
+  startMs: () => number,
+): { clock: Clock; reads(): number[]; sleeps(): Array<SleepEnd | null> } {
   const reads: number[] = [];
+  const sleeps: Array<SleepEnd | null> = [];
   return {
     clock: {
       now: () => {
@@ -37,9 +56,14 @@ export function tapedClock(clock: Clock): { clock: Clock; reads(): number[] } {
         reads.push(t);
         return t;
       },
-      sleep: (ms) => clock.sleep(ms),
+      sleep: async (ms) => {
+        const i = sleeps.push(null) - 1;
+        await clock.sleep(ms);
+        sleeps[i] = [clock.now() - startMs(), events.next()];
+      },
     },
     reads: () => [...reads],
+    sleeps: () => [...sleeps],
   };
 }
 
@@ -49,6 +73,8 @@ export const deltas = (reads: readonly number[], startMs: number): number[] =>
 
 export function createRecorder(o: {
   clock: Clock;
+  /** Shared with the taped clock: an answer's place among the run's events. */
+  events: Events;
   baseUrl: string;
   /** API key → label. */
   labels: ReadonlyMap<string, string>;
@@ -72,7 +98,7 @@ export function createRecorder(o: {
         ...sent,
         sentAt,
         answeredAt: Math.max(sentAt, o.clock.now()),
-        arrived: entries.length + 1,
+        arrived: o.events.next(),
         status,
         headers: redactHeaders(headers, secrets),
         body: redactText(body.slice(0, BODY_CAP), secrets),
@@ -85,7 +111,7 @@ export function createRecorder(o: {
           ...sent,
           sentAt,
           answeredAt: Math.max(sentAt, o.clock.now()),
-          arrived: entries.length + 1,
+          arrived: o.events.next(),
           error: { code: error.transport, message: redactText(error.message, secrets) },
         });
       throw error;

@@ -16,8 +16,8 @@ export interface Rejudged {
   unused: number;
   /** Recorded exchanges answered. */
   replayed: number;
-  /** Recorded clock readings shown to the probes, of how many. */
-  readings: { shown: number; recorded: number };
+  /** Recorded clock readings shown to the probes, of how many; whether every reading and wait followed the recording. */
+  readings: { shown: number; recorded: number; followed: boolean };
 }
 
 /** The stand-in key of a label: any key the run's findings redact as they redact a real one. */
@@ -44,7 +44,7 @@ function incompleteJournal(first: Missing, count: number): CheckResult {
 export async function rejudgeJournal(journal: Journal, progress: ProgressSink = silentProgress): Promise<Rejudged> {
   const h = journal.header;
   const virtual = createVirtualClock(h.startMs);
-  const { clock, shown } = replayClock(virtual, h);
+  const { clock, shown, followed } = replayClock(virtual, h);
   const keys = h.keys.map((k) => ({ plan: k.plan, key: standIn(k.label) }));
   const replay = replayTransport(journal, virtual, new Map(h.keys.map((k) => [standIn(k.label), k.label] as const)));
   const before = (f: (b: Journal['header']['before'][string]) => unknown) =>
@@ -73,6 +73,6 @@ export async function rejudgeJournal(journal: Journal, progress: ProgressSink = 
     missing,
     unused: replay.unused(),
     replayed,
-    readings: { shown: shown(), recorded: h.clockReads?.length ?? 0 },
+    readings: { shown: shown(), recorded: h.clockReads?.length ?? 0, followed: followed() },
   };
 }

@@ -36,31 +36,44 @@ export const describeMissing = (m: Missing): string =>
 
 const kindOf = (key: string | null, method: string, path: string): string => JSON.stringify([key, method, path]);
 
-/** How far a recorded reading may be from the replay's own time and still be shown (the live run's pace between events). */
-export const READING_SLACK_MS = 50;
+/**
+ * How far past the replay's own time a recorded reading or wait's end may lie and still be used: the live
+ * run read its clock late, and woke late, when its event loop was busy (a burst's answers arriving).
+ */
+export const RECORDED_LATE_MS = 1000;
+/** And how far before it (a reading made while the replay's clock already stood at a later event). */
+const RECORDED_EARLY_MS = 50;
+
+const fits = (recorded: number, t: number): boolean =>
+  recorded >= t - RECORDED_EARLY_MS && recorded <= t + RECORDED_LATE_MS;
 
 /**
- * The clock the re-judged probes read: the recorded readings in order, each moving the virtual clock on
- * to it, while they stay within READING_SLACK_MS of its time and never go back; from the first that does
- * not (the probes read the clock differently now), the virtual clock alone.
+ * The clock the re-judged probes read. Its readings are the recorded ones in order, each moving the
+ * virtual clock on to it, and its waits end when and in the order the recorded ones did (among the
+ * answers, replayTransport): the same probes are resumed in the same order and shown the same times. From
+ * the first reading or wait that does not fit (the probes wait or read the clock differently now), the
+ * virtual clock alone: its own time, each wait its length.
  */
 export function replayClock(
   virtual: VirtualClock,
-  header: Pick<Journal['header'], 'startMs' | 'clockReads'>,
-): { clock: Clock; shown(): number } {
+  header: Pick<Journal['header'], 'startMs' | 'clockReads' | 'clockSleeps'>,
+): { clock: Clock; shown(): number; followed(): boolean } {
   const reads: number[] = [];
   let at = header.startMs;
   for (const d of header.clockReads ?? []) reads.push((at += d));
+  const sleeps = header.clockSleeps ?? [];
   let next = 0;
   let last = Number.NEGATIVE_INFINITY;
-  let diverged = false;
+  let readsDiverged = false;
+  let slept = 0;
+  let sleepsDiverged = false;
   return {
     clock: {
       now: () => {
         const t = virtual.now();
         const recorded = reads[next];
-        if (diverged || recorded === undefined || recorded < last || Math.abs(recorded - t) > READING_SLACK_MS) {
-          diverged = recorded !== undefined;
+        if (readsDiverged || recorded === undefined || recorded < last || !fits(recorded, t)) {
+          readsDiverged = recorded !== undefined;
           return Math.max(t, last);
         }
         next += 1;
@@ -68,9 +81,19 @@ export function replayClock(
         virtual.advance(recorded);
         return recorded;
       },
-      sleep: (ms) => virtual.sleep(ms),
+      sleep: (ms) => {
+        const t = virtual.now();
+        const recorded = sleeps[slept++];
+        const end = recorded ? header.startMs + recorded[0] : undefined;
+        if (sleepsDiverged || end === undefined || !fits(end, t + ms)) {
+          sleepsDiverged = true;
+          return virtual.sleep(ms);
+        }
+        return virtual.sleepUntil(end, recorded![1]);
+      },
     },
     shown: () => next,
+    followed: () => !readsDiverged && !sleepsDiverged,
   };
 }
 
@@ -102,9 +125,9 @@ export function replayTransport(
       throw new ProbeStop(describeMissing(m), REJUDGE_FIX);
     }
     used++;
-    const lead = entry.sentAt - clock.now();
-    if (lead > 0) await clock.sleep(lead);
-    const sentAt = clock.now();
+    // Sent no later than recorded: answered when it was, in its place among the events; later, its latency later.
+    const t = clock.now();
+    const sentAt = Math.max(t, entry.sentAt);
     await clock.sleepUntil(sentAt + entry.answeredAt - entry.sentAt, entry.arrived);
     if (entry.error) throw new TransportError(entry.error.code, entry.error.message);
     return {
