@@ -47,8 +47,10 @@ export async function rejudgeJournal(journal: Journal, progress: ProgressSink = 
   const { clock, shown, followed } = replayClock(virtual, h);
   const keys = h.keys.map((k) => ({ plan: k.plan, key: standIn(k.label) }));
   const replay = replayTransport(journal, virtual, new Map(h.keys.map((k) => [standIn(k.label), k.label] as const)));
-  const before = (f: (b: Journal['header']['before'][string]) => unknown) =>
-    Object.fromEntries(h.keys.flatMap((k) => (h.before[k.label] ? [[standIn(k.label), f(h.before[k.label]!)]] : [])));
+  const before = h.keys.flatMap((k) => {
+    const b = h.before[k.label];
+    return b ? [{ key: standIn(k.label), ...b }] : [];
+  });
   const report = await runQuota({
     send: replay.send,
     clock,
@@ -59,8 +61,8 @@ export async function rejudgeJournal(journal: Journal, progress: ProgressSink = 
     // The live run was allowed to send; this one sends nothing.
     allowProduction: true,
     progress,
-    spentBefore: before((b) => b.spent) as Record<string, number>,
-    answersBefore: before((b) => b.answers) as Parameters<typeof runQuota>[0]['answersBefore'],
+    spentBefore: Object.fromEntries(before.map((b) => [b.key, b.spent])),
+    answersBefore: Object.fromEntries(before.map((b) => [b.key, b.answers])),
     ...(h.maxWaitMs !== undefined ? { maxWaitMs: h.maxWaitMs } : {}),
     ...(h.timeoutMs !== undefined ? { timeoutMs: h.timeoutMs } : {}),
   });
