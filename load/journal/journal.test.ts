@@ -14,6 +14,7 @@ import { journalBytes } from './file.ts';
 import { journalText, parseJournal, type Journal } from './format.ts';
 import { createRecorder, eventCounter } from './record.ts';
 import { rejudgeJournal } from './rejudge.ts';
+import { replayTransport } from './replay.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 2, daySeconds: 20 },
@@ -68,6 +69,17 @@ describe('a recorded quota run re-judged from its journal', () => {
     expect(journal!.entries.every((e) => e.error?.code === 'TIMEOUT')).toBe(true);
     const again = await rejudgeJournal(journal!);
     expect(again.report.aborted).toEqual(live.aborted);
+  });
+});
+
+describe('the replay transport', () => {
+  it('counts the requests of a kind the journal never recorded, and stops each with the fix', async () => {
+    const journal = { header: { baseUrl: 'http://h/v1' } as Journal['header'], entries: [] };
+    const replay = replayTransport(journal, createVirtualClock(0), new Map([['k', 'free']]));
+    const request = { method: 'GET', url: 'http://h/v1/pets?limit=1', headers: { authorization: 'Bearer k' } };
+    await expect(replay.send(request)).rejects.toThrow(/request 1 of key free GET \/pets\?limit=1 \(it recorded 0\)/);
+    await expect(replay.send(request)).rejects.toMatchObject({ fix: expect.stringMatching(/re-record the journal/) });
+    expect(replay.missing().map((m) => m.nth)).toEqual([1, 2]);
   });
 });
 

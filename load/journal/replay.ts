@@ -1,7 +1,7 @@
-// The transport of a re-judged run: each request is answered by the next exchange of the journal not yet
-// used with the same key label, method and path, on a virtual clock. It is sent no earlier than the live
-// run sent it (the live run's own pace between an answer and the next request) and answered its
-// recorded latency later; nothing really waits. A request the journal has no answer for stops the probe
+// The transport and clock of a re-judged run, on a virtual clock (nothing really waits). Each request is
+// answered by the next exchange of the journal not yet used with the same key label, method and path,
+// when and in the order the live run's answer came; the clock shows the probes the live run's readings
+// and ends their waits as the live run's ended. A request the journal has no answer for stops the probe
 // asking it (its open checks unjudged, naming the request and the fix).
 import type { Clock } from '../../core/clock.ts';
 import type { VirtualClock } from '../../core/virtual-clock.ts';
@@ -116,7 +116,9 @@ export function replayTransport(
   const send: Send = async (request) => {
     const key = labelOfRequest(request, labels);
     const path = pathUnder(baseUrl, request.url);
-    const q = queues.get(kindOf(key, request.method, path)) ?? { entries: [], asked: 0 };
+    const kind = kindOf(key, request.method, path);
+    const q = queues.get(kind) ?? { entries: [], asked: 0 };
+    queues.set(kind, q);
     const nth = ++q.asked;
     const entry = q.entries[nth - 1];
     if (!entry) {
