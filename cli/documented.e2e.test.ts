@@ -37,6 +37,8 @@ const PLANS = {
 };
 /** What is not run here, and where it is proven instead. Exact lines: a new example is run, or added here on purpose. */
 const NOT_RUN: Record<string, string> = {
+  'petcert quota --rejudge reports/latest/journal.jsonl.gz --report-dir rejudged':
+    'needs the journal of a quota run in latest/, which any run finishing beside it replaces: cli/quota-rejudge.e2e.test.ts records a journal and re-judges it',
   'petcert capacity merge runner-*.log':
     "needs the logs of k6-operator runners: cli/capacity-merge.e2e.test.ts merges real runners' logs",
 };

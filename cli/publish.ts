@@ -30,6 +30,8 @@ export interface Publish {
   after?: readonly string[];
   /** The verdict lines (default verdictLines; conform adds its counterexamples and repros). */
   summary?: (report: Report, options: VerdictOptions) => string[];
+  /** Files written beside report.json in both directories (the quota journal): name → bytes, already scrubbed. */
+  beside?: Readonly<Record<string, Uint8Array>>;
 }
 
 export const ALLOW_INCOMPLETE_HELP =
@@ -37,7 +39,7 @@ export const ALLOW_INCOMPLETE_HELP =
 
 export function publishRun(finished: Report, o: Publish): number {
   const report = settled(finished, o.failOn, o.allowIncomplete === true);
-  const written = writeRunDirs(o.reportDir, report, o.secrets, o.failOn);
+  const written = writeRunDirs(o.reportDir, report, o.secrets, o.failOn, new Date(), o.beside);
   if (o.json) o.out.log(redactText(JSON.stringify(report, null, 2), o.secrets));
   const say = sayer(o.out, o.json);
   const colour = !o.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
@@ -46,7 +48,7 @@ export function publishRun(finished: Report, o: Publish): number {
   const lines = [
     ...(o.before ?? []),
     ...verdict,
-    `  Also: ${written.runDir} (report.json, junit.xml, report.html)`,
+    `  Also: ${written.runDir} (${['report.json', 'junit.xml', 'report.html', ...Object.keys(o.beside ?? {})].join(', ')})`,
     ...(o.after ?? []),
   ];
   for (const line of lines) say(redactText(line, o.secrets));

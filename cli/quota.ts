@@ -20,6 +20,9 @@ import { loadPlansFile } from '../spec/plans-file.ts';
 import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
 import { quotaBoundOf, runQuota } from '../load/quota.ts';
+import { JOURNAL_FILE, type Journal } from '../load/journal/format.ts';
+import { journalBytes } from '../load/journal/file.ts';
+import { rejudgeAction, REJUDGE_HELP } from './quota-rejudge.ts';
 import { answerOf } from '../load/probes/remaining-ceiling.ts';
 import { formatBound } from '../core/duration.ts';
 import { parseBaseUrl } from '../core/base-url.ts';
@@ -49,6 +52,7 @@ export interface QuotaFlags extends NetworkCliFlags {
   timeout?: string;
   maxWait?: string;
   limiterModel?: string;
+  rejudge?: string;
 }
 
 /**
@@ -84,6 +88,7 @@ const STOPPED_ANSWERING =
 
 /** The action, testable without a process: returns the exit code. */
 export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env: Env = process.env): Promise<number> {
+  if (flags.rejudge !== undefined) return rejudgeAction(flags, out);
   if (!flags.baseUrl)
     throw new ConfigError(
       'is required: the target base URL ending in /v1, e.g. --base-url http://127.0.0.1:8080/v1',
@@ -137,6 +142,7 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
     return publishRun(stampNetwork(refusedReport('quota', baseUrl, identified), network, baseUrl), publish);
   say(`Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress({ stream: process.stderr });
+  let journal: Journal | undefined;
   const run = async (signal: AbortSignal) => {
     let report;
     try {
@@ -154,17 +160,22 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
           ...(only ? { only } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
+          journal: (recorded) => (journal = recorded),
         }),
       );
     } finally {
       progress.done();
     }
     report.requests += identified?.requests ?? 0; // they were sent too (one or two with a key)
-    return stampNetwork(report, network, baseUrl);
+    const stamped = stampNetwork(report, network, baseUrl);
+    if (journal)
+      journal.header = { ...journal.header, requestsBefore: identified?.requests ?? 0, network: stamped.network! };
+    return stamped;
   };
   return interruptible(out.err, run, (report) => {
     const after = report.aborted?.code === 'UNREACHABLE' ? [STOPPED_ANSWERING] : [];
-    return publishRun(report, { ...publish, after });
+    const beside: Record<string, Uint8Array> = journal ? { [JOURNAL_FILE]: journalBytes(journal, secrets) } : {};
+    return publishRun(report, { ...publish, after, beside });
   });
 }
 
@@ -187,6 +198,9 @@ Examples:
   # the report on stdout for a script, SHOULD findings failing the run too
   petcert quota --base-url http://127.0.0.1:8080/v1 --key pro=env:PRO_KEY --key free=env:FREE_KEY --json --fail-on should > report.json
 
+  # the same verdicts again, offline, from the journal a run wrote beside its report
+  petcert quota --rejudge reports/latest/journal.jsonl.gz --report-dir rejudged
+
 Cost: every probe spends real quota. Minute: ~1-2 windows, perMinute+2 requests. Burst: ~1 window.
 Day: ceil(perDay/perMinute) minute windows and ~perDay requests, after waiting (idle) for a day window
 long enough to count. A URL the contract lists as production is refused unless --allow-production.
@@ -197,8 +211,11 @@ ${QUOTA_BOUND_POINTER}
 
 ${NETWORK_HELP.trim()}
 
+${REJUDGE_HELP.trim()}
+
 ${EXIT_CODES_TEXT}
-Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html.`;
+Reports: DIR/report.json (checks + per-probe time series), junit.xml, report.html, ${JOURNAL_FILE} (every
+exchange of the run, keys redacted: petcert quota --rejudge re-judges it offline).`;
 
 export function registerQuota(program: Command): void {
   const cmd = program
@@ -220,7 +237,11 @@ export function registerQuota(program: Command): void {
     .option('--allow-production', 'allow quota-exhausting probes against a production URL')
     .option('--allow-incomplete', ALLOW_INCOMPLETE_HELP)
     .option('--timeout <ms>', `per-request timeout in ms (default ${DEFAULT_SEND_OPTIONS.timeoutMs})`)
-    .option('--max-wait <seconds>', 'longest single wait (default: the longest window the plans allow + 1.5 s)');
+    .option('--max-wait <seconds>', 'longest single wait (default: the longest window the plans allow + 1.5 s)')
+    .option(
+      '--rejudge <journal>',
+      `re-judge a recorded run offline from its ${JOURNAL_FILE} (no network, no keys): the live run's verdicts and exit code`,
+    );
   addNetworkOptions(cmd)
     .addHelpText('after', EXAMPLES)
     .action(async (flags: QuotaFlags) => {

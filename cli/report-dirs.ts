@@ -86,9 +86,10 @@ export function writeRunDirs(
   secrets: readonly string[],
   failOn: FailOn,
   at = new Date(),
+  beside: Readonly<Record<string, Uint8Array>> = {},
 ): WrittenRun {
   mkdirSync(root, { recursive: true });
-  const write = (dir: string) => void writeReport(dir, report, secrets, failOn);
+  const write = (dir: string) => void writeReport(dir, report, secrets, failOn, beside);
   const runDir = claimRunDir(root, `${report.kind}-${runDirName(at)}`);
   // Renaming onto the claimed, still empty folder replaces it in one step.
   renameSync(writeWhole(root, write), runDir);

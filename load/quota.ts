@@ -17,7 +17,10 @@ import { readingOf } from './probes/reading.ts';
 import { overAdmitted } from '../report/over-admitted.ts';
 import type { Answer } from './probes/remaining-ceiling.ts';
 import { quotaBound, type Bound } from './probes/bounds.ts';
-import { runProbes } from './probes/run.ts';
+import { labels, runProbes } from './probes/run.ts';
+import { createRecorder, deltas, eventCounter, tapedClock } from './journal/record.ts';
+import type { Journal } from './journal/format.ts';
+import { JOURNAL_FORMAT, JOURNAL_VERSION } from './journal/format.ts';
 import { WaitCapped } from './probes/bounds.ts';
 import { stopLayer, stoppableClock } from '../core/stop.ts';
 
@@ -42,6 +45,8 @@ export interface QuotaOptions {
   spentBefore?: Record<string, number>;
   /** The answers to those requests (API key → answers): where their headers place them, Remaining is judged against them. */
   answersBefore?: Record<string, Answer[]>;
+  /** Given the run's journal (every exchange, keys as labels) once it ends, however it ends. */
+  journal?: (journal: Journal) => void;
 }
 
 const INTERRUPTED = 'the run was interrupted (SIGINT/SIGTERM) before this probe finished';
@@ -82,9 +87,26 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     : createNodeTransport(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   // An interrupt cuts every probe short as the run's bound does (core/stop.ts).
   const stop = options.signal && { signal: options.signal, refuse: () => new WaitCapped(INTERRUPTED) };
-  const clock = stop ? stoppableClock(options.clock ?? systemClock, stop) : (options.clock ?? systemClock);
-  const send = options.send ?? transport!.send;
-  const startedAt = new Date(clock.now()).toISOString();
+  const base = options.clock ?? systemClock;
+  // Recorded, the probes' readings of the clock are taped; the recorder's own are not (a replay makes none).
+  const events = eventCounter();
+  let startMs = Number.NaN;
+  const tape = options.journal && tapedClock(base, events, () => startMs);
+  const probeClock = tape ? tape.clock : base;
+  const clock = stop ? stoppableClock(probeClock, stop) : probeClock;
+  const labelled = labels(keys);
+  const recorder =
+    options.journal &&
+    createRecorder({
+      clock: base,
+      events,
+      baseUrl,
+      labels: new Map(keys.map((k, i) => [k.key, labelled[i]!] as const)),
+    });
+  const bare = options.send ?? transport!.send;
+  const send = recorder ? recorder.layer(bare) : bare;
+  startMs = clock.now();
+  const startedAt = new Date(startMs).toISOString();
   // The bound covers a request timeout past the deadline: the last request may be in flight when it passes.
   const bound = quotaBoundOf({ ...options, only });
   const ctx = createContext({
@@ -97,7 +119,7 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     declared: options.plans.limiterModel,
     spentBefore: options.spentBefore,
     answersBefore: options.answersBefore,
-    deadline: clock.now() + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
+    deadline: startMs + bound.totalMs - (options.timeoutMs ?? DEFAULT_SEND_OPTIONS.timeoutMs),
   });
   const report: Report = {
     tool: 'petcert',
@@ -126,6 +148,32 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
     report.aborted = { code: 'UNREACHABLE', message: error.message };
   } finally {
     await transport?.close();
+    if (recorder)
+      options.journal!({
+        header: {
+          format: JOURNAL_FORMAT,
+          version: JOURNAL_VERSION,
+          petcert: VERSION,
+          baseUrl,
+          plans: options.plans,
+          keys: keys.map((k, i) => ({ label: labelled[i]!, plan: k.plan.name })),
+          only,
+          ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          startMs,
+          ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+          before: Object.fromEntries(
+            keys.map((k, i) => [
+              labelled[i]!,
+              { spent: options.spentBefore?.[k.key] ?? 0, answers: options.answersBefore?.[k.key] ?? [] },
+            ]),
+          ),
+          requestsBefore: 0,
+          clockReads: deltas(tape!.reads(), startMs),
+          clockSleeps: tape!.sleeps(),
+        },
+        entries: recorder.entries(),
+      });
   }
   if (options.signal?.aborted)
     report.aborted = { code: 'INTERRUPTED', message: `${INTERRUPTED}: checks not reached were not judged` };

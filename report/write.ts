@@ -29,6 +29,8 @@ export function writeReport(
   report: Report,
   secrets: readonly string[],
   failOn: FailOn = 'must',
+  /** Files beside the report, already scrubbed by their writer (a quota run's gzip journal): name → bytes. */
+  beside: Readonly<Record<string, Uint8Array>> = {},
 ): string[] {
   mkdirSync(dir, { recursive: true });
   const files: Record<string, string> = {
@@ -37,10 +39,14 @@ export function writeReport(
     'report.html': toHtml(report, failOn),
   };
   const written: string[] = [];
-  for (const [name, text] of Object.entries(files)) {
+  const contents: Array<[string, string | Uint8Array]> = [
+    ...Object.entries(files).map(([name, text]): [string, string] => [name, redactText(text, secrets)]),
+    ...Object.entries(beside),
+  ];
+  for (const [name, content] of contents) {
     const path = join(dir, name);
     const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, redactText(text, secrets));
+    writeFileSync(temporary, content);
     renameSync(temporary, path);
     written.push(path);
   }

@@ -25,7 +25,7 @@ export interface ProbeResults {
 }
 
 /** Distinct labels for keys: two keys on one plan become "free" and "free#2". */
-function labels(keys: KeyUnderTest[]): string[] {
+export function labels(keys: ReadonlyArray<Pick<KeyUnderTest, 'plan'>>): string[] {
   const seen = new Map<string, number>();
   return keys.map((k) => {
     const n = (seen.get(k.plan.name) ?? 0) + 1;
