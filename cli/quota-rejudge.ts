@@ -67,7 +67,8 @@ export async function rejudgeAction(flags: RejudgeFlags, out: Out): Promise<numb
   const say = sayer(out, flags.json);
   const h = journal.header;
   say(
-    `Re-judging ${flags.rejudge} offline: ${h.baseUrl} as petcert ${h.petcert} recorded it on ${new Date(h.startMs).toISOString()} (${journal.entries.length} exchanges)`,
+    `Re-judging ${flags.rejudge} offline: ${h.baseUrl} as petcert ${h.petcert} recorded it` +
+      ` on ${new Date(h.startMs).toISOString()} (${journal.entries.length} exchanges)`,
   );
   const { report, missing, unused, replayed } = await rejudgeJournal(journal);
   const after = [

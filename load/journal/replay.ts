@@ -32,7 +32,8 @@ export interface Replay {
 export const REJUDGE_FIX = `re-record the journal with this petcert version (${VERSION}): run petcert quota live again`;
 
 export const describeMissing = (m: Missing): string =>
-  `the journal has no answer for request ${m.nth} of key ${m.key ?? '(none)'} ${m.method} ${m.path} (it recorded ${m.recorded}): it ends early, or this petcert sends differently from the one that recorded it`;
+  `the journal has no answer for request ${m.nth} of key ${m.key ?? '(none)'} ${m.method} ${m.path}` +
+  ` (it recorded ${m.recorded}): it ends early, or this petcert sends differently from the one that recorded it`;
 
 const kindOf = (key: string | null, method: string, path: string): string => JSON.stringify([key, method, path]);
 
