@@ -43,6 +43,8 @@ describe('the capacity run document', () => {
       certFile: '/c/tls.crt',
       keyFile: '/c/tls.key',
     });
+    for (const url of ['https://[::1]:8443/v1', 'https://user@Staging.Example.com/v1', 'https://10.0.0.7/v1'])
+      expect(documentFromEnv(env, url, table, keys).tls?.domains).toEqual([new URL(url).hostname]);
     expect(documentFromEnv({ MIX: 'free=2', CANARIES: '0' }, 'http://x/v1', table, keys).tls).toBeUndefined();
     expect(() =>
       documentFromEnv({ MIX: 'free=2', CANARIES: '0', CLIENT_CERT_FILE: '/c/tls.crt' }, 'http://x/v1', table, keys),

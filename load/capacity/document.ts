@@ -73,7 +73,9 @@ function tlsFromEnv(env: SettingsEnv, baseUrl: string): DocumentTls | undefined 
       'a client certificate needs its key: give both CLIENT_CERT_FILE and CLIENT_KEY_FILE',
       certFile === undefined ? 'CLIENT_CERT_FILE' : 'CLIENT_KEY_FILE',
     );
-  return { domains: [new URL(baseUrl).hostname], certFile, keyFile };
+  // k6 has no URL global: the host name as URL.hostname gives it (an IPv6 address in brackets).
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(baseUrl)?.[1]?.toLowerCase() ?? '';
+  return { domains: [host], certFile, keyFile };
 }
 
 /** The document of a run without petcert: settings from the environment's names (settings.ts). */
