@@ -20,6 +20,8 @@ Examples:
   # fit the key pool above), then one verdict from their logs
   petcert capacity --base-url https://staging.example.com/v1 --keys-file keys.txt --mix free=2000,pro=250 --utilisation 0.1 --emit-testrun 4
   petcert capacity merge runner-*.log
+  # the TestRun carries the network flags: proxies as runner env (credentials from a Secret), --ca-file in a
+  # ConfigMap, the client certificate in a tls Secret, --insecure; the kubectl lines creating them are printed
 
 The model: planned rate = Σ customers × perMinute × utilisation / minute (figures from the plans file).
 Steps go from 25 % to --max-factor × planned; every key carries at most 90 % of its quota, so a 429

@@ -15,7 +15,7 @@ import { bundleOrError } from '../load/capacity/k6-run.ts';
 import { planLines, prepareCapacity, type Prepared } from '../load/capacity/prepare.ts';
 import { isK6Failure, runCapacity } from '../load/capacity/run.ts';
 import { SETTINGS } from '../load/capacity/settings.ts';
-import { writeTestRun } from '../load/capacity/testrun.ts';
+import { testRunCommands, testRunNetwork, testRunWarnings, writeTestRun } from '../load/capacity/testrun.ts';
 import { findK6 } from '../load/k6-binary.ts';
 import { CAPACITY_HELP } from './capacity-help.ts';
 import { publishCapacity, registerCapacityMerge } from './capacity-merge.ts';
@@ -94,11 +94,15 @@ export function prepare(f: CapacityFlags, env: Env): Prepared {
 function emitTestRun(f: CapacityFlags, env: Env, say: (line: string) => void): number {
   const n = integerFlag(f.emitTestrun, '--emit-testrun', 1)!;
   const p = prepare(f, env);
-  const path = writeTestRun({ ...p, env: settingsEnv(f) }, n, f.testrunOut ?? `${f.reportDir}/capacity-testrun.yaml`);
-  const then = 'Then: see the comments at the top of the file (kubectl create configmap/secret, kubectl apply), and';
-  const merge =
-    '  kubectl logs -l k6_cr=petcert-capacity --tail=-1 > runners.log && petcert capacity merge runners.log';
-  for (const line of [`TestRun for ${n} runners written to ${path}`, ...planLines(p), then, merge]) say(line);
+  // Resolved as a local run resolves it (files read and checked), so a bad --ca-file is exit 2 here, not in the cluster.
+  const network = networkOf(f, env);
+  const input = { ...p, env: settingsEnv(f), network: testRunNetwork(network, env) };
+  const path = writeTestRun(input, n, f.testrunOut ?? `${f.reportDir}/capacity-testrun.yaml`);
+  const then = 'Then, in the cluster (the same lines are at the top of the file):';
+  for (const line of [`TestRun for ${n} runners written to ${path}`, ...planLines(p)]) say(line);
+  // The runners' --insecure is said once, in the present tense (testRunWarnings): the run is still to come.
+  sayNetwork({ ...network, tls: { ...network.tls, insecure: false } }, p.baseUrl, say);
+  for (const line of [...testRunWarnings(input), then, ...testRunCommands(input, path).map((c) => `  ${c}`)]) say(line);
   return 0;
 }
 

@@ -36,6 +36,20 @@ describe('the capacity run document', () => {
       /MAX_VUS/,
     );
   });
+  it('a runner names its client certificate by path (CLIENT_CERT_FILE, CLIENT_KEY_FILE), for the target host only; one without the other is refused', () => {
+    const env = { MIX: 'free=2', CANARIES: '0', CLIENT_CERT_FILE: '/c/tls.crt', CLIENT_KEY_FILE: '/c/tls.key' };
+    expect(documentFromEnv(env, 'https://staging.example.com:8443/v1', table, keys).tls).toEqual({
+      domains: ['staging.example.com'],
+      certFile: '/c/tls.crt',
+      keyFile: '/c/tls.key',
+    });
+    for (const url of ['https://[::1]:8443/v1', 'https://user@Staging.Example.com/v1', 'https://10.0.0.7/v1'])
+      expect(documentFromEnv(env, url, table, keys).tls?.domains).toEqual([new URL(url).hostname]);
+    expect(documentFromEnv({ MIX: 'free=2', CANARIES: '0' }, 'http://x/v1', table, keys).tls).toBeUndefined();
+    expect(() =>
+      documentFromEnv({ MIX: 'free=2', CANARIES: '0', CLIENT_CERT_FILE: '/c/tls.crt' }, 'http://x/v1', table, keys),
+    ).toThrow(/CLIENT_KEY_FILE: a client certificate needs its key/);
+  });
   it("k6 file outputs get one file per step process, relative to the caller's folder; other outputs pass as they are", () => {
     const outputs = [
       'json=k6.json',

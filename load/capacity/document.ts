@@ -60,6 +60,24 @@ const positive = (raw: string | undefined, name: string, fallback: number): numb
   return n;
 };
 
+/**
+ * The client certificate of a run without petcert, by path: CLIENT_CERT_FILE and CLIENT_KEY_FILE (a
+ * k6-operator runner names the files of its mounted Secret), presented to the target's host only.
+ */
+function tlsFromEnv(env: SettingsEnv, baseUrl: string): DocumentTls | undefined {
+  const certFile = env.CLIENT_CERT_FILE || undefined;
+  const keyFile = env.CLIENT_KEY_FILE || undefined;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined)
+    throw new ConfigError(
+      'a client certificate needs its key: give both CLIENT_CERT_FILE and CLIENT_KEY_FILE',
+      certFile === undefined ? 'CLIENT_CERT_FILE' : 'CLIENT_KEY_FILE',
+    );
+  // k6 has no URL global: the host name as URL.hostname gives it (an IPv6 address in brackets).
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(baseUrl)?.[1]?.toLowerCase() ?? '';
+  return { domains: [host], certFile, keyFile };
+}
+
 /** The document of a run without petcert: settings from the environment's names (settings.ts). */
 export function documentFromEnv(
   env: SettingsEnv,
@@ -74,6 +92,7 @@ export function documentFromEnv(
   if (step !== null && !plan.steps.some((s) => s.index === step)) {
     throw new ConfigError(`no such step (0..${plan.steps.length - 1}), got ${JSON.stringify(env.STEP)}`, 'STEP');
   }
+  const tls = tlsFromEnv(env, baseUrl);
   return {
     version: DOCUMENT_VERSION,
     baseUrl,
@@ -82,6 +101,7 @@ export function documentFromEnv(
     step,
     maxVus: positive(env.MAX_VUS, 'MAX_VUS', DEFAULT_MAX_VUS),
     requestTimeoutMs: positive(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
+    ...(tls ? { tls } : {}),
   };
 }
 

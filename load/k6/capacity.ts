@@ -11,7 +11,8 @@
 // from: BASE_URL (loopback default), KEYS_FILE (PLAN=KEY lines; absolute path) or KEYS=plan=key,…,
 // PLANS_FILE, and the settings of load/capacity/settings.ts (MIX, UTILISATION, OPS, STEP_SECONDS,
 // STEPS, MAX_FACTOR, SCALE_TO_KEYS, SLO, CANARIES); STEP=i runs step i only; MAX_VUS,
-// REQUEST_TIMEOUT_MS. Without MIX every key is one customer and the load is scaled to the keys.
+// REQUEST_TIMEOUT_MS; CLIENT_CERT_FILE and CLIENT_KEY_FILE (absolute paths): the client certificate.
+// Without MIX every key is one customer and the load is scaled to the keys.
 // REPORT_DIR (absolute, existing): the result line is also written there.
 import exec from 'k6/execution';
 import { check } from 'k6';
