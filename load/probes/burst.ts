@@ -14,7 +14,7 @@ import {
   type Observed,
   type ProbeRule,
 } from './findings.ts';
-import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
+import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './models/minute-count.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';

@@ -5,7 +5,7 @@
 // Reset a second late, slowapi's expiry + 1 s) or later (a stale Date, read at its latest) than that Reset.
 import type { Sample } from '../../report/model.ts';
 import type { ProbeScope } from './context.ts';
-import type { ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 

@@ -28,7 +28,7 @@ import {
   retryAfterPresent,
 } from './judge.ts';
 import type { Observation } from './observe.ts';
-import { modelFix, type ModelVerdict } from './model.ts';
+import { modelFix, type ModelVerdict } from './models/minute-count.ts';
 import { readingFor } from './reading.ts';
 
 type Day = DayObservation;

@@ -10,7 +10,7 @@ import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeS
 import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { failure } from './findings.ts';
-import { allowance, allowanceFor, type ModelVerdict } from './model.ts';
+import { allowance, allowanceFor, type ModelVerdict } from './models/minute-count.ts';
 import { overWindowText, readingFor } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { observe } from './request.ts';

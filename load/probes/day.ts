@@ -27,9 +27,9 @@ import { observe } from './request.ts';
 import { minuteEnd } from './window.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
-import { refillingDay } from './day-refill.ts';
+import { refillingDay } from './models/day-refill.ts';
 import { waveSource } from './waves.ts';
-import { isFixed, type ModelVerdict } from './model.ts';
+import { isFixed, type ModelVerdict } from './models/minute-count.ts';
 import { settleByTally, type Settled, type TallyInput } from './day-tally.ts';
 import { dayGiveUpMs } from './waits.ts';
 

@@ -9,7 +9,7 @@ import { failure, silent } from './findings.ts';
 import { type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
-import { isFixed, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
+import { isFixed, notFixedHow, notFixedReason, type ModelVerdict } from './models/minute-count.ts';
 import { remainingCeilingBreach, type Answer } from './remaining-ceiling.ts';
 
 /** A fixed-window rule on a limiter that is not (or not shown to be) one: not applicable, or unjudged with a fix. */

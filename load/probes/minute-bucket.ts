@@ -5,7 +5,7 @@
 // which (bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import { waitFor, type ProbeRun } from './context.ts';
-import { HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
+import { HEADER_RESOLUTION_S, type ModelVerdict } from './models/minute-count.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
@@ -18,7 +18,7 @@ import {
   startedFull,
   type BucketCount,
   type Timed,
-} from './bucket-fit.ts';
+} from './models/bucket-fit.ts';
 
 const timed = (o: Observation): Timed => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal });
 const windowMsOf = (run: ProbeRun): number => run.ctx.windows.minuteSeconds * 1000;

@@ -21,7 +21,7 @@ import {
   retryAfterPresent,
 } from './judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
-import { allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
+import { allowanceFor, isFixed, modelFix, type ModelVerdict } from './models/minute-count.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import type { Retried } from './backoff.ts';

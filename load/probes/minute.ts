@@ -34,7 +34,7 @@ import {
   LATER_MS,
   type ModelEvidence,
   type ModelVerdict,
-} from './model.ts';
+} from './models/minute-count.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
 import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
 import { waveSource } from './waves.ts';

@@ -6,7 +6,7 @@
 // judged as one, and whatever such a bucket would not admit still fails. The certificate names the reading.
 import type { Reading } from '../../report/model.ts';
 import type { DeclaredModel } from '../../spec/plans.ts';
-import type { LimiterModelName } from './model-name.ts';
+import type { LimiterModelName } from './models/names.ts';
 
 export type { DeclaredModel } from '../../spec/plans.ts';
 

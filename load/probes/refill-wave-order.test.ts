@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Verdict } from '../../report/check.ts';
-import type { ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 import { remainingCountdown } from './judge.ts';
 import type { Observation } from './observe.ts';

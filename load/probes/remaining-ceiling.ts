@@ -17,7 +17,7 @@ import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import type { Headers } from '../../core/exchange.ts';
 import { DATE_SLACK_MS, readRateLimit } from '../../spec/ratelimit.ts';
-import { HEADER_RESOLUTION_S } from './model.ts';
+import { HEADER_RESOLUTION_S } from './models/minute-count.ts';
 import { quotaOf, type QuotaKind } from './observe.ts';
 
 export type { Answer } from './answer.ts';

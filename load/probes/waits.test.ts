@@ -7,7 +7,7 @@ import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
 import { runShape } from '../../testkit/load/shape-run.ts';
-import { LATER_MS } from './model.ts';
+import { LATER_MS } from './models/minute-count.ts';
 import { waitCapMs } from './bounds.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';

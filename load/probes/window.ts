@@ -5,7 +5,7 @@ import { sleepUntilServer } from './context.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
-import { allowance } from './model.ts';
+import { allowance } from './models/minute-count.ts';
 import { waveSource, widthFor } from './waves.ts';
 
 export interface FreshWindow {

@@ -77,7 +77,7 @@ export const failures = (r: Report): string[] =>
 export const modelsTold = (r: Report): string[] =>
   r.checks.filter((c) => /^(quota\/)?quota\.model\[/.test(c.id)).map((c) => (c.observed as { model: string }).model);
 
-/** What a model may be told: a sliding log and a token bucket can look alike in whole-second Resets (load/probes/model.ts). */
+/** What a model may be told: a sliding log and a token bucket can look alike in whole-second Resets (load/probes/models/minute-count.ts). */
 export const alikeModels = (m: CorrectModel): string[] =>
   m === 'sliding-counter' ? [m] : ['sliding-log', 'token-bucket'];
 

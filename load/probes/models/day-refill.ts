@@ -5,11 +5,11 @@
 // boundary. Such a day is judged as the day of any refilling limiter is (day-rules.ts): never more than
 // perDay plus what it refilled over the span of the requests (model.ts allowance), the refusal only once
 // the key spent perDay, and a consistent Retry-After. An unenforced day still fails: it admits past that.
-import { most } from '../../core/extent.ts';
-import { RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
-import type { ProbeScope } from './context.ts';
-import { BUCKET_RISE_S, HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
-import type { Observation } from './observe.ts';
+import { most } from '../../../core/extent.ts';
+import { RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
+import type { ProbeScope } from '../context.ts';
+import { BUCKET_RISE_S, HEADER_RESOLUTION_S, type ModelVerdict } from './minute-count.ts';
+import type { Observation } from '../observe.ts';
 
 /**
  * The day's Reset rose faster than time between admitted answers reporting the day quota, with no step of

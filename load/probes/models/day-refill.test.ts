@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../core/progress.ts';
-import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
-import type { Observation } from './observe.ts';
+import { silentProgress } from '../../../core/progress.ts';
+import type { ReferenceOptions } from '../../../reference/app.ts';
+import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../../spec/plans.ts';
+import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { createContext } from '../context.ts';
+import { runProbes } from '../run.ts';
+import type { Observation } from '../observe.ts';
 import { dayRefills, refusalBeforeReset } from './day-refill.ts';
 
 // The limiter proofs' free plan: 20 per 2 s minute, 100 per 20 s day (a day token every 200 ms).

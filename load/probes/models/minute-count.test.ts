@@ -10,7 +10,7 @@ import {
   laterNeeded,
   LATER_MS,
   type ModelEvidence,
-} from './model.ts';
+} from './minute-count.ts';
 
 const R = 1_900_000_000;
 /** n admitted requests `step` s apart (10 ms by default) starting at `t0` (s), each reporting reset(t). */

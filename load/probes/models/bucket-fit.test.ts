@@ -4,7 +4,7 @@
 // random legs each way. A fixed window over-admitting is read so once the count outlasts a few tokens.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aligned, firstUse, gcra, tokenBucket, type Meter } from '../../testkit/load/limiter-shapes.ts';
+import { aligned, firstUse, gcra, tokenBucket, type Meter } from '../../../testkit/load/limiter-shapes.ts';
 import {
   admittedTooSoon,
   longerThanOneToken,

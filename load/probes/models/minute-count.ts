@@ -16,10 +16,10 @@
 //                    faster than time (by about window / limit per request), and once full again one
 //                    request pushes it less than a window ahead.
 
-import { refillCounts, type DeclaredModel } from './reading.ts';
+import { refillCounts, type DeclaredModel } from '../reading.ts';
 
-export type { LimiterModelName } from './model-name.ts';
-import type { LimiterModelName } from './model-name.ts';
+export type { LimiterModelName } from './names.ts';
+import type { LimiterModelName } from './names.ts';
 
 export interface ModelEvidence {
   windowSeconds: number;
