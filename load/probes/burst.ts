@@ -14,7 +14,10 @@ import {
   type Observed,
   type ProbeRule,
 } from './findings.ts';
-import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './models/minute-count.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { allowanceFor, refillOver } from './models/allowance.ts';
+import { traitsOf } from './models/catalog.ts';
+import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
@@ -39,12 +42,10 @@ export interface BurstObservation extends Observed {
 }
 
 /** Judged as a fixed window unless the minute probe showed another model. */
-const judgedFixed = (model: ModelVerdict | undefined): boolean =>
-  model === undefined || isFixed(model) || model.model === 'unknown';
+const judgedFixed = (model: ModelVerdict | undefined): boolean => !shownNotFixed(model);
 
 /** Models whose Remaining refills continuously: under concurrency two answers may share a value. */
-const refills = (model: ModelVerdict | undefined): boolean =>
-  model?.model === 'token-bucket' || model?.model === 'sliding-counter';
+const refills = (model: ModelVerdict | undefined): boolean => traitsOf(model).remainingMayRepeat;
 
 const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] => b.all.filter((o) => o.admitted);
 
@@ -54,7 +55,6 @@ const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] =>
  * admit a few more and repeat a Remaining value: not a fixed window's fault to fail. Unjudged, never failed;
  * a model shown fixed keeps its verdict.
  */
-const untold = (model: ModelVerdict | undefined): boolean => model === undefined || model.model === 'unknown';
 const untoldWhy = (model: ModelVerdict | undefined): string =>
   model === undefined
     ? "the minute probe, which tells the limiter's model, did not run"
@@ -76,7 +76,7 @@ function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
   const { windows } = o.scope.ctx;
   const { perMinute, perDay } = o.scope.k.plan;
   const [figure, lengthS] = quota === 'day' ? [perDay, windows.daySeconds] : [perMinute, windows.minuteSeconds];
-  return allowance('token-bucket', figure, lengthS * 1000, spanOf(o.burst!.all));
+  return refillOver(figure, lengthS * 1000, spanOf(o.burst!.all));
 }
 
 function exact(o: BurstObservation): Verdict {
@@ -178,7 +178,7 @@ function firstCounted(admitted: readonly Observation[]): { remaining: number; li
 function notWhole(b: NonNullable<BurstObservation['burst']>, perMinute: number, model: ModelVerdict | undefined) {
   const admitted = admittedOf(b);
   const start = firstCounted(admitted);
-  return admitted.length < perMinute && !(model && isFixed(model)) && start && start.remaining < start.limit - 1
+  return admitted.length < perMinute && !isFixed(model) && start && start.remaining < start.limit - 1
     ? start
     : undefined;
 }
@@ -292,12 +292,12 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
   for (let attempt = 0; attempt < 2; attempt++) {
     // A sliding window counter weighs the last window's count at the next one's start: wait one more,
     // also when the model is unknown (the headers report the day quota: fullness cannot be seen).
-    const counter = model?.model === 'sliding-counter';
+    const counter = traitsOf(model).weighsLastWindow;
     // After a burst that did not start whole (below), the idle window counts from the later of the named end
     // and a window after our last request, not from the boundary: a bucket's 429 names when one token is back.
     // A counter (or a model not told) idles one window more: our last request's server time is known to
     // Date's second only, so a single idle window may still hold it in the window the counter weighs.
-    const idleWindows = counter || model?.model === 'unknown' ? 2 : idle ? 1 : 0;
+    const idleWindows = counter || toldNothing(model) ? 2 : idle ? 1 : 0;
     // After a burst that straddled, past the named end by a Reset's rounding: rounded down (or a proxy's
     // Date from another clock), the end it names came before the window really ended.
     const fresh = await findFreshWindow(
@@ -315,14 +315,14 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
     if (crossed && attempt === 0) {
       // Resets that differ also come from a bucket's Reset creeping per request: with no model shown fixed,
       // the next try starts after an idle window too.
-      idle = !(model && isFixed(model));
+      idle = !isFixed(model);
       continue;
     }
     // A window told fixed does not creep: Resets that differ are two windows. Untold, only answers past the end.
     const burst = {
       all,
       endMs: fresh.endMs,
-      straddled: model && isFixed(model) ? crossed : fixed && pastEnd,
+      straddled: isFixed(model) ? crossed : fixed && pastEnd,
       ...(stale ? { stale } : {}),
     };
     if (dayRanOut(run, burst)) {

@@ -14,7 +14,7 @@ import { deadline } from '../../core/deadline.ts';
 import { probeSend } from './send.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import type { Answer } from './answer.ts';
-import type { DeclaredModel } from './reading.ts';
+import type { DeclaredModel } from '../../spec/plans.ts';
 
 export interface ProbeContext {
   send: Send;

@@ -20,7 +20,6 @@ import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
 import {
   applicable,
-  notFixed,
   remainingBefore429,
   retryAfterAccurate,
   retryAfterConsistent,
@@ -28,7 +27,8 @@ import {
   retryAfterPresent,
 } from './judge.ts';
 import type { Observation } from './observe.ts';
-import { modelFix, type ModelVerdict } from './models/minute-count.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { modelFix, notFixed, untold } from './models/unknown.ts';
 import { readingFor } from './reading.ts';
 
 type Day = DayObservation;
@@ -76,7 +76,7 @@ function pathOf(o: Day): DayPath {
   if (o.notFixed) return { kind: 'not-fixed', why: o.notFixed, found: s };
   if (o.tally && o.settled) return { kind: 'tally', input: o.tally, t: o.settled };
   if (!o.count) return { kind: 'missing' };
-  const unknown = o.model === undefined || o.model.model === 'unknown';
+  const unknown = untold(o.model);
   return { kind: 'counted', c: o.count, notFull: unknown ? dayNotFull(o.scope, o.count.first) : undefined };
 }
 
@@ -157,7 +157,7 @@ function countedExact(o: Day, c: Counted): Verdict {
   }
   // A bucket's day, its model unknown, is full again at the end its 429 named and refills during the count
   // (a false FAIL: '101 requests admitted within one day window without a day-quota 429', token bucket, --only day).
-  const unknown = o.model === undefined || o.model.model === 'unknown';
+  const unknown = untold(o.model);
   if (!c.final) {
     return (
       refillMayExplain(o.scope, c.admitted, unknown) ??

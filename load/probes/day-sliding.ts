@@ -10,7 +10,9 @@ import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeS
 import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { failure } from './findings.ts';
-import { allowance, allowanceFor, type ModelVerdict } from './models/minute-count.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { allowance, allowanceFor } from './models/allowance.ts';
+import { traitsOf } from './models/catalog.ts';
 import { overWindowText, readingFor } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { observe } from './request.ts';
@@ -124,8 +126,9 @@ export function slidingGiveUp(
   // The refill over the admitted requests' own span (first send to last answer), which the server's can only be within.
   const most = perDay + allowance(model.model, perDay, dayMs, localSpan(own));
   const over = `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`;
-  if (model.model !== 'token-bucket' || own.length > most) {
-    const bucket = model.model === 'token-bucket' ? `; a token-bucket limiter at most ${most}` : '';
+  const refills = traitsOf(model).refillsPastFigure;
+  if (!refills || own.length > most) {
+    const bucket = refills ? `; a token-bucket limiter at most ${most}` : '';
     return failure(`${over}${bucket}`, { exchange: last.ex, expected: perDay, received: own.length });
   }
   const why = `${over}: within what a token-bucket day quota refills over that time (${most}), so the pace cannot show whether it is enforced`;

@@ -29,7 +29,8 @@ import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
 import { refillingDay } from './models/day-refill.ts';
 import { waveSource } from './waves.ts';
-import { isFixed, type ModelVerdict } from './models/minute-count.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { shownNotFixed, untold } from './models/unknown.ts';
 import { settleByTally, type Settled, type TallyInput } from './day-tally.ts';
 import { dayGiveUpMs } from './waits.ts';
 
@@ -308,7 +309,7 @@ async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number 
 
 /** The model is not told, and the day's own Resets show it refilling (day-refill.ts): that day's model. */
 const bucketDay = (run: ProbeRun, seen: DayObservation, own: readonly Observation[]): ModelVerdict | undefined =>
-  seen.model === undefined || seen.model.model === 'unknown' ? refillingDay(run, own) : undefined;
+  untold(seen.model) ? refillingDay(run, own) : undefined;
 
 /**
  * Past perDay admitted without a day 429 the pacing crossed into the next day window (a slow target, or a
@@ -434,10 +435,10 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
     return;
   }
   const { model } = seen;
-  if (model && !isFixed(model) && model.model !== 'unknown') return probeDaySliding(run, seen);
+  if (shownNotFixed(model)) return probeDaySliding(run, seen);
   const found = await findDayEnd(run, seen);
   seen.search = found;
-  const unknown = model === undefined || model.model === 'unknown';
+  const unknown = untold(model);
   // No day 429 within the span: a day its own Resets show refilling may not have run dry at our pace
   // (perDay plus its refill over the span), judged as a bucket's day that gave up (day-sliding.ts).
   if (found?.kind === 'no-day-429') seen.dayModel = found.dayModel;

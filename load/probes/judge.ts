@@ -9,16 +9,9 @@ import { failure, silent } from './findings.ts';
 import { type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
-import { isFixed, notFixedHow, notFixedReason, type ModelVerdict } from './models/minute-count.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { traitsOf } from './models/catalog.ts';
 import { remainingCeilingBreach, type Answer } from './remaining-ceiling.ts';
-
-/** A fixed-window rule on a limiter that is not (or not shown to be) one: not applicable, or unjudged with a fix. */
-export function notFixed(model: ModelVerdict | undefined): Verdict {
-  const how = notFixedHow(model);
-  return how.kind === 'not-applicable'
-    ? verdict.notApplicable(notFixedReason(model))
-    : verdict.unjudged(notFixedReason(model), how.fix);
-}
 
 /**
  * Two answers of one quota in flight at once (one wave), from a limiter that refills: the server may have
@@ -86,7 +79,7 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
       ),
     );
   }
-  const fixed = isFixed(model);
+  const fixed = !traitsOf(model).remainingMayGrow;
   // What a refilling limiter gave back over a span. Fractional refills add up: the floor of Remaining may
   // come back by one even when less than one was refilled.
   const refillIn = (limit: number, spanMs: number): number =>

@@ -6,6 +6,7 @@
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import { waitFor, type ProbeRun } from './context.ts';
 import { HEADER_RESOLUTION_S, type ModelVerdict } from './models/minute-count.ts';
+import { untold } from './models/unknown.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
@@ -110,7 +111,7 @@ export async function bucketOrFixed(
 ): Promise<{ count: WindowCount; model: ModelVerdict }> {
   const { perMinute } = run.k.plan;
   const above = count.admitted.length > perMinute && !count.over && count.rejected?.quota === 'minute';
-  if (model.model !== 'unknown' || !above) return { count, model };
+  if (!untold(model) || !above) return { count, model };
   const told = toldByCount(run, count, model.why, next, afterTooSoon);
   if (told) return { count, model: told };
   // A count from a window at rest already is that count: another one, paced alike, would tell no more.

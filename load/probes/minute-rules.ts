@@ -10,7 +10,6 @@ import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, typ
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
   applicable,
-  notFixed,
   remainingAtRefusal,
   remainingBefore429,
   remainingCeiling,
@@ -21,7 +20,9 @@ import {
   retryAfterPresent,
 } from './judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
-import { allowanceFor, isFixed, modelFix, type ModelVerdict } from './models/minute-count.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { allowanceFor } from './models/allowance.ts';
+import { isFixed, modelFix, notFixed, shownNotFixed, untold } from './models/unknown.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import type { Retried } from './backoff.ts';
@@ -135,7 +136,7 @@ function exact(o: Minute): Verdict {
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
     const proved =
-      declared === undefined && model.model !== 'fixed' && spanMs < minuteSeconds * 1000
+      declared === undefined && !isFixed(model) && spanMs < minuteSeconds * 1000
         ? overWindowText(n, spanMs, perMinute, minuteSeconds, 'minute')
         : `${n} requests admitted from a full minute allowance; ${plan}${n > perMinute ? `; ${readingFor(declared, perMinute)}` : ''}`;
     return failure(proved, { exchange: last?.ex, expected: perMinute, received: n });
@@ -148,7 +149,7 @@ function exact(o: Minute): Verdict {
     );
   }
   // The model still unknown (minute.ts bucketOrFixed): a bucket's refill and a fixed window's over-admission alike.
-  if (n > perMinute && model.model === 'unknown' && refillCounts(declared, 'unknown', minuteSeconds * 1000, spanMs)) {
+  if (n > perMinute && untold(model) && refillCounts(declared, 'unknown', minuteSeconds * 1000, spanMs)) {
     return verdict.unjudged(
       `${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`,
       modelFix(model),
@@ -239,7 +240,7 @@ function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, mod
   const { perMinute } = scope.k.plan;
   if (admitted >= perMinute) return verdict.pass;
   // Shown no fixed window by the Resets of its 429s (minute.ts notFixed): this fixed-window rule does not bind it.
-  if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
+  if (shownNotFixed(model)) return notFixed(model);
   if (isFixed(model) && last.status === 429 && !dayOwned(scope, last)) {
     return failure(
       `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`,
@@ -273,7 +274,7 @@ function nextWindow(o: Minute): Verdict {
       "the first request after the wait for the 429's Retry-After was refused (quota.recovery judges it), so the window after it was not fresh",
       RECOVERY_FIX,
     );
-  if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
+  if (shownNotFixed(model)) return notFixed(model);
   if (nextWindowByCount(retried, model))
     return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : at(o, NEXT);
   const rate = admitted.rate!;

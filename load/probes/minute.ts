@@ -29,12 +29,12 @@ import {
   afterFits,
   afterNeeded,
   inferModel,
-  isFixed,
   laterNeeded,
   LATER_MS,
   type ModelEvidence,
   type ModelVerdict,
 } from './models/minute-count.ts';
+import { shownNotFixed, untold } from './models/unknown.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
 import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
 import { waveSource } from './waves.ts';
@@ -137,7 +137,7 @@ export function nextWindowByCount(retried: Retried | Unwaited, model: ModelVerdi
   if ('unwaited' in retried) return false;
   const admitted = retried.admitted;
   if (!admitted || retried.refusals.length > 0) return false;
-  if (model.model !== 'unknown' && !isFixed(model)) return false;
+  if (shownNotFixed(model)) return false;
   return admitted.quota !== 'minute' || !admitted.rate;
 }
 
@@ -236,7 +236,7 @@ async function tellAfter(run: ProbeRun, e: ModelEvidence, rec: Observation, late
 async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
   const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayOwned(run, count.rejected));
   const headersLied = (fewestBeforeRefusal(count) ?? 0) > 0;
-  if (!short || (model.model !== 'unknown' && !headersLied)) return count;
+  if (!short || (!untold(model) && !headersLied)) return count;
   return (await exhaustWindow(run, false, 1)) ?? count;
 }
 
@@ -314,7 +314,7 @@ export async function probeMinute(
   if (!undecided(run, model, judged, next)) return judgeBy(run, seen, judged.count, judged.model);
   const lastOf = (c: WindowCount): Array<Observation | undefined> => [c.rejected, c.admitted[c.admitted.length - 1]];
   seen.notFixed = await tellNotFixed(run, [...lastOf(count), next?.last, ...lastOf(judged.count)]);
-  judgeBy(run, seen, judged.count, judged.model.model === 'unknown' && seen.notFixed ? seen.notFixed : judged.model);
+  judgeBy(run, seen, judged.count, untold(judged.model) && seen.notFixed ? seen.notFixed : judged.model);
 }
 
 /**
@@ -331,9 +331,7 @@ function undecided(
 ): boolean {
   const { perMinute } = run.k.plan;
   const { count } = judged;
-  const exactOpen =
-    judged.model.model === 'unknown' && count.admitted.length > perMinute && !count.over && !count.capped;
-  const nextOpen =
-    model.model === 'unknown' && next !== undefined && next.admitted < perMinute && next.last.status === 429;
+  const exactOpen = untold(judged.model) && count.admitted.length > perMinute && !count.over && !count.capped;
+  const nextOpen = untold(model) && next !== undefined && next.admitted < perMinute && next.last.status === 429;
   return exactOpen || nextOpen;
 }

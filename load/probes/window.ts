@@ -5,7 +5,7 @@ import { sleepUntilServer } from './context.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
-import { allowance } from './models/minute-count.ts';
+import { refillOver } from './models/allowance.ts';
 import { waveSource, widthFor } from './waves.ts';
 
 export interface FreshWindow {
@@ -142,7 +142,7 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
   // Room: what a limiter that refills could still admit by now, plus the one that should be refused.
   const room = (): number => {
     const spanMs = admitted[0] ? run.ctx.clock.now() - admitted[0].sentLocal : 0;
-    return perMinute + 1 + allowance('token-bucket', perMinute, minuteMs, spanMs) - admitted.length;
+    return perMinute + 1 + refillOver(perMinute, minuteMs, spanMs) - admitted.length;
   };
   const source = waveSource(run, perMinute + 2, room, true);
   // Measured before the first request goes out: never longer than the key's true rest.
@@ -172,7 +172,7 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     // answered later than `o` may have reached the server later, while the limiter refilled.
     lastAnswer = Math.max(lastAnswer, o.receivedLocal);
     const spanMs = lastAnswer - admitted[0]!.sentLocal;
-    if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs))
+    if (admitted.length > perMinute + refillOver(perMinute, minuteMs, spanMs))
       return { admitted, over: true, endMs, restMs };
   }
   return { admitted, over: false, capped: true, endMs, restMs };

@@ -1,16 +1,8 @@
 // The limiter's model from one count's evidence: each model's own evidence, and the ambiguous cases
 // never called "fixed" (fixed-window rules would then fail a correct sliding limiter).
 import { describe, expect, it } from 'vitest';
-import {
-  afterFits,
-  afterNeeded,
-  allowance,
-  allowanceFor,
-  inferModel,
-  laterNeeded,
-  LATER_MS,
-  type ModelEvidence,
-} from './minute-count.ts';
+import { afterFits, afterNeeded, inferModel, laterNeeded, LATER_MS, type ModelEvidence } from './minute-count.ts';
+import { allowance, allowanceFor } from './allowance.ts';
 
 const R = 1_900_000_000;
 /** n admitted requests `step` s apart (10 ms by default) starting at `t0` (s), each reporting reset(t). */

@@ -16,9 +16,6 @@
 //                    faster than time (by about window / limit per request), and once full again one
 //                    request pushes it less than a window ahead.
 
-import { refillCounts, type DeclaredModel } from '../reading.ts';
-
-export type { LimiterModelName } from './names.ts';
 import type { LimiterModelName } from './names.ts';
 
 export interface ModelEvidence {
@@ -251,60 +248,3 @@ function movingWindow(one: string, a: NonNullable<ModelEvidence['after']>): Mode
   const why = `${one}; ${still}: ${OLDEST_LOG}`;
   return { model: 'sliding-log', why, wholeWindow: true };
 }
-
-/** Fixed-window-only rules apply only here; elsewhere they are skipped with `notFixedReason`. */
-export const isFixed = (v: ModelVerdict | undefined): boolean => v?.model === 'fixed';
-
-export const notFixedReason = (v: ModelVerdict | undefined): string =>
-  v === undefined
-    ? "a fixed-window rule, and the limiter's model is unknown (the minute probe did not run for this key)"
-    : `a fixed-window rule, and the evidence does not show a fixed window (model: ${v.model}; ${v.why})`;
-
-/**
- * Requests beyond the limit a correct limiter of this model may admit over `spanMs` (the longest the
- * requests can have been apart on the server): none for fixed windows (the count stays in one window);
- * for the others the plan's rate over the span, which a counter or bucket refills as time passes (a
- * sliding log admits none within a window, but whole-second Resets cannot always tell it from a bucket).
- * A count from a full state must admit at least the limit and at most this more.
- */
-export function allowance(model: LimiterModelName, limit: number, windowMs: number, spanMs: number): number {
-  if (model === 'fixed') return 0;
-  return Math.floor((limit * Math.max(0, spanMs)) / windowMs);
-}
-
-/**
- * `allowance` for a told model, under the run's reading (reading.ts): the window reading counts no refill
- * within one window's length. A log shown to count each request a whole window (`wholeWindow`) admits at
- * most `limit` over any span shorter than a window, whatever state it started in: the count's own requests
- * all still count at its end (an earlier one aging out only frees a place the count did not have).
- */
-export function allowanceFor(
-  v: ModelVerdict,
-  limit: number,
-  windowMs: number,
-  spanMs: number,
-  declared: DeclaredModel | undefined,
-): number {
-  if (v.wholeWindow && spanMs < windowMs) return 0;
-  return refillCounts(declared, v.model, windowMs, spanMs) ? allowance(v.model, limit, windowMs, spanMs) : 0;
-}
-
-/**
- * How a fixed-window rule is skipped: a rule of another model does not bind a limiter shown to be another
- * model (not-applicable); when the model is unknown it could not be judged (the run is INCOMPLETE), with
- * what would tell the model when one is known.
- */
-export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged'; fix: string } => ({
-  kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged',
-  fix: modelFix(v),
-});
-
-/**
- * What would tell a model petcert could not: its own evidence's fix when it names one; the minute probe
- * when it did not run; else answers whose headers are the binding quota's, which show the model.
- */
-export const modelFix = (v: ModelVerdict | undefined): string =>
-  v?.fix ??
-  (v === undefined
-    ? "run the minute probe too (--only minute and this probe), which tells the limiter's model"
-    : "send on each answer the X-RateLimit-* of the quota that binds it (the minute quota's while the minute binds, §8.2), which show the limiter's model");
