@@ -18,6 +18,7 @@ import type { ModelVerdict } from './models/minute-count.ts';
 import { allowanceFor, refillOver } from './models/allowance.ts';
 import { traitsOf } from './models/catalog.ts';
 import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
+import { remainingSetRule } from './models/rules.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
@@ -43,9 +44,6 @@ export interface BurstObservation extends Observed {
 
 /** Judged as a fixed window unless the minute probe showed another model. */
 const judgedFixed = (model: ModelVerdict | undefined): boolean => !shownNotFixed(model);
-
-/** Models whose Remaining refills continuously: under concurrency two answers may share a value. */
-const refills = (model: ModelVerdict | undefined): boolean => traitsOf(model).remainingMayRepeat;
 
 const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] => b.all.filter((o) => o.admitted);
 
@@ -260,11 +258,7 @@ function remainingApplies(o: BurstObservation): Verdict | undefined {
   const whole = staleVerdict(o) ?? notWholeVerdict(o);
   if (whole) return whole;
   // A rule of fixed windows: a refilling model's simultaneous answers may share a Remaining value.
-  if (refills(o.model))
-    return verdict.notApplicable(
-      `a ${o.model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`,
-    );
-  return undefined;
+  return remainingSetRule(o.model);
 }
 
 export const BURST_RULES: readonly ProbeRule<BurstObservation>[] = [

@@ -30,7 +30,8 @@ import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
 import { refillingDay } from './models/day-refill.ts';
 import { waveSource } from './waves.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
-import { shownNotFixed, untold } from './models/unknown.ts';
+import { untold } from './models/unknown.ts';
+import { dayPath } from './models/rules.ts';
 import { settleByTally, type Settled, type TallyInput } from './day-tally.ts';
 import { dayGiveUpMs } from './waits.ts';
 
@@ -435,10 +436,10 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
     return;
   }
   const { model } = seen;
-  if (shownNotFixed(model)) return probeDaySliding(run, seen);
+  if (dayPath(model) === 'not-fixed') return probeDaySliding(run, seen);
   const found = await findDayEnd(run, seen);
   seen.search = found;
-  const unknown = untold(model);
+  const unknown = dayPath(model) === 'own-evidence';
   // No day 429 within the span: a day its own Resets show refilling may not have run dry at our pace
   // (perDay plus its refill over the span), judged as a bucket's day that gave up (day-sliding.ts).
   if (found?.kind === 'no-day-429') seen.dayModel = found.dayModel;

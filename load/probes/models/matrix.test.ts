@@ -1,0 +1,55 @@
+// Every catalog model against every rule that asks the model: what kind of outcome the rule can reach
+// (judged, not applicable, unjudged with the reason). The rules call these same functions (models/rules.ts,
+// models/allowance.ts), so a trait changed in the catalog shows here as a changed row.
+import { describe, expect, it } from 'vitest';
+import type { Verdict } from '../../../report/check.ts';
+import { allowance } from './allowance.ts';
+import { CATALOG, MODEL_NAMES, type ModelName } from './catalog.ts';
+import type { ModelVerdict } from './minute-count.ts';
+import { dayPath, fixedWindowRule, remainingSetRule } from './rules.ts';
+
+type Kind = 'judged' | 'not-applicable' | 'unjudged';
+const kindOf = (v: Verdict | undefined): Kind =>
+  v === undefined ? 'judged' : v.kind === 'not-applicable' ? 'not-applicable' : 'unjudged';
+
+/** The verdict the probes give when they tell this model (its first told label, with its start). */
+const toldOf = (name: ModelName): ModelVerdict => {
+  const e = CATALOG[name];
+  return { model: e.toldAs[0], ...(e.traits.start ? { start: e.traits.start } : {}), why: `told ${name}` };
+};
+
+/** model → [fixed-window rules, burst Remaining set, the day probe's path, admitted over half a window beyond 60/window]. */
+const MATRIX: Record<ModelName, [Kind, Kind, ReturnType<typeof dayPath>, number]> = {
+  'fixed-aligned': ['judged', 'judged', 'fixed', 0],
+  'fixed-first-request': ['judged', 'judged', 'fixed', 0],
+  fixed: ['judged', 'judged', 'fixed', 0],
+  'sliding-log': ['not-applicable', 'judged', 'not-fixed', 30],
+  'sliding-counter': ['not-applicable', 'not-applicable', 'not-fixed', 30],
+  'token-bucket': ['not-applicable', 'not-applicable', 'not-fixed', 30],
+  gcra: ['not-applicable', 'not-applicable', 'not-fixed', 30],
+  'two-limiters': ['unjudged', 'judged', 'own-evidence', 30],
+  unknown: ['unjudged', 'judged', 'own-evidence', 30],
+};
+
+describe('model × rule', () => {
+  it.for(MODEL_NAMES)('%s', (name) => {
+    const v = toldOf(name);
+    expect([
+      kindOf(fixedWindowRule(v)),
+      kindOf(remainingSetRule(v)),
+      dayPath(v),
+      allowance(v.model, 60, 60_000, 30_000),
+    ]).toEqual(MATRIX[name]);
+  });
+
+  it('unknown is one path: a fixed-window rule is unjudged with why and what would tell the model', () => {
+    for (const v of [undefined, toldOf('unknown'), { ...toldOf('unknown'), fix: 'longer windows' }]) {
+      const got = fixedWindowRule(v);
+      expect(got?.kind).toBe('unjudged');
+      if (got?.kind !== 'unjudged') continue;
+      expect(got.reason).toMatch(/^a fixed-window rule, and /);
+      expect(got.fix).toBe(v?.fix ?? got.fix);
+      expect(got.fix?.length).toBeGreaterThan(0);
+    }
+  });
+});
