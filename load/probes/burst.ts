@@ -95,7 +95,9 @@ function exact(o: BurstObservation): Verdict {
     admitted.length <= refilled &&
     refillCounts(declared, 'unknown', windowMs, spanMs)
   ) {
-    const why = `${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} over ${spanMs} ms`;
+    const why =
+      `${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} ` +
+      `over ${spanMs} ms`;
     return verdict.unjudged(`${why}, and ${untoldWhy(o.model)}`, untoldFix(o.model));
   }
   const limiter = most > perMinute ? ` (a ${o.model!.model} limiter at most ${most} over ${spanMs} ms)` : '';
@@ -157,7 +159,7 @@ function remainingSet(o: BurstObservation): Verdict {
 
 /**
  * The most Remaining among the burst's answers reporting the minute quota: the first one the server counted,
- * whatever order they came back in (issue 15 §3). Below Limit - 1 the allowance was not whole when the
+ * whatever order they came back in. Below Limit - 1 the allowance was not whole when the
  * burst began; undefined when no answer reports the minute quota.
  */
 function firstCounted(admitted: readonly Observation[]): { remaining: number; limit: number } | undefined {
@@ -187,7 +189,9 @@ function notWholeVerdict(o: BurstObservation): Verdict | undefined {
   if (!start) return undefined;
   const seen = `${o.burst!.all.length} simultaneous requests: ${admittedOf(o.burst!).length} admitted`;
   const first = `the first the server counted reports Remaining ${start.remaining} of ${start.limit}`;
-  const why = `${seen}, and ${first}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the limiter's model`;
+  const why =
+    `${seen}, and ${first}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the ` +
+    `limiter's model`;
   return verdict.unjudged(
     why,
     'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window',
@@ -205,7 +209,9 @@ function staleWindow(all: readonly Observation[], waitedMs: number): boolean {
 /** The burst's answers still report the window it waited out, on both tries: not a fresh window's count. */
 function staleVerdict(o: BurstObservation): Verdict | undefined {
   if (!o.burst?.stale) return undefined;
-  const why = `answers of the burst report the Reset of the window it waited out, on both tries: that window had not ended when they were counted, so the burst's count is not a fresh window's (quota.headers.reset: the Reset named an end before the window ended)`;
+  const why =
+    `answers of the burst report the Reset of the window it waited out, on both tries: that window had not ended when they were counted, so the ` +
+    `burst's count is not a fresh window's (quota.headers.reset: the Reset named an end before the window ended)`;
   return verdict.unjudged(why, "a Reset that names the window's end rounded up (never before it)");
 }
 

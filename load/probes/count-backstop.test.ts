@@ -49,7 +49,7 @@ describe('a count that reached its backstop without a 429', () => {
   });
 });
 
-// The fence post (review of #15, "139 of at most 138"): a wave is read in the server's order, and the span a bucket
+// The fence post: a wave is read in the server's order, and the span a bucket
 // refilled over ran to the answer of the request last in that order, not to the wave's latest answer. At 0–200 ms
 // each way the two differ by up to a round trip: seeds 24 and 51 (of 60, GCRA and token bucket alike) were failed
 // as over-admission by one ("139 requests admitted …; a unknown limiter at most 138 over these 4945 ms"; the count

@@ -155,14 +155,15 @@ function countedExact(o: Day, c: Counted): Verdict {
       SLOW_FIX,
     );
   }
-  // A bucket's day, its model unknown, is full again at the end its 429 named and refills during the count
-  // (a false FAIL: '101 requests admitted within one day window without a day-quota 429', token bucket, --only day).
+  // A bucket's day, its model unknown, is full again at the end its 429 named and refills during the count:
+  // more than perDay in the counted day, or no day 429 in it, is then no proof of an unenforced day.
   const unknown = untold(o.model);
   if (!c.final) {
     return (
       refillMayExplain(o.scope, c.admitted, unknown) ??
       failure(
-        `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`,
+        `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ` +
+          `${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`,
         {
           expected: perDay,
           received: c.admitted,
@@ -195,12 +196,14 @@ function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
     );
   if (s.kind === 'too-slow') {
     return verdict.unjudged(
-      `at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be reached within one day window`,
+      `at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be ` +
+        `reached within one day window`,
       SLOW_FIX,
     );
   }
   return failure(
-    `paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`,
+    `paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ` +
+      `${perDay} per day)`,
     {
       exchange: s.last.ex,
       expected: perDay,

@@ -87,7 +87,7 @@ export const dayOf = (run: ProbeRun): DayObservation => ({
  * the day's 429. A fixed day — aligned to a clock, or opened by the key's first request after the last one
  * ended (express-rate-limit, rate-limiter-flexible) — reports one Reset (the 429's), or an earlier day's
  * that ended by the time this one began. Read from the answers' own values, never from the order our
- * concurrent requests happened to arrive in (issue 15 §3).
+ * concurrent requests happened to arrive in.
  */
 function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | undefined {
   if (!final) return undefined;
@@ -129,7 +129,10 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
             (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t),
         ).length + spentBefore(run);
       if (first.remaining! < run.k.plan.perDay - 1 - before) {
-        return `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
+        return (
+          `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ` +
+          `${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`
+        );
       }
     }
   }
@@ -141,7 +144,7 @@ function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | un
 }
 
 /**
- * §8.2 in any order (issue 15 §3): when every admitted answer of the refused day window reports the day
+ * §8.2 in any order: when every admitted answer of the refused day window reports the day
  * quota, the fewest Remaining among them is the last one the server counted; above 0, one more request
  * fitted, and the 429 says otherwise. Concurrent answers cannot hide it: a request that took that last
  * place would have answered Remaining 0.
@@ -160,7 +163,8 @@ export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): read
   if (least <= 0) return silent;
   return [
     failure(
-      `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day quota)`,
+      `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day ` +
+        `quota)`,
       { exchange: final.ex, expected: 0, received: least },
     ),
   ];
@@ -173,7 +177,10 @@ export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): read
  */
 export function dayNotFull(run: ProbeScope, first: Observation | undefined): string | undefined {
   if (!first?.rate || first.quota !== 'day' || first.rate.remaining >= run.k.plan.perDay - 1) return undefined;
-  return `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ${run.k.plan.perDay}): another client, or a limiter that carries the last day over`;
+  return (
+    `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ` +
+    `${run.k.plan.perDay}): another client, or a limiter that carries the last day over`
+  );
 }
 
 /**
@@ -297,8 +304,9 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
  * (`countedLocal`, local ms) when that comes first. Any window of one minute's length that counted that
  * request has ended by then, wherever it started; the Reset read at the latest can be seconds later (a
  * Reset a second after the window's expiry as slowapi's, a Date a second stale as uvicorn's): paced by
- * the Reset alone, each 2 s window of the search took ~4 s, under the day's figure per day, and an
- * unenforced day was read as a target too slow to judge (spec/GAPS.md, "The server's Date"). After a 429,
+ * the Reset alone, a 2 s window of the search would take up to twice its length, the pace would fall under
+ * the day's figure per day, and an unenforced day would look like a target too slow to judge (spec/GAPS.md,
+ * "The server's Date"). After a 429,
  * its own end (`countedLocal` undefined).
  */
 async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number | undefined): Promise<void> {

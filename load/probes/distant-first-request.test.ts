@@ -1,4 +1,4 @@
-// express-rate-limit as the team set it up (two limiters, minute then day, each writing its own
+// express-rate-limit as a team sets it up (two limiters, minute then day, each writing its own
 // X-RateLimit-*: a 200 reports the day; windows opened by a key's first request), 3 s / 30 s windows,
 // answered 20–120 ms away each way, in virtual time. A minute probe whose headers do not show the minute
 // window learns its end from the 429; sent one at a time, a distant target's window ended before its

@@ -15,7 +15,7 @@ import { remainingCeilingBreach, type Answer } from './remaining-ceiling.ts';
 
 /**
  * Two answers of one quota in flight at once (one wave), from a limiter that refills: the server may have
- * decided either first (issue 15 §3: our concurrency, not the server's).
+ * decided either first (our concurrency orders the answers, not the server).
  */
 function oneWave(a: Observation, b: Observation, fixed: boolean): boolean {
   return !fixed && a.quota === b.quota && a.sentLocal < b.receivedLocal && b.sentLocal < a.receivedLocal;
@@ -164,7 +164,7 @@ export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[]):
  * The fewest Remaining among the count's admitted answers when the count ended in a 429 of the minute
  * quota and every one of them reports the minute quota; undefined otherwise. Whatever the model, the
  * request the server admitted last before that 429 left less than one (a bucket's fraction reads 0): it
- * answered Remaining 0. Read in any order (issue 15 §3): the answers of the 429's wave admitted before it
+ * answered Remaining 0. Read in any order: the answers of the 429's wave admitted before it
  * are in the count (waves.ts serverOrder), and a request of the count that took that last place reports 0.
  */
 export function fewestBeforeRefusal(count: WindowCount): number | undefined {
@@ -209,7 +209,8 @@ export function retryAfterForm(o: Observation): readonly Verdict[] {
   if (isRfcRetryAfter(o.retryAfter)) return [verdict.pass];
   return [
     failure(
-      `Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read as ${o.retryAfter.seconds} s`,
+      `Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read ` +
+        `as ${o.retryAfter.seconds} s`,
       { exchange: o.ex },
     ),
   ];

@@ -1,5 +1,5 @@
 // Minute exactness where the headers do not show the limiter's model (two limiters, each writing its own
-// X-RateLimit-*: the day's on a 200, the minute's on its 429; review R3 of #15). A count from a full allowance
+// X-RateLimit-*: the day's on a 200, the minute's on its 429). A count from a full allowance
 // above the plan's figure, but within what a bucket refills over it, is a correct token bucket or GCRA at a
 // distance, or a fixed window over-admitting. What the count, its 429 and the window after it show decides
 // which (bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.

@@ -34,7 +34,7 @@ function paced(
 
 const bucketReset = (i: number, t: number): number => Math.ceil((t + Math.min(100, i / 2 + 1) * 200) / 1000);
 
-describe('dayRefills (a day told refilling from its own Resets, issue 15 §2)', () => {
+describe('dayRefills (a day told refilling from its own Resets)', () => {
   it('tells a token-bucket day: "full again" rises 200 ms a request, faster than time', () => {
     // Capacity 100 refilled 5/s, paced at 10/s from full: the deficit grows by about one every two requests.
     expect(dayRefills(paced(120, bucketReset), DAY_S)).toMatch(/rose \d+ s over/);

@@ -23,7 +23,7 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
   const jumpS = daySeconds - RESET_ROUNDING_MS / 1000;
   const slackS = HEADER_RESOLUTION_S + BUCKET_RISE_S;
   // rise - elapsed = (reset_i - answered_i) + (sent_j - reset_j): the best j so far decides for every i, so
-  // one pass (a day's search holds up to three days of answers; every pair was quadratic).
+  // one pass (a day's search holds up to three days of answers: every pair would be quadratic).
   const lead = (o: Observation): number => o.sentLocal / 1000 - o.rate!.reset;
   let from = 0;
   let best = day.length > 0 ? lead(day[0]!) : -Infinity;

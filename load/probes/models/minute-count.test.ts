@@ -103,7 +103,7 @@ describe('inferModel', () => {
 
   // The limits library's moving window (slowapi strategy="moving-window") reports its OLDEST request's expiry:
   // the later request keeps the recovery's Reset (the recovery is the oldest) as a first-request window
-  // does. Told fixed, the fixed-window rules failed it (review R2: burst 58 of 60, day 141 of 600).
+  // does. Told fixed, the fixed-window rules would fail a correct one (its burst and day count short).
   it("a moving window: told from a first-request window by one request once the recovery's window ended", () => {
     const kept = {
       windowSeconds: 3,

@@ -1,4 +1,4 @@
-// Which limiter model the evidence of one minute count shows (issue 12 part 5). §8 gives quotas per minute
+// Which limiter model the evidence of one minute count shows. §8 gives quotas per minute
 // and day and a Reset "at which the limit resets"; it does not say the windows are fixed. So the probes
 // judge every model on what §8 states, and the rules that only hold for fixed windows (one Reset for the
 // whole window, the next window's full allowance) only where this says "fixed". Pure: a function of the
@@ -113,14 +113,18 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   if (rise === 0 && e.refused.reset === r1 && e.recovery && onGridOnly(e)) {
     return {
       model: 'unknown',
-      why: `one Reset (${r1}) for the whole count and its 429, and the request after it reported ${e.recovery.reset}: a fixed aligned window (its wait ran into a later window) and a sliding log alike, since with ${L} s windows every whole-second Reset lies on the window grid`,
+      why:
+        `one Reset (${r1}) for the whole count and its 429, and the request after it reported ${e.recovery.reset}: a fixed aligned window (its wait ran ` +
+        `into a later window) and a sliding log alike, since with ${L} s windows every whole-second Reset lies on the window grid`,
       fix: `windows of at least ${HEADER_RESOLUTION_S + 1} s (plans file: windows.minuteSeconds), whose Resets tell a fixed window from a sliding log`,
     };
   }
   if (rise > 0 || e.recovery) {
     return {
       model: 'sliding-log',
-      why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}`,
+      why:
+        `Reset moves with time: ${r1} to ${rMax} within the count, ` +
+        `${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}`,
     };
   }
   return {
@@ -139,7 +143,9 @@ function movedWithTime(e: ModelEvidence, L: number): ModelVerdict | undefined {
   if (!e.later || e.later.afterMs < LATER_MS || e.later.reset <= rec || e.later.reset >= rec + L) return undefined;
   return {
     model: 'sliding-log',
-    why: `the recovery reported Reset ${rec}, one window after the count's, and a request ${(e.later.afterMs / 1000).toFixed(1)} s later ${e.later.reset}: Reset moves with time, as no fixed window's does`,
+    why:
+      `the recovery reported Reset ${rec}, one window after the count's, and a request ${(e.later.afterMs / 1000).toFixed(1)} s later ${e.later.reset}: ` +
+      `Reset moves with time, as no fixed window's does`,
   };
 }
 
@@ -162,7 +168,9 @@ function weighedOrFixed(e: ModelEvidence, r1: number): ModelVerdict {
   const { remaining, limit } = e.recovery!;
   const charged = e.refused?.inWindow ?? 1;
   if (remaining !== undefined && limit !== undefined && remaining < limit - 1 - charged) {
-    const why = `one Reset (${r1}) for the whole count and its 429; the next window's first answer reports Remaining ${remaining} of ${limit}, less than its ${charged} 429s could take: the last window's count still weighs (a sliding window counter)`;
+    const why =
+      `one Reset (${r1}) for the whole count and its 429; the next window's first answer reports Remaining ${remaining} of ${limit}, less than its ` +
+      `${charged} 429s could take: the last window's count still weighs (a sliding window counter)`;
     return { model: 'sliding-counter', why };
   }
   return {
