@@ -66,7 +66,7 @@ export interface DayObservation extends Observed {
   dayModel?: ModelVerdict;
   search?: DaySearch;
   /** The model is unknown and the day's answers do not show a fixed day window: why. */
-  notFixed?: string;
+  fixedUnshown?: string;
   /** This key's samples and earlier spending when the day refused: the tally's input. */
   tally?: TallyInput;
   /** What the tally decided (settleByTally), when it decided: no fresh day is counted then. */
@@ -89,7 +89,7 @@ export const dayOf = (run: ProbeRun): DayObservation => ({
  * that ended by the time this one began. Read from the answers' own values, never from the order our
  * concurrent requests happened to arrive in.
  */
-function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | undefined {
+function fixedDayUnshown(run: ProbeRun, final: Observation | undefined): string | undefined {
   if (!final) return undefined;
   const daySeconds = run.ctx.windows.daySeconds;
   const samples = keySamples(run);
@@ -459,7 +459,7 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   seen.dayModel = unknown ? refillingDay(run, found.own, found.final) : undefined;
   const spent = spentByKey(run);
   // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
-  seen.notFixed = unknown && !seen.dayModel ? dayNotFixed(run, found.final) : undefined;
+  seen.fixedUnshown = unknown && !seen.dayModel ? fixedDayUnshown(run, found.final) : undefined;
   const tally: TallyInput = {
     ...scopeOf(run),
     samples: keySamples(run),
@@ -468,18 +468,18 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
     final: found.final,
     modelUnknown: unknown,
   };
-  const settled = seen.dayModel || seen.notFixed ? undefined : settleByTally(tally);
+  const settled = seen.dayModel || seen.fixedUnshown ? undefined : settleByTally(tally);
   // Left unjudged either way (a day not shown fixed, or more than perDay that a refill may explain): the
   // one request the day gives back after its 429 may show it refills. No fresh day is counted then, so
   // this wait is the one that count's would have been (waits.ts).
-  const undecided = seen.notFixed !== undefined || (settled !== undefined && 'over' in settled);
+  const undecided = seen.fixedUnshown !== undefined || (settled !== undefined && 'over' in settled);
   if (unknown && !seen.dayModel && undecided) seen.dayModel = await gaveBack(run, seen, found.final);
   if (seen.dayModel) {
-    seen.notFixed = undefined;
+    seen.fixedUnshown = undefined;
     seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent };
     return;
   }
-  if (seen.notFixed) return;
+  if (seen.fixedUnshown) return;
   seen.tally = tally;
   seen.settled = settled;
   if (settled) return;

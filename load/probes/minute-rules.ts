@@ -22,7 +22,7 @@ import {
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { allowanceFor } from './models/allowance.ts';
-import { isFixed, modelFix, notFixed, shownNotFixed, untold } from './models/unknown.ts';
+import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from './models/unknown.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import type { Retried } from './backoff.ts';
@@ -242,7 +242,7 @@ function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, mod
   const { perMinute } = scope.k.plan;
   if (admitted >= perMinute) return verdict.pass;
   // Shown no fixed window by the Resets of its 429s (minute.ts notFixed): this fixed-window rule does not bind it.
-  if (shownNotFixed(model)) return notFixed(model);
+  if (shownNotFixed(model)) return fixedRuleSkip(model);
   if (isFixed(model) && last.status === 429 && !dayOwned(scope, last)) {
     return failure(
       `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`,
@@ -278,7 +278,7 @@ function nextWindow(o: Minute): Verdict {
       "the first request after the wait for the 429's Retry-After was refused (quota.recovery judges it), so the window after it was not fresh",
       RECOVERY_FIX,
     );
-  if (shownNotFixed(model)) return notFixed(model);
+  if (shownNotFixed(model)) return fixedRuleSkip(model);
   if (nextWindowByCount(retried, model))
     return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : at(o, NEXT);
   const rate = admitted.rate!;

@@ -18,7 +18,7 @@ export const untold = (v: ModelVerdict | undefined): boolean => !traitsOf(v).tol
 /** The minute probe ran and could not tell the model (its answers' headers do not show it). */
 export const toldNothing = (v: ModelVerdict | undefined): boolean => v !== undefined && untold(v);
 
-export const notFixedReason = (v: ModelVerdict | undefined): string =>
+export const fixedRuleReason = (v: ModelVerdict | undefined): string =>
   v === undefined
     ? "a fixed-window rule, and the limiter's model is unknown (the minute probe did not run for this key)"
     : `a fixed-window rule, and the evidence does not show a fixed window (model: ${v.model}; ${v.why})`;
@@ -43,10 +43,10 @@ export function fixedWindowRule(v: ModelVerdict | undefined): Verdict | undefine
   const rules = traitsOf(v).fixedWindowRules;
   if (rules === 'apply') return undefined;
   return rules === 'not-applicable'
-    ? verdict.notApplicable(notFixedReason(v))
-    : verdict.unjudged(notFixedReason(v), modelFix(v));
+    ? verdict.notApplicable(fixedRuleReason(v))
+    : verdict.unjudged(fixedRuleReason(v), modelFix(v));
 }
 
 /** A fixed-window rule that does not bind (fixedWindowRule), whatever the model told, as a verdict. */
-export const notFixed = (v: ModelVerdict | undefined): Verdict =>
-  fixedWindowRule(v) ?? verdict.unjudged(notFixedReason(v), modelFix(v));
+export const fixedRuleSkip = (v: ModelVerdict | undefined): Verdict =>
+  fixedWindowRule(v) ?? verdict.unjudged(fixedRuleReason(v), modelFix(v));
