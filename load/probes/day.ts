@@ -27,7 +27,7 @@ import { observe } from './request.ts';
 import { minuteEnd } from './window.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
-import { refillingDay } from './models/day-refill.ts';
+import { gaveBackFew, refillingDay } from './models/day-refill.ts';
 import { waveSource } from './waves.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { untold } from './models/unknown.ts';
@@ -428,11 +428,8 @@ async function gaveBack(run: ProbeRun, seen: DayObservation, final: Observation)
   await sleepUntilServer(run.ctx, endMs, what);
   const o = await observe(run);
   if (o.status === 429) seen.examined.push(o);
-  if (!o.admitted || o.quota !== 'day' || !o.rate || o.rate.remaining >= perDay - 1) return undefined;
   const asked = final.retryAfter ? `Retry-After ${final.retryAfter.raw}` : 'to the end it named';
-  const waited = `after waiting out the day's 429 (${asked}), the next request reported the day quota`;
-  const back = 'the day gave back a few requests, not a whole fresh day window (a day refilled continuously)';
-  return { model: 'token-bucket', why: `${waited} with Remaining ${o.rate.remaining} of ${perDay}: ${back}` };
+  return gaveBackFew(o, perDay, asked);
 }
 
 /** The day probe into `seen`: the search for the day's end, the tally, and when it cannot decide a fresh day counted. */

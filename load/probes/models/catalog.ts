@@ -4,9 +4,10 @@
 // a rule that holds for one model only asks the model's traits (never its name) whether it binds.
 // spec/GAPS.md keeps one row per entry (catalog.test.ts checks they match).
 import { admittedTooSoon, refusedTooEarly, resetsNoFixedWindow } from './bucket-fit.ts';
-import { dayRefills, refusalBeforeReset } from './day-refill.ts';
+import { dayRefills, gaveBackFew, refusalBeforeReset } from './day-refill.ts';
 import { afterNeeded, inferModel, laterNeeded, type ModelVerdict } from './minute-count.ts';
 import type { LimiterModelName, ModelName } from './names.ts';
+import { toldByCount, toldByResets } from './two-limiters.ts';
 
 export { MODEL_NAMES, type LimiterModelName, type ModelName } from './names.ts';
 
@@ -91,7 +92,16 @@ const BUCKET_TRAITS: Traits = {
   refusal: 'when one token is back',
 };
 
-const TWO_LIMITER_RECOGNISERS = [refusedTooEarly, admittedTooSoon, resetsNoFixedWindow, dayRefills, refusalBeforeReset];
+const TWO_LIMITER_RECOGNISERS = [
+  toldByCount,
+  refusedTooEarly,
+  admittedTooSoon,
+  toldByResets,
+  resetsNoFixedWindow,
+  dayRefills,
+  refusalBeforeReset,
+  gaveBackFew,
+];
 
 export const CATALOG: Readonly<Record<ModelName, ModelEntry>> = {
   'fixed-aligned': {
@@ -114,7 +124,7 @@ export const CATALOG: Readonly<Record<ModelName, ModelEntry>> = {
     name: 'fixed',
     title: 'fixed windows whose start the evidence does not show (two limiters: told by a count and its 429)',
     toldAs: ['fixed'],
-    recognisers: [refusedTooEarly, admittedTooSoon],
+    recognisers: [toldByCount, refusedTooEarly, admittedTooSoon],
     traits: { ...FIXED, reset: "the window's end, one instant for the whole window" },
     aliases: {},
   },

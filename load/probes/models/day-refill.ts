@@ -75,3 +75,14 @@ export function refillingDay(
   if (!why || run.k.plan.perMinute === run.k.plan.perDay) return undefined;
   return { model: 'token-bucket', why };
 }
+
+/**
+ * The one request after waiting out the day's 429 (`asked`: how long it asked) reports the day with only a
+ * few back, not a whole fresh day window: a day refilled continuously. A fixed day is whole again then.
+ */
+export function gaveBackFew(after: Observation, perDay: number, asked: string): ModelVerdict | undefined {
+  if (!after.admitted || after.quota !== 'day' || !after.rate || after.rate.remaining >= perDay - 1) return undefined;
+  const waited = `after waiting out the day's 429 (${asked}), the next request reported the day quota`;
+  const back = 'the day gave back a few requests, not a whole fresh day window (a day refilled continuously)';
+  return { model: 'token-bucket', why: `${waited} with Remaining ${after.rate.remaining} of ${perDay}: ${back}` };
+}
