@@ -69,7 +69,7 @@ function dayRanOut(scope: ProbeScope, b: NonNullable<BurstObservation['burst']>)
 /** Local ms from the burst's first send to its last answer. */
 const spanOf = localSpan;
 
-/** Whole requests a bucket of `quota`'s figure refills over the burst (model.ts allowance). */
+/** Whole requests a bucket of `quota`'s figure refills over the burst (models/allowance.ts). */
 function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
   const { windows } = o.scope.ctx;
   const { perMinute, perDay } = o.scope.k.plan;

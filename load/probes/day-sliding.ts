@@ -1,4 +1,4 @@
-// The day probe for a limiter that is not a fixed window (model.ts: sliding log, sliding window counter,
+// The day probe for a limiter that is not a fixed window (models/minute-count.ts: sliding log, sliding window counter,
 // token bucket): there is no day boundary to wait for. Paced steadily just under the minute rate until
 // the day quota refuses, it judges what §8 states of any model: the refusal came only once this key had
 // spent the plan's perDay (all its requests in every probe), no more than perDay (plus what a refilling

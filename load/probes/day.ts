@@ -62,7 +62,7 @@ export interface DayObservation extends Observed {
   searched: Observation[];
   /** A limiter that is not a fixed window: the paced run until the day 429 (day-sliding.ts), or a day its Resets show refilling. */
   sliding?: SlidingDay;
-  /** The model the minute probe could not tell, as the day's own Resets show it: a refilling day (day-refill.ts). */
+  /** The model the minute probe could not tell, as the day's own Resets show it: a refilling day (models/day-refill.ts). */
   dayModel?: ModelVerdict;
   search?: DaySearch;
   /** The model is unknown and the day's answers do not show a fixed day window: why. */
@@ -234,7 +234,7 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
   let deliberate = false;
   let asked = false; // whether the day refills (dayModel): asked once, when the search's own span or count runs out
   let dayModel: ModelVerdict | undefined;
-  const own: Observation[] = []; // admitted, for a day its Resets show refilling (day-refill.ts)
+  const own: Observation[] = []; // admitted, for a day its Resets show refilling (models/day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
   const source = waveSource(run, k.plan.perMinute, () => k.plan.perMinute + (deliberate ? 0 : 1) - inWindow);
@@ -316,7 +316,7 @@ async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number 
   await waitFor(ctx, Math.min(byReset, byCount) - ctx.clock.now(), 'the wait for a window to end');
 }
 
-/** The model is not told, and the day's own Resets show it refilling (day-refill.ts): that day's model. */
+/** The model is not told, and the day's own Resets show it refilling (models/day-refill.ts): that day's model. */
 const bucketDay = (run: ProbeRun, seen: DayObservation, own: readonly Observation[]): ModelVerdict | undefined =>
   untold(seen.model) ? refillingDay(run, own) : undefined;
 

@@ -60,7 +60,7 @@ function refillJumps(fixed: boolean, refillIn: (limit: number, spanMs: number) =
 /**
  * Remaining counts down from Limit-1, between responses reporting the same quota: by exactly one per
  * admitted request in a fixed window (same Reset); for other models by one, less what they refilled in
- * between (model.ts allowance). A 429 of the minute quota reports 0.
+ * between (models/allowance.ts). A 429 of the minute quota reports 0.
  */
 export function remainingCountdown(scope: ProbeScope, count: WindowCount, model: ModelVerdict): Verdict[] {
   const { windows } = scope.ctx;

@@ -2,7 +2,7 @@
 // X-RateLimit-*: the day's on a 200, the minute's on its 429). A count from a full allowance
 // above the plan's figure, but within what a bucket refills over it, is a correct token bucket or GCRA at a
 // distance, or a fixed window over-admitting. What the count, its 429 and the window after it show decides
-// which (bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
+// which (models/bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import { waitFor, type ProbeRun } from './context.ts';
 import { HEADER_RESOLUTION_S, type ModelVerdict } from './models/minute-count.ts';
@@ -25,7 +25,7 @@ const windowMsOf = (run: ProbeRun): number => run.ctx.windows.minuteSeconds * 10
 
 /**
  * What the window after the count's minute 429 shows: more admitted than a bucket of the plan's figure,
- * under one token at that 429, refills by the last of them (bucket-fit.ts); or the whole allowance back at
+ * under one token at that 429, refills by the last of them (models/bucket-fit.ts); or the whole allowance back at
  * once after a Retry-After longer than a bucket's one token. Either way the limiter gives its allowance
  * back at a window's end, not as a bucket refills.
  */
@@ -113,7 +113,7 @@ const minute429 = (run: ProbeRun, o: Observation | undefined): o is Observation 
 
 /**
  * With the model unknown (two limiters, the day's headers on a 200), whether the limiter is no fixed window,
- * by the Resets of its minute 429s (bucket-fit.ts `resetsNoFixedWindow`): those `seen` so far, else waves one
+ * by the Resets of its minute 429s (models/bucket-fit.ts `resetsNoFixedWindow`): those `seen` so far, else waves one
  * TELL_STEP_SHARE of a window apart, each FENCE wider than a bucket of the figure refills between them (from a
  * bucket just refused, it refuses some of every wave; from a fuller one the waves drain it first, or tell
  * nothing), over the headers' resolution and two waves more, stopping once told. A bucket's 429s then name

@@ -1,6 +1,6 @@
 // The minute probe: from a full allowance, a count until the 429 admits the plan's figure, Remaining
 // counts down, the 429 carries a consistent Retry-After, and after waiting it requests are admitted again.
-// The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
+// The count, its 429 and that first request tell the limiter's model (models/minute-count.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
 // `probeMinute` sends and records a MinuteObservation; MINUTE_RULES (minute-rules.ts) judge it.
 import {
@@ -153,7 +153,7 @@ async function countNextWindow(run: ProbeRun, first: Observation, count: WindowC
   let last: Observation = first;
   // Past the figure, up to one more than the count admitted, in waves as wide as the figure's: a fixed window
   // admitting what the count did shows its 429 there, or its allowance back sooner than a bucket refills
-  // (minute.ts nextTooSoon, bucket-fit.ts).
+  // (minute.ts nextTooSoon, models/bucket-fit.ts).
   const most = Math.max(perMinute, count.admitted.length) + 1;
   const source = waveSource(run, perMinute, () => (admitted < perMinute ? perMinute + 1 : most) - admitted);
   while (admitted < most && last.serverMs < untilMs) {
@@ -192,7 +192,7 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
 const LATER_ROOM_MS = 500;
 
 /**
- * When the evidence fits a first-request window and a sliding log alike (model.ts laterNeeded), one more
+ * When the evidence fits a first-request window and a sliding log alike (models/minute-count.ts laterNeeded), one more
  * request LATER_MS after the recovery tells them apart, where the window leaves room for it.
  */
 async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | Unwaited): Promise<ModelVerdict> {
@@ -213,7 +213,7 @@ async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | U
 }
 
 /**
- * A first-request window or a moving window (a log reporting its oldest request's expiry, model.ts
+ * A first-request window or a moving window (a log reporting its oldest request's expiry, models/minute-count.ts
  * afterNeeded): one more request once the recovery's window has ended, while the later one still counts.
  */
 async function tellAfter(run: ProbeRun, e: ModelEvidence, rec: Observation, later: Observation): Promise<void> {

@@ -87,7 +87,7 @@ describe("a moving window reporting its oldest request's expiry", () => {
   });
 
   // The faulty twins: each fails a MUST check its fault breaks. overAdmit's and Remaining+1's lying Remaining
-  // reads "fresh" to the tell (model.ts afterNeeded): told fixed, they fail more than their own check.
+  // reads "fresh" to the tell (models/minute-count.ts afterNeeded): told fixed, they fail more than their own check.
   const FAULTS: Array<[string, ShapeFaults, string[]]> = [
     ['one more admitted per window', { overAdmit: 1 }, ['quota.minute.exact[free]', 'quota.headers.remaining[free]']],
     // As the real twin (testkit/limiters/python/app.py overAdmit): the headers report the plan, so only the

@@ -3,7 +3,7 @@
 // per day" without saying over which day-long interval (spec/GAPS.md, "Requests per day"): a bucket of
 // perDay refilled perDay a day admits up to 2 × perDay within one day window, as fixed windows do across a
 // boundary. Such a day is judged as the day of any refilling limiter is (day-rules.ts): never more than
-// perDay plus what it refilled over the span of the requests (model.ts allowance), the refusal only once
+// perDay plus what it refilled over the span of the requests (allowance.ts), the refusal only once
 // the key spent perDay, and a consistent Retry-After. An unenforced day still fails: it admits past that.
 import { most } from '../../../core/extent.ts';
 import { RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
@@ -50,7 +50,7 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
 /**
  * The day's 429 reports a Reset before one an admitted answer of its day reported (by more than whole
  * seconds' rounding): a limiter that tells "full again" when it admits and "one more fits" when it refuses
- * (model.ts tells a minute bucket so). A fixed day's 429 reports its window's end, never before the Reset
+ * (minute-count.ts tells a minute bucket so). A fixed day's 429 reports its window's end, never before the Reset
  * of an answer it admitted. A sliding log shows it too: judged by the refilling day's rules, which allow it
  * more, never less.
  */

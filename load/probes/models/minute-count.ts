@@ -44,7 +44,7 @@ export interface ModelVerdict {
   /** When the model is left unknown for want of resolution: what would tell it (the rules it gates are unjudged). */
   fix?: string;
   /**
-   * A sliding log shown to count each request for a whole window (a bucket would have refilled, model.ts
+   * A sliding log shown to count each request for a whole window (a bucket would have refilled:
    * afterNeeded and stillCounted): within a window it gives nothing back (`allowanceFor`).
    */
   wholeWindow?: true;
@@ -150,7 +150,7 @@ function movedWithTime(e: ModelEvidence, L: number): ModelVerdict | undefined {
 }
 
 /**
- * Once the recovery's window ended, a request still counted the later one (model.ts tellAfter): a sliding
+ * Once the recovery's window ended, a request still counted the later one (afterNeeded): a sliding
  * log whose Reset is its oldest request's expiry, rounded down onto the aligned grid.
  */
 function loggedAfter(e: ModelEvidence, r1: number): ModelVerdict | undefined {
