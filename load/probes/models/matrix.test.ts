@@ -6,6 +6,7 @@ import type { Verdict } from '../../../report/check.ts';
 import { allowance } from './allowance.ts';
 import { CATALOG, MODEL_NAMES, type ModelName } from './catalog.ts';
 import type { ModelVerdict } from './minute-count.ts';
+import { refillCounts } from '../reading.ts';
 import { dayPath, fixedWindowRule, remainingSetRule } from './rules.ts';
 
 type Kind = 'judged' | 'not-applicable' | 'unjudged';
@@ -18,17 +19,20 @@ const toldOf = (name: ModelName): ModelVerdict => {
   return { model: e.toldAs[0], ...(e.traits.start ? { start: e.traits.start } : {}), why: `told ${name}` };
 };
 
-/** model → [fixed-window rules, burst Remaining set, the day probe's path, admitted over half a window beyond 60/window]. */
-const MATRIX: Record<ModelName, [Kind, Kind, ReturnType<typeof dayPath>, number]> = {
-  'fixed-aligned': ['judged', 'judged', 'fixed', 0],
-  'fixed-first-request': ['judged', 'judged', 'fixed', 0],
-  fixed: ['judged', 'judged', 'fixed', 0],
-  'sliding-log': ['not-applicable', 'judged', 'not-fixed', 30],
-  'sliding-counter': ['not-applicable', 'not-applicable', 'not-fixed', 30],
-  'token-bucket': ['not-applicable', 'not-applicable', 'not-fixed', 30],
-  gcra: ['not-applicable', 'not-applicable', 'not-fixed', 30],
-  'two-limiters': ['unjudged', 'judged', 'own-evidence', 30],
-  unknown: ['unjudged', 'judged', 'own-evidence', 30],
+/**
+ * model → [fixed-window rules, burst Remaining set, the day probe's path, what it may admit over half a window
+ * beyond 60 per window, whether that refill counts within one window under the window reading].
+ */
+const MATRIX: Record<ModelName, [Kind, Kind, ReturnType<typeof dayPath>, number, boolean]> = {
+  'fixed-aligned': ['judged', 'judged', 'fixed', 0, false],
+  'fixed-first-request': ['judged', 'judged', 'fixed', 0, false],
+  fixed: ['judged', 'judged', 'fixed', 0, false],
+  'sliding-log': ['not-applicable', 'judged', 'not-fixed', 30, false],
+  'sliding-counter': ['not-applicable', 'not-applicable', 'not-fixed', 30, true],
+  'token-bucket': ['not-applicable', 'not-applicable', 'not-fixed', 30, false],
+  gcra: ['not-applicable', 'not-applicable', 'not-fixed', 30, false],
+  'two-limiters': ['unjudged', 'judged', 'own-evidence', 30, false],
+  unknown: ['unjudged', 'judged', 'own-evidence', 30, false],
 };
 
 describe('model × rule', () => {
@@ -39,6 +43,7 @@ describe('model × rule', () => {
       kindOf(remainingSetRule(v)),
       dayPath(v),
       allowance(v.model, 60, 60_000, 30_000),
+      refillCounts(undefined, v.model, 60_000, 30_000),
     ]).toEqual(MATRIX[name]);
   });
 
