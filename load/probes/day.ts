@@ -28,6 +28,7 @@ import { minuteEnd } from './window.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
 import { gaveBackFew, refillingDay } from './models/day-refill.ts';
+import { fixedDayUnshown, type DayEvidence } from './models/fixed-day.ts';
 import { waveSource } from './waves.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { untold } from './models/unknown.ts';
@@ -81,67 +82,6 @@ export const dayOf = (run: ProbeRun): DayObservation => ({
   examined: [],
   searched: [],
 });
-
-/**
- * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
- * the day's 429. A fixed day — aligned to a clock, or opened by the key's first request after the last one
- * ended (express-rate-limit, rate-limiter-flexible) — reports one Reset (the 429's), or an earlier day's
- * that ended by the time this one began. Read from the answers' own values, never from the order our
- * concurrent requests happened to arrive in.
- */
-function fixedDayUnshown(run: ProbeRun, final: Observation | undefined): string | undefined {
-  if (!final) return undefined;
-  const daySeconds = run.ctx.windows.daySeconds;
-  const samples = keySamples(run);
-  const admittedDay = samples.filter(
-    (s) =>
-      s.status < 300 &&
-      s.limit === run.k.plan.perDay &&
-      s.reset !== undefined &&
-      s.t > final.serverMs - daySeconds * 1000,
-  );
-  // The latest answer of the same day (its Reset not yet passed when the 429 came).
-  const latest = admittedDay
-    .filter((s) => s.reset! * 1000 >= final.serverMs - SLACK_MS)
-    .reduce<(typeof admittedDay)[number] | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
-  if (final.rate && final.quota === 'day') {
-    const finalReset = final.rate.reset;
-    const odd = admittedDay.find((s) => s.reset !== finalReset && s.reset! > finalReset - daySeconds);
-    if (odd)
-      return `an admitted answer reported Reset ${odd.reset}, the day's 429 ${finalReset}: a day window ending less than ${daySeconds} s before it`;
-    // A fixed day starts whole. The answer reporting the most Remaining is the first the server counted
-    // (whatever order our concurrent requests arrived in): only this key's requests counted before it
-    // explain less than perDay - 1. Admitted ones without the day's Reset may have raced it (a burst);
-    // refusals (some servers count them: quota.rejected.consume) only when answered before it.
-    const inDay = admittedDay.filter((s) => s.reset === finalReset);
-    const first = inDay.reduce<Sample | undefined>(
-      (a, b) => (a === undefined || b.remaining! > a.remaining! ? b : a),
-      undefined,
-    );
-    if (first) {
-      const startMs = (finalReset - daySeconds) * 1000;
-      const before =
-        samples.filter(
-          (s) =>
-            s !== final.sample &&
-            !inDay.includes(s) &&
-            s.t >= startMs - SLACK_MS &&
-            (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t),
-        ).length + spentBefore(run);
-      if (first.remaining! < run.k.plan.perDay - 1 - before) {
-        return (
-          `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ` +
-          `${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`
-        );
-      }
-    }
-  }
-  const end = retryAfterEndMs(final);
-  if (latest && end !== undefined && Math.abs(end - latest.reset! * 1000) > SLACK_MS) {
-    return `the day's 429 asks to wait until ${Math.round(end / 1000)}, while the day quota's answers reported Reset ${latest.reset}`;
-  }
-  return undefined;
-}
 
 /**
  * §8.2 in any order: when every admitted answer of the refused day window reports the day
@@ -456,7 +396,13 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   seen.dayModel = unknown ? refillingDay(run, found.own, found.final) : undefined;
   const spent = spentByKey(run);
   // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
-  seen.fixedUnshown = unknown && !seen.dayModel ? fixedDayUnshown(run, found.final) : undefined;
+  const evidence = (): DayEvidence => ({
+    samples: keySamples(run),
+    spentBefore: spentBefore(run),
+    perDay,
+    daySeconds: ctx.windows.daySeconds,
+  });
+  seen.fixedUnshown = unknown && !seen.dayModel ? fixedDayUnshown(evidence(), found.final) : undefined;
   const tally: TallyInput = {
     ...scopeOf(run),
     samples: keySamples(run),

@@ -5,6 +5,7 @@
 // spec/GAPS.md keeps one row per entry (catalog.test.ts checks they match).
 import { admittedTooSoon, refusedTooEarly, resetsNoFixedWindow } from './bucket-fit.ts';
 import { dayRefills, gaveBackFew, refusalBeforeReset } from './day-refill.ts';
+import { fixedDayUnshown } from './fixed-day.ts';
 import { afterNeeded, inferModel, laterNeeded, type ModelVerdict } from './minute-count.ts';
 import type { LimiterModelName, ModelName } from './names.ts';
 import { toldByCount, toldByResets } from './two-limiters.ts';
@@ -177,7 +178,7 @@ export const CATALOG: Readonly<Record<ModelName, ModelEntry>> = {
     name: 'two-limiters',
     title: 'two independent limiters, each writing its own X-RateLimit-* (the last to run wins)',
     toldAs: ['unknown', 'fixed', 'token-bucket'],
-    recognisers: TWO_LIMITER_RECOGNISERS,
+    recognisers: [...TWO_LIMITER_RECOGNISERS, fixedDayUnshown],
     traits: unknownTraits(),
     aliases: { shape: 'chain' },
   },
