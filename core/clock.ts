@@ -9,7 +9,7 @@ export interface Clock {
 /**
  * setTimeout counts on libuv's monotonic millisecond clock, Date.now() on the wall clock: their ticks do not
  * line up, so a timer of 1,100 ms ends 1,099 ms later by Date.now() about one time in eight. A probe that
- * waits LATER_MS and then requires its request to go LATER_MS after the last answer (load/probes/model.ts)
+ * waits LATER_MS and then requires its request to go LATER_MS after the last answer (load/probes/models/minute-count.ts)
  * would read a first-request fixed window as a sliding log. Sleep again for what
  * is left: at most a millisecond or two more, never less.
  */

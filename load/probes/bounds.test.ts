@@ -1,4 +1,4 @@
-// Every wait ends (issue 12): against rate-limit liars on the specification's real windows (60 s / 1 day,
+// Every wait ends: against rate-limit liars on the specification's real windows (60 s / 1 day,
 // virtual time), each run ends within its bound and reports the lie; --max-wait and the run's deadline
 // cut probes short with the reason, never silently.
 import { describe, expect, it } from 'vitest';

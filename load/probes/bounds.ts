@@ -1,4 +1,4 @@
-// Every wait ends (issue 12). A wait the server asks for is honoured only within what the plan's windows
+// Every wait ends. A wait the server asks for is honoured only within what the plan's windows
 // allow (the longest window plus the Date slack), and never beyond the user's --max-wait; a longer one
 // cuts the probe short (its checks are skipped with the reason), it is not waited. The whole run has a
 // worst-case duration derived from the plans and flags (`quotaBound`), printed at start and enforced:
@@ -51,7 +51,8 @@ export function quotaBound(input: BoundInput): Bound {
     `minute+isolation ${n} × ${formatBound(minuteMs)}`,
     `burst ${formatBound(burstMs)}`,
     `day ${formatBound(dayMs)}`,
-    `each wait ≤ ${formatBound(cap)}${input.maxWaitMs !== undefined && input.maxWaitMs < windowsCapMs(input.windows) ? ' (--max-wait)' : ' (a day window + slack)'}`,
+    `each wait ≤ ` +
+      `${formatBound(cap)}${input.maxWaitMs !== undefined && input.maxWaitMs < windowsCapMs(input.windows) ? ' (--max-wait)' : ' (a day window + slack)'}`,
   ];
   return { totalMs, parts };
 }

@@ -1,5 +1,5 @@
-// Remaining one too high on a refilling limiter's admitted answers (issue 15 §2, token-bucket and GCRA
-// wrongRemaining). Its attribution: quota.headers.remaining, never quota.minute.exact (the server admits its
+// Remaining one too high on a refilling limiter's admitted answers (the token-bucket and GCRA
+// twins' wrongRemaining). Its attribution: quota.headers.remaining, never quota.minute.exact (the server admits its
 // figure). A bucket one token short reads "full" (Limit-1) with the fault, and a count from there gets its 429
 // one request early; in waves the pair before the 429 is not a sequential one judge.ts `applicable` reads. So the
 // count's own answers are read (fewestBeforeRefusal: the last request admitted before a minute 429 left 0),

@@ -1,9 +1,9 @@
-// Review R3 of #15 (token-bucket-twice): two bucket limiters, each writing its own X-RateLimit-* (the day's on a
-// 200, the minute's on its 429), left `quota.rejected.next-window` unjudged (INCOMPLETE) whenever the window after
-// the 429 refused before its whole allowance: a bucket's refill and a fixed window charging its 429s to the next
-// window looked alike ("admitted 16 of 20 (then a 429) … the limiter's model is unknown", 10 of 10 seeds here at
-// 50 ms). The Resets of the minute's 429s tell them apart (minute-bucket.ts tellNotFixed): a bucket's name one
-// second and the next, a fixed window's only its end. The fixed window charging its 429s still fails the run.
+// Two bucket limiters, each writing its own X-RateLimit-* (the day's on a 200, the minute's on its 429): when the
+// window after the 429 refuses before its whole allowance, a bucket's refill and a fixed window charging its 429s
+// to the next window look alike in the counts. The Resets of the minute's 429s tell them apart (minute-bucket.ts
+// tellNotFixed): a bucket's name one second and the next, a fixed window's only its end. So
+// `quota.rejected.next-window` is judged (not applicable to the bucket), and the fixed window charging its 429s
+// still fails the run.
 import { describe, expect, it } from 'vitest';
 import type { MeterKind, ShapeFaults } from '../../testkit/load/limiter-shapes.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';

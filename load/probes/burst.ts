@@ -14,7 +14,11 @@ import {
   type Observed,
   type ProbeRule,
 } from './findings.ts';
-import { allowance, allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { allowanceFor, refillOver } from './models/allowance.ts';
+import { traitsOf } from './models/catalog.ts';
+import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
+import { remainingSetRule } from './models/rules.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
@@ -39,12 +43,7 @@ export interface BurstObservation extends Observed {
 }
 
 /** Judged as a fixed window unless the minute probe showed another model. */
-const judgedFixed = (model: ModelVerdict | undefined): boolean =>
-  model === undefined || isFixed(model) || model.model === 'unknown';
-
-/** Models whose Remaining refills continuously: under concurrency two answers may share a value. */
-const refills = (model: ModelVerdict | undefined): boolean =>
-  model?.model === 'token-bucket' || model?.model === 'sliding-counter';
+const judgedFixed = (model: ModelVerdict | undefined): boolean => !shownNotFixed(model);
 
 const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] => b.all.filter((o) => o.admitted);
 
@@ -54,7 +53,6 @@ const admittedOf = (b: NonNullable<BurstObservation['burst']>): Observation[] =>
  * admit a few more and repeat a Remaining value: not a fixed window's fault to fail. Unjudged, never failed;
  * a model shown fixed keeps its verdict.
  */
-const untold = (model: ModelVerdict | undefined): boolean => model === undefined || model.model === 'unknown';
 const untoldWhy = (model: ModelVerdict | undefined): string =>
   model === undefined
     ? "the minute probe, which tells the limiter's model, did not run"
@@ -71,12 +69,12 @@ function dayRanOut(scope: ProbeScope, b: NonNullable<BurstObservation['burst']>)
 /** Local ms from the burst's first send to its last answer. */
 const spanOf = localSpan;
 
-/** Whole requests a bucket of `quota`'s figure refills over the burst (model.ts allowance). */
+/** Whole requests a bucket of `quota`'s figure refills over the burst (models/allowance.ts). */
 function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
   const { windows } = o.scope.ctx;
   const { perMinute, perDay } = o.scope.k.plan;
   const [figure, lengthS] = quota === 'day' ? [perDay, windows.daySeconds] : [perMinute, windows.minuteSeconds];
-  return allowance('token-bucket', figure, lengthS * 1000, spanOf(o.burst!.all));
+  return refillOver(figure, lengthS * 1000, spanOf(o.burst!.all));
 }
 
 function exact(o: BurstObservation): Verdict {
@@ -97,7 +95,9 @@ function exact(o: BurstObservation): Verdict {
     admitted.length <= refilled &&
     refillCounts(declared, 'unknown', windowMs, spanMs)
   ) {
-    const why = `${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} over ${spanMs} ms`;
+    const why =
+      `${admitted.length} of ${all.length} simultaneous requests admitted, the plan allows ${perMinute}, a refilling limiter at most ${refilled} ` +
+      `over ${spanMs} ms`;
     return verdict.unjudged(`${why}, and ${untoldWhy(o.model)}`, untoldFix(o.model));
   }
   const limiter = most > perMinute ? ` (a ${o.model!.model} limiter at most ${most} over ${spanMs} ms)` : '';
@@ -159,7 +159,7 @@ function remainingSet(o: BurstObservation): Verdict {
 
 /**
  * The most Remaining among the burst's answers reporting the minute quota: the first one the server counted,
- * whatever order they came back in (issue 15 §3). Below Limit - 1 the allowance was not whole when the
+ * whatever order they came back in. Below Limit - 1 the allowance was not whole when the
  * burst began; undefined when no answer reports the minute quota.
  */
 function firstCounted(admitted: readonly Observation[]): { remaining: number; limit: number } | undefined {
@@ -178,7 +178,7 @@ function firstCounted(admitted: readonly Observation[]): { remaining: number; li
 function notWhole(b: NonNullable<BurstObservation['burst']>, perMinute: number, model: ModelVerdict | undefined) {
   const admitted = admittedOf(b);
   const start = firstCounted(admitted);
-  return admitted.length < perMinute && !(model && isFixed(model)) && start && start.remaining < start.limit - 1
+  return admitted.length < perMinute && !isFixed(model) && start && start.remaining < start.limit - 1
     ? start
     : undefined;
 }
@@ -189,7 +189,9 @@ function notWholeVerdict(o: BurstObservation): Verdict | undefined {
   if (!start) return undefined;
   const seen = `${o.burst!.all.length} simultaneous requests: ${admittedOf(o.burst!).length} admitted`;
   const first = `the first the server counted reports Remaining ${start.remaining} of ${start.limit}`;
-  const why = `${seen}, and ${first}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the limiter's model`;
+  const why =
+    `${seen}, and ${first}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the ` +
+    `limiter's model`;
   return verdict.unjudged(
     why,
     'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window',
@@ -207,7 +209,9 @@ function staleWindow(all: readonly Observation[], waitedMs: number): boolean {
 /** The burst's answers still report the window it waited out, on both tries: not a fresh window's count. */
 function staleVerdict(o: BurstObservation): Verdict | undefined {
   if (!o.burst?.stale) return undefined;
-  const why = `answers of the burst report the Reset of the window it waited out, on both tries: that window had not ended when they were counted, so the burst's count is not a fresh window's (quota.headers.reset: the Reset named an end before the window ended)`;
+  const why =
+    `answers of the burst report the Reset of the window it waited out, on both tries: that window had not ended when they were counted, so the ` +
+    `burst's count is not a fresh window's (quota.headers.reset: the Reset named an end before the window ended)`;
   return verdict.unjudged(why, "a Reset that names the window's end rounded up (never before it)");
 }
 
@@ -260,11 +264,7 @@ function remainingApplies(o: BurstObservation): Verdict | undefined {
   const whole = staleVerdict(o) ?? notWholeVerdict(o);
   if (whole) return whole;
   // A rule of fixed windows: a refilling model's simultaneous answers may share a Remaining value.
-  if (refills(o.model))
-    return verdict.notApplicable(
-      `a ${o.model!.model} limiter refills between simultaneous requests, so their Remaining values may repeat`,
-    );
-  return undefined;
+  return remainingSetRule(o.model);
 }
 
 export const BURST_RULES: readonly ProbeRule<BurstObservation>[] = [
@@ -292,12 +292,12 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
   for (let attempt = 0; attempt < 2; attempt++) {
     // A sliding window counter weighs the last window's count at the next one's start: wait one more,
     // also when the model is unknown (the headers report the day quota: fullness cannot be seen).
-    const counter = model?.model === 'sliding-counter';
+    const counter = traitsOf(model).weighsLastWindow;
     // After a burst that did not start whole (below), the idle window counts from the later of the named end
     // and a window after our last request, not from the boundary: a bucket's 429 names when one token is back.
     // A counter (or a model not told) idles one window more: our last request's server time is known to
     // Date's second only, so a single idle window may still hold it in the window the counter weighs.
-    const idleWindows = counter || model?.model === 'unknown' ? 2 : idle ? 1 : 0;
+    const idleWindows = counter || toldNothing(model) ? 2 : idle ? 1 : 0;
     // After a burst that straddled, past the named end by a Reset's rounding: rounded down (or a proxy's
     // Date from another clock), the end it names came before the window really ended.
     const fresh = await findFreshWindow(
@@ -315,14 +315,14 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
     if (crossed && attempt === 0) {
       // Resets that differ also come from a bucket's Reset creeping per request: with no model shown fixed,
       // the next try starts after an idle window too.
-      idle = !(model && isFixed(model));
+      idle = !isFixed(model);
       continue;
     }
     // A window told fixed does not creep: Resets that differ are two windows. Untold, only answers past the end.
     const burst = {
       all,
       endMs: fresh.endMs,
-      straddled: model && isFixed(model) ? crossed : fixed && pastEnd,
+      straddled: isFixed(model) ? crossed : fixed && pastEnd,
       ...(stale ? { stale } : {}),
     };
     if (dayRanOut(run, burst)) {

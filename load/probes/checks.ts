@@ -103,7 +103,8 @@ export const CHECKS = {
     'quota.model',
     'OBSERVE',
     '§8 (not shown)',
-    "The limiter's model the minute count shows (fixed window, sliding log, sliding window counter, token bucket); fixed-window rules apply only to a fixed window",
+    "The limiter's model the minute count shows (fixed window, sliding log, sliding window counter, token bucket); fixed-window rules apply only to a fixed " +
+      'window',
   ),
 } as const;
 

@@ -12,9 +12,9 @@ import { formatBound } from '../../core/duration.ts';
 import { counter } from '../../core/count.ts';
 import { deadline } from '../../core/deadline.ts';
 import { probeSend } from './send.ts';
-import type { ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
 import type { Answer } from './answer.ts';
-import type { DeclaredModel } from './reading.ts';
+import type { DeclaredModel } from '../../spec/plans.ts';
 
 export interface ProbeContext {
   send: Send;

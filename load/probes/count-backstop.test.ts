@@ -1,8 +1,7 @@
 // A bucket 0–200 ms away each way on 2 s windows (pro 40 per window) refills as fast as the count's waves
-// drain it: the count reached its backstop (4 × the figure + 5 requests) with no 429, within what a bucket
-// refills over the count. quota.minute.exact failed it as over-admission ("165 requests admitted …; the plan
-// allows 40, and a unknown limiter at most 171 over these 6593 ms"), seeds 4, 13, 27 and 29 of 30, GCRA
-// and token bucket alike. Could not judge (with the fix) is the truth; an over-admitting fixed window still fails.
+// drain it: the count reaches its backstop (4 × the figure + 5 requests) with no 429, within what a bucket
+// refills over the count. That is no over-admission: quota.minute.exact is unjudged (could not judge is the
+// truth), GCRA and token bucket alike, while an over-admitting fixed window still fails.
 import { describe, expect, it } from 'vitest';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 import type { MeterKind } from '../../testkit/load/limiter-shapes.ts';
@@ -49,7 +48,7 @@ describe('a count that reached its backstop without a 429', () => {
   });
 });
 
-// The fence post (review of #15, "139 of at most 138"): a wave is read in the server's order, and the span a bucket
+// The fence post: a wave is read in the server's order, and the span a bucket
 // refilled over ran to the answer of the request last in that order, not to the wave's latest answer. At 0–200 ms
 // each way the two differ by up to a round trip: seeds 24 and 51 (of 60, GCRA and token bucket alike) were failed
 // as over-admission by one ("139 requests admitted …; a unknown limiter at most 138 over these 4945 ms"; the count

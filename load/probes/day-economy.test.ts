@@ -1,4 +1,4 @@
-// Economy of the day probe (issue 4 §1): wherever in the day window the probe starts, it spends about
+// Economy of the day probe: wherever in the day window the probe starts, it spends about
 // perDay requests and ceil(perDay/perMinute) minute windows of counting, never a second whole day. The
 // sample sent at the very start of the day window is placed by its minute Reset, not discarded.
 import { describe, expect, it } from 'vitest';

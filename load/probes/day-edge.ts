@@ -5,7 +5,8 @@
 // Reset a second late, slowapi's expiry + 1 s) or later (a stale Date, read at its latest) than that Reset.
 import type { Sample } from '../../report/model.ts';
 import type { ProbeScope } from './context.ts';
-import type { ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { traitsOf } from './models/catalog.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 
@@ -28,7 +29,7 @@ export function countedDayEnd(
 ): number {
   const dayMs = run.ctx.windows.daySeconds * 1000;
   const reset = final.quota === 'day' ? resetEndMs(run, final) : undefined;
-  if (reset === undefined || first === undefined || model?.start === 'aligned') return start + dayMs;
+  if (reset === undefined || first === undefined || traitsOf(model).start === 'aligned') return start + dayMs;
   const firstSentMs = sentServerMs(first);
   const opened = reset >= start + dayMs - SLACK_MS && reset <= firstSentMs + dayMs + RESET_ROUNDING_MS + SLACK_MS;
   return opened ? reset : start + dayMs;
@@ -49,7 +50,7 @@ export function openedByOurEarlierAnswers(
   first: Observation | undefined,
   model: ModelVerdict | undefined,
 ): number {
-  if (model?.start === 'aligned' || first === undefined) return 0;
+  if (traitsOf(model).start === 'aligned' || first === undefined) return 0;
   const from = sentServerMs(lastDay429);
   const until = sentServerMs(first);
   const lastDayEnd = lastDay429.quota === 'day' ? resetEndMs(run, lastDay429) : undefined;

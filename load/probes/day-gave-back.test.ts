@@ -1,13 +1,10 @@
 // A token-bucket or GCRA day whose model the minute probe did not tell (--only day): metered limiters report
 // the quota with fewer left, so its day shows only in the last few answers before its 429, too few for its
-// Reset to be seen rising (day-refill.ts), and the day looked fixed but not whole ('the day window ending …
-// did not start whole: … reports Remaining 3'): on main 5684d3e, 40 of 40 seeds at 0-10 ms were not judged,
-// one of them a false FAIL; the real `limiter` library's 'token-bucket roomy day' was INCOMPLETE 3 of 9.
-// After waiting out its 429, one request now shows what it gives back (day.ts gaveBack): a few requests, not
-// a whole fresh day, and it is judged as a refilling day (39 of 40 PASS). A count of a fresh day that passes
-// perDay with the model unknown is unjudged within what a refill explains, as the tally's is (the false FAIL,
-// seed 3: '101 requests admitted within one day window without a day-quota 429'); a fixed day that
-// over-admits is then unjudged with the fix to run the minute probe, and failed with it.
+// Reset to be seen rising (models/day-refill.ts), and the day looks fixed but not whole. After waiting out its
+// 429, one request shows what it gives back (models/day-refill.ts gaveBackFew): a few requests, not a whole
+// fresh day, and it is judged as a refilling day. A count of a fresh day that passes perDay with the model
+// unknown is unjudged within what a refill explains, as the tally's is; a fixed day that over-admits is then
+// unjudged with the fix to run the minute probe, and failed with it.
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';

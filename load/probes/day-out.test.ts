@@ -1,9 +1,8 @@
 // A key whose day runs out inside the minute or burst probe (compressed windows, or a key used earlier the
 // same day), on the reference server with windows opened by a key's first request (express-rate-limit's
 // and rate-limiter-flexible's memory stores: variant limiterModel 'first-request'), answered 20–120 ms away,
-// in virtual time. Before day-out.ts, the minute probe waited only to the minute window's end after a day
-// quota's 429 and failed the correct server's quota.recovery ("429 again after waiting Retry-After (12)"):
-// 20 of the 20 runs below (the day spent to 14–18 of 20 before the probes); the burst was left unjudged.
+// in virtual time. No minute window gives a spent day back: after a day quota's 429 the probes wait for the
+// day's end (day-out.ts), so the correct server's quota.recovery passes with every MUST judged.
 import { describe, expect, it } from 'vitest';
 import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';

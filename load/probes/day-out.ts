@@ -1,4 +1,4 @@
-// The key's day running out inside a probe that needs minute windows (issue 15 §2: compressed windows, a
+// The key's day running out inside a probe that needs minute windows (compressed windows, a
 // distant target, a key used earlier the same day). No minute window gives a spent day back: only the
 // day's end does, which its 429's Retry-After (or the day quota's Reset) names. A probe waits for it once
 // when the wait fits --max-wait and the run's bound (waits.ts declares it); else the checks that needed
@@ -40,7 +40,7 @@ export function dayOwned(run: ProbeScope, o: Observation): boolean {
 
 /**
  * Requests left in the key's current day window, by the answers reporting the day quota: the fewest
- * Remaining among those of the latest day (its Reset), in any order they came back (issue 15 §3).
+ * Remaining among those of the latest day (its Reset), in any order they came back.
  */
 export function dayLeft(answers: readonly Observation[]): { left: number; endMs: number } | undefined {
   const day = answers.filter((o) => o.quota === 'day' && o.rate);

@@ -29,7 +29,8 @@ export function minuteResetContradicts(run: ProbeScope, o: Observation): readonl
   const inS = ((minuteReset - o.serverMs) / 1000).toFixed(1);
   return [
     failure(
-      `Retry-After ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s) on a 429 whose headers report the minute quota resetting in ${inS} s: the server's own Reset contradicts it (not waited)`,
+      `Retry-After ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s) on a 429 whose headers report the minute quota resetting in ${inS} s: the server's own ` +
+        `Reset contradicts it (not waited)`,
       {
         exchange: o.ex,
         expected: `≤ ${Math.ceil((minuteReset - o.serverMs + SLACK_MS) / 1000)}`,
@@ -53,7 +54,8 @@ export function retryAfterBeyondDay(run: ProbeScope, o: Observation): readonly V
   if (at === undefined || at - o.serverMs <= daySeconds * 1000 + SLACK_MS) return silent;
   return [
     failure(
-      `the day quota's Retry-After is ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s), beyond the longest window the plans allow (${daySeconds} s): not waited`,
+      `the day quota's Retry-After is ${o.retryAfter!.raw} (${o.retryAfter!.seconds} s), beyond the longest window the plans allow (${daySeconds} s): not ` +
+        `waited`,
       {
         exchange: o.ex,
         expected: `1..${daySeconds}`,

@@ -20,7 +20,6 @@ import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
 import {
   applicable,
-  notFixed,
   remainingBefore429,
   retryAfterAccurate,
   retryAfterConsistent,
@@ -28,7 +27,8 @@ import {
   retryAfterPresent,
 } from './judge.ts';
 import type { Observation } from './observe.ts';
-import { modelFix, type ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { fixedRuleSkip, modelFix, untold } from './models/unknown.ts';
 import { readingFor } from './reading.ts';
 
 type Day = DayObservation;
@@ -62,7 +62,7 @@ type DayPath =
   | { kind: 'missing' }
   | { kind: 'sliding'; d: SlidingDay }
   | { kind: 'unfound'; s: Exclude<DaySearch, Found> }
-  | { kind: 'not-fixed'; why: string; found: Found }
+  | { kind: 'fixed-unshown'; why: string; found: Found }
   | { kind: 'tally'; input: TallyInput; t: Settled }
   | { kind: 'counted'; c: Counted; notFull?: string };
 
@@ -73,10 +73,10 @@ function pathOf(o: Day): DayPath {
   if (o.sliding) return { kind: 'sliding', d: o.sliding };
   if (!s) return { kind: 'missing' };
   if (s.kind !== 'found') return { kind: 'unfound', s };
-  if (o.notFixed) return { kind: 'not-fixed', why: o.notFixed, found: s };
+  if (o.fixedUnshown) return { kind: 'fixed-unshown', why: o.fixedUnshown, found: s };
   if (o.tally && o.settled) return { kind: 'tally', input: o.tally, t: o.settled };
   if (!o.count) return { kind: 'missing' };
-  const unknown = o.model === undefined || o.model.model === 'unknown';
+  const unknown = untold(o.model);
   return { kind: 'counted', c: o.count, notFull: unknown ? dayNotFull(o.scope, o.count.first) : undefined };
 }
 
@@ -132,7 +132,7 @@ function dayGap(o: Day): Unjudged {
             `the fresh day window's count admitted ${p.c.admitted} and ended without a day-quota 429`,
             p.c.late ? SLOW_FIX : DAY_QUOTA_FIX,
           );
-    case 'not-fixed':
+    case 'fixed-unshown':
       return NO_DAY_EVIDENCE;
   }
 }
@@ -144,7 +144,7 @@ const NO_DAY_EVIDENCE: Unjudged = {
 };
 
 /** The model is unknown and the day's answers do not show a fixed day window. */
-const notFixedDay = (why: string): Verdict =>
+const unshownFixedDay = (why: string): Verdict =>
   unknownModel(`the day quota's answers do not show a fixed day window: ${why}`);
 
 function countedExact(o: Day, c: Counted): Verdict {
@@ -155,14 +155,15 @@ function countedExact(o: Day, c: Counted): Verdict {
       SLOW_FIX,
     );
   }
-  // A bucket's day, its model unknown, is full again at the end its 429 named and refills during the count
-  // (a false FAIL: '101 requests admitted within one day window without a day-quota 429', token bucket, --only day).
-  const unknown = o.model === undefined || o.model.model === 'unknown';
+  // A bucket's day, its model unknown, is full again at the end its 429 named and refills during the count:
+  // more than perDay in the counted day, or no day 429 in it, is then no proof of an unenforced day.
+  const unknown = untold(o.model);
   if (!c.final) {
     return (
       refillMayExplain(o.scope, c.admitted, unknown) ??
       failure(
-        `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`,
+        `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ` +
+          `${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`,
         {
           expected: perDay,
           received: c.admitted,
@@ -195,12 +196,14 @@ function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
     );
   if (s.kind === 'too-slow') {
     return verdict.unjudged(
-      `at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be reached within one day window`,
+      `at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be ` +
+        `reached within one day window`,
       SLOW_FIX,
     );
   }
   return failure(
-    `paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`,
+    `paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ` +
+      `${perDay} per day)`,
     {
       exchange: s.last.ex,
       expected: perDay,
@@ -229,8 +232,8 @@ function dayExact(o: Day): Verdict {
       return slidingDayExact(o, p.d);
     case 'unfound':
       return unfoundExact(o, p.s);
-    case 'not-fixed':
-      return notFixedDay(p.why);
+    case 'fixed-unshown':
+      return unshownFixedDay(p.why);
     case 'tally':
       return tallyExact(p.input, p.t);
     case 'counted':
@@ -252,8 +255,8 @@ function dayRetryAfter(o: Day): readonly Verdict[] {
     }
     case 'unfound':
       return p.s.kind === 'end-unknown' ? retryAfterBeyondDay(o.scope, p.s.final) : silent;
-    case 'not-fixed':
-      return [notFixedDay(p.why)];
+    case 'fixed-unshown':
+      return [unshownFixedDay(p.why)];
     case 'tally':
       return 'over' in p.t ? silent : tallyRetryAfter(p.input);
     case 'counted': {
@@ -290,7 +293,7 @@ function dayHeaders(o: Day): readonly Verdict[] {
       return silent;
     case 'sliding':
       return p.d.kind === 'refused' ? [verdict.observed({ on429: p.d.final.quota })] : silent;
-    case 'not-fixed':
+    case 'fixed-unshown':
       return [verdict.observed({ on429: p.found.final.quota })];
     case 'tally':
       return 'over' in p.t ? silent : [verdict.observed({ on429: p.input.final.quota })];
@@ -314,9 +317,9 @@ function rejectedConsume(o: Day): readonly Verdict[] {
     case 'unfound':
       return silent;
     case 'sliding':
-      return p.d.kind === 'refused' ? [notFixed(notFixedModel(o))] : silent;
-    case 'not-fixed':
-      return [notFixedDay(p.why)];
+      return p.d.kind === 'refused' ? [fixedRuleSkip(notFixedModel(o))] : silent;
+    case 'fixed-unshown':
+      return [unshownFixedDay(p.why)];
     case 'tally':
       return 'over' in p.t ? silent : [tallyConsume(p.input, p.t)];
     case 'counted': {

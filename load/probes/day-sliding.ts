@@ -1,4 +1,4 @@
-// The day probe for a limiter that is not a fixed window (model.ts: sliding log, sliding window counter,
+// The day probe for a limiter that is not a fixed window (models/minute-count.ts: sliding log, sliding window counter,
 // token bucket): there is no day boundary to wait for. Paced steadily just under the minute rate until
 // the day quota refuses, it judges what §8 states of any model: the refusal came only once this key had
 // spent the plan's perDay (all its requests in every probe), no more than perDay (plus what a refilling
@@ -10,7 +10,9 @@ import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeS
 import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { failure } from './findings.ts';
-import { allowance, allowanceFor, type ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { allowance, allowanceFor } from './models/allowance.ts';
+import { traitsOf } from './models/catalog.ts';
 import { overWindowText, readingFor } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { observe } from './request.ts';
@@ -23,8 +25,8 @@ const PACE_MARGIN = 1.05;
  * Most admitted within less than a day of each other (our clock, so only differences matter), beyond what
  * the model refills over their span. A set is every request sent between two sends, its span from the
  * first send to the LAST ANSWER among them (as observe.ts localSpan): answers of one wave come back in any
- * order, so the latest send's answer need not be the last, and a span to it was short of what the server
- * may have taken (a GCRA day admitted 1611 within a 15.44 s span, its bound then read 1610 from 15.40 s).
+ * order, so the latest send's answer need not be the last, and a span to it can be short of what the server
+ * may have taken (a correct refilling day's bound would then read one short).
  */
 function overDay(
   run: ProbeScope,
@@ -102,7 +104,8 @@ export function slidingExact(
   if (spent.admitted + spent.refused - 1 + spent.before >= perDay) return verdict.pass;
   const before = spent.before ? `, ${spent.before} before the probes` : '';
   return failure(
-    `the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused${before}) in all; the plan allows ${perDay} per day`,
+    `the day quota refused after this key had ${spent.admitted} requests admitted (and ${spent.refused - 1} refused${before}) in all; the plan allows ` +
+      `${perDay} per day`,
     { exchange: final.ex, expected: perDay, received: spent.admitted },
   );
 }
@@ -123,9 +126,12 @@ export function slidingGiveUp(
   const dayMs = scope.ctx.windows.daySeconds * 1000;
   // The refill over the admitted requests' own span (first send to last answer), which the server's can only be within.
   const most = perDay + allowance(model.model, perDay, dayMs, localSpan(own));
-  const over = `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s without a day-quota 429 (plan: ${perDay} per day)`;
-  if (model.model !== 'token-bucket' || own.length > most) {
-    const bucket = model.model === 'token-bucket' ? `; a token-bucket limiter at most ${most}` : '';
+  const over =
+    `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s without a day-quota 429 ` +
+    `(plan: ${perDay} per day)`;
+  const refills = traitsOf(model).refillsPastFigure;
+  if (!refills || own.length > most) {
+    const bucket = refills ? `; a token-bucket limiter at most ${most}` : '';
     return failure(`${over}${bucket}`, { exchange: last.ex, expected: perDay, received: own.length });
   }
   const why = `${over}: within what a token-bucket day quota refills over that time (${most}), so the pace cannot show whether it is enforced`;

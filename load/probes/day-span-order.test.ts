@@ -1,12 +1,9 @@
 // A refilling day (token bucket, GCRA; --only day, or two limiters: its model told from its own Resets) is
 // judged on how many it admitted within one day window: never more than perDay plus what it refilled over
-// the span the server can have taken between them (model.ts allowance, the floor of the refill). That span
-// ran from a set's first send to the answer of its LATEST SEND, which in a wave is not the last answer: a
-// correct GCRA day admitted 1611 while its bound read 1610 from a span 39 ms short ('quota.day.exact[pro]:
-// 1611 requests admitted within one day window (45 s); the plan allows 1200, a token-bucket limiter at most
-// 1610': review.md R4, seed 22, the server clock 40 s off; 12 of 400 runs of these shapes on main 56a4c4f).
-// Now the span reaches the set's last answer (observe.ts localSpan). The bound itself is unchanged, so a
-// day that admits more than a refilling one can is failed as before (its twin here admits 5 more a day).
+// the span the server can have taken between them (models/allowance.ts, the floor of the refill). That span
+// runs from a set's first send to its LAST ANSWER (observe.ts localSpan), not to the answer of its latest
+// send: in a wave the two differ, and the shorter span would put a correct day's bound one short. A day that
+// admits more than a refilling one can is failed (its twin here admits 5 more a day).
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';

@@ -212,7 +212,9 @@ export function tallyRetryAfter({ final, endMs, ctx }: TallyInput): Verdict[] {
 /** Whether 429s count against the day (OBSERVE), when any fell in the day window. */
 export function tallyConsume(input: TallyInput, s: Settled): Verdict {
   if ('over' in s) {
-    const why = `the day window admitted ${s.over} requests, more than the plan's ${input.k.plan.perDay}: no day window kept its quota to show whether its 429s count`;
+    const why =
+      `the day window admitted ${s.over} requests, more than the plan's ${input.k.plan.perDay}: no day window kept its quota to show whether its ` +
+      `429s count`;
     return verdict.unjudged(why, "a day quota that refuses past the plan's day figure (quota.day.exact judges it)");
   }
   const t = s.tally;

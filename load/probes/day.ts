@@ -27,9 +27,12 @@ import { observe } from './request.ts';
 import { minuteEnd } from './window.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
 import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
-import { refillingDay } from './day-refill.ts';
+import { gaveBackFew, refillingDay } from './models/day-refill.ts';
+import { fixedDayUnshown, type DayEvidence } from './models/fixed-day.ts';
 import { waveSource } from './waves.ts';
-import { isFixed, type ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { untold } from './models/unknown.ts';
+import { dayPath } from './models/rules.ts';
 import { settleByTally, type Settled, type TallyInput } from './day-tally.ts';
 import { dayGiveUpMs } from './waits.ts';
 
@@ -60,11 +63,11 @@ export interface DayObservation extends Observed {
   searched: Observation[];
   /** A limiter that is not a fixed window: the paced run until the day 429 (day-sliding.ts), or a day its Resets show refilling. */
   sliding?: SlidingDay;
-  /** The model the minute probe could not tell, as the day's own Resets show it: a refilling day (day-refill.ts). */
+  /** The model the minute probe could not tell, as the day's own Resets show it: a refilling day (models/day-refill.ts). */
   dayModel?: ModelVerdict;
   search?: DaySearch;
   /** The model is unknown and the day's answers do not show a fixed day window: why. */
-  notFixed?: string;
+  fixedUnshown?: string;
   /** This key's samples and earlier spending when the day refused: the tally's input. */
   tally?: TallyInput;
   /** What the tally decided (settleByTally), when it decided: no fresh day is counted then. */
@@ -81,65 +84,7 @@ export const dayOf = (run: ProbeRun): DayObservation => ({
 });
 
 /**
- * Evidence against a fixed day window, from this key's answers reporting the day quota within a day before
- * the day's 429. A fixed day — aligned to a clock, or opened by the key's first request after the last one
- * ended (express-rate-limit, rate-limiter-flexible) — reports one Reset (the 429's), or an earlier day's
- * that ended by the time this one began. Read from the answers' own values, never from the order our
- * concurrent requests happened to arrive in (issue 15 §3).
- */
-function dayNotFixed(run: ProbeRun, final: Observation | undefined): string | undefined {
-  if (!final) return undefined;
-  const daySeconds = run.ctx.windows.daySeconds;
-  const samples = keySamples(run);
-  const admittedDay = samples.filter(
-    (s) =>
-      s.status < 300 &&
-      s.limit === run.k.plan.perDay &&
-      s.reset !== undefined &&
-      s.t > final.serverMs - daySeconds * 1000,
-  );
-  // The latest answer of the same day (its Reset not yet passed when the 429 came).
-  const latest = admittedDay
-    .filter((s) => s.reset! * 1000 >= final.serverMs - SLACK_MS)
-    .reduce<(typeof admittedDay)[number] | undefined>((a, b) => (a === undefined || b.t >= a.t ? b : a), undefined);
-  if (final.rate && final.quota === 'day') {
-    const finalReset = final.rate.reset;
-    const odd = admittedDay.find((s) => s.reset !== finalReset && s.reset! > finalReset - daySeconds);
-    if (odd)
-      return `an admitted answer reported Reset ${odd.reset}, the day's 429 ${finalReset}: a day window ending less than ${daySeconds} s before it`;
-    // A fixed day starts whole. The answer reporting the most Remaining is the first the server counted
-    // (whatever order our concurrent requests arrived in): only this key's requests counted before it
-    // explain less than perDay - 1. Admitted ones without the day's Reset may have raced it (a burst);
-    // refusals (some servers count them: quota.rejected.consume) only when answered before it.
-    const inDay = admittedDay.filter((s) => s.reset === finalReset);
-    const first = inDay.reduce<Sample | undefined>(
-      (a, b) => (a === undefined || b.remaining! > a.remaining! ? b : a),
-      undefined,
-    );
-    if (first) {
-      const startMs = (finalReset - daySeconds) * 1000;
-      const before =
-        samples.filter(
-          (s) =>
-            s !== final.sample &&
-            !inDay.includes(s) &&
-            s.t >= startMs - SLACK_MS &&
-            (s.status < 300 ? s.t <= first.t + SLACK_MS : s.status === 429 && s.t < first.t),
-        ).length + spentBefore(run);
-      if (first.remaining! < run.k.plan.perDay - 1 - before) {
-        return `the day window ending ${finalReset} did not start whole: the first answer the server counted in it (the most Remaining) reports Remaining ${first.remaining}, after at most ${before} of this key's requests in it (a limiter that carries the last day over)`;
-      }
-    }
-  }
-  const end = retryAfterEndMs(final);
-  if (latest && end !== undefined && Math.abs(end - latest.reset! * 1000) > SLACK_MS) {
-    return `the day's 429 asks to wait until ${Math.round(end / 1000)}, while the day quota's answers reported Reset ${latest.reset}`;
-  }
-  return undefined;
-}
-
-/**
- * §8.2 in any order (issue 15 §3): when every admitted answer of the refused day window reports the day
+ * §8.2 in any order: when every admitted answer of the refused day window reports the day
  * quota, the fewest Remaining among them is the last one the server counted; above 0, one more request
  * fitted, and the 429 says otherwise. Concurrent answers cannot hide it: a request that took that last
  * place would have answered Remaining 0.
@@ -158,7 +103,8 @@ export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): read
   if (least <= 0) return silent;
   return [
     failure(
-      `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day quota)`,
+      `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day ` +
+        `quota)`,
       { exchange: final.ex, expected: 0, received: least },
     ),
   ];
@@ -171,7 +117,10 @@ export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): read
  */
 export function dayNotFull(run: ProbeScope, first: Observation | undefined): string | undefined {
   if (!first?.rate || first.quota !== 'day' || first.rate.remaining >= run.k.plan.perDay - 1) return undefined;
-  return `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ${run.k.plan.perDay}): another client, or a limiter that carries the last day over`;
+  return (
+    `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ` +
+    `${run.k.plan.perDay}): another client, or a limiter that carries the last day over`
+  );
 }
 
 /**
@@ -225,7 +174,7 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
   let deliberate = false;
   let asked = false; // whether the day refills (dayModel): asked once, when the search's own span or count runs out
   let dayModel: ModelVerdict | undefined;
-  const own: Observation[] = []; // admitted, for a day its Resets show refilling (day-refill.ts)
+  const own: Observation[] = []; // admitted, for a day its Resets show refilling (models/day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
   const source = waveSource(run, k.plan.perMinute, () => k.plan.perMinute + (deliberate ? 0 : 1) - inWindow);
@@ -295,8 +244,9 @@ async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearc
  * (`countedLocal`, local ms) when that comes first. Any window of one minute's length that counted that
  * request has ended by then, wherever it started; the Reset read at the latest can be seconds later (a
  * Reset a second after the window's expiry as slowapi's, a Date a second stale as uvicorn's): paced by
- * the Reset alone, each 2 s window of the search took ~4 s, under the day's figure per day, and an
- * unenforced day was read as a target too slow to judge (spec/GAPS.md, "The server's Date"). After a 429,
+ * the Reset alone, a 2 s window of the search would take up to twice its length, the pace would fall under
+ * the day's figure per day, and an unenforced day would look like a target too slow to judge (spec/GAPS.md,
+ * "The server's Date"). After a 429,
  * its own end (`countedLocal` undefined).
  */
 async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number | undefined): Promise<void> {
@@ -306,9 +256,9 @@ async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number 
   await waitFor(ctx, Math.min(byReset, byCount) - ctx.clock.now(), 'the wait for a window to end');
 }
 
-/** The model is not told, and the day's own Resets show it refilling (day-refill.ts): that day's model. */
+/** The model is not told, and the day's own Resets show it refilling (models/day-refill.ts): that day's model. */
 const bucketDay = (run: ProbeRun, seen: DayObservation, own: readonly Observation[]): ModelVerdict | undefined =>
-  seen.model === undefined || seen.model.model === 'unknown' ? refillingDay(run, own) : undefined;
+  untold(seen.model) ? refillingDay(run, own) : undefined;
 
 /**
  * Past perDay admitted without a day 429 the pacing crossed into the next day window (a slow target, or a
@@ -418,11 +368,8 @@ async function gaveBack(run: ProbeRun, seen: DayObservation, final: Observation)
   await sleepUntilServer(run.ctx, endMs, what);
   const o = await observe(run);
   if (o.status === 429) seen.examined.push(o);
-  if (!o.admitted || o.quota !== 'day' || !o.rate || o.rate.remaining >= perDay - 1) return undefined;
   const asked = final.retryAfter ? `Retry-After ${final.retryAfter.raw}` : 'to the end it named';
-  const waited = `after waiting out the day's 429 (${asked}), the next request reported the day quota`;
-  const back = 'the day gave back a few requests, not a whole fresh day window (a day refilled continuously)';
-  return { model: 'token-bucket', why: `${waited} with Remaining ${o.rate.remaining} of ${perDay}: ${back}` };
+  return gaveBackFew(o, perDay, asked);
 }
 
 /** The day probe into `seen`: the search for the day's end, the tally, and when it cannot decide a fresh day counted. */
@@ -434,10 +381,10 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
     return;
   }
   const { model } = seen;
-  if (model && !isFixed(model) && model.model !== 'unknown') return probeDaySliding(run, seen);
+  if (dayPath(model) === 'not-fixed') return probeDaySliding(run, seen);
   const found = await findDayEnd(run, seen);
   seen.search = found;
-  const unknown = model === undefined || model.model === 'unknown';
+  const unknown = dayPath(model) === 'own-evidence';
   // No day 429 within the span: a day its own Resets show refilling may not have run dry at our pace
   // (perDay plus its refill over the span), judged as a bucket's day that gave up (day-sliding.ts).
   if (found?.kind === 'no-day-429') seen.dayModel = found.dayModel;
@@ -449,7 +396,13 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   seen.dayModel = unknown ? refillingDay(run, found.own, found.final) : undefined;
   const spent = spentByKey(run);
   // The minute count could not tell the model (its headers report the day quota): a day judged as fixed would be a guess.
-  seen.notFixed = unknown && !seen.dayModel ? dayNotFixed(run, found.final) : undefined;
+  const evidence = (): DayEvidence => ({
+    samples: keySamples(run),
+    spentBefore: spentBefore(run),
+    perDay,
+    daySeconds: ctx.windows.daySeconds,
+  });
+  seen.fixedUnshown = unknown && !seen.dayModel ? fixedDayUnshown(evidence(), found.final) : undefined;
   const tally: TallyInput = {
     ...scopeOf(run),
     samples: keySamples(run),
@@ -458,18 +411,18 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
     final: found.final,
     modelUnknown: unknown,
   };
-  const settled = seen.dayModel || seen.notFixed ? undefined : settleByTally(tally);
+  const settled = seen.dayModel || seen.fixedUnshown ? undefined : settleByTally(tally);
   // Left unjudged either way (a day not shown fixed, or more than perDay that a refill may explain): the
   // one request the day gives back after its 429 may show it refills. No fresh day is counted then, so
   // this wait is the one that count's would have been (waits.ts).
-  const undecided = seen.notFixed !== undefined || (settled !== undefined && 'over' in settled);
+  const undecided = seen.fixedUnshown !== undefined || (settled !== undefined && 'over' in settled);
   if (unknown && !seen.dayModel && undecided) seen.dayModel = await gaveBack(run, seen, found.final);
   if (seen.dayModel) {
-    seen.notFixed = undefined;
+    seen.fixedUnshown = undefined;
     seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent };
     return;
   }
-  if (seen.notFixed) return;
+  if (seen.fixedUnshown) return;
   seen.tally = tally;
   seen.settled = settled;
   if (settled) return;

@@ -1,11 +1,10 @@
-// express-rate-limit as the issue's team set it up (two limiters, minute then day, each writing its own
+// express-rate-limit as a team sets it up (two limiters, minute then day, each writing its own
 // X-RateLimit-*: a 200 reports the day; windows opened by a key's first request), 3 s / 30 s windows,
 // answered 20–120 ms away each way, in virtual time. A minute probe whose headers do not show the minute
-// window learns its end from the 429; sent one at a time, a distant target's window ended before its
-// allowance did, so the probe spent two windows' worth (83 requests of the pro key's 160) learning
-// nothing, and the key's day ran out before its burst and the window after its 429 were judged
-// (INCOMPLETE in 30 of 30 seeds; `erl latency 150ms`, bench:limiters, in 6 runs of 10). A correct server
-// passes with every MUST judged.
+// window learns its end from the 429; sent one at a time, a distant target's window would end before its
+// allowance did, spending two windows' worth learning nothing, and the key's day would run out before its
+// burst and the window after its 429 are judged. Counted in waves, a correct server passes with every MUST
+// judged.
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { runShape } from '../../testkit/load/shape-run.ts';

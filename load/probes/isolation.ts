@@ -5,7 +5,7 @@ import { verdict } from '../../report/check.ts';
 import { keySamples, labelOf, type ProbeRun } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
-import { isFixed } from './model.ts';
+import { isFixed } from './models/unknown.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import type { Observation } from './observe.ts';

@@ -9,20 +9,13 @@ import { failure, silent } from './findings.ts';
 import { type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
-import { isFixed, notFixedHow, notFixedReason, type ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { traitsOf } from './models/catalog.ts';
 import { remainingCeilingBreach, type Answer } from './remaining-ceiling.ts';
-
-/** A fixed-window rule on a limiter that is not (or not shown to be) one: not applicable, or unjudged with a fix. */
-export function notFixed(model: ModelVerdict | undefined): Verdict {
-  const how = notFixedHow(model);
-  return how.kind === 'not-applicable'
-    ? verdict.notApplicable(notFixedReason(model))
-    : verdict.unjudged(notFixedReason(model), how.fix);
-}
 
 /**
  * Two answers of one quota in flight at once (one wave), from a limiter that refills: the server may have
- * decided either first (issue 15 §3: our concurrency, not the server's).
+ * decided either first (our concurrency orders the answers, not the server).
  */
 function oneWave(a: Observation, b: Observation, fixed: boolean): boolean {
   return !fixed && a.quota === b.quota && a.sentLocal < b.receivedLocal && b.sentLocal < a.receivedLocal;
@@ -67,7 +60,7 @@ function refillJumps(fixed: boolean, refillIn: (limit: number, spanMs: number) =
 /**
  * Remaining counts down from Limit-1, between responses reporting the same quota: by exactly one per
  * admitted request in a fixed window (same Reset); for other models by one, less what they refilled in
- * between (model.ts allowance). A 429 of the minute quota reports 0.
+ * between (models/allowance.ts). A 429 of the minute quota reports 0.
  */
 export function remainingCountdown(scope: ProbeScope, count: WindowCount, model: ModelVerdict): Verdict[] {
   const { windows } = scope.ctx;
@@ -86,7 +79,7 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
       ),
     );
   }
-  const fixed = isFixed(model);
+  const fixed = !traitsOf(model).remainingMayGrow;
   // What a refilling limiter gave back over a span. Fractional refills add up: the floor of Remaining may
   // come back by one even when less than one was refilled.
   const refillIn = (limit: number, spanMs: number): number =>
@@ -171,7 +164,7 @@ export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[]):
  * The fewest Remaining among the count's admitted answers when the count ended in a 429 of the minute
  * quota and every one of them reports the minute quota; undefined otherwise. Whatever the model, the
  * request the server admitted last before that 429 left less than one (a bucket's fraction reads 0): it
- * answered Remaining 0. Read in any order (issue 15 §3): the answers of the 429's wave admitted before it
+ * answered Remaining 0. Read in any order: the answers of the 429's wave admitted before it
  * are in the count (waves.ts serverOrder), and a request of the count that took that last place reports 0.
  */
 export function fewestBeforeRefusal(count: WindowCount): number | undefined {
@@ -216,7 +209,8 @@ export function retryAfterForm(o: Observation): readonly Verdict[] {
   if (isRfcRetryAfter(o.retryAfter)) return [verdict.pass];
   return [
     failure(
-      `Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read as ${o.retryAfter.seconds} s`,
+      `Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read ` +
+        `as ${o.retryAfter.seconds} s`,
       { exchange: o.ex },
     ),
   ];

@@ -1,11 +1,12 @@
 // Minute exactness where the headers do not show the limiter's model (two limiters, each writing its own
-// X-RateLimit-*: the day's on a 200, the minute's on its 429; review R3 of #15). A count from a full allowance
+// X-RateLimit-*: the day's on a 200, the minute's on its 429). A count from a full allowance
 // above the plan's figure, but within what a bucket refills over it, is a correct token bucket or GCRA at a
 // distance, or a fixed window over-admitting. What the count, its 429 and the window after it show decides
-// which (bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
+// which (models/bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import { waitFor, type ProbeRun } from './context.ts';
-import { HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
+import { HEADER_RESOLUTION_S, type ModelVerdict } from './models/minute-count.ts';
+import { untold } from './models/unknown.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
@@ -13,20 +14,18 @@ import {
   admittedTooSoon,
   FENCE,
   longerThanOneToken,
-  refusedTooEarly,
-  resetsNoFixedWindow,
   startedFull,
   type BucketCount,
   type Timed,
-} from './bucket-fit.ts';
+} from './models/bucket-fit.ts';
+import { bucketOf, toldByCount, toldByResets } from './models/two-limiters.ts';
 
 const timed = (o: Observation): Timed => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal });
 const windowMsOf = (run: ProbeRun): number => run.ctx.windows.minuteSeconds * 1000;
-const bucketOf = (limit: number, windowMs: number): string => `a bucket of ${limit} per ${windowMs} ms`;
 
 /**
  * What the window after the count's minute 429 shows: more admitted than a bucket of the plan's figure,
- * under one token at that 429, refills by the last of them (bucket-fit.ts); or the whole allowance back at
+ * under one token at that 429, refills by the last of them (models/bucket-fit.ts); or the whole allowance back at
  * once after a Retry-After longer than a bucket's one token. Either way the limiter gives its allowance
  * back at a window's end, not as a bucket refills.
  */
@@ -46,21 +45,10 @@ export function nextTooSoon(run: ProbeRun, count: WindowCount, next: NextWindowC
 }
 
 /**
- * The window after the count's 429 ended with a minute 429 after fewer admitted than this count: no fixed
- * window does that (each admits its capacity, and this count's window held `n`); a refilling one does.
+ * What a count above the figure tells of the limiter when the headers do not show the model
+ * (models/two-limiters.ts toldByCount), from the count's own answers and the window after its 429.
  */
-function nextRefilled(next: NextWindowCount | undefined, n: number): string | undefined {
-  if (!next || next.last.status !== 429 || next.last.quota !== 'minute' || next.admitted >= n) return undefined;
-  return `the window after the 429 admitted ${next.admitted}, then a minute 429: fewer than the count's ${n}, as no fixed window does`;
-}
-
-/**
- * What a count above the figure tells of the limiter when the headers do not show the model: its minute
- * 429 came earlier than any bucket of the plan's figure refuses (given the key's rest before it), or the
- * window after it came back faster than a bucket refills (`afterTooSoon`): a fixed window, judged
- * exactly. The window after it refused sooner than this count: a refilling limiter, judged as a bucket.
- */
-function toldByCount(
+function toldByCountOf(
   run: ProbeRun,
   count: WindowCount,
   why: string,
@@ -76,18 +64,8 @@ function toldByCount(
     admitted: count.admitted.map(timed),
     refused: timed(rej),
   };
-  const n = count.admitted.length;
-  if (refusedTooEarly(c)) {
-    return {
-      model: 'fixed',
-      why: `${why}; its 429 after ${n} came while ${bucketOf(c.limit, c.windowMs)} would still have held ${FENCE} or more`,
-    };
-  }
-  if (afterTooSoon) return { model: 'fixed', why: `${why}; ${afterTooSoon}` };
-  const refilled = nextRefilled(next, n);
-  return refilled
-    ? { model: 'token-bucket', why: `${why}; ${refilled}: judged as a bucket refilling over the count` }
-    : undefined;
+  const refusedByMinute = next?.last.status === 429 && next.last.quota === 'minute';
+  return toldByCount(c, why, next && { admitted: next.admitted, refusedByMinute }, afterTooSoon);
 }
 
 /** Why a count above the figure stays unjudged: a bucket's refill and a fixed window's over-admission alike. */
@@ -110,13 +88,13 @@ export async function bucketOrFixed(
 ): Promise<{ count: WindowCount; model: ModelVerdict }> {
   const { perMinute } = run.k.plan;
   const above = count.admitted.length > perMinute && !count.over && count.rejected?.quota === 'minute';
-  if (model.model !== 'unknown' || !above) return { count, model };
-  const told = toldByCount(run, count, model.why, next, afterTooSoon);
+  if (!untold(model) || !above) return { count, model };
+  const told = toldByCountOf(run, count, model.why, next, afterTooSoon);
   if (told) return { count, model: told };
   // A count from a window at rest already is that count: another one, paced alike, would tell no more.
   const rested = startedFull({ restMs: count.restMs, windowMs: windowMsOf(run) });
   const again = rested ? undefined : await exhaustWindow(run, false, 1);
-  const recounted = again && toldByCount(run, again, model.why);
+  const recounted = again && toldByCountOf(run, again, model.why);
   if (again && recounted) return { count: again, model: recounted };
   const dayOut =
     next?.last.status === 429 && dayOwned(run, next.last) ? ' (the day ran out in the window after the 429)' : '';
@@ -135,7 +113,7 @@ const minute429 = (run: ProbeRun, o: Observation | undefined): o is Observation 
 
 /**
  * With the model unknown (two limiters, the day's headers on a 200), whether the limiter is no fixed window,
- * by the Resets of its minute 429s (bucket-fit.ts `resetsNoFixedWindow`): those `seen` so far, else waves one
+ * by the Resets of its minute 429s (models/bucket-fit.ts `resetsNoFixedWindow`): those `seen` so far, else waves one
  * TELL_STEP_SHARE of a window apart, each FENCE wider than a bucket of the figure refills between them (from a
  * bucket just refused, it refuses some of every wave; from a fuller one the waves drain it first, or tell
  * nothing), over the headers' resolution and two waves more, stopping once told. A bucket's 429s then name
@@ -148,15 +126,7 @@ export async function tellNotFixed(
 ): Promise<ModelVerdict | undefined> {
   const { minuteSeconds } = run.ctx.windows;
   const resets = seen.filter((o) => minute429(run, o)).map((o) => o!.rate!.reset);
-  const told = (): ModelVerdict | undefined => {
-    const pair = resetsNoFixedWindow(resets, minuteSeconds, HEADER_RESOLUTION_S);
-    if (!pair) return undefined;
-    const why = `minute 429s report Resets ${pair[0]} and ${pair[1]}, less than a ${minuteSeconds} s window apart: no fixed window`;
-    return {
-      model: 'token-bucket',
-      why: `${why} (its 429s name its end until it ends), a limiter refilling with time (a bucket, or a log)`,
-    };
-  };
+  const told = (): ModelVerdict | undefined => toldByResets(resets, minuteSeconds);
   if (told() || minuteSeconds <= HEADER_RESOLUTION_S) return told();
   const stepMs = minuteSeconds * 1000 * TELL_STEP_SHARE;
   const width = Math.ceil(run.k.plan.perMinute * TELL_STEP_SHARE) + FENCE;

@@ -2,8 +2,8 @@
 // figure, Remaining 0) but whose Retry-After reaches past the minute window: the under-admission was left
 // unjudged as '429 after 3 of 4 with a Retry-After beyond the minute window: the day quota ran out', though
 // the 429 says the minute refused (day-out.ts dayOwned: a 429 reporting the minute quota is the minute's,
-// whatever its Retry-After says; quota.retry-after.accurate fails that Retry-After). Every cause shown
-// (issue 15 §4): the short count fails too. The reference server in virtual time.
+// whatever its Retry-After says; quota.retry-after.accurate fails that Retry-After). Every cause shown:
+// the short count fails too. The reference server in virtual time.
 import { describe, expect, it } from 'vitest';
 import { silentProgress } from '../../core/progress.ts';
 import type { ReferenceOptions } from '../../reference/app.ts';

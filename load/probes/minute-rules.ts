@@ -1,7 +1,7 @@
 // The minute probe's rules (minute.ts records the observation): the exact count, Remaining, the 429's
 // Retry-After, the recovery after it, the next window's whole allowance, and the model (OBSERVE). Each
 // rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
-// rule unjudged with the cut's reason (findings.ts `missing`). In the order they were judged before.
+// rule unjudged with the cut's reason (findings.ts `missing`). In the order the report lists them.
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import type { ProbeScope } from './context.ts';
@@ -10,7 +10,6 @@ import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, typ
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
   applicable,
-  notFixed,
   remainingAtRefusal,
   remainingBefore429,
   remainingCeiling,
@@ -21,7 +20,9 @@ import {
   retryAfterPresent,
 } from './judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
-import { allowanceFor, isFixed, modelFix, type ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
+import { allowanceFor } from './models/allowance.ts';
+import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from './models/unknown.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { overWindowText, readingFor, refillCounts } from './reading.ts';
 import type { Retried } from './backoff.ts';
@@ -135,7 +136,7 @@ function exact(o: Minute): Verdict {
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
     const proved =
-      declared === undefined && model.model !== 'fixed' && spanMs < minuteSeconds * 1000
+      declared === undefined && !isFixed(model) && spanMs < minuteSeconds * 1000
         ? overWindowText(n, spanMs, perMinute, minuteSeconds, 'minute')
         : `${n} requests admitted from a full minute allowance; ${plan}${n > perMinute ? `; ${readingFor(declared, perMinute)}` : ''}`;
     return failure(proved, { exchange: last?.ex, expected: perMinute, received: n });
@@ -148,7 +149,7 @@ function exact(o: Minute): Verdict {
     );
   }
   // The model still unknown (minute.ts bucketOrFixed): a bucket's refill and a fixed window's over-admission alike.
-  if (n > perMinute && model.model === 'unknown' && refillCounts(declared, 'unknown', minuteSeconds * 1000, spanMs)) {
+  if (n > perMinute && untold(model) && refillCounts(declared, 'unknown', minuteSeconds * 1000, spanMs)) {
     return verdict.unjudged(
       `${n} admitted from a full minute allowance, the plan allows ${perMinute}: ${model.why}`,
       modelFix(model),
@@ -203,7 +204,9 @@ function rollingAllows(o: Minute, refusal: Observation, message: string): Verdic
     (s) => s.status >= 200 && s.status < 300 && s.t >= from && s.t <= refusal.serverMs + SLACK_MS,
   ).length;
   if (admitted < perMinute) return undefined;
-  const why = `${message}, but ${admitted} of this key's requests were admitted within a window's length (${windowMs / 1000} s) before that refusal: a rolling window (or a counter weighing the last window) refuses it, and the limiter was not shown to keep fixed windows`;
+  const why =
+    `${message}, but ${admitted} of this key's requests were admitted within a window's length (${windowMs / 1000} s) before that refusal: a ` +
+    `rolling window (or a counter weighing the last window) refuses it, and the limiter was not shown to keep fixed windows`;
   return verdict.unjudged(
     why,
     "a Retry-After that covers the time until the key is admitted again; the limiter's model told by the minute probe (quota.model)",
@@ -239,7 +242,7 @@ function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, mod
   const { perMinute } = scope.k.plan;
   if (admitted >= perMinute) return verdict.pass;
   // Shown no fixed window by the Resets of its 429s (minute.ts notFixed): this fixed-window rule does not bind it.
-  if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
+  if (shownNotFixed(model)) return fixedRuleSkip(model);
   if (isFixed(model) && last.status === 429 && !dayOwned(scope, last)) {
     return failure(
       `the window after a 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota: the 429 was charged to the next window`,
@@ -252,7 +255,9 @@ function nextByCount(scope: ProbeScope, { admitted, last }: NextWindowCount, mod
     : dayOut
       ? 'then the day quota ran out'
       : `then a ${last.status}`;
-  const reason = `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is unknown and a 429 charged to it cannot be told from a counter's carried weight`;
+  const reason =
+    `the window after the 429 admitted ${admitted} of ${perMinute} (${why}); its headers report the day quota, so the limiter's model is ` +
+    `unknown and a 429 charged to it cannot be told from a counter's carried weight`;
   // The day's answers showed too little left only at the recovery (before it, the minute's): recountInFreshDay could not see it coming.
   return verdict.unjudged(reason, dayOut ? DAY_OUT_FIX : modelFix(model));
 }
@@ -273,7 +278,7 @@ function nextWindow(o: Minute): Verdict {
       "the first request after the wait for the 429's Retry-After was refused (quota.recovery judges it), so the window after it was not fresh",
       RECOVERY_FIX,
     );
-  if (model.model !== 'unknown' && !isFixed(model)) return notFixed(model);
+  if (shownNotFixed(model)) return fixedRuleSkip(model);
   if (nextWindowByCount(retried, model))
     return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : at(o, NEXT);
   const rate = admitted.rate!;
@@ -282,7 +287,8 @@ function nextWindow(o: Minute): Verdict {
   // (quota.headers.remaining fails it) and tells nothing of the window's allowance.
   if (rate.remaining >= rate.limit) {
     return verdict.unjudged(
-      `the first request of the window after a 429 reports Remaining ${rate.remaining} of a Limit of ${rate.limit} (quota.headers.remaining): its headers cannot show whether the 429 shrank the window`,
+      `the first request of the window after a 429 reports Remaining ${rate.remaining} of a Limit of ${rate.limit} (quota.headers.remaining): its headers ` +
+        `cannot show whether the 429 shrank the window`,
       'a server whose Remaining counts the request it answers',
     );
   }
@@ -291,7 +297,8 @@ function nextWindow(o: Minute): Verdict {
   const refused = o.samples?.filter((x) => x.status === 429 && x.reset === o.count!.rejected!.rate?.reset).length ?? 1;
   const proved = `the window its Reset (${rate.reset}) declares began ${rate.limit - 1 - rate.remaining} short of its allowance`;
   return failure(
-    `the first request after the Reset the last window declared reports Remaining ${rate.remaining} of ${rate.limit}, expected ${rate.limit - 1}: ${proved} (the last window refused ${refused} of this key's requests)`,
+    `the first request after the Reset the last window declared reports Remaining ${rate.remaining} of ${rate.limit}, expected ${rate.limit - 1}: ${proved} ` +
+      `(the last window refused ${refused} of this key's requests)`,
     {
       exchange: admitted.ex,
       expected: rate.limit - 1,

@@ -1,6 +1,6 @@
 // The minute probe: from a full allowance, a count until the 429 admits the plan's figure, Remaining
 // counts down, the 429 carries a consistent Retry-After, and after waiting it requests are admitted again.
-// The count, its 429 and that first request tell the limiter's model (model.ts, OBSERVE quota.model);
+// The count, its 429 and that first request tell the limiter's model (models/minute-count.ts, OBSERVE quota.model);
 // fixed-window rules (one Reset for the window, the next window admitted whole) apply only to a fixed one.
 // `probeMinute` sends and records a MinuteObservation; MINUTE_RULES (minute-rules.ts) judge it.
 import {
@@ -29,12 +29,12 @@ import {
   afterFits,
   afterNeeded,
   inferModel,
-  isFixed,
   laterNeeded,
   LATER_MS,
   type ModelEvidence,
   type ModelVerdict,
-} from './model.ts';
+} from './models/minute-count.ts';
+import { shownNotFixed, untold } from './models/unknown.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
 import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
 import { waveSource } from './waves.ts';
@@ -137,7 +137,7 @@ export function nextWindowByCount(retried: Retried | Unwaited, model: ModelVerdi
   if ('unwaited' in retried) return false;
   const admitted = retried.admitted;
   if (!admitted || retried.refusals.length > 0) return false;
-  if (model.model !== 'unknown' && !isFixed(model)) return false;
+  if (shownNotFixed(model)) return false;
   return admitted.quota !== 'minute' || !admitted.rate;
 }
 
@@ -153,7 +153,7 @@ async function countNextWindow(run: ProbeRun, first: Observation, count: WindowC
   let last: Observation = first;
   // Past the figure, up to one more than the count admitted, in waves as wide as the figure's: a fixed window
   // admitting what the count did shows its 429 there, or its allowance back sooner than a bucket refills
-  // (minute.ts nextTooSoon, bucket-fit.ts).
+  // (minute.ts nextTooSoon, models/bucket-fit.ts).
   const most = Math.max(perMinute, count.admitted.length) + 1;
   const source = waveSource(run, perMinute, () => (admitted < perMinute ? perMinute + 1 : most) - admitted);
   while (admitted < most && last.serverMs < untilMs) {
@@ -192,7 +192,7 @@ function evidenceOf(run: ProbeRun, count: WindowCount, retried?: Retried): Model
 const LATER_ROOM_MS = 500;
 
 /**
- * When the evidence fits a first-request window and a sliding log alike (model.ts laterNeeded), one more
+ * When the evidence fits a first-request window and a sliding log alike (models/minute-count.ts laterNeeded), one more
  * request LATER_MS after the recovery tells them apart, where the window leaves room for it.
  */
 async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | Unwaited): Promise<ModelVerdict> {
@@ -213,7 +213,7 @@ async function modelOf(run: ProbeRun, count: WindowCount, recovery?: Retried | U
 }
 
 /**
- * A first-request window or a moving window (a log reporting its oldest request's expiry, model.ts
+ * A first-request window or a moving window (a log reporting its oldest request's expiry, models/minute-count.ts
  * afterNeeded): one more request once the recovery's window has ended, while the later one still counts.
  */
 async function tellAfter(run: ProbeRun, e: ModelEvidence, rec: Observation, later: Observation): Promise<void> {
@@ -236,7 +236,7 @@ async function tellAfter(run: ProbeRun, e: ModelEvidence, rec: Observation, late
 async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
   const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayOwned(run, count.rejected));
   const headersLied = (fewestBeforeRefusal(count) ?? 0) > 0;
-  if (!short || (model.model !== 'unknown' && !headersLied)) return count;
+  if (!short || (!untold(model) && !headersLied)) return count;
   return (await exhaustWindow(run, false, 1)) ?? count;
 }
 
@@ -314,7 +314,7 @@ export async function probeMinute(
   if (!undecided(run, model, judged, next)) return judgeBy(run, seen, judged.count, judged.model);
   const lastOf = (c: WindowCount): Array<Observation | undefined> => [c.rejected, c.admitted[c.admitted.length - 1]];
   seen.notFixed = await tellNotFixed(run, [...lastOf(count), next?.last, ...lastOf(judged.count)]);
-  judgeBy(run, seen, judged.count, judged.model.model === 'unknown' && seen.notFixed ? seen.notFixed : judged.model);
+  judgeBy(run, seen, judged.count, untold(judged.model) && seen.notFixed ? seen.notFixed : judged.model);
 }
 
 /**
@@ -331,9 +331,7 @@ function undecided(
 ): boolean {
   const { perMinute } = run.k.plan;
   const { count } = judged;
-  const exactOpen =
-    judged.model.model === 'unknown' && count.admitted.length > perMinute && !count.over && !count.capped;
-  const nextOpen =
-    model.model === 'unknown' && next !== undefined && next.admitted < perMinute && next.last.status === 429;
+  const exactOpen = untold(judged.model) && count.admitted.length > perMinute && !count.over && !count.capped;
+  const nextOpen = untold(model) && next !== undefined && next.admitted < perMinute && next.last.status === 429;
   return exactOpen || nextOpen;
 }

@@ -1,18 +1,17 @@
 // The `limits` library's moving window (slowapi `Limiter(strategy="moving-window")`; the library itself runs in
 // testkit/limiters/, here its behaviour in virtual time, testkit/load/limiter-shapes.ts `movingWindow`): a log of
 // the requests admitted in the last window, whose Reset is its OLDEST request's expiry. A correct limiter (§8:
-// never more than the figure in any window): every MUST rule judged, none failed, told a sliding log. Review R2:
-// it was told "fixed, first-request" (the request 1.1 s after the recovery keeps the recovery's Reset, as a
-// first-request window's does) and failed 'quota.burst.exact[free]: … 58 admitted, the plan allows 60',
-// 'quota.day.exact[free]: 141 requests admitted in one day window before the day 429; the plan allows 600' and
-// quota.day.retry-after; at 50-150 ms it was also told a token bucket (the count outlasted the recovery's wait).
+// never more than the figure in any window): every MUST rule judged, none failed, told a sliding log. The
+// request 1.1 s after the recovery keeps the recovery's Reset, as a first-request window's does: told that,
+// the fixed-window rules would fail its burst and day count, so one more request once the recovery's window
+// has ended tells the log apart (models/minute-count.ts afterNeeded).
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions, ShapeFaults } from '../../testkit/load/limiter-shapes.ts';
 import { runShape, type RunShape } from '../../testkit/load/shape-run.ts';
 
 type Shape = Omit<ShapeOptions, 'windows'>;
 
-// Issue 15's windows and figures, and the e2e proofs' (testkit/limiters/proofs.ts PROOF_PLANS).
+// Compressed windows and figures (3 s / 45 s), and the e2e proofs' (testkit/limiters/proofs.ts PROOF_PLANS).
 const SETUPS: Array<[string, Pick<RunShape, 'windows' | 'plans'>]> = [
   [
     '3 s / 45 s',
@@ -88,7 +87,7 @@ describe("a moving window reporting its oldest request's expiry", () => {
   });
 
   // The faulty twins: each fails a MUST check its fault breaks. overAdmit's and Remaining+1's lying Remaining
-  // reads "fresh" to the tell (model.ts afterNeeded): told fixed, they fail more than their own check.
+  // reads "fresh" to the tell (models/minute-count.ts afterNeeded): told fixed, they fail more than their own check.
   const FAULTS: Array<[string, ShapeFaults, string[]]> = [
     ['one more admitted per window', { overAdmit: 1 }, ['quota.minute.exact[free]', 'quota.headers.remaining[free]']],
     // As the real twin (testkit/limiters/python/app.py overAdmit): the headers report the plan, so only the

@@ -120,7 +120,8 @@ export async function sendProbe(run: ProbeRun): Promise<Sent> {
   if (ctx.serverClock.toServer(receivedLocal) === undefined) {
     // Windows and Reset are judged on the server's clock; without any Date we would be judging ours.
     throw new ProbeStop(
-      "the responses carry no Date header, so the server's clock is unknown and its windows cannot be judged (RFC 9110 §6.6.1: an origin server with a clock sends Date)",
+      "the responses carry no Date header, so the server's clock is unknown and its windows cannot be judged " +
+        '(RFC 9110 §6.6.1: an origin server with a clock sends Date)',
       'send a Date header on every response',
     );
   }

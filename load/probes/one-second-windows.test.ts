@@ -2,8 +2,8 @@
 // whole-second Date the minute probe's wait to the count's Reset may end up to a second late — a whole
 // window — so the first request after the 429 lands two windows after the count's. Every Reset still lies
 // on the count's window grid, which a fixed aligned window and a sliding log explain alike at 1 s: the
-// model is left unknown (model.ts onGridOnly), never called a sliding log, whose day probe then failed the
-// correct server's quota.day.exact ("33 requests were admitted over 10 s without a day-quota 429").
+// model is left unknown (models/minute-count.ts onGridOnly), never called a sliding log, whose day probe
+// would fail the correct server's quota.day.exact.
 import { describe, expect, it } from 'vitest';
 import type { ReferenceOptions } from '../../reference/app.ts';
 import { parsePlansFile } from '../../spec/plans.ts';

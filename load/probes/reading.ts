@@ -6,7 +6,7 @@
 // judged as one, and whatever such a bucket would not admit still fails. The certificate names the reading.
 import type { Reading } from '../../report/model.ts';
 import type { DeclaredModel } from '../../spec/plans.ts';
-import type { LimiterModelName } from './model-name.ts';
+import { traitsOfName, type LimiterModelName } from './models/catalog.ts';
 
 export type { DeclaredModel } from '../../spec/plans.ts';
 
@@ -34,7 +34,7 @@ export const refillCounts = (
   model: LimiterModelName,
   windowMs: number,
   spanMs: number,
-): boolean => declared !== undefined || model === 'sliding-counter' || spanMs >= windowMs;
+): boolean => declared !== undefined || traitsOfName(model).ownWindows || spanMs >= windowMs;
 
 /** Most a bucket of `figure` refilled at `figure` per window admits within one window's length: the whole bucket, and all but one refilled. */
 export const bucketWindowMost = (figure: number): number => 2 * figure - 1;

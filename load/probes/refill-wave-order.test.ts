@@ -1,12 +1,11 @@
 // A correct GCRA or token bucket that refills between two requests of one wave answers the later one with
-// more Remaining; serverOrder (waves.ts) reads a tied whole-second Reset in falling Remaining, so the pair
-// came out in the wrong order and remainingCountdown read "from 2 to 0 across one admitted request" (the
-// 1-in-10 false FAIL of the gcra bench, report of 13:33 UTC: Remaining 0 answered 134 ms before Remaining 2,
-// both of one wave and Reset). Seeds: those of 200 per latency that failed so before the fix (virtual time).
+// more Remaining; serverOrder (waves.ts) reads a tied whole-second Reset in falling Remaining, so such a pair
+// comes out in the wrong order, and remainingCountdown must not read it as "from 2 to 0 across one admitted
+// request". Seeds chosen where such pairs occur (virtual time).
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Verdict } from '../../report/check.ts';
-import type { ModelVerdict } from './model.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 import { remainingCountdown } from './judge.ts';
 import type { Observation } from './observe.ts';

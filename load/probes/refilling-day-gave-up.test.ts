@@ -1,12 +1,9 @@
 // Two independent GCRA limiters (throttled, redis-cell: one per quota, each writing its own X-RateLimit-*, the
 // day's last) are a correct server: a day refilled perDay a day (spec/GAPS.md "Requests per day"). Paced at the
 // minute figure, a few requests a second above the day's refill, such a day need not run dry within the day
-// probe's span: 600 + 600 × 95/45 = 1866 may be admitted over 95 s, and 1801 were. The day's end search gave
-// up and failed quota.day.exact ('1801 requests were admitted over 95 s without a day-quota 429') when the
-// minute probe could not tell the model, at 0 ms and 50-150 ms, 3 of 3 seeds each: the refilling day (its
-// Resets rising faster than time, day-refill.ts) was told only from a day that refused. Now it is told from
-// the answers of a search that gave up too, and judged as a bucket's day that gave up (unjudged within its
-// refill); the unenforced twin, whose Resets do not rise, still fails.
+// probe's span: 600 + 600 × 95/45 = 1866 may be admitted over 95 s. So a day whose Resets rise faster than
+// time (models/day-refill.ts) is told refilling from the answers of a search that gave up too, and judged as a
+// bucket's day that gave up (unjudged within its refill); the unenforced twin, whose Resets do not rise, fails.
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';

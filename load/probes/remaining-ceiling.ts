@@ -3,7 +3,7 @@
 // Other clients only lower it, and so does a server that counts its refusals. This catches a Remaining one
 // too high throughout (counted before the request, not after) where consecutive answers still count down by
 // one and the window was not fresh when the probe began: two limiters whose admitted answers carry the day's
-// headers, the day opened by identifying the target (issue 15 §2). Pure: a function of the key's samples.
+// headers, the day opened by identifying the target. Pure: a function of the key's samples.
 //
 // "One window" is what the answers say: the same quota (its Limit) and the same Reset. A fixed window, a
 // sliding log or a sliding window counter reports Remaining ≤ Limit − the requests it counted in the window
@@ -17,7 +17,7 @@ import type { Sample } from '../../report/model.ts';
 import type { Plan, Windows } from '../../spec/plans.ts';
 import type { Headers } from '../../core/exchange.ts';
 import { DATE_SLACK_MS, readRateLimit } from '../../spec/ratelimit.ts';
-import { HEADER_RESOLUTION_S } from './model.ts';
+import { HEADER_RESOLUTION_S } from './models/minute-count.ts';
 import { quotaOf, type QuotaKind } from './observe.ts';
 
 export type { Answer } from './answer.ts';

@@ -1,4 +1,4 @@
-// The one check model in the probes (issue 17 §1): a probe's results reach the ledger only through its
+// The one check model in the probes: a probe's results reach the ledger only through its
 // table of rules, and a probe whose observation is missing reports every check it owns unjudged, with why.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

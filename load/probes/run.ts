@@ -39,7 +39,8 @@ const CUT_FIX =
   'raise --max-wait if you lowered it (default: the longest window the plans allow), or give the run more time';
 
 const HELD_FIX =
-  'the service answered 429 again after petcert waited what its Retry-After asked: check that Retry-After covers the time until the key is admitted, and that no other client spends this key';
+  'the service answered 429 again after petcert waited what its Retry-After asked: check that Retry-After covers the time until the key is admitted, and ' +
+  'that no other client spends this key';
 
 function cutOf(error: unknown): Unjudged | undefined {
   if (error instanceof HeldBack) return { reason: `probe cut short: ${error.message}`, fix: HELD_FIX };

@@ -2,7 +2,7 @@
 // behaviour in virtual time, testkit/load/limiter-shapes.ts): fixed windows opened by a key's first request,
 // X-RateLimit-* read after the request was counted (Reset = the window's expiry + 1 s, with microseconds),
 // Retry-After = int(Reset - now), and uvicorn's Date, refreshed by a timer once a second, whose phase drifts:
-// a second stale for a while, then fresh. A correct server: every MUST rule judged, none failed (issue 15 §2).
+// a second stale for a while, then fresh. A correct server: every MUST rule judged, none failed.
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { runShape, type RunShape } from '../../testkit/load/shape-run.ts';

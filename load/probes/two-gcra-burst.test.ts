@@ -1,9 +1,8 @@
 // Two independent GCRA limiters (throttled, redis-cell: one per quota, each writing its own X-RateLimit-*, the
 // day's last) are a correct server (GAPS.md: two limiters; GCRA). Their 200s report the day, so the minute probe
-// cannot tell the model ('unknown'), and the burst was judged as a fixed window: a bucket refilling while 120
-// answers take 50-150 ms each way admitted 61 of 60 (quota.burst.exact failed, 3 of 3 seeds) and its day's
-// refills repeated a Remaining value (quota.burst.remaining failed, 2 of 3). Now both are unjudged there, never
-// failed; past what a bucket refills over the burst it still fails, and a model shown fixed keeps its verdict.
+// cannot tell the model ('unknown'); a bucket refilling while 120 answers take 50-150 ms each way may admit one
+// more than the figure and repeat a Remaining value. Both burst rules are unjudged there, never failed; past
+// what a bucket refills over the burst it still fails, and a model shown fixed keeps its verdict.
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';

@@ -7,7 +7,7 @@ import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
 import { runShape } from '../../testkit/load/shape-run.ts';
-import { LATER_MS } from './model.ts';
+import { LATER_MS } from './models/minute-count.ts';
 import { waitCapMs } from './bounds.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
@@ -54,7 +54,7 @@ describe('each probe alone, on a correct server, ends within its declared waits'
 });
 
 // The minute probe's paths that depend on the limiter's headers (limiter-judges, 9d948ed..81e59f7): one more
-// request LATER_MS after the recovery (a first-request window: model.ts laterNeeded), and a count of the
+// request LATER_MS after the recovery (a first-request window: models/minute-count.ts laterNeeded), and a count of the
 // window after the 429 (two limiters, the day's headers on a 200: minute.ts countNextWindow). Each is
 // taken here on a correct limiter, and the declaration counts what it adds: the pause by its constant, the
 // count as a minute span; the probe ends within the declared bound.

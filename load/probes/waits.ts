@@ -5,7 +5,7 @@
 import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
 import type { Windows } from '../../spec/plans.ts';
 import type { ProbeName } from './checks.ts';
-import { LATER_MS } from './model.ts';
+import { LATER_MS } from './models/minute-count.ts';
 
 /** Whole windows, by length. */
 export interface Windowed {

@@ -1,7 +1,7 @@
-// Counting with the concurrency the latency needs (issue 15 §2): a window's requests sent one after the
+// Counting with the concurrency the latency needs: a window's requests sent one after the
 // other take count × round trip, which a distant server (150 ms with 3 s windows) cannot fit in a window.
 // Requests go out in waves sized so that the count takes at most a share of the window; the answers of
-// one wave are read in the server's order, from their own values (issue 15 §3), never in arrival order.
+// one wave are read in the server's order, from their own values, never in arrival order.
 import type { ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';

@@ -3,7 +3,7 @@
 // that window had ended. slowapi reads X-RateLimit-* after the endpoint returned (extension.py
 // _inject_headers → limits get_window_stats): a window that ended in between reads as none, Remaining =
 // Limit and Reset = now + 1 s. Such an answer describes a later window than the one that counted its
-// request (§8.2 "in the current window"): no evidence that the request went uncounted (issue 15 §2).
+// request (§8.2 "in the current window"): no evidence that the request went uncounted.
 // Pure: a function of the answer, this key's samples and the server clock's latest reading.
 import type { Sample } from '../../report/model.ts';
 

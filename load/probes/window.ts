@@ -5,7 +5,7 @@ import { sleepUntilServer } from './context.ts';
 import { resetEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
-import { allowance } from './model.ts';
+import { refillOver } from './models/allowance.ts';
 import { waveSource, widthFor } from './waves.ts';
 
 export interface FreshWindow {
@@ -38,7 +38,7 @@ export interface WindowCount {
   endMs: number;
   /**
    * Our clock from the key's last answer before the count to the count's first request (no request of the
-   * key in between): a bucket holds at least what it refilled over it (bucket-fit.ts). Absent when unknown.
+   * key in between): a bucket holds at least what it refilled over it (models/bucket-fit.ts). Absent when unknown.
    */
   restMs?: number;
 }
@@ -64,7 +64,7 @@ function neededMs(run: ProbeRun, o: Observation): number {
 
 /**
  * Finds the start of a fresh window. `idleWindows` more windows are waited out idle after its end: a
- * sliding window counter still weighs the last window's count at the next one's start (model.ts).
+ * sliding window counter still weighs the last window's count at the next one's start (models/minute-count.ts).
  * `lateMs` more are waited past it: a Reset rounded down, or a Date from another clock, names an end
  * up to that much early.
  */
@@ -116,7 +116,7 @@ const isFull = (o: Observation): boolean =>
 /**
  * A fixed window rolled over mid-count: Reset jumped a whole window (also for a window opened by a first
  * request: it opens after the last one ended). Not Remaining going back up: a bucket refills while a
- * distant target answers (model.ts), and its Reset only creeps.
+ * distant target answers (models/minute-count.ts), and its Reset only creeps.
  */
 function rolledOver(run: ProbeRun, prev: Observation | undefined, o: Observation): boolean {
   if (!prev?.rate || !o.rate || prev.quota !== 'minute' || o.quota !== 'minute') return false;
@@ -127,7 +127,7 @@ export type CountOutcome = WindowCount | 'rolled-over' | 'not-full';
 
 /**
  * Counts admissions from a fresh start until the 429. Sends at most the limit, plus what a limiter that
- * refills could have admitted by then (model.ts allowance), plus one. 'rolled-over': a fixed window ended
+ * refills could have admitted by then (models/allowance.ts), plus one. 'rolled-over': a fixed window ended
  * before the count did (slow target); 'not-full': the count did not start with the whole allowance.
  */
 export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle = false): Promise<CountOutcome> {
@@ -142,7 +142,7 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
   // Room: what a limiter that refills could still admit by now, plus the one that should be refused.
   const room = (): number => {
     const spanMs = admitted[0] ? run.ctx.clock.now() - admitted[0].sentLocal : 0;
-    return perMinute + 1 + allowance('token-bucket', perMinute, minuteMs, spanMs) - admitted.length;
+    return perMinute + 1 + refillOver(perMinute, minuteMs, spanMs) - admitted.length;
   };
   const source = waveSource(run, perMinute + 2, room, true);
   // Measured before the first request goes out: never longer than the key's true rest.
@@ -172,7 +172,7 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     // answered later than `o` may have reached the server later, while the limiter refilled.
     lastAnswer = Math.max(lastAnswer, o.receivedLocal);
     const spanMs = lastAnswer - admitted[0]!.sentLocal;
-    if (admitted.length > perMinute + allowance('token-bucket', perMinute, minuteMs, spanMs))
+    if (admitted.length > perMinute + refillOver(perMinute, minuteMs, spanMs))
       return { admitted, over: true, endMs, restMs };
   }
   return { admitted, over: false, capped: true, endMs, restMs };

@@ -5,6 +5,7 @@
 import { certify } from '../../cli/certify.ts';
 import { realRunners } from '../../cli/certify-runners.ts';
 import { runQuota } from '../../load/quota.ts';
+import { CATALOG, fromAlias } from '../../load/probes/models/catalog.ts';
 import { listen, type ReferenceOptions } from '../../reference/index.ts';
 import type { LimiterModel } from '../../reference/variants.ts';
 import type { Report } from '../../report/model.ts';
@@ -25,7 +26,7 @@ export const MODELS: CorrectModel[] = ['sliding-log', 'sliding-counter', 'token-
 
 /** What the vendor of each model declares: a bucket its rates (`limiterModel`), the others nothing (the window reading). */
 export const declaredOf = (m: CorrectModel): DeclaredModel | undefined =>
-  m === 'token-bucket' ? 'token-bucket' : undefined;
+  CATALOG[fromAlias('reference', m)!].aliases.declared as DeclaredModel | undefined;
 
 /** The plans as the run reads them: `declared` in the plans file's `limiterModel`. */
 const plansDeclaring = (declared: DeclaredModel | null | undefined): PlanTable =>
@@ -77,9 +78,8 @@ export const failures = (r: Report): string[] =>
 export const modelsTold = (r: Report): string[] =>
   r.checks.filter((c) => /^(quota\/)?quota\.model\[/.test(c.id)).map((c) => (c.observed as { model: string }).model);
 
-/** What a model may be told: a sliding log and a token bucket can look alike in whole-second Resets (load/probes/model.ts). */
-export const alikeModels = (m: CorrectModel): string[] =>
-  m === 'sliding-counter' ? [m] : ['sliding-log', 'token-bucket'];
+/** What a model may be told (the catalog's `toldAs`): a sliding log and a token bucket can look alike in whole-second Resets. */
+export const alikeModels = (m: CorrectModel): string[] => [...CATALOG[fromAlias('reference', m)!].toldAs];
 
 /** Why a run of a correct model is not what it must be (a failure, a stop, a model it is not), or undefined. */
 export function notAsExpected(limiterModel: CorrectModel, r: Report): string | undefined {

@@ -3,13 +3,13 @@
 // per day" without saying over which day-long interval (spec/GAPS.md, "Requests per day"): a bucket of
 // perDay refilled perDay a day admits up to 2 × perDay within one day window, as fixed windows do across a
 // boundary. Such a day is judged as the day of any refilling limiter is (day-rules.ts): never more than
-// perDay plus what it refilled over the span of the requests (model.ts allowance), the refusal only once
+// perDay plus what it refilled over the span of the requests (allowance.ts), the refusal only once
 // the key spent perDay, and a consistent Retry-After. An unenforced day still fails: it admits past that.
-import { most } from '../../core/extent.ts';
-import { RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
-import type { ProbeScope } from './context.ts';
-import { BUCKET_RISE_S, HEADER_RESOLUTION_S, type ModelVerdict } from './model.ts';
-import type { Observation } from './observe.ts';
+import { most } from '../../../core/extent.ts';
+import { RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
+import type { ProbeScope } from '../context.ts';
+import { BUCKET_RISE_S, HEADER_RESOLUTION_S, type ModelVerdict } from './minute-count.ts';
+import type { Observation } from '../observe.ts';
 
 /**
  * The day's Reset rose faster than time between admitted answers reporting the day quota, with no step of
@@ -23,7 +23,7 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
   const jumpS = daySeconds - RESET_ROUNDING_MS / 1000;
   const slackS = HEADER_RESOLUTION_S + BUCKET_RISE_S;
   // rise - elapsed = (reset_i - answered_i) + (sent_j - reset_j): the best j so far decides for every i, so
-  // one pass (a day's search holds up to three days of answers; every pair was quadratic).
+  // one pass (a day's search holds up to three days of answers: every pair would be quadratic).
   const lead = (o: Observation): number => o.sentLocal / 1000 - o.rate!.reset;
   let from = 0;
   let best = day.length > 0 ? lead(day[0]!) : -Infinity;
@@ -50,7 +50,7 @@ export function dayRefills(own: readonly Observation[], daySeconds: number): str
 /**
  * The day's 429 reports a Reset before one an admitted answer of its day reported (by more than whole
  * seconds' rounding): a limiter that tells "full again" when it admits and "one more fits" when it refuses
- * (model.ts tells a minute bucket so). A fixed day's 429 reports its window's end, never before the Reset
+ * (minute-count.ts tells a minute bucket so). A fixed day's 429 reports its window's end, never before the Reset
  * of an answer it admitted. A sliding log shows it too: judged by the refilling day's rules, which allow it
  * more, never less.
  */
@@ -74,4 +74,15 @@ export function refillingDay(
   const why = dayRefills(own, run.ctx.windows.daySeconds) ?? (final && refusalBeforeReset(own, final));
   if (!why || run.k.plan.perMinute === run.k.plan.perDay) return undefined;
   return { model: 'token-bucket', why };
+}
+
+/**
+ * The one request after waiting out the day's 429 (`asked`: how long it asked) reports the day with only a
+ * few back, not a whole fresh day window: a day refilled continuously. A fixed day is whole again then.
+ */
+export function gaveBackFew(after: Observation, perDay: number, asked: string): ModelVerdict | undefined {
+  if (!after.admitted || after.quota !== 'day' || !after.rate || after.rate.remaining >= perDay - 1) return undefined;
+  const waited = `after waiting out the day's 429 (${asked}), the next request reported the day quota`;
+  const back = 'the day gave back a few requests, not a whole fresh day window (a day refilled continuously)';
+  return { model: 'token-bucket', why: `${waited} with Remaining ${after.rate.remaining} of ${perDay}: ${back}` };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../core/progress.ts';
-import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
-import type { Observation } from './observe.ts';
+import { silentProgress } from '../../../core/progress.ts';
+import type { ReferenceOptions } from '../../../reference/app.ts';
+import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../../spec/plans.ts';
+import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { createContext } from '../context.ts';
+import { runProbes } from '../run.ts';
+import type { Observation } from '../observe.ts';
 import { dayRefills, refusalBeforeReset } from './day-refill.ts';
 
 // The limiter proofs' free plan: 20 per 2 s minute, 100 per 20 s day (a day token every 200 ms).
@@ -34,7 +34,7 @@ function paced(
 
 const bucketReset = (i: number, t: number): number => Math.ceil((t + Math.min(100, i / 2 + 1) * 200) / 1000);
 
-describe('dayRefills (a day told refilling from its own Resets, issue 15 §2)', () => {
+describe('dayRefills (a day told refilling from its own Resets)', () => {
   it('tells a token-bucket day: "full again" rises 200 ms a request, faster than time', () => {
     // Capacity 100 refilled 5/s, paced at 10/s from full: the deficit grows by about one every two requests.
     expect(dayRefills(paced(120, bucketReset), DAY_S)).toMatch(/rose \d+ s over/);

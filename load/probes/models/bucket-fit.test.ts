@@ -4,7 +4,7 @@
 // random legs each way. A fixed window over-admitting is read so once the count outlasts a few tokens.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aligned, firstUse, gcra, tokenBucket, type Meter } from '../../testkit/load/limiter-shapes.ts';
+import { aligned, firstUse, gcra, tokenBucket, type Meter } from '../../../testkit/load/limiter-shapes.ts';
 import {
   admittedTooSoon,
   longerThanOneToken,
@@ -168,7 +168,7 @@ describe('a fixed window admitting more than the figure', () => {
   });
 });
 
-// Review R3 of #15: two limiters, the day's headers on a 200, so only the minute's 429s show its Reset. A bucket's
+// Two limiters, the day's headers on a 200, so only the minute's 429s show its Reset. A bucket's
 // refill and a fixed window charging its 429s to the next window looked alike; their 429s' Resets do not.
 describe('resetsNoFixedWindow: the Resets of minute 429s', () => {
   /** The whole-second Resets (rounded up, as express-rate-limit) of the refusals among `arrivals` (server ms). */

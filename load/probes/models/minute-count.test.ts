@@ -1,16 +1,8 @@
 // The limiter's model from one count's evidence: each model's own evidence, and the ambiguous cases
 // never called "fixed" (fixed-window rules would then fail a correct sliding limiter).
 import { describe, expect, it } from 'vitest';
-import {
-  afterFits,
-  afterNeeded,
-  allowance,
-  allowanceFor,
-  inferModel,
-  laterNeeded,
-  LATER_MS,
-  type ModelEvidence,
-} from './model.ts';
+import { afterFits, afterNeeded, inferModel, laterNeeded, LATER_MS, type ModelEvidence } from './minute-count.ts';
+import { allowance, allowanceFor } from './allowance.ts';
 
 const R = 1_900_000_000;
 /** n admitted requests `step` s apart (10 ms by default) starting at `t0` (s), each reporting reset(t). */
@@ -111,7 +103,7 @@ describe('inferModel', () => {
 
   // The limits library's moving window (slowapi strategy="moving-window") reports its OLDEST request's expiry:
   // the later request keeps the recovery's Reset (the recovery is the oldest) as a first-request window
-  // does. Told fixed, the fixed-window rules failed it (review R2: burst 58 of 60, day 141 of 600).
+  // does. Told fixed, the fixed-window rules would fail a correct one (its burst and day count short).
   it("a moving window: told from a first-request window by one request once the recovery's window ended", () => {
     const kept = {
       windowSeconds: 3,

@@ -1,4 +1,4 @@
-// Which limiter model the evidence of one minute count shows (issue 12 part 5). §8 gives quotas per minute
+// Which limiter model the evidence of one minute count shows. §8 gives quotas per minute
 // and day and a Reset "at which the limit resets"; it does not say the windows are fixed. So the probes
 // judge every model on what §8 states, and the rules that only hold for fixed windows (one Reset for the
 // whole window, the next window's full allowance) only where this says "fixed". Pure: a function of the
@@ -16,10 +16,7 @@
 //                    faster than time (by about window / limit per request), and once full again one
 //                    request pushes it less than a window ahead.
 
-import { refillCounts, type DeclaredModel } from './reading.ts';
-
-export type { LimiterModelName } from './model-name.ts';
-import type { LimiterModelName } from './model-name.ts';
+import type { LimiterModelName } from './names.ts';
 
 export interface ModelEvidence {
   windowSeconds: number;
@@ -47,7 +44,7 @@ export interface ModelVerdict {
   /** When the model is left unknown for want of resolution: what would tell it (the rules it gates are unjudged). */
   fix?: string;
   /**
-   * A sliding log shown to count each request for a whole window (a bucket would have refilled, model.ts
+   * A sliding log shown to count each request for a whole window (a bucket would have refilled:
    * afterNeeded and stillCounted): within a window it gives nothing back (`allowanceFor`).
    */
   wholeWindow?: true;
@@ -116,14 +113,18 @@ export function inferModel(e: ModelEvidence): ModelVerdict {
   if (rise === 0 && e.refused.reset === r1 && e.recovery && onGridOnly(e)) {
     return {
       model: 'unknown',
-      why: `one Reset (${r1}) for the whole count and its 429, and the request after it reported ${e.recovery.reset}: a fixed aligned window (its wait ran into a later window) and a sliding log alike, since with ${L} s windows every whole-second Reset lies on the window grid`,
+      why:
+        `one Reset (${r1}) for the whole count and its 429, and the request after it reported ${e.recovery.reset}: a fixed aligned window (its wait ran ` +
+        `into a later window) and a sliding log alike, since with ${L} s windows every whole-second Reset lies on the window grid`,
       fix: `windows of at least ${HEADER_RESOLUTION_S + 1} s (plans file: windows.minuteSeconds), whose Resets tell a fixed window from a sliding log`,
     };
   }
   if (rise > 0 || e.recovery) {
     return {
       model: 'sliding-log',
-      why: `Reset moves with time: ${r1} to ${rMax} within the count, ${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}`,
+      why:
+        `Reset moves with time: ${r1} to ${rMax} within the count, ` +
+        `${e.recovery ? `${e.recovery.reset} for the request after the 429 (more than a window after ${rMax})` : 'no request after the 429'}`,
     };
   }
   return {
@@ -142,12 +143,14 @@ function movedWithTime(e: ModelEvidence, L: number): ModelVerdict | undefined {
   if (!e.later || e.later.afterMs < LATER_MS || e.later.reset <= rec || e.later.reset >= rec + L) return undefined;
   return {
     model: 'sliding-log',
-    why: `the recovery reported Reset ${rec}, one window after the count's, and a request ${(e.later.afterMs / 1000).toFixed(1)} s later ${e.later.reset}: Reset moves with time, as no fixed window's does`,
+    why:
+      `the recovery reported Reset ${rec}, one window after the count's, and a request ${(e.later.afterMs / 1000).toFixed(1)} s later ${e.later.reset}: ` +
+      `Reset moves with time, as no fixed window's does`,
   };
 }
 
 /**
- * Once the recovery's window ended, a request still counted the later one (model.ts tellAfter): a sliding
+ * Once the recovery's window ended, a request still counted the later one (afterNeeded): a sliding
  * log whose Reset is its oldest request's expiry, rounded down onto the aligned grid.
  */
 function loggedAfter(e: ModelEvidence, r1: number): ModelVerdict | undefined {
@@ -165,7 +168,9 @@ function weighedOrFixed(e: ModelEvidence, r1: number): ModelVerdict {
   const { remaining, limit } = e.recovery!;
   const charged = e.refused?.inWindow ?? 1;
   if (remaining !== undefined && limit !== undefined && remaining < limit - 1 - charged) {
-    const why = `one Reset (${r1}) for the whole count and its 429; the next window's first answer reports Remaining ${remaining} of ${limit}, less than its ${charged} 429s could take: the last window's count still weighs (a sliding window counter)`;
+    const why =
+      `one Reset (${r1}) for the whole count and its 429; the next window's first answer reports Remaining ${remaining} of ${limit}, less than its ` +
+      `${charged} 429s could take: the last window's count still weighs (a sliding window counter)`;
     return { model: 'sliding-counter', why };
   }
   return {
@@ -251,60 +256,3 @@ function movingWindow(one: string, a: NonNullable<ModelEvidence['after']>): Mode
   const why = `${one}; ${still}: ${OLDEST_LOG}`;
   return { model: 'sliding-log', why, wholeWindow: true };
 }
-
-/** Fixed-window-only rules apply only here; elsewhere they are skipped with `notFixedReason`. */
-export const isFixed = (v: ModelVerdict | undefined): boolean => v?.model === 'fixed';
-
-export const notFixedReason = (v: ModelVerdict | undefined): string =>
-  v === undefined
-    ? "a fixed-window rule, and the limiter's model is unknown (the minute probe did not run for this key)"
-    : `a fixed-window rule, and the evidence does not show a fixed window (model: ${v.model}; ${v.why})`;
-
-/**
- * Requests beyond the limit a correct limiter of this model may admit over `spanMs` (the longest the
- * requests can have been apart on the server): none for fixed windows (the count stays in one window);
- * for the others the plan's rate over the span, which a counter or bucket refills as time passes (a
- * sliding log admits none within a window, but whole-second Resets cannot always tell it from a bucket).
- * A count from a full state must admit at least the limit and at most this more.
- */
-export function allowance(model: LimiterModelName, limit: number, windowMs: number, spanMs: number): number {
-  if (model === 'fixed') return 0;
-  return Math.floor((limit * Math.max(0, spanMs)) / windowMs);
-}
-
-/**
- * `allowance` for a told model, under the run's reading (reading.ts): the window reading counts no refill
- * within one window's length. A log shown to count each request a whole window (`wholeWindow`) admits at
- * most `limit` over any span shorter than a window, whatever state it started in: the count's own requests
- * all still count at its end (an earlier one aging out only frees a place the count did not have).
- */
-export function allowanceFor(
-  v: ModelVerdict,
-  limit: number,
-  windowMs: number,
-  spanMs: number,
-  declared: DeclaredModel | undefined,
-): number {
-  if (v.wholeWindow && spanMs < windowMs) return 0;
-  return refillCounts(declared, v.model, windowMs, spanMs) ? allowance(v.model, limit, windowMs, spanMs) : 0;
-}
-
-/**
- * How a fixed-window rule is skipped: a rule of another model does not bind a limiter shown to be another
- * model (not-applicable); when the model is unknown it could not be judged (the run is INCOMPLETE), with
- * what would tell the model when one is known.
- */
-export const notFixedHow = (v: ModelVerdict | undefined): { kind: 'not-applicable' | 'unjudged'; fix: string } => ({
-  kind: v !== undefined && v.model !== 'unknown' && v.model !== 'fixed' ? 'not-applicable' : 'unjudged',
-  fix: modelFix(v),
-});
-
-/**
- * What would tell a model petcert could not: its own evidence's fix when it names one; the minute probe
- * when it did not run; else answers whose headers are the binding quota's, which show the model.
- */
-export const modelFix = (v: ModelVerdict | undefined): string =>
-  v?.fix ??
-  (v === undefined
-    ? "run the minute probe too (--only minute and this probe), which tells the limiter's model"
-    : "send on each answer the X-RateLimit-* of the quota that binds it (the minute quota's while the minute binds, §8.2), which show the limiter's model");

@@ -1,5 +1,5 @@
 // Could a continuous bucket of the plan's minute figure have given what a count saw? Asked when the headers
-// do not show the minute quota's model (two limiters, the day's headers on a 200: model.ts 'unknown') and a
+// do not show the minute quota's model (two limiters, the day's headers on a 200: minute-count.ts 'unknown') and a
 // count from a full allowance admitted more than the figure, but no more than a bucket refills over it: a
 // token bucket or GCRA (capacity the figure, refilled at the figure per window) does that at a distance,
 // and so does a fixed window over-admitting. Pure: the answers' own times on our clock, where only
