@@ -45,6 +45,14 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
   'slowapi-sliding-counter': [
     { name: 'slowapi sliding-counter', service: 'slowapi-sliding-counter', expect: 'pass' },
     ...twins('slowapi-sliding-counter', LIMITER_FAULTS, 'slowapi sliding-counter'),
+    {
+      name: 'slowapi sliding-counter overAdmit burst',
+      service: 'slowapi-sliding-counter',
+      fault: 'overAdmit',
+      only: ['minute', 'burst'],
+      freeOnly: true,
+      expect: 'quota.burst.exact',
+    },
   ],
   wrappers: [
     { name: 'erl latency 150ms', service: 'erl', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
