@@ -117,14 +117,32 @@ function exact(o: BurstObservation): Verdict {
   );
 }
 
+/**
+ * The burst's admitted answers by the window they report (quota and Reset). A Reset counts to the
+ * millisecond (past it, a server's float noise). A fixed window of 2 s or more written in whole seconds
+ * may name one end as two adjacent seconds (now + the store's TTL, rounded down on either side of a
+ * second: rate-limiter-flexible's RateLimiterRedis, 1795903338 and 1795903339 in one burst); another
+ * window's end is at least its length away.
+ */
+function windowsOf(o: BurstObservation): Map<string, Observation[]> {
+  const groups = new Map<string, Observation[]>();
+  const rated = admittedOf(o.burst!).filter((x) => x.rate && x.quota !== 'unknown');
+  const { windows } = o.scope.ctx;
+  let last: { quota: string; id: string; firstMs: number } | undefined;
+  for (const x of rated.sort((a, b) => a.quota.localeCompare(b.quota) || a.rate!.reset - b.rate!.reset)) {
+    const ms = Math.round(x.rate!.reset * 1000);
+    const length = x.quota === 'day' ? windows.daySeconds : windows.minuteSeconds;
+    const sameMs = judgedFixed(o.model) && length >= 2 ? RESET_ROUNDING_MS : 0;
+    if (!last || last.quota !== x.quota || ms - last.firstMs > sameMs)
+      last = { quota: x.quota, id: `${x.quota}@${x.rate!.reset}`, firstMs: ms };
+    groups.set(last.id, [...(groups.get(last.id) ?? []), x]);
+  }
+  return groups;
+}
+
 /** Remaining values per reported window must be distinct and contiguous. */
 function remainingSet(o: BurstObservation): Verdict {
-  const groups = new Map<string, Observation[]>();
-  for (const x of admittedOf(o.burst!)) {
-    if (!x.rate || x.quota === 'unknown') continue;
-    const id = `${x.quota}@${x.rate.reset}`;
-    groups.set(id, [...(groups.get(id) ?? []), x]);
-  }
+  const groups = windowsOf(o);
   // Nothing to judge is no pass: no admitted answer reports a quota this plan has (quota.headers.limit's to fail).
   if (groups.size === 0) {
     return verdict.unjudged(

@@ -15,6 +15,13 @@ export function widthFor(count: number, rttMs: number, windowMs: number): number
 }
 
 /**
+ * A Reset to the millisecond: the digits past it are a server's float arithmetic, not an order (the limits
+ * library's sliding-window counter writes one window end as 1795902853.0000117, .0000105 and .000011 in
+ * one wave), while a bucket's or a log's Reset grows by a refill interval or more per request.
+ */
+const resetMs = (reset: number): number => Math.round(reset * 1000);
+
+/**
  * The answers of one wave in the server's order, by their own evidence: admitted before refused; among
  * admitted answers reporting the same quota, the earlier Reset first (a bucket's and a log's Reset grow
  * with each request), then the most Remaining (it counts down); the rest in the order they were sent.
@@ -24,7 +31,7 @@ export function serverOrder(wave: readonly Observation[]): Observation[] {
   return [...wave].sort((a, b) => {
     if (rank(a) !== rank(b)) return rank(a) - rank(b);
     if (a.rate && b.rate && a.quota === b.quota && a.quota !== 'unknown') {
-      return a.rate.reset - b.rate.reset || b.rate.remaining - a.rate.remaining;
+      return resetMs(a.rate.reset) - resetMs(b.rate.reset) || b.rate.remaining - a.rate.remaining;
     }
     return a.sentLocal - b.sentLocal;
   });

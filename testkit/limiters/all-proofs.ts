@@ -1,4 +1,5 @@
 // Every limiter proof, in the order of the repeat table. The e2e test files take their rows from here.
+import { LIMITER_FAULTS } from './faults.ts';
 import { declaredBucket, ROOMY_PLANS, SLOW_PLANS, twins, undeclaredBucket, type Proof } from './proofs.ts';
 
 export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
@@ -8,6 +9,8 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
     ...twins('erl-minute-last'),
   ],
   rlf: [{ name: 'rlf', service: 'rlf', expect: 'pass' }, ...twins('rlf')],
+  // RateLimiterRedis on one redis-server shared by two replicas behind nginx (its own Date), Reset rounded down.
+  'rlf-redis': [{ name: 'rlf-redis', service: 'rlf-redis', expect: 'pass' }, ...twins('rlf-redis')],
   'token-bucket': [
     ...declaredBucket([
       { name: 'token-bucket', service: 'token-bucket', expect: 'pass' },
@@ -35,6 +38,20 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
       only: ['minute', 'day'],
       freeOnly: true,
       expect: 'quota.day.exact',
+    },
+  ],
+  // slowapi Limiter(strategy="sliding-window-counter"): limits' weighted count over epoch-aligned windows, refused
+  // requests not counted; Reset = 1 + now + when one more fits or the window ends, whichever is sooner.
+  'slowapi-sliding-counter': [
+    { name: 'slowapi sliding-counter', service: 'slowapi-sliding-counter', expect: 'pass' },
+    ...twins('slowapi-sliding-counter', LIMITER_FAULTS, 'slowapi sliding-counter'),
+    {
+      name: 'slowapi sliding-counter overAdmit burst',
+      service: 'slowapi-sliding-counter',
+      fault: 'overAdmit',
+      only: ['minute', 'burst'],
+      freeOnly: true,
+      expect: 'quota.burst.exact',
     },
   ],
   wrappers: [

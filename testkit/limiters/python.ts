@@ -19,8 +19,11 @@ export const SLOWAPI_SKIP: string | undefined =
     ? undefined
     : 'skipped: the slowapi venv is not built — run bash testkit/limiters/python/setup.sh';
 
-/** slowapi's `strategy` (limits' strategies): its default, or limits' moving window (a log of the last window). */
-export type SlowapiStrategy = 'fixed-window' | 'moving-window';
+/**
+ * slowapi's `strategy` (limits' strategies): its default, limits' moving window (a log of the last window), or
+ * its sliding-window counter (the previous window's count weighted by the time left in the current one).
+ */
+export type SlowapiStrategy = 'fixed-window' | 'moving-window' | 'sliding-window-counter';
 
 /** The plans resolved by spec/plans.ts, handed to app.py as LIMITER_CONFIG: no figure written twice. */
 export function slowapiConfig(

@@ -7,7 +7,7 @@
 // A key's window starts at its first request after the last one ended; refused requests are counted too
 // (consume() counts before it refuses), in the current windows only.
 import type { RequestHandler, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { faultHook, minuteFigure, type LimiterFault } from './faults.ts';
 import { callerOf, sendError, serveApp, storeApp, type RunningService, type ServiceOptions } from './store-app.ts';
@@ -16,24 +16,40 @@ export interface RlfOptions extends ServiceOptions {
   fault?: LimiterFault;
 }
 
-function setHeaders(res: Response, points: number, result: RateLimiterRes, refused: boolean): void {
+/** How X-RateLimit-Reset rounds the window's end to whole seconds: up (the README's Math.ceil) or down. */
+export type ResetRounding = 'ceil' | 'floor';
+
+/** One rate-limiter-flexible limiter of `points` per `duration` seconds: RateLimiterMemory unless a store is given. */
+export type MakeLimiter = (opts: { points: number; duration: number; keyPrefix: string }) => RateLimiterAbstract;
+
+const memory: MakeLimiter = (opts) => new RateLimiterMemory(opts);
+
+function setHeaders(
+  res: Response,
+  points: number,
+  result: RateLimiterRes,
+  refused: boolean,
+  rounding: ResetRounding,
+): void {
   if (refused) res.setHeader(RATE_LIMIT_HEADERS.retryAfter, String(result.msBeforeNext / 1000));
   res.setHeader(RATE_LIMIT_HEADERS.limit, String(points));
   res.setHeader(RATE_LIMIT_HEADERS.remaining, String(result.remainingPoints));
-  res.setHeader(RATE_LIMIT_HEADERS.reset, String(Math.ceil((Date.now() + result.msBeforeNext) / 1000)));
+  res.setHeader(RATE_LIMIT_HEADERS.reset, String(Math[rounding]((Date.now() + result.msBeforeNext) / 1000)));
 }
 
-function quotaLimiter(options: RlfOptions, kind: 'minute' | 'day'): RequestHandler {
+function quotaLimiter(
+  options: RlfOptions,
+  kind: 'minute' | 'day',
+  make: MakeLimiter,
+  rounding: ResetRounding,
+): RequestHandler {
   const seconds = kind === 'minute' ? options.plans.windows.minuteSeconds : options.plans.windows.daySeconds;
-  const byPlan = new Map<string, { points: number; limiter: RateLimiterMemory }>();
+  const byPlan = new Map<string, { points: number; limiter: RateLimiterAbstract }>();
   const limiterOf = (plan: { name: string; perMinute: number; perDay: number }) => {
     let entry = byPlan.get(plan.name);
     if (!entry) {
       const points = kind === 'minute' ? minuteFigure(plan.perMinute, options.fault) : plan.perDay;
-      entry = {
-        points,
-        limiter: new RateLimiterMemory({ points, duration: seconds, keyPrefix: `${kind}:${plan.name}` }),
-      };
+      entry = { points, limiter: make({ points, duration: seconds, keyPrefix: `${kind}:${plan.name}` }) };
       byPlan.set(plan.name, entry);
     }
     return entry;
@@ -43,21 +59,25 @@ function quotaLimiter(options: RlfOptions, kind: 'minute' | 'day'): RequestHandl
     const { points, limiter } = limiterOf(plan);
     limiter.consume(key).then(
       (result) => {
-        setHeaders(res, points, result, false);
+        setHeaders(res, points, result, false, rounding);
         next();
       },
       (rejection: unknown) => {
         if (!(rejection instanceof RateLimiterRes)) return next(rejection);
-        setHeaders(res, points, rejection, true);
+        setHeaders(res, points, rejection, true, rounding);
         sendError(res, 429, `${kind} rate limit exceeded`);
       },
     );
   };
 }
 
-export function rlfLimiters(options: RlfOptions): RequestHandler[] {
-  const day = options.fault === 'noDay' ? [] : [quotaLimiter(options, 'day')];
-  return [...faultHook(options.fault), quotaLimiter(options, 'minute'), ...day];
+export function rlfLimiters(
+  options: RlfOptions,
+  make: MakeLimiter = memory,
+  rounding: ResetRounding = 'ceil',
+): RequestHandler[] {
+  const day = options.fault === 'noDay' ? [] : [quotaLimiter(options, 'day', make, rounding)];
+  return [...faultHook(options.fault), quotaLimiter(options, 'minute', make, rounding), ...day];
 }
 
 export function rlfService(options: RlfOptions): Promise<RunningService> {

@@ -3,6 +3,7 @@ import { erlService } from './express-rate-limit.ts';
 import type { LimiterFault } from './faults.ts';
 import { gcraService } from './gcra.ts';
 import { rlfService } from './rate-limiter-flexible.ts';
+import { rlfRedisService } from './rlf-redis.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 import { tokenBucketService } from './token-bucket.ts';
 import { tokenBucketTwiceService } from './buckets-twice.ts';
@@ -14,6 +15,8 @@ export const NODE_SERVICES = {
   'erl-minute-last': (o: ServiceOptions, fault?: LimiterFault) => erlService({ ...o, order: 'day-minute', fault }),
   /** rate-limiter-flexible RateLimiterMemory, headers as its README shows. */
   rlf: (o: ServiceOptions, fault?: LimiterFault) => rlfService({ ...o, fault }),
+  /** rate-limiter-flexible RateLimiterRedis (redis-server), two replicas behind nginx round-robin, Reset rounded down. */
+  'rlf-redis': (o: ServiceOptions, fault?: LimiterFault) => rlfRedisService({ ...o, fault }),
   /** the `limiter` package's TokenBucket. */
   'token-bucket': (o: ServiceOptions, fault?: LimiterFault) => tokenBucketService({ ...o, fault }),
   /** the `limiter` package's TokenBucket mounted once per quota, each writing its own headers (a 200 reports the day). */

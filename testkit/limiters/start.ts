@@ -6,11 +6,12 @@ import { isNodeService, NODE_SERVICES } from './services.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 import { wrapServer, type WrapOptions } from './wrappers.ts';
 
-/** FastAPI + slowapi under uvicorn (python.ts), by its `strategy`: the stock fixed window, or limits' moving window. */
-const PYTHON_SERVICES = { slowapi: 'fixed-window', 'slowapi-moving-window': 'moving-window' } as const satisfies Record<
-  string,
-  SlowapiStrategy
->;
+/** FastAPI + slowapi under uvicorn (python.ts), by its `strategy`: the stock fixed window, limits' moving window or its sliding-window counter. */
+const PYTHON_SERVICES = {
+  slowapi: 'fixed-window',
+  'slowapi-moving-window': 'moving-window',
+  'slowapi-sliding-counter': 'sliding-window-counter',
+} as const satisfies Record<string, SlowapiStrategy>;
 
 export const SERVICE_NAMES: string[] = [...Object.keys(NODE_SERVICES), ...Object.keys(PYTHON_SERVICES)];
 

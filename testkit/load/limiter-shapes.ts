@@ -230,6 +230,11 @@ export interface ShapeOptions {
   fractionalReset?: boolean;
   /** X-RateLimit-Reset rounded down to the whole second (libraries writing Math.floor of the window's end). */
   resetRoundedDown?: boolean;
+  /**
+   * With `fractionalReset`: float noise added to the nth answer's Reset, in microseconds (the limits library's
+   * sliding-window counter computes one window end as now + time left: 1795902853.0000117, .0000105, ...).
+   */
+  resetNoiseUs?: (n: number) => number;
   /** Refused requests are counted too (sliding-counter meters). */
   countRefused?: boolean;
   /** Retry-After always the whole window length, whatever is left of it. */
@@ -266,8 +271,9 @@ interface KeyState {
   day: Meter;
 }
 
-function resetText(ms: number, fractional: boolean | undefined, down?: boolean): string {
-  return fractional ? (ms / 1000).toFixed(6) : String(down ? Math.floor(ms / 1000) : Math.ceil(ms / 1000));
+function resetText(ms: number, fractional: boolean | undefined, down?: boolean, noiseUs = 0): string {
+  if (fractional) return noiseUs === 0 ? (ms / 1000).toFixed(6) : (ms / 1000 + noiseUs / 1e6).toFixed(7);
+  return String(down ? Math.floor(ms / 1000) : Math.ceil(ms / 1000));
 }
 
 /** slowapi's headers: the shown quota's state read at `atMs`, after the request was counted. */
@@ -359,6 +365,7 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
         shown.t.resetMs + (options.resetLateMs ?? 0),
         options.fractionalReset,
         options.resetRoundedDown,
+        options.resetNoiseUs?.(n),
       ),
       'content-type': 'application/json',
     };

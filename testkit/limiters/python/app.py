@@ -14,6 +14,11 @@ testkit/limiters/python.ts, so no figure is written twice. A test kit: petcert n
 LIMITER_CONFIG "strategy": "moving-window" (testkit/limiters/start.ts service slowapi-moving-window) sets
 slowapi's Limiter(strategy="moving-window"): limits' MovingWindowRateLimiter on its memory storage, a log of
 each request of the last window; Reset = 1 + the OLDEST counted request's expiry (get_window_stats).
+"strategy": "sliding-window-counter" (service slowapi-sliding-counter) sets limits' SlidingWindowCounterRateLimiter
+on its memory storage: windows aligned to the Unix epoch (window k = [k·w, (k+1)·w)), a request admitted while
+floor(previous count × time left in the current window / w + current count) < the figure, refused requests not
+counted; Reset = 1 + now + the sooner of when the weighted previous count next drops by one and the current
+window's end (get_window_stats); Retry-After = int(Reset - now), so the 1 s slowapi adds, rounded down.
 """
 
 import itertools
