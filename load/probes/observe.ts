@@ -76,7 +76,11 @@ export function resetEndMs(run: ProbeScope, o: Observation): number | undefined 
   const length = (o.quota === 'minute' ? run.ctx.windows.minuteSeconds : run.ctx.windows.daySeconds) * 1000;
   const end = o.rate.reset * 1000;
   // Whole-second rounding either way: a Reset rounded down names an end up to a second before the true one.
-  return end - o.serverMs > -(SLACK_MS + RESET_ROUNDING_MS) && end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS
+  // The server wrote Reset at some instant of the exchange and its Date (a proxy's, maybe) at a later one:
+  // a window may end while the answer waits in a proxy, so the past is measured from when the request left.
+  const sentServerMs = o.serverMs - Math.max(0, o.receivedLocal - o.sentLocal);
+  return end - sentServerMs > -(SLACK_MS + RESET_ROUNDING_MS) &&
+    end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS
     ? end
     : undefined;
 }

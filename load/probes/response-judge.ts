@@ -138,7 +138,8 @@ const reset = rule<ProbeResponse>('reset', (r) => {
   const length = o.quota === 'minute' ? scope.ctx.windows.minuteSeconds : scope.ctx.windows.daySeconds;
   const nowS = Math.round(o.serverMs / 1000);
   const what = `X-RateLimit-Reset ${v.reset} is not a Unix time (s) within the ${length} s ${o.quota} window`;
-  return failure(`${what} from the server's Date (${nowS})`, {
+  const took = Math.round(o.receivedLocal - o.sentLocal);
+  return failure(`${what} from the server's Date (${nowS}; answered ${took} ms after it was sent)`, {
     exchange: o.ex,
     expected: `${nowS}..${nowS + length}`,
     received: v.reset,
