@@ -11,6 +11,7 @@ import * as hostile from '../testkit/http/hostile.ts';
 import { summarize } from '../load/shared/summary.ts';
 import { listen } from '../reference/index.ts';
 import { parsePlansFile } from '../spec/plans.ts';
+import { durationSeconds } from '../report/model.ts';
 
 const KEY = 'pcKEY-hostile-7Q4vXk2mZ9wR';
 /** The quota key of the healthy server behind the keep-alive dropping proxy (its free plan). */
@@ -220,6 +221,8 @@ function filesUnder(dir: string): string[] {
 }
 
 function reportOf(run: Run): {
+  startedAt: string;
+  finishedAt: string;
   aborted?: { code: string; message: string };
   checks: Array<{ level: string; outcome: string }>;
 } {
@@ -281,6 +284,8 @@ describe('bounds', () => {
     }
   });
 
+  // Measured by the run's own report (its start to its verdict): six processes start at once on two cores,
+  // and compiling petcert is not what this bound is about; waiting out a request timeout is.
   it('refused, reset and non-HTTP targets get their verdict in seconds', () => {
     for (const name of [
       'conform refused',
@@ -290,7 +295,7 @@ describe('bounds', () => {
       'conform notHttp',
       'quota notHttp',
     ]) {
-      expect(runs[name]!.ms, name).toBeLessThan(15_000);
+      expect(durationSeconds(reportOf(runs[name]!)), name).toBeLessThan(15);
     }
   });
 
