@@ -57,6 +57,8 @@ provision() {
   # The HTML report's browser test needs Debian's chromium (report/html.e2e.test.ts), as in .ci/run.
   [ -x /usr/bin/chromium ] || need_debian_package chromium chromium
   git clone --quiet "$repo" "$clone"
+  # Tests read ../shared (the specification, the k6-operator CRD) beside the repository, as CI's clone does.
+  if [ -d "$repo/../shared" ]; then ln -s "$(cd "$repo/../shared" && pwd)" "$work/shared"; fi
   echo "clone of $(git -C "$clone" log -1 --format='%h %s' | cut -c1-100)"
   (cd "$clone" && npm ci --no-audit --no-fund >/dev/null)
   mkdir -p "$clone/.cache"
