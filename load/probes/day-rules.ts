@@ -30,6 +30,7 @@ import type { Observation } from './observe.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { fixedRuleSkip, modelFix, untold } from './models/unknown.ts';
 import { readingFor } from './reading.ts';
+import { rollingDayRefusal } from './day-rolling.ts';
 
 type Day = DayObservation;
 
@@ -137,6 +138,8 @@ function dayGap(o: Day): Unjudged {
   }
 }
 
+const ROLLING_FIX =
+  "day answers that show the day's model: a fixed day's first answer reports Remaining perDay − 1, a rolling one's what is left";
 const DAY_QUOTA_FIX = "a day quota that refuses past the plan's day figure (quota.day.exact judges it)";
 const NO_DAY_EVIDENCE: Unjudged = {
   reason: "no answer of the day probe was of the kind this check reads (a day-quota 429 with the day quota's headers)",
@@ -180,6 +183,13 @@ function countedExact(o: Day, c: Counted): Verdict {
   const within = (counted: number): boolean => counted <= perDay && perDay <= counted + early;
   if (c.admitted === perDay || consumes || within(c.admitted) || (c.rejected > 0 && within(c.admitted + c.rejected)))
     return verdict.pass;
+  const rolling = c.admitted < perDay ? rollingDayRefusal(o.scope, c) : undefined;
+  if (rolling) {
+    return verdict.unjudged(
+      `${c.admitted} requests admitted in the day window the minute count's model implies before the day 429, but ${rolling}`,
+      ROLLING_FIX,
+    );
+  }
   return failure(`${c.admitted} requests admitted in one day window before the day 429; the plan allows ${perDay}`, {
     exchange: c.final.ex,
     expected: perDay,
@@ -262,6 +272,9 @@ function dayRetryAfter(o: Day): readonly Verdict[] {
     case 'counted': {
       const { c, notFull } = p;
       if (notFull) return [unknownModel(notFull)];
+      // A rolling day's 429 promises no fixed end: its Retry-After is judged as any limiter's.
+      if (c.final && rollingDayRefusal(o.scope, c))
+        return [retryAfterPresent(c.final), ...retryAfterConsistent(o.scope, c.final, o.scope.ctx.windows.daySeconds)];
       return c.final
         ? [
             retryAfterPresent(c.final),

@@ -1,0 +1,35 @@
+// The rolling reading of "N per day" (at most N in any span of a day's length) beside the fixed window the
+// minute count told. A limiter told fixed from its minute answers alone (a log's Reset can look fixed for a
+// whole count) may still keep a rolling day: a day 429 that comes after this key's requests already filled
+// a day's length is what a rolling window answers. Only a day whose own first answer declared it fresh
+// (Remaining perDay − 1) binds the server to the fixed reading: then an early refusal is its own contradiction.
+import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import type { Sample } from '../../report/model.ts';
+import type { Observation } from './observe.ts';
+import type { ProbeScope } from './context.ts';
+
+export interface CountedDay {
+  final?: Observation;
+  first?: Observation;
+  samples: readonly Sample[];
+}
+
+/** Why the counted day's 429 is what a rolling window answers, or undefined when the evidence says otherwise. */
+export function rollingDayRefusal(scope: ProbeScope, c: CountedDay): string | undefined {
+  const { final, first } = c;
+  const { perDay } = scope.k.plan;
+  if (!final || final.status !== 429) return undefined;
+  const fresh = first?.quota === 'day' && first.rate !== undefined && first.rate.remaining >= perDay - 1;
+  if (fresh) return undefined;
+  const dayMs = scope.ctx.windows.daySeconds * 1000;
+  const from = final.serverMs - dayMs - SLACK_MS;
+  const admitted = c.samples.filter(
+    (s) => s.status >= 200 && s.status < 300 && s.t >= from && s.t <= final.serverMs + SLACK_MS,
+  ).length;
+  if (admitted < perDay) return undefined;
+  const firstSaid = first?.rate ? `Remaining ${first.rate.remaining} of ${first.rate.limit}` : 'no day Remaining';
+  return (
+    `${admitted} of this key's requests were admitted within a day's length (${dayMs / 1000} s) before the day 429: ` +
+    `a rolling day refuses it, and the counted day's first answer (${firstSaid}) did not declare a fresh window`
+  );
+}
