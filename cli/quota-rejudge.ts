@@ -68,6 +68,7 @@ export async function rejudgeAction(flags: RejudgeFlags, out: Out): Promise<numb
   const h = journal.header;
   say(
     `Re-judging ${flags.rejudge} offline: ${h.baseUrl} as petcert ${h.petcert} recorded it` +
+      (h.part === undefined ? '' : ` (the ${h.part} part of petcert certify)`) +
       ` on ${new Date(h.startMs).toISOString()} (${journal.entries.length} exchanges)`,
   );
   const { report, missing, unused, replayed } = await rejudgeJournal(journal);
