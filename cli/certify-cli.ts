@@ -21,7 +21,7 @@ import { identifyTarget, identityLine, refusedReport, type Identified } from './
 import { interruptible } from './interrupt.ts';
 import type { Network } from '../http/network.ts';
 import { JOURNAL_FILE, type Journal } from '../load/journal/format.ts';
-import { journalBytes } from '../load/journal/file.ts';
+import { boundToJournal } from '../load/journal/file.ts';
 import {
   addNetworkOptions,
   NETWORK_HELP,
@@ -148,10 +148,10 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
     if (journal) journal.header = { ...journal.header, network: stamped.network! };
     return stamped;
   };
-  // The quota part's journal beside the report, as petcert quota writes one: petcert quota --rejudge reads it.
+  // The quota part's journal beside the report, bound to it by its digest as petcert quota's is.
   return interruptible(consoleOut.err, run, (report) => {
-    const beside: Record<string, Uint8Array> = journal ? { [JOURNAL_FILE]: journalBytes(journal, target.secrets) } : {};
-    return publishRun(report, { ...publish, beside });
+    const bound = boundToJournal(report, journal, target.secrets);
+    return publishRun(bound.report, { ...publish, beside: bound.beside });
   });
 }
 
