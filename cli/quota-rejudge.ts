@@ -9,6 +9,7 @@ import { readDigestedJournal } from '../load/journal/file.ts';
 import type { Report } from '../report/model.ts';
 import { rejudgeJournal } from '../load/journal/rejudge.ts';
 import { failOnFlag } from './flags.ts';
+import { markInterrupted, SIGNAL_EXIT } from './interrupt.ts';
 import { publishRun, sayer, type Out } from './publish.ts';
 
 /** The quota flags --rejudge reads or refuses. */
@@ -39,8 +40,9 @@ labels, never the keys; petcert certify writes one for its quota part). --rejudg
 again offline with this petcert's rules, on a virtual clock (no network, no keys, seconds instead of the
 run's minutes): the live run's verdicts and exit code, given the same --fail-on and --allow-incomplete.
 A request the journal has no answer for (this petcert probes differently, or the journal is cut short)
-leaves the checks that needed it unjudged, naming it: INCOMPLETE, never PASS. A malformed journal or
-another format version: exit 2.
+leaves the checks that needed it unjudged, naming it: INCOMPLETE, never PASS; the journal of a run
+interrupted by SIGINT/SIGTERM says so, and its re-judge is INTERRUPTED, exit 130/143 as the live run's.
+A malformed journal or another format version: exit 2.
 What it proves: the verdict follows from the recorded answers under this petcert's rules. Not that the
 answers are the service's: a journal is a file anyone can edit. report.json records the SHA-256 of the
 journal's lines; a journal that no longer matches the report.json beside it is refused (exit 2), and
@@ -115,7 +117,12 @@ export async function rejudgeAction(flags: RejudgeFlags, out: Out): Promise<numb
   const after = [
     `Re-judged from the journal: ${replayed} recorded exchanges answered, ${missing.length} requests without one, ${unused} recorded exchanges not asked for.`,
   ];
-  return publishRun(report, {
+  // An interrupted live run is re-judged as it was published: marked INTERRUPTED, its signal's exit code.
+  if (h.interrupted)
+    after.push(
+      `The live run was interrupted by ${h.interrupted}: the requests without an answer are the ones it never sent.`,
+    );
+  const code = publishRun(h.interrupted ? markInterrupted(report, h.interrupted) : report, {
     reportDir: flags.reportDir,
     json: flags.json,
     failOn,
@@ -124,4 +131,5 @@ export async function rejudgeAction(flags: RejudgeFlags, out: Out): Promise<numb
     allowIncomplete: flags.allowIncomplete,
     after,
   });
+  return h.interrupted ? SIGNAL_EXIT[h.interrupted] : code;
 }

@@ -50,6 +50,8 @@ export interface JournalHeader {
    * series as the certify report did ("quota/quota.minute.exact[free]"). Absent for petcert quota.
    */
   part?: string;
+  /** The signal that interrupted the live run (it exited 130 or 143): the exchanges it never sent are missing. */
+  interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
 export interface JournalEntry {
@@ -115,6 +117,8 @@ function headerProblem(h: Record<string, unknown>): string | undefined {
     )
   )
     return "its header's clockSleeps are not [ms, event] pairs";
+  if (h.interrupted !== undefined && h.interrupted !== 'SIGINT' && h.interrupted !== 'SIGTERM')
+    return "its header's interrupted is not SIGINT or SIGTERM";
   if (h.part !== undefined && (typeof h.part !== 'string' || h.part === '')) return "its header's part is not a name";
   return undefined;
 }

@@ -79,7 +79,9 @@ export async function rejudgeJournal(journal: Journal, progress: ProgressSink = 
     ...(h.timeoutMs !== undefined ? { timeoutMs: h.timeoutMs } : {}),
   });
   const missing = replay.missing();
-  if (missing.length > 0) report.checks.push(incompleteJournal(missing[0]!, missing.length));
+  // An interrupted run's journal lacks what it never sent: the report says INTERRUPTED (the caller marks it), not incomplete.
+  if (missing.length > 0 && h.interrupted === undefined)
+    report.checks.push(incompleteJournal(missing[0]!, missing.length));
   report.requests += h.requestsBefore;
   const replayed = journal.entries.length - replay.unused();
   const named = h.part === undefined ? report : asPart(report, h.part);
