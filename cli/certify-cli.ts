@@ -20,6 +20,8 @@ import { formatBound } from '../core/duration.ts';
 import { identifyTarget, identityLine, refusedReport, type Identified } from './identify.ts';
 import { interruptible } from './interrupt.ts';
 import type { Network } from '../http/network.ts';
+import { JOURNAL_FILE, type Journal } from '../load/journal/format.ts';
+import { boundToJournal } from '../load/journal/file.ts';
 import {
   addNetworkOptions,
   NETWORK_HELP,
@@ -110,6 +112,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
   });
   say(`  Worst case: this run ends within ${formatBound(bound.totalMs)} (${bound.parts.join('; ')})`);
   const progress = createConsoleProgress();
+  let journal: Journal | undefined;
   const run = async (signal: AbortSignal) => {
     let report;
     try {
@@ -131,6 +134,7 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
             ...((seed ?? target.seed) !== undefined ? { seed: (seed ?? target.seed)! } : {}),
             ...((budget ?? target.budget) !== undefined ? { budget: (budget ?? target.budget)! } : {}),
             budgetField: budget !== undefined ? '--budget' : `targets.${target.name}.budget`,
+            quotaJournal: (recorded) => (journal = recorded),
           },
           realRunners,
         ),
@@ -140,9 +144,15 @@ export async function runCertify(flags: CertifyFlags): Promise<number> {
       await stop();
     }
     report.requests += identified?.requests ?? 0; // the identification's requests were sent too
-    return stampNetwork(report, network, target.baseUrl);
+    const stamped = stampNetwork(report, network, target.baseUrl);
+    if (journal) journal.header = { ...journal.header, network: stamped.network! };
+    return stamped;
   };
-  return interruptible(consoleOut.err, run, (report) => publishRun(report, publish));
+  // The quota part's journal beside the report, bound to it by its digest as petcert quota's is.
+  return interruptible(consoleOut.err, run, (report) => {
+    const bound = boundToJournal(report, journal, target.secrets);
+    return publishRun(bound.report, { ...publish, beside: bound.beside });
+  });
 }
 
 const EXAMPLES = `
@@ -167,7 +177,8 @@ ${NETWORK_HELP}
 ${CERTIFY_BOUND_HELP}
 
 ${EXIT_CODES_TEXT}
-Reports: DIR/<timestamp>/ and DIR/latest/ (report.json, junit.xml, report.html).
+Reports: DIR/<timestamp>/ and DIR/latest/ (report.json, junit.xml, report.html, and ${JOURNAL_FILE} when the
+quota probes ran: their every exchange, keys redacted; petcert quota --rejudge re-judges the quota part offline).
 Config format: docs/certify-your-implementation.md`;
 
 export function registerCertify(program: Command): void {

@@ -10,6 +10,7 @@ import type { ConformKey, KeyedPlan } from './config-file.ts';
 import { ConfigError } from '../core/errors.ts';
 import { coveringBudget } from '../conformance/run.ts';
 import { DEFAULT_BUDGET } from '../conformance/runner/budget.ts';
+import type { Journal } from '../load/journal/format.ts';
 
 export interface ConformRun {
   baseUrl: string;
@@ -38,6 +39,8 @@ export interface QuotaRun {
   /** Longest single wait of the quota probes (--max-wait). */
   maxWaitMs?: number;
   signal?: AbortSignal;
+  /** Given the quota probes' journal once they end (runQuota's `journal`). */
+  journal?: (journal: Journal) => void;
 }
 
 export interface Runners {
@@ -65,6 +68,8 @@ export interface CertifyOptions {
   maxWaitMs?: number;
   /** SIGINT/SIGTERM: the part running stops early, no later part starts. */
   signal?: AbortSignal;
+  /** Given the quota part's journal, its header naming the part, when the quota probes ran. */
+  quotaJournal?: (journal: Journal) => void;
 }
 
 /**
@@ -226,6 +231,9 @@ export async function certify(options: CertifyOptions, runners: Runners): Promis
       production: options.production,
       allowProduction: options.allowProduction === true,
       ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+      ...(options.quotaJournal
+        ? { journal: (j: Journal) => options.quotaJournal!({ ...j, header: { ...j.header, part: 'quota' } }) }
+        : {}),
     });
     parts.push({ label: 'quota', report });
   }

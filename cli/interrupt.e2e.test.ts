@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listen, type RunningServer } from '../reference/index.ts';
 import type { Report } from '../report/model.ts';
 import { parsePlansFile } from '../spec/plans.ts';
+import { gunzipSync } from 'node:zlib';
+import { runCli } from '../testkit/cli/run-cli.ts';
 
 const BIN = resolve(import.meta.dirname, '../bin/petcert.js');
 const KEY = 'pc-interrupt-business-key';
@@ -126,7 +128,22 @@ describe('interrupted runs keep their evidence', () => {
         .join('\n'),
     ).toMatch(/interrupted/);
     expect(s.exitedAt - s.signalledAt).toBeLessThan(5000);
-  }, 90_000);
+
+    // Its journal records the signal: re-judged, INTERRUPTED and exit 143 again, not INCOMPLETE for the exchanges it never sent.
+    const journal = join(s.reportDir, 'latest', 'journal.jsonl.gz');
+    const header = JSON.parse(gunzipSync(readFileSync(journal)).toString('utf8').split('\n')[0]!) as {
+      interrupted?: string;
+    };
+    expect(header.interrupted).toBe('SIGTERM');
+    const again = mkdtempSync(join(dir, 'rejudged-'));
+    const rejudged = await runCli(['quota', '--rejudge', journal, '--report-dir', again], { timeoutMs: 60_000 });
+    expect(rejudged.code, rejudged.stdout + rejudged.stderr).toBe(143);
+    expect(rejudged.stdout).toMatch(/The live run was interrupted by SIGTERM/);
+    const r = JSON.parse(readFileSync(join(again, 'latest', 'report.json'), 'utf8')) as Report;
+    expect(r.aborted).toEqual(report.aborted);
+    expect(r.verdict).toBe(report.verdict);
+    expect(r.checks.map((c) => c.id)).not.toContain('quota.journal.complete');
+  }, 120_000);
 
   test('mid-certify (the embedded server), SIGINT during the first conform part: no later part starts, exit 130', async () => {
     const s = await interrupt(['certify', '--plans', plansFile], /\[conform\[free\]/, ['SIGINT']);

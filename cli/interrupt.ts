@@ -34,7 +34,8 @@ export function watchInterrupts(say: (line: string) => void, source: SignalSourc
       `petcert: ${name}: stopping (nothing more is sent) and writing the report of what was judged so far; ` +
         `${name} again exits at once`,
     );
-    controller.abort();
+    // The signal's name is the abort's reason: a quota run's journal records which one ended it.
+    controller.abort(name);
   };
   const listeners = { SIGINT: on('SIGINT'), SIGTERM: on('SIGTERM') };
   source.on('SIGINT', listeners.SIGINT);

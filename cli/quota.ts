@@ -21,7 +21,7 @@ import { specPlanTable } from '../spec/plans.ts';
 import { PROBE_NAMES, type ProbeName } from '../load/probes/checks.ts';
 import { quotaBoundOf, runQuota } from '../load/quota.ts';
 import { JOURNAL_FILE, type Journal } from '../load/journal/format.ts';
-import { journalBytes } from '../load/journal/file.ts';
+import { boundToJournal } from '../load/journal/file.ts';
 import { rejudgeAction, REJUDGE_HELP } from './quota-rejudge.ts';
 import { answerOf } from '../load/probes/remaining-ceiling.ts';
 import { formatBound } from '../core/duration.ts';
@@ -174,8 +174,9 @@ export async function quotaAction(flags: QuotaFlags, out: Out = consoleOut, env:
   };
   return interruptible(out.err, run, (report) => {
     const after = report.aborted?.code === 'UNREACHABLE' ? [STOPPED_ANSWERING] : [];
-    const beside: Record<string, Uint8Array> = journal ? { [JOURNAL_FILE]: journalBytes(journal, secrets) } : {};
-    return publishRun(report, { ...publish, after, beside });
+    // report.json records the digest of the journal beside it: the re-judge refuses a journal edited since.
+    const bound = boundToJournal(report, journal, secrets);
+    return publishRun(bound.report, { ...publish, after, beside: bound.beside });
   });
 }
 
@@ -240,7 +241,8 @@ export function registerQuota(program: Command): void {
     .option('--max-wait <seconds>', 'longest single wait (default: the longest window the plans allow + 1.5 s)')
     .option(
       '--rejudge <journal>',
-      `re-judge a recorded run offline from its ${JOURNAL_FILE} (no network, no keys): the live run's verdicts and exit code`,
+      `re-judge a recorded run offline from its ${JOURNAL_FILE} (no network, no keys): proves the verdict follows from the` +
+        ' recorded answers under these rules, not that the service gave them (a journal not matching its report.json: exit 2)',
     );
   addNetworkOptions(cmd)
     .addHelpText('after', EXAMPLES)

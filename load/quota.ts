@@ -171,6 +171,9 @@ export async function runQuota(options: QuotaOptions): Promise<Report> {
           requestsBefore: 0,
           clockReads: deltas(tape!.reads(), startMs),
           clockSleeps: tape!.sleeps(),
+          ...(options.signal?.aborted
+            ? { interrupted: options.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT' }
+            : {}),
         },
         entries: recorder.entries(),
       });

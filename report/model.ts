@@ -150,6 +150,17 @@ export interface EngineFields {
   reading: Reading;
   /** Windows in which a key had more admitted than its plan's figure, under any reading (quota, certify). */
   overAdmitted: OverAdmitted[];
+  /** The journal written beside this report and the digest of its lines at record time (quota, certify). */
+  journal: JournalBinding;
+}
+
+/**
+ * Binds a journal to the report it came with: the SHA-256 (hex) of its JSON lines as written, before gzip.
+ * petcert quota --rejudge refuses a journal whose lines no longer hash to it (exit 2).
+ */
+export interface JournalBinding {
+  file: string;
+  sha256: string;
 }
 
 /** One window's length (server time) in which more than the plan's figure were admitted. */
@@ -184,9 +195,11 @@ type Fields<Own extends keyof EngineFields> = Partial<Pick<EngineFields, Own>> &
 
 export type ConformReport = ReportBase & Fields<'createdIds'> & { kind: 'conform' };
 export type QuotaReport = ReportBase &
-  Fields<'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'quota' };
+  Fields<'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted' | 'journal'> & { kind: 'quota' };
 export type CertifyReport = ReportBase &
-  Fields<'createdIds' | 'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted'> & { kind: 'certify' };
+  Fields<'createdIds' | 'series' | 'subjects' | 'k6' | 'reading' | 'overAdmitted' | 'journal'> & {
+    kind: 'certify';
+  };
 export type CapacityReport = ReportBase & Fields<'capacity'> & { kind: 'capacity' };
 
 /**

@@ -45,6 +45,13 @@ export interface JournalHeader {
   clockReads?: number[];
   /** Each wait of the probes, in the order asked: when it ended (ms after startMs) and its place among the events; null if it had not. */
   clockSleeps?: Array<[number, number] | null>;
+  /**
+   * The certification part this run was ("quota" of petcert certify): the re-judge names its checks and
+   * series as the certify report did ("quota/quota.minute.exact[free]"). Absent for petcert quota.
+   */
+  part?: string;
+  /** The signal that interrupted the live run (it exited 130 or 143): the exchanges it never sent are missing. */
+  interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
 export interface JournalEntry {
@@ -110,6 +117,9 @@ function headerProblem(h: Record<string, unknown>): string | undefined {
     )
   )
     return "its header's clockSleeps are not [ms, event] pairs";
+  if (h.interrupted !== undefined && h.interrupted !== 'SIGINT' && h.interrupted !== 'SIGTERM')
+    return "its header's interrupted is not SIGINT or SIGTERM";
+  if (h.part !== undefined && (typeof h.part !== 'string' || h.part === '')) return "its header's part is not a name";
   return undefined;
 }
 

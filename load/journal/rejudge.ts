@@ -41,6 +41,18 @@ function incompleteJournal(first: Missing, count: number): CheckResult {
   };
 }
 
+/** A certification part's report named as the certify report names it (cli/certify.ts combineReports). */
+function asPart(report: Report, part: string): Report {
+  const named = <T>(record: Record<string, T> | undefined, each: (v: T) => T = (v) => v) =>
+    record && Object.fromEntries(Object.entries(record).map(([name, v]) => [`${part}/${name}`, each(v)]));
+  return {
+    ...report,
+    checks: report.checks.map((c) => ({ ...c, id: `${part}/${c.id}`, part })),
+    ...(report.series ? { series: named(report.series) } : {}),
+    ...(report.subjects ? { subjects: named(report.subjects, (s) => ({ ...s, part })) } : {}),
+  } as Report;
+}
+
 export async function rejudgeJournal(journal: Journal, progress: ProgressSink = silentProgress): Promise<Rejudged> {
   const h = journal.header;
   const virtual = createVirtualClock(h.startMs);
@@ -67,11 +79,14 @@ export async function rejudgeJournal(journal: Journal, progress: ProgressSink = 
     ...(h.timeoutMs !== undefined ? { timeoutMs: h.timeoutMs } : {}),
   });
   const missing = replay.missing();
-  if (missing.length > 0) report.checks.push(incompleteJournal(missing[0]!, missing.length));
+  // An interrupted run's journal lacks what it never sent: the report says INTERRUPTED (the caller marks it), not incomplete.
+  if (missing.length > 0 && h.interrupted === undefined)
+    report.checks.push(incompleteJournal(missing[0]!, missing.length));
   report.requests += h.requestsBefore;
   const replayed = journal.entries.length - replay.unused();
+  const named = h.part === undefined ? report : asPart(report, h.part);
   return {
-    report: h.network ? { ...report, network: h.network } : report,
+    report: h.network ? { ...named, network: h.network } : named,
     missing,
     unused: replay.unused(),
     replayed,
