@@ -137,7 +137,7 @@ describe.skipIf(NETWORK_SKIP !== undefined)(
         .map((f) => readFileSync(join(r.reportDir, 'latest', f), 'utf8'))
         .join('\n');
       expect(`${r.out}\n${written}`).not.toContain(corp.tinyproxy.password);
-    });
+    }, 120_000); // about 16 s quiet (four 4 s windows); a loaded machine stretches the tunnels' TLS handshakes
 
     // Two plans (isolation needs them); the day probes make this the file's longest test (about 80 s).
     test(
