@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, expect, test } from 'vitest';
 import type { Report } from '../report/model.ts';
+import { checkVerdicts, readLatestReport } from '../testkit/journals/recordings.ts';
 import { runCli } from '../testkit/cli/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-certify-journal-'));
@@ -20,17 +21,8 @@ const plans = {
   },
 };
 
-const readReport = (root: string): Report => JSON.parse(readFileSync(join(root, 'latest', 'report.json'), 'utf8'));
-
-/** What a verdict is made of: each check's id, outcome, messages, reason and fix. */
-const verdicts = (r: Report) =>
-  r.checks.map((c) => ({
-    id: c.id,
-    outcome: c.outcome,
-    messages: c.failures.map((f) => f.message),
-    reason: c.skipReason,
-    fix: c.fix,
-  }));
+const readReport = readLatestReport;
+const verdicts = checkVerdicts;
 
 let certified: Report;
 

@@ -10,6 +10,7 @@ import { listen, type RunningServer } from '../reference/index.ts';
 import { parsePlansFile } from '../spec/plans.ts';
 import type { Report } from '../report/model.ts';
 import { main } from './main.ts';
+import { checkVerdicts, readLatestReport } from '../testkit/journals/recordings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petcert-rejudge-'));
 const plansJson = {
@@ -44,17 +45,8 @@ async function quota(args: string[]): Promise<number> {
   return code;
 }
 
-const readReport = (root: string): Report => JSON.parse(readFileSync(join(root, 'latest', 'report.json'), 'utf8'));
-
-/** What a verdict is made of: each check's id, outcome, messages, reason and fix. */
-const verdicts = (r: Report) =>
-  r.checks.map((c) => ({
-    id: c.id,
-    outcome: c.outcome,
-    messages: c.failures.map((f) => f.message),
-    reason: c.skipReason,
-    fix: c.fix,
-  }));
+const readReport = readLatestReport;
+const verdicts = checkVerdicts;
 
 describe.concurrent('petcert quota --rejudge', () => {
   it.for([

@@ -11,6 +11,7 @@ import { JOURNAL_FILE } from '../load/journal/format.ts';
 import type { Report } from '../report/model.ts';
 import { runCli } from '../testkit/cli/run-cli.ts';
 import {
+  checkVerdicts,
   JOURNALS_DIR,
   RECORDINGS,
   startRecording,
@@ -26,13 +27,7 @@ export const verdictOf = (report: Report, exit: number, liveMs: number): Recorde
   exit,
   verdict: report.verdict ?? 'unknown',
   liveMs,
-  checks: report.checks.map((c) => ({
-    id: c.id,
-    outcome: c.outcome,
-    messages: c.failures.map((f) => f.message),
-    ...(c.skipReason !== undefined ? { reason: c.skipReason } : {}),
-    ...(c.fix !== undefined ? { fix: c.fix } : {}),
-  })),
+  checks: checkVerdicts(report),
 });
 
 async function record(r: Recording): Promise<string> {

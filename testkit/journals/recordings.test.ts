@@ -7,7 +7,7 @@ import { JOURNAL_FILE } from '../../load/journal/format.ts';
 import { readJournal } from '../../load/journal/file.ts';
 import { rejudgeJournal } from '../../load/journal/rejudge.ts';
 import { exitCodeOf, settled } from '../../report/model.ts';
-import { JOURNALS_DIR, readVerdict, RECORDINGS } from './recordings.ts';
+import { checkVerdicts, JOURNALS_DIR, readVerdict, RECORDINGS } from './recordings.ts';
 
 describe.concurrent(`recorded ${JOURNAL_FILE} re-judged offline`, () => {
   it.for(RECORDINGS.map((r) => r.name))('%s: the live run’s verdict', async (name) => {
@@ -18,13 +18,7 @@ describe.concurrent(`recorded ${JOURNAL_FILE} re-judged offline`, () => {
     expect({
       exit: exitCodeOf(published),
       verdict: published.verdict,
-      checks: report.checks.map((c) => ({
-        id: c.id,
-        outcome: c.outcome,
-        messages: c.failures.map((f) => f.message),
-        ...(c.skipReason !== undefined ? { reason: c.skipReason } : {}),
-        ...(c.fix !== undefined ? { fix: c.fix } : {}),
-      })),
+      checks: checkVerdicts(report),
     }).toEqual({ exit: recorded.exit, verdict: recorded.verdict, checks: recorded.checks });
   });
 });

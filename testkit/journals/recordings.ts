@@ -2,7 +2,9 @@
 // is recorded live (scripts/record-journals.ts) with the verdict the live run gave beside it, and
 // re-judged offline by recordings.test.ts in a second or two instead of the live run's minute.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Report } from '../../report/model.ts';
 import { listen, type ReferenceFaults, type ReferenceVariants } from '../../reference/index.ts';
 import { parsePlansFile } from '../../spec/plans.ts';
 import { ALL_PROOFS } from '../limiters/all-proofs.ts';
@@ -40,6 +42,20 @@ export interface RecordedVerdict {
   liveMs: number;
   checks: Array<{ id: string; outcome: string; messages: string[]; reason?: string; fix?: string }>;
 }
+
+/** What a verdict is made of: each check's id, outcome, messages, reason and fix (absent ones left out). */
+export const checkVerdicts = (report: Pick<Report, 'checks'>): RecordedVerdict['checks'] =>
+  report.checks.map((c) => ({
+    id: c.id,
+    outcome: c.outcome,
+    messages: c.failures.map((f) => f.message),
+    ...(c.skipReason !== undefined ? { reason: c.skipReason } : {}),
+    ...(c.fix !== undefined ? { fix: c.fix } : {}),
+  }));
+
+/** report.json of a report directory's latest run. */
+export const readLatestReport = (root: string): Report =>
+  JSON.parse(readFileSync(join(root, 'latest', 'report.json'), 'utf8')) as Report;
 
 export const readVerdict = (name: string): RecordedVerdict =>
   JSON.parse(readFileSync(`${JOURNALS_DIR}${name}.verdict.json`, 'utf8')) as RecordedVerdict;
