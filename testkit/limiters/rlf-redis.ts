@@ -17,6 +17,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { unusedPort } from '../http/hostile.ts';
 import { startDaemon } from '../tls-proxy/daemon.ts';
+import { nginxConf } from '../tls-proxy/nginx.ts';
 import { BASE_PATH } from '../../reference/routes.ts';
 import { rlfLimiters, type RlfOptions } from './rate-limiter-flexible.ts';
 import { startRedis } from './redis.ts';
@@ -26,21 +27,11 @@ const NGINX = '/usr/sbin/nginx';
 const REPLICAS = 2;
 
 function nginxConfig(dir: string, port: number, upstreams: number[]): string {
-  // Running as root (CI), the workers stay root so they can write the test's private folder.
-  return `${process.getuid?.() === 0 ? 'user root;' : ''}
-worker_processes 1;
-error_log ${dir}/error.log warn;
-pid ${dir}/nginx.pid;
-events { worker_connections 1024; }
-http {
-  log_format timed '$msec $upstream_addr $status $upstream_http_x_ratelimit_remaining '
+  return nginxConf(
+    dir,
+    `  log_format timed '$msec $upstream_addr $status $upstream_http_x_ratelimit_remaining '
                    '$upstream_http_x_ratelimit_reset "$sent_http_date" "$request"';
   access_log ${dir}/access.log timed;
-  client_body_temp_path ${dir}/tmp/body;
-  proxy_temp_path ${dir}/tmp/proxy;
-  fastcgi_temp_path ${dir}/tmp/fastcgi;
-  uwsgi_temp_path ${dir}/tmp/uwsgi;
-  scgi_temp_path ${dir}/tmp/scgi;
   upstream replicas {
 ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
     keepalive 32;
@@ -53,9 +44,8 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
       proxy_set_header Connection "";
       proxy_buffering off;
     }
-  }
-}
-`;
+  }`,
+  );
 }
 
 const portOf = (baseUrl: string): number => Number(new URL(baseUrl).port);

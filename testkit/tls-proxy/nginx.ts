@@ -32,25 +32,35 @@ function server(port: number, pki: Pki, clientCert: boolean): string {
   }`;
 }
 
-function config(dir: string, ports: { tls: number; mtls: number }, upstream: number, pki: Pki): string {
-  // Running as root (CI), the workers stay root so they can read the test's private folder.
+/**
+ * An nginx.conf whose every file lives in `dir`, with `http` (the access log first) inside its http block.
+ * Running as root (CI), the workers stay root so they can use the test's private folder.
+ */
+export function nginxConf(dir: string, http: string): string {
   return `${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes 1;
 error_log ${dir}/error.log warn;
 pid ${dir}/nginx.pid;
 events { worker_connections 1024; }
 http {
-  access_log ${dir}/access.log;
   client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;
   fastcgi_temp_path ${dir}/tmp/fastcgi;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-  upstream animal_store { server 127.0.0.1:${upstream}; keepalive 64; }
-${server(ports.tls, pki, false)}
-${server(ports.mtls, pki, true)}
+${http}
 }
 `;
+}
+
+function config(dir: string, ports: { tls: number; mtls: number }, upstream: number, pki: Pki): string {
+  return nginxConf(
+    dir,
+    `  access_log ${dir}/access.log;
+  upstream animal_store { server 127.0.0.1:${upstream}; keepalive 64; }
+${server(ports.tls, pki, false)}
+${server(ports.mtls, pki, true)}`,
+  );
 }
 
 /** nginx in front of http://127.0.0.1:`upstream`. */
