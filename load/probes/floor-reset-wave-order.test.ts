@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/exchange.ts';
 import type { Verdict } from '../../report/check.ts';
+import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import { runShape } from '../../testkit/load/shape-run.ts';
 import { remainingCountdown, unorderedWavesByRemaining } from './judge.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import type { Observation } from './observe.ts';
@@ -63,5 +65,44 @@ describe('a wave whose floor-rounded Reset names one window end as two adjacent 
   it('still fails the drop between waves, whose order the clock shows', () => {
     const later = [answer(107, 200, 210, S - 1), answer(116, 220, 230)];
     expect(judge([...lead, ...later])).toEqual(['fail']);
+  });
+});
+
+describe('rlf-redis in virtual time: two limiters (a 200 reports the day), Reset floored after a late clock read', () => {
+  const plans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } };
+  // The server's clock puts each window's end a few ms before a whole second (skew), and each answer's Reset is
+  // floored from the clock read 0..22 ms after counting: one end reads as two adjacent seconds. Before the fix,
+  // each of these (seed, skew) failed "Remaining went from 115 to 108 across one admitted request" or alike.
+  const shape = (faults?: ShapeOptions['faults']): Omit<ShapeOptions, 'windows'> => ({
+    meter: 'first-use',
+    headers: { chain: ['minute', 'day'] },
+    resetRoundedDown: true,
+    resetReadLateMs: (n) => (n * 7) % 23,
+    faults,
+  });
+  const CASES: Array<[number, number]> = [
+    [1, 250],
+    [7, 250],
+    [12, 270],
+    [24, 270],
+    [27, 290],
+  ];
+  it.for(CASES)('correct: passes with every MUST judged (seed %i, skew %i ms)', async ([seed, skewMs]) => {
+    const r = await runShape({ windows, plans, shape: shape(), latencyMs: [30, 90], seed, skewMs });
+    expect({ failed: r.failed, unjudged: r.unjudged }).toEqual({ failed: [], unjudged: [] });
+  });
+
+  it.for(CASES)('Remaining +1 still fails quota.headers.remaining (seed %i, skew %i ms)', async ([seed, skewMs]) => {
+    const faults = { remainingPlusOne: true };
+    const r = await runShape({
+      windows,
+      plans,
+      shape: shape(faults),
+      latencyMs: [30, 90],
+      seed,
+      skewMs,
+      only: ['minute'],
+    });
+    expect(r.failed.map((l) => l.split(':')[0])).toContain('quota.headers.remaining[free]');
   });
 });
