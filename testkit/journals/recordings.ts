@@ -29,6 +29,9 @@ export const RECORDINGS: Recording[] = [
   { name: 'rlf', proof: 'rlf' },
   { name: 'token-bucket', proof: 'token-bucket' },
   { name: 'token-bucket-overAdmit', proof: 'token-bucket overAdmit' },
+  // Reset floored to the second (one window's end can read as two seconds), two replicas, nginx's Date.
+  { name: 'rlf-redis', proof: 'rlf-redis' },
+  { name: 'rlf-redis-wrongRemaining', proof: 'rlf-redis wrongRemaining' },
 ];
 
 /** What the live run said, written beside its journal at recording time (never by hand). */
