@@ -18,6 +18,21 @@ export interface Recording {
   proof?: string;
   /** Or the reference server, as it is or with faults or variants, on PROOF_PLANS. */
   reference?: { faults?: ReferenceFaults; variants?: ReferenceVariants; only?: string[]; freeOnly?: boolean };
+  /**
+   * A live run petcert misjudged, kept as a regression: what re-judging it gives since the fix, where that differs
+   * from the recorded verdict (every other check as recorded). Never re-recorded by default: a live run of the
+   * same server rarely meets the same evidence again (scripts/record-journals.ts records it only when named).
+   */
+  fixed?: FixedVerdict;
+}
+
+export interface FixedVerdict {
+  /** What petcert misread, and where the fix is. */
+  why: string;
+  exit: number;
+  verdict: string;
+  /** By check id: its outcome and failure messages now. */
+  checks: Record<string, { outcome: string; messages: string[] }>;
 }
 
 export const RECORDINGS: Recording[] = [
@@ -32,6 +47,19 @@ export const RECORDINGS: Recording[] = [
   // Reset floored to the second (one window's end can read as two seconds), two replicas, nginx's Date.
   { name: 'rlf-redis', proof: 'rlf-redis' },
   { name: 'rlf-redis-wrongRemaining', proof: 'rlf-redis wrongRemaining' },
+  {
+    name: 'rlf-redis-floor-reset-wave',
+    proof: 'rlf-redis',
+    fixed: {
+      why:
+        "one wave of the pro minute count (its 200s report the day) named the day window's end as 1795908102 and " +
+        '1795908103 (Math.floor of now + msBeforeNext); read in that Reset order it went "from 83 to 98": ' +
+        'judge.ts remainingCountdown now also reads such a wave in falling Remaining, where it counts down by one',
+      exit: 0,
+      verdict: 'pass',
+      checks: { 'quota.headers.remaining[pro]': { outcome: 'pass', messages: [] } },
+    },
+  },
 ];
 
 /** What the live run said, written beside its journal at recording time (never by hand). */
@@ -46,6 +74,15 @@ export interface RecordedVerdict {
 
 export const readVerdict = (name: string): RecordedVerdict =>
   JSON.parse(readFileSync(`${JOURNALS_DIR}${name}.verdict.json`, 'utf8')) as RecordedVerdict;
+
+/** The verdict re-judging a recording must give: the recorded one, with a regression's fixed checks. */
+export function expectedVerdict(r: Recording): Pick<RecordedVerdict, 'exit' | 'verdict' | 'checks'> {
+  const recorded = readVerdict(r.name);
+  if (!r.fixed) return { exit: recorded.exit, verdict: recorded.verdict, checks: recorded.checks };
+  const fixed = r.fixed;
+  const checks = recorded.checks.map((c) => (fixed.checks[c.id] ? { id: c.id, ...fixed.checks[c.id]! } : c));
+  return { exit: fixed.exit, verdict: fixed.verdict, checks };
+}
 
 export interface Target {
   baseUrl: string;
