@@ -58,6 +58,63 @@ function refillJumps(fixed: boolean, refillIn: (limit: number, spanMs: number) =
 }
 
 /**
+ * The admitted answers with each wave whose order rests on whole-second Resets re-read in falling Remaining.
+ * A wave: answers in flight at once (each sent before the wave's last answer came; waves.ts awaits a wave whole).
+ * Its order is the server's only where its Resets differ by more than their rounding: Math.floor of one window's
+ * end reads as two adjacent seconds, so Reset S-1 may have been decided after Reset S. Waves of one quota only.
+ */
+export function unorderedWavesByRemaining(list: readonly Observation[]): Observation[] {
+  const out: Observation[] = [];
+  let wave: Observation[] = [];
+  const flush = (): void => {
+    const rates = wave.map((o) => o.rate);
+    const resets = rates.map((r) => Math.round((r?.reset ?? 0) * 1000));
+    const oneQuota = wave.every((o) => o.rate && o.quota === wave[0]!.quota && o.quota !== 'unknown');
+    const spread = Math.max(...resets) - Math.min(...resets);
+    if (wave.length > 1 && oneQuota && spread > 0 && spread <= RESET_ROUNDING_MS)
+      wave = [...wave].sort((a, b) => b.rate!.remaining - a.rate!.remaining || a.rate!.reset - b.rate!.reset);
+    out.push(...wave);
+    wave = [];
+  };
+  for (const o of list) {
+    if (wave.length && o.sentLocal >= Math.max(...wave.map((w) => w.receivedLocal))) flush();
+    wave.push(o);
+  }
+  flush();
+  return out;
+}
+
+/** One reading of the countdown, pair by pair in the list's order: its first fault, and whether any pair was judged. */
+function readCountdown(
+  list: readonly Observation[],
+  fixed: boolean,
+  refillIn: (limit: number, spanMs: number) => number,
+  windows: { minuteSeconds: number; daySeconds: number },
+): { fault?: Verdict; judged: boolean } {
+  const jumps = refillJumps(fixed, refillIn);
+  let judged = false;
+  for (let i = 1; i < list.length; i++) {
+    const a = list[i - 1]!;
+    const b = list[i]!;
+    jumps.see(a, b);
+    if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset))
+      continue;
+    // A Reset a whole window later is the next fixed window (its Remaining starts over), whatever the model.
+    const length = a.quota === 'day' ? windows.daySeconds : windows.minuteSeconds;
+    if (b.rate.reset - a.rate.reset >= length) continue;
+    judged = true;
+    const refill = refillIn(a.rate.limit, b.receivedLocal - a.sentLocal);
+    const fits = b.rate.remaining >= a.rate.remaining - 1 && b.rate.remaining <= a.rate.remaining - 1 + refill;
+    if (!fits && !jumps.explains(a, b)) {
+      const expected = refill ? `${a.rate.remaining - 1}..${a.rate.remaining - 1 + refill}` : a.rate.remaining - 1;
+      const message = `Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request (expected ${expected})`;
+      return { fault: failure(message, { exchange: b.ex, expected, received: b.rate.remaining }), judged };
+    }
+  }
+  return { judged };
+}
+
+/**
  * Remaining counts down from Limit-1, between responses reporting the same quota: by exactly one per
  * admitted request in a fixed window (same Reset); for other models by one, less what they refilled in
  * between (models/allowance.ts). A 429 of the minute quota reports 0.
@@ -84,34 +141,16 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
   // come back by one even when less than one was refilled.
   const refillIn = (limit: number, spanMs: number): number =>
     fixed ? 0 : Math.ceil((limit * Math.max(0, spanMs)) / (windows.minuteSeconds * 1000));
-  const jumps = refillJumps(fixed, refillIn);
-  let judged = false;
-  for (let i = 1; i < list.length; i++) {
-    const a = list[i - 1]!;
-    const b = list[i]!;
-    jumps.see(a, b);
-    if (!a.rate || !b.rate || a.quota !== b.quota || a.quota === 'unknown' || (fixed && a.rate.reset !== b.rate.reset))
-      continue;
-    // A Reset a whole window later is the next fixed window (its Remaining starts over), whatever the model.
-    const length = a.quota === 'day' ? windows.daySeconds : windows.minuteSeconds;
-    if (b.rate.reset - a.rate.reset >= length) continue;
-    judged = true;
-    const refill = refillIn(a.rate.limit, b.receivedLocal - a.sentLocal);
-    const fits = b.rate.remaining >= a.rate.remaining - 1 && b.rate.remaining <= a.rate.remaining - 1 + refill;
-    if (!fits && !jumps.explains(a, b)) {
-      const expected = refill ? `${a.rate.remaining - 1}..${a.rate.remaining - 1 + refill}` : a.rate.remaining - 1;
-      out.push(
-        failure(
-          `Remaining went from ${a.rate.remaining} to ${b.rate.remaining} across one admitted request (expected ${expected})`,
-          {
-            exchange: b.ex,
-            expected,
-            received: b.rate.remaining,
-          },
-        ),
-      );
-      return out;
-    }
+  // The first reading: the waves in serverOrder's (waves.ts). A wave whose Resets differ by no more than their
+  // whole-second rounding may be ordered by that rounding alone (a Reset rounded down names one window's end as
+  // two adjacent seconds): its countdown is read in falling Remaining too, and fails only when both readings do.
+  const byReset = readCountdown(list, fixed, refillIn, windows);
+  const other = byReset.fault ? unorderedWavesByRemaining(list) : undefined;
+  const read = other && !readCountdown(other, fixed, refillIn, windows).fault ? { judged: byReset.judged } : byReset;
+  const judged = read.judged;
+  if (read.fault) {
+    out.push(read.fault);
+    return out;
   }
   const rej = count.rejected;
   if (rej?.quota === 'minute' && rej.rate && rej.rate.remaining !== 0) {

@@ -20,6 +20,21 @@ export interface Recording {
   proof?: string;
   /** Or the reference server, as it is or with faults or variants, on PROOF_PLANS. */
   reference?: { faults?: ReferenceFaults; variants?: ReferenceVariants; only?: string[]; freeOnly?: boolean };
+  /**
+   * A live run petcert misjudged, kept as a regression: what re-judging it gives since the fix, where that differs
+   * from the recorded verdict (every other check as recorded). Never re-recorded by default: a live run of the
+   * same server rarely meets the same evidence again (scripts/record-journals.ts records it only when named).
+   */
+  fixed?: FixedVerdict;
+}
+
+export interface FixedVerdict {
+  /** What petcert misread, and where the fix is. */
+  why: string;
+  exit: number;
+  verdict: string;
+  /** By check id: its outcome and failure messages now (and, left unjudged, its reason and fix). */
+  checks: Record<string, { outcome: string; messages: string[]; reason?: string; fix?: string }>;
 }
 
 export const RECORDINGS: Recording[] = [
@@ -31,6 +46,46 @@ export const RECORDINGS: Recording[] = [
   { name: 'rlf', proof: 'rlf' },
   { name: 'token-bucket', proof: 'token-bucket' },
   { name: 'token-bucket-overAdmit', proof: 'token-bucket overAdmit' },
+  // Reset floored to the second (one window's end can read as two seconds), two replicas, nginx's Date.
+  { name: 'rlf-redis', proof: 'rlf-redis' },
+  { name: 'rlf-redis-wrongRemaining', proof: 'rlf-redis wrongRemaining' },
+  {
+    name: 'rlf-redis-floor-reset-wave',
+    proof: 'rlf-redis',
+    fixed: {
+      why:
+        "one wave of the pro minute count (its 200s report the day) named the day window's end as 1795908102 and " +
+        '1795908103 (Math.floor of now + msBeforeNext); read in that Reset order it went "from 83 to 98": ' +
+        'judge.ts remainingCountdown now also reads such a wave in falling Remaining, where it counts down by one',
+      exit: 0,
+      verdict: 'pass',
+      checks: { 'quota.headers.remaining[pro]': { outcome: 'pass', messages: [] } },
+    },
+  },
+  {
+    name: 'slowapi-moving-window-day-exact',
+    proof: 'slowapi moving-window',
+    fixed: {
+      why:
+        "slowapi's moving window (a log) was told fixed by a loaded minute count, and its day 429 failed " +
+        '"2 requests admitted in one day window" when 102 of the key\'s requests had filled the day\'s 20 s: ' +
+        'day-rules.ts countedExact now also reads the rolling reading (day-rolling.ts), and leaves it unjudged',
+      exit: 4,
+      verdict: 'incomplete',
+      checks: {
+        'quota.day.exact[free]': {
+          outcome: 'skip',
+          messages: [],
+          reason:
+            "2 requests admitted in the day window the minute count's model implies before the day 429, but 102 of " +
+            "this key's requests were admitted within a day's length (20 s) before the day 429: a rolling day refuses " +
+            "it, and the counted day's first answer (Remaining 19 of 20) did not declare a fresh window",
+          fix: "day answers that show the day's model: a fixed day's first answer reports Remaining perDay − 1, a rolling one's what is left",
+        },
+        'quota.day.retry-after[free]': { outcome: 'pass', messages: [] },
+      },
+    },
+  },
 ];
 
 /** What the live run said, written beside its journal at recording time (never by hand). */
@@ -59,6 +114,15 @@ export const readLatestReport = (root: string): Report =>
 
 export const readVerdict = (name: string): RecordedVerdict =>
   JSON.parse(readFileSync(`${JOURNALS_DIR}${name}.verdict.json`, 'utf8')) as RecordedVerdict;
+
+/** The verdict re-judging a recording must give: the recorded one, with a regression's fixed checks. */
+export function expectedVerdict(r: Recording): Pick<RecordedVerdict, 'exit' | 'verdict' | 'checks'> {
+  const recorded = readVerdict(r.name);
+  if (!r.fixed) return { exit: recorded.exit, verdict: recorded.verdict, checks: recorded.checks };
+  const fixed = r.fixed;
+  const checks = recorded.checks.map((c) => (fixed.checks[c.id] ? { id: c.id, ...fixed.checks[c.id]! } : c));
+  return { exit: fixed.exit, verdict: fixed.verdict, checks };
+}
 
 export interface Target {
   baseUrl: string;

@@ -235,6 +235,11 @@ export interface ShapeOptions {
    * sliding-window counter computes one window end as now + time left: 1795902853.0000117, .0000105, ...).
    */
   resetNoiseUs?: (n: number) => number;
+  /**
+   * The limiter reads its clock this long after counting the nth answer, before adding the time left (rlf-redis:
+   * Date.now() once Redis's PTTL reply is in): a rounded Reset of one window end jitters across a whole second.
+   */
+  resetReadLateMs?: (n: number) => number;
   /** Refused requests are counted too (sliding-counter meters). */
   countRefused?: boolean;
   /** Retry-After always the whole window length, whatever is left of it. */
@@ -362,7 +367,7 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       'x-ratelimit-limit': String(figures[shown.quota]),
       'x-ratelimit-remaining': String(remaining),
       'x-ratelimit-reset': resetText(
-        shown.t.resetMs + (options.resetLateMs ?? 0),
+        shown.t.resetMs + (options.resetLateMs ?? 0) + (options.resetReadLateMs?.(n) ?? 0),
         options.fractionalReset,
         options.resetRoundedDown,
         options.resetNoiseUs?.(n),
