@@ -19,7 +19,7 @@ import { allowanceFor, refillOver } from './models/allowance.ts';
 import { traitsOf } from './models/catalog.ts';
 import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
 import { remainingSetRule } from './models/rules.ts';
-import { overWindowText, readingFor, refillCounts } from './reading.ts';
+import { overWindowText, ownEndCrossed, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -77,6 +77,12 @@ function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
   return refillOver(figure, lengthS * 1000, spanOf(o.burst!.all));
 }
 
+/** reading.ts ownEndCrossed over the burst's admitted answers, when each reports the minute quota. */
+function crossedOwnEnd(admitted: Observation[], figure: number, windowMs: number, spanMs: number) {
+  const answers = admitted.flatMap((a) => (a.quota === 'minute' && a.rate ? [a.rate] : []));
+  return answers.length === admitted.length ? ownEndCrossed(answers, figure, windowMs, spanMs) : undefined;
+}
+
 function exact(o: BurstObservation): Verdict {
   const { perMinute } = o.scope.k.plan;
   const { all } = o.burst!;
@@ -87,6 +93,12 @@ function exact(o: BurstObservation): Verdict {
   const windowMs = windows.minuteSeconds * 1000;
   const most = perMinute + (fixed ? 0 : allowanceFor(o.model!, perMinute, windowMs, spanMs, declared));
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
+  // Its answers show it crossed its limiter's own window end: a sliding window counter's allowance there (reading.ts).
+  const crossed =
+    !fixed && declared === undefined && spanMs < windowMs
+      ? crossedOwnEnd(admitted, perMinute, windowMs, spanMs)
+      : undefined;
+  if (crossed && admitted.length <= crossed.most) return verdict.pass;
   const refilled = perMinute + bucketRefill(o, 'minute');
   // Untold, a refill explains the count only where the reading counts one (reading.ts).
   if (
