@@ -50,13 +50,22 @@ describe("a count crossing its limiter's own window end (ownEndCrossed)", () => 
     expect(ownEndCrossed(at([...named(20), E + 0.1000004]), 20, 2000, 5)?.most).toBe(21);
   });
 
+  it('tells it a second after E when the last window held two (fractional Resets: no rounding made them a second apart)', () => {
+    const past = Array<number>(20).fill(E + 1.0000001);
+    expect(ownEndCrossed(at([E + 0.000012, ...past]), 20, 2000, 275)).toMatchObject({ last: 2, past: 20, most: 21 });
+  });
+
   it('tells no bucket, log or fixed window', () => {
     // A bucket's Reset (when full again) rises by a refill interval per request.
     expect(ownEndCrossed(at(Array.from({ length: 21 }, (_, i) => E + i * 0.1)), 20, 2000, 50)).toBeUndefined();
     // A log's (now + a window) moves with time, off any grid of steps.
     expect(ownEndCrossed(at([...named(20), E + 0.0137, E + 0.0291]), 20, 2000, 50)).toBeUndefined();
+    expect(ownEndCrossed(at([...named(20), E + 0.0637, E + 0.0891]), 20, 2000, 100)).toBeUndefined();
     // Whole-second Resets: a second later is a fixed window's rounding or a log's, never this counter's step.
     expect(ownEndCrossed(at([...Array<number>(20).fill(E), E + 1]), 20, 2000, 50)).toBeUndefined();
+    expect(
+      ownEndCrossed(at([...Array<number>(12).fill(E), ...Array<number>(9).fill(E + 1)]), 20, 2000, 50),
+    ).toBeUndefined();
     // A fixed window's next end is a whole window later.
     expect(ownEndCrossed(at([...named(20), E + 2]), 20, 2000, 50)).toBeUndefined();
   });

@@ -60,12 +60,13 @@ export function overWindowText(
  * A count that crossed its limiter's own window end, as its answers show it: the Reset form of a sliding
  * window counter that names when its weighted last window next drops by one (the limits library's,
  * slowapi strategy="sliding-window-counter"). Some of the count's admitted answers, never more than the
- * figure, name one end E (their Resets within half a refill interval of the earliest: the server's clock
- * read twice); every other admitted answer names E plus a whole number of steps of w / p, where p (at most the
- * figure) is the last window's count: past E the counter weighs that window by the share still to run, and
- * the weight drops by one every w / p. A bucket's Resets rise by a refill interval per request, a log's with
- * time, a fixed window's next end is a whole window later: none of them lands on such a grid less than a
- * second after E. Past E the floor of the weight lets one more in at once, then one more per step.
+ * figure, name one end E (their Resets within a quarter of a refill interval of the earliest: the server's
+ * clock read twice); every other admitted answer names E plus a whole number of steps of w / p, as closely,
+ * where p (at most the figure) is the last window's count: past E the counter weighs that window by the share
+ * still to run, and the weight drops by one every w / p. A bucket's Resets rise by a refill interval per
+ * request, a fixed window's next end is a whole window later; whole-second Resets (a fixed window's rounding,
+ * a log's) a second apart are never read as a step. Past E the floor of the weight lets one more in at once,
+ * then one more per step.
  */
 export interface OwnEndCrossed {
   /** The end the earliest answers name (Unix s, as read). */
@@ -85,17 +86,19 @@ export function ownEndCrossed(
   spanMs: number,
 ): OwnEndCrossed | undefined {
   const ms = admitted.map((a) => a.reset * 1000).sort((a, b) => a - b);
-  const noiseMs = windowMs / figure / 2;
+  const noiseMs = windowMs / figure / 4;
   const end = ms[0];
   if (end === undefined || ms.length <= figure) return undefined;
   const named = ms.filter((r) => r - end <= noiseMs).length;
   const past = ms.slice(named).map((r) => r - end);
-  if (named > figure || past.length === 0 || past.some((d) => d >= Math.min(1000, windowMs))) return undefined;
+  // Whole seconds: a second apart is rounding (one fixed window's end named as two seconds) or a log's move.
+  const fractional = admitted.some((a) => !Number.isInteger(a.reset));
+  const within = fractional ? windowMs : Math.min(1000, windowMs);
+  if (named > figure || past.length === 0 || past.some((d) => d >= within)) return undefined;
   const onGrid = (p: number): boolean =>
     past.every((d) => {
-      const step = windowMs / p;
-      const off = d - Math.round(d / step) * step;
-      return Math.round(d / step) >= 1 && Math.abs(off) <= noiseMs;
+      const steps = Math.round((d * p) / windowMs);
+      return steps >= 1 && Math.abs(d - (steps * windowMs) / p) <= noiseMs;
     });
   for (let last = named; last <= figure; last++) {
     if (onGrid(last))

@@ -36,6 +36,8 @@ export const RECORDINGS: Recording[] = [
   // ownEndCrossed), each check's outcome the live run's but quota.burst.exact, the live verdict kept as `live`.
   { name: 'slowapi-sliding-counter-straddle', proof: 'slowapi sliding-counter', kept: true },
   { name: 'slowapi-sliding-counter-straddle-part', proof: 'slowapi sliding-counter', kept: true },
+  // The free burst: 1 answer before the end, 20 after it a second later (the last window held 2: steps of 1 s).
+  { name: 'slowapi-sliding-counter-straddle-second', proof: 'slowapi sliding-counter', kept: true },
 ];
 
 /** What the live run said, written beside its journal at recording time (never by hand). */
