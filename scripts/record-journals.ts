@@ -2,7 +2,8 @@
 // through the real CLI, its journal copied beside the verdict the live run gave (exit code, verdict, every
 // check's outcome, messages and reason), so recordings.test.ts re-judges it offline and compares.
 // Re-record after a change of the probes that makes them ask differently (the test then says which
-// request a journal lacks): `npx tsx scripts/record-journals.ts [NAME...]`.
+// request a journal lacks): `npx tsx scripts/record-journals.ts [NAME...]`. A kept misjudgement (recordings.ts
+// `kept`) is re-recorded only by name: a new live run need not show the same evidence.
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,8 +55,10 @@ async function record(r: Recording): Promise<string> {
 }
 
 const names = process.argv.slice(2);
-// A regression (`fixed`) is re-recorded only when named: a live run rarely meets the evidence it keeps.
-const chosen = names.length ? RECORDINGS.filter((r) => names.includes(r.name)) : RECORDINGS.filter((r) => !r.fixed);
+// A regression (`fixed` or `kept`) is re-recorded only when named: a live run rarely meets the evidence it keeps.
+const chosen = names.length
+  ? RECORDINGS.filter((r) => names.includes(r.name))
+  : RECORDINGS.filter((r) => !r.fixed && !r.kept);
 if (names.length && chosen.length !== names.length) {
   console.error(`unknown recording; known: ${RECORDINGS.map((r) => r.name).join(', ')}`);
   process.exit(2);

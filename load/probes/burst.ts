@@ -19,12 +19,13 @@ import { allowanceFor, refillOver } from './models/allowance.ts';
 import { traitsOf } from './models/catalog.ts';
 import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
 import { remainingSetRule } from './models/rules.ts';
-import { overWindowText, readingFor, refillCounts } from './reading.ts';
+import { overWindowText, ownEndCrossed, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
+import { resetNoiseMs } from './waves.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
 export const burstSize = (perMinute: number): number => perMinute + Math.max(3, Math.min(perMinute, 100));
@@ -77,6 +78,12 @@ function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
   return refillOver(figure, lengthS * 1000, spanOf(o.burst!.all));
 }
 
+/** reading.ts ownEndCrossed over the burst's admitted answers, when each reports the minute quota. */
+function crossedOwnEnd(admitted: Observation[], figure: number, windowMs: number, spanMs: number) {
+  const answers = admitted.flatMap((a) => (a.quota === 'minute' && a.rate ? [a.rate] : []));
+  return answers.length === admitted.length ? ownEndCrossed(answers, figure, windowMs, spanMs) : undefined;
+}
+
 function exact(o: BurstObservation): Verdict {
   const { perMinute } = o.scope.k.plan;
   const { all } = o.burst!;
@@ -87,6 +94,12 @@ function exact(o: BurstObservation): Verdict {
   const windowMs = windows.minuteSeconds * 1000;
   const most = perMinute + (fixed ? 0 : allowanceFor(o.model!, perMinute, windowMs, spanMs, declared));
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
+  // Its answers show it crossed its limiter's own window end: a sliding window counter's allowance there (reading.ts).
+  const crossed =
+    !fixed && declared === undefined && spanMs < windowMs
+      ? crossedOwnEnd(admitted, perMinute, windowMs, spanMs)
+      : undefined;
+  if (crossed && admitted.length <= crossed.most) return verdict.pass;
   const refilled = perMinute + bucketRefill(o, 'minute');
   // Untold, a refill explains the count only where the reading counts one (reading.ts).
   if (
@@ -122,17 +135,20 @@ function exact(o: BurstObservation): Verdict {
  * millisecond (past it, a server's float noise). A fixed window of 2 s or more written in whole seconds
  * may name one end as two adjacent seconds (now + the store's TTL, rounded down on either side of a
  * second: rate-limiter-flexible's RateLimiterRedis, 1795903338 and 1795903339 in one burst); another
- * window's end is at least its length away.
+ * window's end is at least its length away. Another model's Resets within a quarter of a refill interval are one end
+ * read twice off a busy server's clock (waves.ts resetNoiseMs: 1795906757.00001 and .0009034 in one burst).
  */
 function windowsOf(o: BurstObservation): Map<string, Observation[]> {
   const groups = new Map<string, Observation[]>();
   const rated = admittedOf(o.burst!).filter((x) => x.rate && x.quota !== 'unknown');
   const { windows } = o.scope.ctx;
+  const { perMinute, perDay } = o.scope.k.plan;
   let last: { quota: string; id: string; firstMs: number } | undefined;
   for (const x of rated.sort((a, b) => a.quota.localeCompare(b.quota) || a.rate!.reset - b.rate!.reset)) {
     const ms = Math.round(x.rate!.reset * 1000);
     const length = x.quota === 'day' ? windows.daySeconds : windows.minuteSeconds;
-    const sameMs = judgedFixed(o.model) && length >= 2 ? RESET_ROUNDING_MS : 0;
+    const figure = x.quota === 'day' ? perDay : perMinute;
+    const sameMs = judgedFixed(o.model) && length >= 2 ? RESET_ROUNDING_MS : resetNoiseMs(figure, length * 1000);
     if (!last || last.quota !== x.quota || ms - last.firstMs > sameMs)
       last = { quota: x.quota, id: `${x.quota}@${x.rate!.reset}`, firstMs: ms };
     groups.set(last.id, [...(groups.get(last.id) ?? []), x]);

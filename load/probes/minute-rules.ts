@@ -24,7 +24,7 @@ import type { ModelVerdict } from './models/minute-count.ts';
 import { allowanceFor } from './models/allowance.ts';
 import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from './models/unknown.ts';
 import { localSpan, type Observation } from './observe.ts';
-import { overWindowText, readingFor, refillCounts } from './reading.ts';
+import { overWindowText, ownEndCrossed, readingFor, refillCounts, type OwnEndCrossed } from './reading.ts';
 import type { Retried } from './backoff.ts';
 import type { WindowCount } from './window.ts';
 
@@ -117,6 +117,19 @@ function shortShownFull(scope: ProbeScope, count: WindowCount): boolean {
   return count.admitted.length >= scope.k.plan.perMinute || whole;
 }
 
+/**
+ * Under the window reading, a count of a limiter not shown fixed whose answers show it crossed the limiter's
+ * own window end (reading.ts ownEndCrossed): a sliding window counter keeps its allowance across its own
+ * windows (spec/GAPS.md "Readings"), whichever model the Resets' noise told.
+ */
+function crossedOwnEnd(o: Minute, count: WindowCount, model: ModelVerdict, spanMs: number): OwnEndCrossed | undefined {
+  const windowMs = o.scope.ctx.windows.minuteSeconds * 1000;
+  if (o.scope.ctx.declared !== undefined || isFixed(model) || spanMs >= windowMs) return undefined;
+  const answers = count.admitted.flatMap((a) => (a.quota === 'minute' && a.rate ? [a.rate] : []));
+  if (answers.length !== count.admitted.length) return undefined;
+  return ownEndCrossed(answers, o.scope.k.plan.perMinute, windowMs, spanMs);
+}
+
 function exact(o: Minute): Verdict {
   const { count, model } = exactOf(o);
   const { perMinute } = o.scope.k.plan;
@@ -133,6 +146,9 @@ function exact(o: Minute): Verdict {
   const refill =
     most === perMinute ? '' : `, and a ${model.model} limiter at most ${most} over these ${Math.round(spanMs)} ms`;
   const plan = `the plan allows ${perMinute}${refill}${told}`;
+  const crossed = crossedOwnEnd(o, count, model, spanMs);
+  // The count stops past the figure plus a bucket's refill (window.ts `over`): the floor's one more is within it here.
+  if (crossed && n <= crossed.most) return verdict.pass;
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
     const proved =

@@ -55,3 +55,54 @@ export function overWindowText(
   const bucket = `a bucket of ${figure} refilled at ${figure} per ${unit} admits up to ${bucketWindowMost(figure)} per ${unit}`;
   return `${within}: ${bucket}; ${readingFor(undefined, figure)}`;
 }
+
+/**
+ * A count that crossed its limiter's own window end, as its answers show it: the Reset form of a sliding
+ * window counter that names when its weighted last window next drops by one (the limits library's,
+ * slowapi strategy="sliding-window-counter"). Some of the count's admitted answers, never more than the
+ * figure, name one end E (their Resets within a quarter of a refill interval of the earliest: the server's
+ * clock read twice); every other admitted answer names E plus a whole number of steps of w / p, as closely,
+ * where p (at most the figure) is the last window's count: past E the counter weighs that window by the share
+ * still to run, and the weight drops by one every w / p. A bucket's Resets rise by a refill interval per
+ * request, a fixed window's next end is a whole window later; whole-second Resets (a fixed window's rounding,
+ * a log's) a second apart are never read as a step. Past E the floor of the weight lets one more in at once,
+ * then one more per step.
+ */
+export interface OwnEndCrossed {
+  /** The end the earliest answers name (Unix s, as read). */
+  end: number;
+  /** The last window's count the steps show. */
+  last: number;
+  /** Admitted answers past E. */
+  past: number;
+  /** The most such a counter admits over the span: the figure, what the last window's weight gives back, and the one the floor lets in. */
+  most: number;
+}
+
+export function ownEndCrossed(
+  admitted: ReadonlyArray<{ reset: number }>,
+  figure: number,
+  windowMs: number,
+  spanMs: number,
+): OwnEndCrossed | undefined {
+  const ms = admitted.map((a) => a.reset * 1000).sort((a, b) => a - b);
+  const noiseMs = windowMs / figure / 4;
+  const end = ms[0];
+  if (end === undefined || ms.length <= figure) return undefined;
+  const named = ms.filter((r) => r - end <= noiseMs).length;
+  const past = ms.slice(named).map((r) => r - end);
+  // Whole seconds: a second apart is rounding (one fixed window's end named as two seconds) or a log's move.
+  const fractional = admitted.some((a) => !Number.isInteger(a.reset));
+  const within = fractional ? windowMs : Math.min(1000, windowMs);
+  if (named > figure || past.length === 0 || past.some((d) => d >= within)) return undefined;
+  const onGrid = (p: number): boolean =>
+    past.every((d) => {
+      const steps = Math.round((d * p) / windowMs);
+      return steps >= 1 && Math.abs(d - (steps * windowMs) / p) <= noiseMs;
+    });
+  for (let last = named; last <= figure; last++) {
+    if (onGrid(last))
+      return { end: end / 1000, last, past: past.length, most: figure + Math.floor((last * spanMs) / windowMs) + 1 };
+  }
+  return undefined;
+}

@@ -9,7 +9,7 @@ import type { Exchange } from '../../core/exchange.ts';
 import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
 import { runShape } from '../../testkit/load/shape-run.ts';
 import type { Observation } from './observe.ts';
-import { serverOrder } from './waves.ts';
+import { resetNoiseMs, serverOrder } from './waves.ts';
 
 const answer = (remaining: number, reset: number, sentLocal: number): Observation => ({
   ex: {} as Exchange,
@@ -34,9 +34,22 @@ describe('serverOrder', () => {
     expect(serverOrder(wave).map((o) => o.rate!.remaining)).toEqual([39, 38, 37, 36, 35]);
   });
 
+  it('reads one end read milliseconds apart off a busy server as one, within half a refill interval', () => {
+    // Live, one wave of the pro count (40 per 2 s): Remaining 24 came back with Reset .0079842, the rest .00001.
+    const wave = [
+      answer(25, 1795906749.0000103, 0),
+      answer(26, 1795906749.0000105, 0),
+      answer(24, 1795906749.0079842, 1),
+      answer(23, 1795906749.0000117, 1),
+    ];
+    expect(serverOrder(wave, resetNoiseMs(40, 2000)).map((o) => o.rate!.remaining)).toEqual([26, 25, 24, 23]);
+    expect(serverOrder(wave).map((o) => o.rate!.remaining)).toEqual([26, 25, 23, 24]);
+  });
+
   it("still puts a later Reset after an earlier one (a bucket's grows by its refill interval per request)", () => {
     const wave = [answer(3, 1795902853.05, 0), answer(4, 1795902853, 0)];
     expect(serverOrder(wave).map((o) => o.rate!.remaining)).toEqual([4, 3]);
+    expect(serverOrder(wave, resetNoiseMs(40, 2000)).map((o) => o.rate!.remaining)).toEqual([4, 3]);
   });
 });
 

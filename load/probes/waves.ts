@@ -22,20 +22,44 @@ export function widthFor(count: number, rttMs: number, windowMs: number): number
 const resetMs = (reset: number): number => Math.round(reset * 1000);
 
 /**
+ * Each answer's Reset read as the earliest of those within `noiseMs` of the next (a chain): that counter reads
+ * the server's clock twice for one Reset, which a busy server spreads over milliseconds (.0000103 and
+ * .0079842 for one end), while a bucket's consecutive Resets stay about a refill interval apart (noiseMs is a quarter of one).
+ */
+function noiseless(wave: readonly Observation[], noiseMs: number): Map<Observation, number> {
+  const key = new Map<Observation, number>();
+  const rated = wave.filter((o) => o.rate).sort((a, b) => a.rate!.reset - b.rate!.reset);
+  let first: number | undefined;
+  let prev: number | undefined;
+  for (const o of rated) {
+    const ms = o.rate!.reset * 1000;
+    if (prev === undefined || ms - prev > noiseMs) first = resetMs(o.rate!.reset);
+    key.set(o, first!);
+    prev = ms;
+  }
+  return key;
+}
+
+/**
  * The answers of one wave in the server's order, by their own evidence: admitted before refused; among
  * admitted answers reporting the same quota, the earlier Reset first (a bucket's and a log's Reset grow
  * with each request), then the most Remaining (it counts down); the rest in the order they were sent.
+ * `noiseMs`: Resets this close to each other are one (a quarter of the quota's refill interval, `resetNoiseMs`).
  */
-export function serverOrder(wave: readonly Observation[]): Observation[] {
+export function serverOrder(wave: readonly Observation[], noiseMs = 0): Observation[] {
   const rank = (o: Observation): number => (o.admitted ? 0 : 1);
+  const key = noiseless(wave, noiseMs);
   return [...wave].sort((a, b) => {
     if (rank(a) !== rank(b)) return rank(a) - rank(b);
     if (a.rate && b.rate && a.quota === b.quota && a.quota !== 'unknown') {
-      return resetMs(a.rate.reset) - resetMs(b.rate.reset) || b.rate.remaining - a.rate.remaining;
+      return key.get(a)! - key.get(b)! || b.rate.remaining - a.rate.remaining;
     }
     return a.sentLocal - b.sentLocal;
   });
 }
+
+/** A quarter of a quota's refill interval: one end's Resets read apart by less are one (serverOrder, as reading.ts ownEndCrossed). */
+export const resetNoiseMs = (figure: number, windowMs: number): number => windowMs / Math.max(1, figure) / 4;
 
 /** The most a wave widens past what the round trip needs (a bucket refilling as fast as the waves take). */
 const BOOST_MAX = 8;
@@ -67,7 +91,7 @@ export function waveSource(run: ProbeRun, count: number, room: () => number, dra
         sent += width;
         rttMs = Math.max(...wave.map((o) => o.receivedLocal - o.sentLocal));
         if (drains && sent > count && wave.every((o) => o.admitted)) boost = Math.min(BOOST_MAX, boost * 2);
-        queue = serverOrder(wave);
+        queue = serverOrder(wave, resetNoiseMs(run.k.plan.perMinute, windowMs));
       }
       return queue.shift()!;
     },

@@ -26,6 +26,11 @@ export interface Recording {
    * same server rarely meets the same evidence again (scripts/record-journals.ts records it only when named).
    */
   fixed?: FixedVerdict;
+  /**
+   * A live run caught misjudged whose verdict file holds the corrected verdict and `live` what that run said
+   * (where the live run's own checks were not kept whole); re-recorded only by name, as `fixed`.
+   */
+  kept?: true;
 }
 
 export interface FixedVerdict {
@@ -86,6 +91,15 @@ export const RECORDINGS: Recording[] = [
       },
     },
   },
+  // Live false FAILs of the correct limits counter: a burst that crossed its own window end (40 before it, then 3
+  // on its weighted steps; 17 before it, then 25). Their verdicts are the re-judged ones (reading.ts
+  // ownEndCrossed), each check's outcome the live run's but quota.burst.exact, the live verdict kept as `live`.
+  { name: 'slowapi-sliding-counter-straddle', proof: 'slowapi sliding-counter', kept: true },
+  { name: 'slowapi-sliding-counter-straddle-part', proof: 'slowapi sliding-counter', kept: true },
+  // The free burst: 1 answer before the end, 20 after it a second later (the last window held 2: steps of 1 s).
+  { name: 'slowapi-sliding-counter-straddle-second', proof: 'slowapi sliding-counter', kept: true },
+  // One window end read 8 ms apart on a busy server (Reset .0079842 among .00001): Remaining read out of order.
+  { name: 'slowapi-sliding-counter-reset-noise', proof: 'slowapi sliding-counter', kept: true },
 ];
 
 /** What the live run said, written beside its journal at recording time (never by hand). */
@@ -96,6 +110,8 @@ export interface RecordedVerdict {
   /** The live run's wall time, ms. */
   liveMs: number;
   checks: Array<{ id: string; outcome: string; messages: string[]; reason?: string; fix?: string }>;
+  /** A live run petcert misjudged, kept as a regression: what it said then (the verdict above is the corrected one). */
+  live?: { verdict: string; failed: string[] };
 }
 
 /** What a verdict is made of: each check's id, outcome, messages, reason and fix (absent ones left out). */
