@@ -54,6 +54,7 @@ describe.concurrent('petcert quota --rejudge', () => {
     ['overAdmit', 1, ['--only', 'minute,burst']],
   ] as const)(
     'the %s server: live, then re-judged offline, the same checks and exit %i',
+    LIVE,
     async ([name, exit, only]) => {
       const live = join(dir, `${name}-live`);
       const args = Object.entries(keys).flatMap(([key, plan]) => ['--key', `${plan}=${key}`]);
