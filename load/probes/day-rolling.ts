@@ -8,6 +8,15 @@ import type { Sample } from '../../report/model.ts';
 import type { Observation } from './observe.ts';
 import type { ProbeScope } from './context.ts';
 
+/**
+ * Admitted answers among `samples` within a window's length before `atMs` (server ms), counted generously:
+ * each answer's time ± the Date slack. The rolling reading allows a refusal at `atMs` once this reaches the figure.
+ */
+export const admittedWithin = (samples: readonly Sample[], atMs: number, windowMs: number): number =>
+  samples.filter(
+    (s) => s.status >= 200 && s.status < 300 && s.t >= atMs - windowMs - SLACK_MS && s.t <= atMs + SLACK_MS,
+  ).length;
+
 export interface CountedDay {
   final?: Observation;
   first?: Observation;
@@ -22,10 +31,7 @@ export function rollingDayRefusal(scope: ProbeScope, c: CountedDay): string | un
   const fresh = first?.quota === 'day' && first.rate !== undefined && first.rate.remaining >= perDay - 1;
   if (fresh) return undefined;
   const dayMs = scope.ctx.windows.daySeconds * 1000;
-  const from = final.serverMs - dayMs - SLACK_MS;
-  const admitted = c.samples.filter(
-    (s) => s.status >= 200 && s.status < 300 && s.t >= from && s.t <= final.serverMs + SLACK_MS,
-  ).length;
+  const admitted = admittedWithin(c.samples, final.serverMs, dayMs);
   if (admitted < perDay) return undefined;
   const firstSaid = first?.rate ? `Remaining ${first.rate.remaining} of ${first.rate.limit}` : 'no day Remaining';
   return (

@@ -3,7 +3,7 @@
 // rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
 // rule unjudged with the cut's reason (findings.ts `missing`). In the order the report lists them.
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { admittedWithin } from './day-rolling.ts';
 import type { ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
@@ -215,10 +215,7 @@ function rollingAllows(o: Minute, refusal: Observation, message: string): Verdic
   if (isFixed(o.model) || !o.samples) return undefined;
   const { perMinute } = o.scope.k.plan;
   const windowMs = o.scope.ctx.windows.minuteSeconds * 1000;
-  const from = refusal.serverMs - windowMs - SLACK_MS;
-  const admitted = o.samples.filter(
-    (s) => s.status >= 200 && s.status < 300 && s.t >= from && s.t <= refusal.serverMs + SLACK_MS,
-  ).length;
+  const admitted = admittedWithin(o.samples, refusal.serverMs, windowMs);
   if (admitted < perMinute) return undefined;
   const why =
     `${message}, but ${admitted} of this key's requests were admitted within a window's length (${windowMs / 1000} s) before that refusal: a ` +
