@@ -29,6 +29,7 @@ const failed = (r: Awaited<ReturnType<typeof run>>) =>
 const failedIds = (r: Awaited<ReturnType<typeof run>>) => r.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
 /** A full run: minute probes one key at a time, then up to two day windows, waiting included. */
 const FULL_RUN_MS = 120_000;
+const ruleOf = (id: string) => id.replace(/\[.*\]$/, '');
 const quick: ProbeName[] = ['minute', 'burst', 'isolation'];
 
 describe.concurrent('petcert quota against the reference server', () => {
@@ -83,7 +84,9 @@ describe.concurrent('petcert quota against the reference server', () => {
     ['429s consuming the next window', { rejectedConsumeNext: true }, ['minute'], 'quota.rejected.next-window[free]'],
   ] as const)('detects: %s', async ([, faults, only, check]) => {
     const r = await run({ faults, only: [...only] });
-    expect(failedIds(r)).toContain(check);
+    // The fault is the server's for every key: a loaded machine may leave one key's rule unjudged (its own
+    // reason), so the rule is asked to fail on some key, and the row names the key it usually fails on.
+    expect(failedIds(r).map(ruleOf)).toContain(ruleOf(check));
     expect(exitCodeOf(r)).toBe(1);
   });
 

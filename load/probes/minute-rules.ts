@@ -130,6 +130,28 @@ function crossedOwnEnd(o: Minute, count: WindowCount, model: ModelVerdict, spanM
   return ownEndCrossed(answers, o.scope.k.plan.perMinute, windowMs, spanMs);
 }
 
+/**
+ * A count told fixed by its own evidence (its answers do not all report the minute quota, so no Reset ties them to
+ * one window) that took a window's length or more: a fixed window's end may fall among its requests, and the
+ * windows they touch admit up to the figure each. Unjudged there; a count past that is still failed.
+ */
+function straddledUntied(
+  count: WindowCount,
+  model: ModelVerdict,
+  spanMs: number,
+  windowMs: number,
+  perMinute: number,
+): Verdict | undefined {
+  if (!isFixed(model) || spanMs < windowMs || count.admitted.every((a) => a.quota === 'minute')) return undefined;
+  const n = count.admitted.length;
+  if (n > perMinute * (Math.ceil(spanMs / windowMs) + 1)) return undefined;
+  return verdict.unjudged(
+    `${n} admitted from a full minute allowance, the plan allows ${perMinute}, but over ${Math.round(spanMs)} ms, ` +
+      `longer than one ${windowMs / 1000} s window, and their headers report another quota: a fixed window's end may fall among them`,
+    SLOW_FIX,
+  );
+}
+
 function exact(o: Minute): Verdict {
   const { count, model } = exactOf(o);
   const { perMinute } = o.scope.k.plan;
@@ -149,6 +171,8 @@ function exact(o: Minute): Verdict {
   const crossed = crossedOwnEnd(o, count, model, spanMs);
   // The count stops past the figure plus a bucket's refill (window.ts `over`): the floor's one more is within it here.
   if (crossed && n <= crossed.most) return verdict.pass;
+  const straddle = straddledUntied(count, model, spanMs, minuteSeconds * 1000, perMinute);
+  if (!count.over && n > most && straddle) return straddle;
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
     const proved =

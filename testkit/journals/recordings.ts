@@ -91,6 +91,28 @@ export const RECORDINGS: Recording[] = [
       },
     },
   },
+  {
+    name: 'erl-skew-minute-exact',
+    proof: 'erl skew -40s',
+    fixed: {
+      why:
+        'the pro minute count (its 200s report the day) took 2138 ms of a 2 s window on a loaded machine: 40 ' +
+        'admitted, 22 429s, then one more 200 in the next window; told fixed by the count, 41 failed as one window: ' +
+        'minute-rules.ts straddledUntied leaves such a count unjudged (no Reset ties it to one window)',
+      exit: 4,
+      verdict: 'incomplete',
+      checks: {
+        'quota.minute.exact[pro]': {
+          outcome: 'skip',
+          messages: [],
+          reason:
+            '41 admitted from a full minute allowance, the plan allows 40, but over 2138 ms, longer than one 2 s window, ' +
+            "and their headers report another quota: a fixed window's end may fall among them",
+          fix: 'a longer minute window (plans file: windows.minuteSeconds) or a target closer to petcert',
+        },
+      },
+    },
+  },
   // Live false FAILs of the correct limits counter: a burst that crossed its own window end (40 before it, then 3
   // on its weighted steps; 17 before it, then 25). Their verdicts are the re-judged ones (reading.ts
   // ownEndCrossed), each check's outcome the live run's but quota.burst.exact, the live verdict kept as `live`.
