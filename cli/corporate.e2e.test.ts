@@ -18,12 +18,16 @@ import { NETWORK_SKIP } from '../testkit/tls-proxy/tools.ts';
 import { conformAction, type ConformFlags } from './conform.ts';
 import { startingNow } from './embedded.ts';
 
-/** 4-second minutes and 40-second days: a free or pro key's whole day is 5 windows; business carries the load. */
+/**
+ * 4-second minutes and 40-second days: a free or pro key's whole day is 5 windows; business carries the load.
+ * Figures small enough that a burst (twice the minute figure, each request its own tunnel and TLS handshake
+ * through squid) fits in one window on a loaded 2-core machine.
+ */
 const PLANS = {
   windows: { minuteSeconds: 4, daySeconds: 40 },
   plans: {
-    free: { perMinute: 20, perDay: 100 },
-    pro: { perMinute: 20, perDay: 100 },
+    free: { perMinute: 5, perDay: 25 },
+    pro: { perMinute: 5, perDay: 25 },
     business: { perMinute: 2000, perDay: 10_000_000 },
   },
 };
