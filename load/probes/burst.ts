@@ -19,7 +19,7 @@ import { allowanceFor, refillOver } from './models/allowance.ts';
 import { traitsOf } from './models/catalog.ts';
 import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
 import { remainingSetRule } from './models/rules.ts';
-import { overWindowText, ownEndCrossed, readingFor, refillCounts } from './reading.ts';
+import { namesOneEnd, overWindowText, ownEndCrossed, readingFor, refillCounts } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -92,7 +92,8 @@ function exact(o: BurstObservation): Verdict {
   const fixed = judgedFixed(o.model);
   const { declared, windows } = o.scope.ctx;
   const windowMs = windows.minuteSeconds * 1000;
-  const most = perMinute + (fixed ? 0 : allowanceFor(o.model!, perMinute, windowMs, spanMs, declared));
+  const oneEnd = namesOneEnd(admitted, perMinute, windowMs);
+  const most = perMinute + (fixed ? 0 : allowanceFor(o.model!, perMinute, windowMs, spanMs, declared, oneEnd));
   if (admitted.length >= perMinute && admitted.length <= most) return verdict.pass;
   // Its answers show it crossed its limiter's own window end: a sliding window counter's allowance there (reading.ts).
   const crossed =

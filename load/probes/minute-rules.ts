@@ -24,7 +24,7 @@ import type { ModelVerdict } from './models/minute-count.ts';
 import { allowanceFor } from './models/allowance.ts';
 import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from './models/unknown.ts';
 import { localSpan, type Observation } from './observe.ts';
-import { overWindowText, ownEndCrossed, readingFor, refillCounts, type OwnEndCrossed } from './reading.ts';
+import { namesOneEnd, overWindowText, ownEndCrossed, readingFor, refillCounts, type OwnEndCrossed } from './reading.ts';
 import type { Retried } from './backoff.ts';
 import type { WindowCount } from './window.ts';
 
@@ -162,7 +162,8 @@ function exact(o: Minute): Verdict {
   const spanMs = localSpan(count.admitted);
   const { minuteSeconds } = o.scope.ctx.windows;
   const { declared } = o.scope.ctx;
-  const most = perMinute + allowanceFor(model, perMinute, minuteSeconds * 1000, spanMs, declared);
+  const oneEnd = namesOneEnd(count.admitted, perMinute, minuteSeconds * 1000);
+  const most = perMinute + allowanceFor(model, perMinute, minuteSeconds * 1000, spanMs, declared, oneEnd);
   // Told by the count's own evidence where the headers did not show it (minute.ts bucketOrFixed): say which.
   const told = o.model && model !== o.model ? ` (${model.why})` : '';
   const refill =

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { isDeclarable } from '../../spec/plans.ts';
-import { bucketWindowMost, overWindowText, ownEndCrossed, readingFor, readingOf, refillCounts } from './reading.ts';
+import { allowanceFor } from './models/allowance.ts';
+import {
+  bucketWindowMost,
+  namesOneEnd,
+  overWindowText,
+  ownEndCrossed,
+  readingFor,
+  readingOf,
+  refillCounts,
+} from './reading.ts';
 
 describe('the reading', () => {
   it('is the window reading unless a bucket is declared, and says which', () => {
@@ -20,6 +29,23 @@ describe('the reading', () => {
     expect(refillCounts(undefined, 'token-bucket', 1000, 999)).toBe(false);
     expect(refillCounts(undefined, 'token-bucket', 1000, 1000)).toBe(true);
     expect(refillCounts('token-bucket', 'token-bucket', 1000, 10)).toBe(true);
+  });
+
+  // The limits counter's overAdmit twin (21 per 2 s window) PASSed with 21 in 133 ms: the counter's allowance across
+  // its own window end let one more in, where every answer named one end (testkit/journals recording).
+  it("gives a counter no refill within a window's length where every answer named one end of its window", () => {
+    const minute = (reset: number) => ({ quota: 'minute', rate: { reset } });
+    const oneEnd = [1795915535.0000103, 1795915535.0000167, 1795915535.000011].map(minute);
+    const crossed = [1795915535.00001, 1795915535.1, 1795915535.2].map(minute);
+    expect(namesOneEnd(oneEnd, 20, 2000)).toBe(true);
+    expect(namesOneEnd(crossed, 20, 2000)).toBe(false);
+    expect(namesOneEnd([...oneEnd, { quota: 'day', rate: { reset: 1795915535 } }], 20, 2000)).toBe(false);
+    const counter = { model: 'sliding-counter' as const, why: '' };
+    expect(allowanceFor(counter, 20, 2000, 133, undefined, false)).toBe(1);
+    expect(allowanceFor(counter, 20, 2000, 133, undefined, true)).toBe(0);
+    // Past a window's length, or under a declared bucket, the refill counts as before.
+    expect(allowanceFor(counter, 20, 2000, 2100, undefined, true)).toBe(21);
+    expect(allowanceFor(counter, 20, 2000, 133, 'token-bucket', true)).toBe(1);
   });
 
   it('states what the evidence proves in the figures of a bucket', () => {

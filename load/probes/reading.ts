@@ -79,6 +79,21 @@ export interface OwnEndCrossed {
   most: number;
 }
 
+/**
+ * Every admitted answer reports the minute quota and names one end (the earliest Reset, within a quarter of a
+ * refill interval: one clock read twice): the count stayed within one window of the limiter's own. A counter
+ * that crosses its window end names later ends past it (the steps of ownEndCrossed, or the next window's end).
+ */
+export function namesOneEnd(
+  admitted: ReadonlyArray<{ quota: string; rate?: { reset: number } }>,
+  figure: number,
+  windowMs: number,
+): boolean {
+  if (admitted.length === 0 || admitted.some((a) => a.quota !== 'minute' || !a.rate)) return false;
+  const ms = admitted.map((a) => a.rate!.reset * 1000);
+  return Math.max(...ms) - Math.min(...ms) <= windowMs / Math.max(1, figure) / 4;
+}
+
 export function ownEndCrossed(
   admitted: ReadonlyArray<{ reset: number }>,
   figure: number,

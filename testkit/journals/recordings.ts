@@ -113,6 +113,32 @@ export const RECORDINGS: Recording[] = [
       },
     },
   },
+  {
+    name: 'slowapi-sliding-counter-overadmit-one-end',
+    proof: 'slowapi sliding-counter overAdmit burst',
+    fixed: {
+      why:
+        'the overAdmit twin (21 per window) PASSed: its count and its burst each admitted 21 within 0.2 s, every ' +
+        "answer naming one end of the counter's window, and a counter's allowance across its own window end let " +
+        'one more in: models/allowance.ts allowanceFor gives none where the answers name one end (reading.ts namesOneEnd)',
+      exit: 1,
+      verdict: 'fail',
+      checks: {
+        'quota.minute.exact[free]': {
+          outcome: 'fail',
+          messages: [
+            "21 admitted within 0.1 s of one 2 s minute: a bucket of 20 refilled at 20 per minute admits up to 39 per minute; judged under the window reading (at most 20 in any window's length)",
+          ],
+        },
+        'quota.burst.exact[free]': {
+          outcome: 'fail',
+          messages: [
+            "40 simultaneous requests on a fresh window: 21 admitted, the plan allows 20: 21 admitted within 0.2 s of one 2 s minute: a bucket of 20 refilled at 20 per minute admits up to 39 per minute; judged under the window reading (at most 20 in any window's length)",
+          ],
+        },
+      },
+    },
+  },
   // Live false FAILs of the correct limits counter: a burst that crossed its own window end (40 before it, then 3
   // on its weighted steps; 17 before it, then 25). Their verdicts are the re-judged ones (reading.ts
   // ownEndCrossed), each check's outcome the live run's but quota.burst.exact, the live verdict kept as `live`.

@@ -24,7 +24,9 @@ export const refillOver = (limit: number, windowMs: number, spanMs: number): num
  * `allowance` for a told model, under the run's reading (reading.ts): the window reading counts no refill
  * within one window's length. A log shown to count each request a whole window (`wholeWindow`) admits at
  * most `limit` over any span shorter than a window, whatever state it started in: the count's own requests
- * all still count at its end (an earlier one aging out only frees a place the count did not have).
+ * all still count at its end (an earlier one aging out only frees a place the count did not have). `oneEnd`:
+ * every admitted answer named one end of the limiter's own window (reading.ts namesOneEnd), so under the window
+ * reading a counter's crossing of its window end, the one refill it allows, did not happen.
  */
 export function allowanceFor(
   v: ModelVerdict,
@@ -32,7 +34,10 @@ export function allowanceFor(
   windowMs: number,
   spanMs: number,
   declared: DeclaredModel | undefined,
+  oneEnd = false,
 ): number {
   if (v.wholeWindow && spanMs < windowMs) return 0;
+  // A counter keeps its allowance across its own windows' ends: not where the answers show none was crossed.
+  if (oneEnd && declared === undefined && spanMs < windowMs) return 0;
   return refillCounts(declared, v.model, windowMs, spanMs) ? allowance(v.model, limit, windowMs, spanMs) : 0;
 }
