@@ -37,6 +37,8 @@ export interface RunContext {
   plan?: Plan;
   /** Count one occurrence of a behaviour for a check (the check itself is the handle: no string ids). */
   observe(check: CheckMeta, label: string): void;
+  /** Waits on the run's clock (a check that needs the server's clock to move; bounded by the run's deadline). */
+  sleep(ms: number): Promise<void>;
 }
 
 export type Operation = 'listPets' | 'createPet' | 'getPet' | 'other';

@@ -97,9 +97,13 @@ describe('ratelimit.countdown on the reference limiter models at a steady rate',
   const PACE_MS = 100;
   const plan = resolvePlan(table, 'business');
   const windows = { resetHorizonSeconds: table.windows.daySeconds, minuteSeconds: table.windows.minuteSeconds };
-  async function steady(limiterModel: LimiterModel, faults: { remainingStuck?: boolean } = {}): Promise<unknown> {
-    // Starts (and ends, two minutes later) mid-window: a fixed window's Reset is 30 s off, far from a log's.
-    const clock = fakeClock(Date.UTC(2030, 0, 1, 0, 0, 30));
+  async function steady(
+    limiterModel: LimiterModel,
+    faults: { remainingStuck?: boolean } = {},
+    startSecond = 30,
+  ): Promise<unknown> {
+    // Starts (and ends, two minutes later) mid-window by default: a fixed window's Reset is 30 s off, far from a log's.
+    const clock = fakeClock(Date.UTC(2030, 0, 1, 0, 0, startSecond, 200));
     const call = inProcess({ now: clock.now, variants: { limiterModel }, faults }, plan.name);
     const paced = async (path: string) => {
       const sentAt = clock.now();
@@ -117,7 +121,8 @@ describe('ratelimit.countdown on the reference limiter models at a steady rate',
         durationMs: 1,
       };
     };
-    const ctx = { baseUrl: 'http://127.0.0.1/v1', apiKey: 'k', send, plan, ...windows } as RunContext;
+    const sleep = async (ms: number) => clock.advance(ms);
+    const ctx = { baseUrl: 'http://127.0.0.1/v1', apiKey: 'k', send, plan, sleep, ...windows } as RunContext;
     expect((await send(listRequest(ctx, 'limit=1'))).response.status).toBe(200); // the key is the caller's
     return countdown.run(5, ctx);
   }
@@ -130,6 +135,14 @@ describe('ratelimit.countdown on the reference limiter models at a steady rate',
       expect([undefined, UNDECIDED]).toContain(await steady(model));
     },
   );
+  // A stuck Remaining on a fixed window, judged in the first second of a minute (Reset a whole window after Date, as a
+  // log's) was unjudged: conform.e2e's remainingStuck row flipped beside a CPU hog. It is judged once more after a pause.
+  test("a stuck Remaining in a fixed window's first second still fails, after a pause; a log stays undecided", async () => {
+    expect(await steady('fixed', { remainingStuck: true }, 0)).toMatchObject({
+      message: expect.stringMatching(/did not decrease/),
+    });
+    expect(await steady('sliding-log', {}, 0)).toBe(UNDECIDED);
+  });
   test('a fixed window at the same pace still counts down, and a stuck Remaining still fails', async () => {
     expect(await steady('fixed')).toBeUndefined();
     expect(await steady('fixed', { remainingStuck: true })).toMatchObject({

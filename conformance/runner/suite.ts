@@ -158,6 +158,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     ...(o.minuteSeconds !== undefined ? { minuteSeconds: o.minuteSeconds } : {}),
     ...(o.plan ? { plan: o.plan } : {}),
     observe: (check, label) => ledger.count(check, label),
+    sleep: (ms) => o.clock.sleep(ms),
   };
   // The rule binds every key (its Limit is one of its plan's figures): without the plan it is not judged.
   if (!o.plan) ledger.skip(limitOfPlan, NO_PLAN, { fix: "give the key's plan: --key PLAN=KEY (or --plan NAME)" });
