@@ -127,13 +127,16 @@ export const RECORDINGS: Recording[] = [
         'quota.minute.exact[free]': {
           outcome: 'fail',
           messages: [
-            "21 admitted within 0.1 s of one 2 s minute: a bucket of 20 refilled at 20 per minute admits up to 39 per minute; judged under the window reading (at most 20 in any window's length)",
+            '21 admitted within 0.1 s of one 2 s minute: a bucket of 20 refilled at 20 per minute admits up to 39 per ' +
+              "minute; judged under the window reading (at most 20 in any window's length)",
           ],
         },
         'quota.burst.exact[free]': {
           outcome: 'fail',
           messages: [
-            "40 simultaneous requests on a fresh window: 21 admitted, the plan allows 20: 21 admitted within 0.2 s of one 2 s minute: a bucket of 20 refilled at 20 per minute admits up to 39 per minute; judged under the window reading (at most 20 in any window's length)",
+            '40 simultaneous requests on a fresh window: 21 admitted, the plan allows 20: 21 admitted within 0.2 s of ' +
+              'one 2 s minute: a bucket of 20 refilled at 20 per minute admits up to 39 per minute; judged under the ' +
+              "window reading (at most 20 in any window's length)",
           ],
         },
       },
