@@ -190,12 +190,16 @@ eachK6('petcert capacity', (row) => {
       try {
         const { code, report, out } = await capacity(server.baseUrl, keysFile, [...SMALL, '--max-vus', '1']);
         const c = report.capacity!;
+        // At 25 req/s on a quiet machine; a loaded one's VU falls behind at 10 already. Either way the steps before
+        // the generator's are the target's 'ok', and the last is the generator's, never the target's breaking point.
+        const verdicts = c.steps.map((s) => s.verdict);
+        expect(verdicts.at(-1), out).toBe('generator');
         expect(
-          c.steps.map((s) => s.verdict),
+          verdicts.slice(0, -1).every((v) => v === 'ok'),
           out,
-        ).toEqual(['ok', 'generator']);
+        ).toBe(true);
         expect(c.breakingRate, out).toBeNull();
-        expect(c.summary, out).toContain('generator-bound at 25 req/s; use --emit-testrun');
+        expect(c.summary, out).toContain(`generator-bound at ${c.steps.at(-1)!.offeredRate} req/s; use --emit-testrun`);
         expect(report.aborted?.code, out).toBe('GENERATOR_BOUND');
         expect(outcome(report, 'capacity.headroom'), out).toBe('skip');
         expect(code, out).toBe(3);
