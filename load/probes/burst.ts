@@ -19,13 +19,12 @@ import { allowanceFor, refillOver } from './models/allowance.ts';
 import { traitsOf } from './models/catalog.ts';
 import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
 import { remainingSetRule } from './models/rules.ts';
-import { namesOneEnd, overWindowText, ownEndCrossed, readingFor, refillCounts } from './reading.ts';
+import { namesOneEnd, overWindowText, ownEndCrossed, readingFor, refillCounts, resetNoiseMs } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
-import { resetNoiseMs } from './waves.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
 export const burstSize = (perMinute: number): number => perMinute + Math.max(3, Math.min(perMinute, 100));
@@ -137,7 +136,7 @@ function exact(o: BurstObservation): Verdict {
  * may name one end as two adjacent seconds (now + the store's TTL, rounded down on either side of a
  * second: rate-limiter-flexible's RateLimiterRedis, 1795903338 and 1795903339 in one burst); another
  * window's end is at least its length away. Another model's Resets within a quarter of a refill interval are one end
- * read twice off a busy server's clock (waves.ts resetNoiseMs: 1795906757.00001 and .0009034 in one burst).
+ * read twice off a busy server's clock (reading.ts resetNoiseMs: 1795906757.00001 and .0009034 in one burst).
  */
 function windowsOf(o: BurstObservation): Map<string, Observation[]> {
   const groups = new Map<string, Observation[]>();

@@ -79,6 +79,9 @@ export interface OwnEndCrossed {
   most: number;
 }
 
+/** A quarter of a quota's refill interval: one end's Resets read apart by less are one (waves.ts serverOrder, ownEndCrossed). */
+export const resetNoiseMs = (figure: number, windowMs: number): number => windowMs / Math.max(1, figure) / 4;
+
 /**
  * Every admitted answer reports the minute quota and names one end (the earliest Reset, within a quarter of a
  * refill interval: one clock read twice): the count stayed within one window of the limiter's own. A counter
@@ -91,7 +94,7 @@ export function namesOneEnd(
 ): boolean {
   if (admitted.length === 0 || admitted.some((a) => a.quota !== 'minute' || !a.rate)) return false;
   const ms = admitted.map((a) => a.rate!.reset * 1000);
-  return Math.max(...ms) - Math.min(...ms) <= windowMs / Math.max(1, figure) / 4;
+  return Math.max(...ms) - Math.min(...ms) <= resetNoiseMs(figure, windowMs);
 }
 
 export function ownEndCrossed(
@@ -101,7 +104,7 @@ export function ownEndCrossed(
   spanMs: number,
 ): OwnEndCrossed | undefined {
   const ms = admitted.map((a) => a.reset * 1000).sort((a, b) => a - b);
-  const noiseMs = windowMs / figure / 4;
+  const noiseMs = resetNoiseMs(figure, windowMs);
   const end = ms[0];
   if (end === undefined || ms.length <= figure) return undefined;
   const named = ms.filter((r) => r - end <= noiseMs).length;

@@ -9,7 +9,8 @@ import type { Exchange } from '../../core/exchange.ts';
 import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
 import { runShape } from '../../testkit/load/shape-run.ts';
 import type { Observation } from './observe.ts';
-import { resetNoiseMs, serverOrder } from './waves.ts';
+import { resetNoiseMs } from './reading.ts';
+import { serverOrder } from './waves.ts';
 
 const answer = (remaining: number, reset: number, sentLocal: number): Observation => ({
   ex: {} as Exchange,

@@ -4,6 +4,7 @@
 // one wave are read in the server's order, from their own values, never in arrival order.
 import type { ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
+import { resetNoiseMs } from './reading.ts';
 import { observe } from './request.ts';
 
 /** At most this share of a window goes to counting its requests; the rest is margin at its boundaries. */
@@ -57,9 +58,6 @@ export function serverOrder(wave: readonly Observation[], noiseMs = 0): Observat
     return a.sentLocal - b.sentLocal;
   });
 }
-
-/** A quarter of a quota's refill interval: one end's Resets read apart by less are one (serverOrder, as reading.ts ownEndCrossed). */
-export const resetNoiseMs = (figure: number, windowMs: number): number => windowMs / Math.max(1, figure) / 4;
 
 /** The most a wave widens past what the round trip needs (a bucket refilling as fast as the waves take). */
 const BOOST_MAX = 8;
