@@ -19,7 +19,15 @@ import { allowanceFor, refillOver } from './models/allowance.ts';
 import { traitsOf } from './models/catalog.ts';
 import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
 import { remainingSetRule } from './models/rules.ts';
-import { namesOneEnd, overWindowText, ownEndCrossed, readingFor, refillCounts, resetNoiseMs } from './reading.ts';
+import {
+  minuteResets,
+  namesOneEnd,
+  overWindowText,
+  ownEndCrossed,
+  readingFor,
+  refillCounts,
+  resetNoiseMs,
+} from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
@@ -79,8 +87,8 @@ function bucketRefill(o: BurstObservation, quota: 'minute' | 'day'): number {
 
 /** reading.ts ownEndCrossed over the burst's admitted answers, when each reports the minute quota. */
 function crossedOwnEnd(admitted: Observation[], figure: number, windowMs: number, spanMs: number) {
-  const answers = admitted.flatMap((a) => (a.quota === 'minute' && a.rate ? [a.rate] : []));
-  return answers.length === admitted.length ? ownEndCrossed(answers, figure, windowMs, spanMs) : undefined;
+  const answers = minuteResets(admitted);
+  return answers && ownEndCrossed(answers, figure, windowMs, spanMs);
 }
 
 function exact(o: BurstObservation): Verdict {

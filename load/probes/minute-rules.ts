@@ -24,7 +24,15 @@ import type { ModelVerdict } from './models/minute-count.ts';
 import { allowanceFor } from './models/allowance.ts';
 import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from './models/unknown.ts';
 import { localSpan, type Observation } from './observe.ts';
-import { namesOneEnd, overWindowText, ownEndCrossed, readingFor, refillCounts, type OwnEndCrossed } from './reading.ts';
+import {
+  minuteResets,
+  namesOneEnd,
+  overWindowText,
+  ownEndCrossed,
+  readingFor,
+  refillCounts,
+  type OwnEndCrossed,
+} from './reading.ts';
 import type { Retried } from './backoff.ts';
 import type { WindowCount } from './window.ts';
 
@@ -125,9 +133,8 @@ function shortShownFull(scope: ProbeScope, count: WindowCount): boolean {
 function crossedOwnEnd(o: Minute, count: WindowCount, model: ModelVerdict, spanMs: number): OwnEndCrossed | undefined {
   const windowMs = o.scope.ctx.windows.minuteSeconds * 1000;
   if (o.scope.ctx.declared !== undefined || isFixed(model) || spanMs >= windowMs) return undefined;
-  const answers = count.admitted.flatMap((a) => (a.quota === 'minute' && a.rate ? [a.rate] : []));
-  if (answers.length !== count.admitted.length) return undefined;
-  return ownEndCrossed(answers, o.scope.k.plan.perMinute, windowMs, spanMs);
+  const answers = minuteResets(count.admitted);
+  return answers && ownEndCrossed(answers, o.scope.k.plan.perMinute, windowMs, spanMs);
 }
 
 /**

@@ -82,6 +82,14 @@ export interface OwnEndCrossed {
 /** A quarter of a quota's refill interval: one end's Resets read apart by less are one (waves.ts serverOrder, ownEndCrossed). */
 export const resetNoiseMs = (figure: number, windowMs: number): number => windowMs / Math.max(1, figure) / 4;
 
+/** The Resets of admitted answers when every one reports the minute quota (the evidence of its own windows), else undefined. */
+export function minuteResets<R extends { reset: number }>(
+  admitted: ReadonlyArray<{ quota: string; rate?: R }>,
+): R[] | undefined {
+  const rates = admitted.flatMap((a) => (a.quota === 'minute' && a.rate ? [a.rate] : []));
+  return rates.length === admitted.length ? rates : undefined;
+}
+
 /**
  * Every admitted answer reports the minute quota and names one end (the earliest Reset, within a quarter of a
  * refill interval: one clock read twice): the count stayed within one window of the limiter's own. A counter
@@ -92,8 +100,9 @@ export function namesOneEnd(
   figure: number,
   windowMs: number,
 ): boolean {
-  if (admitted.length === 0 || admitted.some((a) => a.quota !== 'minute' || !a.rate)) return false;
-  const ms = admitted.map((a) => a.rate!.reset * 1000);
+  const rates = minuteResets(admitted);
+  if (!rates || rates.length === 0) return false;
+  const ms = rates.map((r) => r.reset * 1000);
   return Math.max(...ms) - Math.min(...ms) <= resetNoiseMs(figure, windowMs);
 }
 
