@@ -4,6 +4,7 @@
 // one wave are read in the server's order, from their own values, never in arrival order.
 import type { ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
+import { refillOver } from './models/allowance.ts';
 import { resetNoiseMs } from './reading.ts';
 import { observe } from './request.ts';
 
@@ -81,10 +82,14 @@ export function waveSource(run: ProbeRun, count: number, room: () => number, dra
   // `drains` (one count until a 429): past `count` with every answer admitted, a refilling limiter is giving
   // back what the waves take: wider waves (up to BOOST_MAX times) drain it; `room` still caps each wave.
   let boost = 1;
+  // Once boosted, the limiter is shown refilling: it also gives back what it refills while the wave is in
+  // flight (its requests reach it over up to a round trip), which a wave sized to `room` alone never drains.
+  const cap = (rtt: number): number =>
+    Math.max(1, room() + (boost > 1 ? refillOver(run.k.plan.perMinute, windowMs, rtt) : 0));
   return {
     async next() {
       if (queue.length === 0) {
-        const width = rttMs === undefined ? 1 : Math.min(widthFor(count, rttMs, windowMs) * boost, Math.max(1, room()));
+        const width = rttMs === undefined ? 1 : Math.min(widthFor(count, rttMs, windowMs) * boost, cap(rttMs));
         const wave = await Promise.all(Array.from({ length: width }, () => observe(run)));
         sent += width;
         rttMs = Math.max(...wave.map((o) => o.receivedLocal - o.sentLocal));

@@ -19,6 +19,8 @@ export interface RunShape {
   /** Each way (there and back), ms: the server decides between them. Drawn per request. */
   latencyMs?: [number, number];
   skewMs?: number;
+  /** The server answers one request at a time, each taking this long (ms): its most requests a second. */
+  serviceMs?: number;
   seed?: number;
   startMs?: number;
   only?: readonly ProbeName[];
@@ -67,12 +69,20 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
   const [lo, hi] = o.latencyMs ?? [0, 0];
   const leg = (): number => lo + random() * (hi - lo);
   let n = 0;
+  let serverFreeAt = Number.NEGATIVE_INFINITY;
+  const queued = async (): Promise<void> => {
+    if (!o.serviceMs) return;
+    const start = Math.max(clock.now(), serverFreeAt);
+    serverFreeAt = start + o.serviceMs;
+    await clock.sleep(serverFreeAt - clock.now());
+  };
   const send: Send = async (request) => {
     n++;
     const there = leg();
     const back = leg();
     const sentAt = clock.now();
     if (there) await clock.sleep(there);
+    await queued();
     const key = (request.headers['authorization'] ?? '').replace(/^Bearer /, '');
     const plan = keyPlan[key];
     const answer =
