@@ -14,6 +14,7 @@ import { deadline } from '../../core/deadline.ts';
 import { probeSend } from './send.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import type { Answer } from './answer.ts';
+import type { Sent } from './observation.ts';
 import type { DeclaredModel } from '../../spec/plans.ts';
 
 export interface ProbeContext {
@@ -70,6 +71,11 @@ export interface ProbeRun {
   subject: SeriesSubject;
   /** Where its samples go in ctx.series: `seriesName(subject)`. */
   seriesName: string;
+  /**
+   * What this probe's requests brought back, in the order the answers came: collected while it sends, judged
+   * by the response rules once it is over (run.ts), never while it sends.
+   */
+  answers: Sent[];
 }
 
 /** The series' name in report.json: "minute:free#2" (the form older reports and readers know). */

@@ -1,40 +1,15 @@
 // One probe request: GET /pets?limit=1 (cheap, no writes) with the key; its headers are parsed and
-// recorded as a sample. Judging what came back is response-judge.ts's; request.ts's `observe` does both.
+// recorded as a sample. Judging what came back is response-judge.ts's, once the probe is over (run.ts).
 import { fewest, most } from '../../core/extent.ts';
 import { ConfigError } from '../../core/errors.ts';
-import { joinUrl, type Exchange, type HttpRequest } from '../../core/exchange.ts';
-import {
-  DATE_SLACK_MS as SLACK_MS,
-  RESET_ROUNDING_MS,
-  parseRetryAfter,
-  readRateLimit,
-  type RateLimitRead,
-  type RateLimitState,
-  type RetryAfter,
-} from '../../spec/ratelimit.ts';
+import { joinUrl, type HttpRequest } from '../../core/exchange.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit } from '../../spec/ratelimit.ts';
 import type { ProbeRun, ProbeScope } from './context.ts';
+import type { Observation, QuotaKind, Sent } from './observation.ts';
+
+export type { Observation, QuotaKind, Sent } from './observation.ts';
 import type { Sample } from '../../report/model.ts';
 
-export type QuotaKind = 'minute' | 'day' | 'unknown';
-
-export interface Observation {
-  ex: Exchange;
-  status: number;
-  admitted: boolean;
-  rate?: RateLimitState;
-  retryAfter?: RetryAfter;
-  /** Server ms at the response (estimated from Date headers). */
-  serverMs: number;
-  /** Local ms the request was sent and answered, on the probe's clock. */
-  sentLocal: number;
-  receivedLocal: number;
-  /** Which quota the headers report, by their Limit figure. */
-  quota: QuotaKind;
-  /** Its sample in the series (answers of one wave are recorded in arrival order, not the server's). */
-  sample?: Sample;
-}
-
-/** A status the quota probes cannot interpret: the probe for this key stops. */
 /** An answer the probes cannot interpret: the probe ends, and `fix` says what the service must change. */
 export class ProbeStop extends Error {
   constructor(
@@ -91,12 +66,6 @@ const probeRequest = (run: ProbeRun): HttpRequest => ({
   url: joinUrl(run.ctx.baseUrl, '/pets?limit=1'),
   headers: { authorization: `Bearer ${run.k.key}`, accept: 'application/json' },
 });
-
-/** One probe answer, and its X-RateLimit-* as read (the response rules judge the problem when not ok). */
-export interface Sent {
-  o: Observation;
-  headers: RateLimitRead;
-}
 
 /** Sends one probe request and records it; stops only when the answer cannot be interpreted at all. */
 export async function sendProbe(run: ProbeRun): Promise<Sent> {

@@ -21,6 +21,17 @@ describe('probe core', () => {
     }
   });
 
+  it('keeps no state at module level: a run keeps its state in its context and ledgers', () => {
+    const files = ['', 'models/'].flatMap((sub) =>
+      readdirSync(`${dir}/${sub}`)
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+        .map((f) => `${sub}${f}`),
+    );
+    expect(files.length).toBeGreaterThan(30);
+    const stateful = /^(?:export )?(?:(?:let|var) |const \w+(?::[^=]+)? = new (?:Weak)?(?:Map|Set)\b)/m;
+    for (const file of files) expect(readFileSync(`${dir}/${file}`, 'utf8'), file).not.toMatch(stateful);
+  });
+
   it.for([-3 * 3600_000 - 17, 0, 5 * 3600_000 + 999])(
     'trusts the server clock, not ours (server skewed by %i ms)',
     async (skewMs) => {

@@ -1,14 +1,16 @@
 // Rules on every probe response, apart from sending it: §8.2's headers (present, valid, the plan's
 // figure, a plausible Reset) and a status the probes can interpret (200, or 429 over the limit).
-// request.ts judges each response by RESPONSE_RULES as it comes back, into its key's ledger.
+// A probe collects its answers (request.ts); run.ts judges them here by RESPONSE_RULES once the probe is
+// over, in the order they came, into the key's ledger.
 import { isWholeSeconds, type RateLimitRead, type RateLimitState } from '../../spec/ratelimit.ts';
 import type { Sample } from '../../report/model.ts';
 import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { verdict } from '../../report/check.ts';
 import { scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
-import { failure, rule, silent, type ProbeRule } from './findings.ts';
+import { failure, rule, silent, type Findings, type ProbeRule } from './findings.ts';
 import { earlierWindowWithRoom } from './window-edge.ts';
-import { resetEndMs, type Observation } from './observe.ts';
+import { resetEndMs } from './observe.ts';
+import type { Observation, Sent } from './observation.ts';
 
 /** One probe response, its headers as read, and the plan and windows it is judged against. */
 export interface ProbeResponse {
@@ -27,57 +29,62 @@ export interface ProbeResponse {
   last?: boolean;
 }
 
-/** Per key: how far each of its series was read, and one admitted sample with room per window (Limit, Reset). */
-interface RoomIndex {
-  read: Map<readonly Sample[], number>;
-  roomy: Map<string, Sample>;
-}
-const ROOM = new WeakMap<ProbeRun['ctx'], Map<string, RoomIndex>>();
-
 /**
- * This key's admitted answers that left room, one per window: all earlierWindowWithRoom needs. Read
- * incrementally, because a server whose Remaining never counts down answers every request with
- * Remaining = Limit, and a scan of every sample per answer is quadratic over a day probe (100,000 requests
- * for a business key).
+ * One key's response judging across its probes (run.ts makes one per key): one admitted answer with room per
+ * window (Limit, Reset), all earlierWindowWithRoom needs (a server whose Remaining never counts down answers
+ * every request with Remaining = Limit: a scan of every answer per answer is quadratic over a day probe), and
+ * the Resets held to the run's end, one per findings and window.
  */
-function roomyWindows(run: ProbeRun): Sample[] {
-  const byKey = ROOM.get(run.ctx) ?? new Map<string, RoomIndex>();
-  ROOM.set(run.ctx, byKey);
-  const index = byKey.get(run.subject.key) ?? { read: new Map(), roomy: new Map() };
-  byKey.set(run.subject.key, index);
-  for (const [name, list] of Object.entries(run.ctx.series)) {
-    if (run.ctx.subjects[name]?.key !== run.subject.key) continue;
-    for (let i = index.read.get(list) ?? 0; i < list.length; i++) {
-      const s = list[i]!;
-      const window = `${s.limit}:${s.reset}`;
-      if (s.status >= 200 && s.status < 300 && (s.remaining ?? 0) >= 1 && !index.roomy.has(window))
-        index.roomy.set(window, s);
-    }
-    index.read.set(list, list.length);
-  }
-  return [...index.roomy.values()];
+export interface KeyResponses {
+  roomy: Map<string, Sample>;
+  held: Map<Findings, Map<string, ProbeResponse>>;
 }
 
-function answeredPastItsWindow(run: ProbeRun, o: Observation, rate: RateLimitState | undefined): boolean {
+export const keyResponses = (): KeyResponses => ({ roomy: new Map(), held: new Map() });
+
+function addRoom(key: KeyResponses, s: Sample | undefined): void {
+  if (!s || s.status < 200 || s.status >= 300 || (s.remaining ?? 0) < 1) return;
+  const window = `${s.limit}:${s.reset}`;
+  if (!key.roomy.has(window)) key.roomy.set(window, s);
+}
+
+function answeredPastItsWindow(
+  run: ProbeRun,
+  key: KeyResponses,
+  o: Observation,
+  rate: RateLimitState | undefined,
+): boolean {
   if (!rate || rate.remaining !== rate.limit) return false;
   const answer = { sentLocal: o.sentLocal, limit: rate.limit, reset: rate.reset, sample: o.sample };
-  return (
-    earlierWindowWithRoom(answer, roomyWindows(run), (serverMs) => run.ctx.serverClock.toLocalNotBefore(serverMs)) !==
-    undefined
-  );
+  const toLocal = (serverMs: number): number | undefined => run.ctx.serverClock.toLocalNotBefore(serverMs);
+  return earlierWindowWithRoom(answer, [...key.roomy.values()], toLocal) !== undefined;
 }
 
 /**
  * The response as its rules see it: what came back (its headers as sendProbe read them), and what this
  * key's samples then say of its window.
  */
-export function responseOf(run: ProbeRun, o: Observation, headers: RateLimitRead): ProbeResponse {
+function responseOf(run: ProbeRun, key: KeyResponses, { o, headers }: Sent): ProbeResponse {
   return {
     scope: scopeOf(run),
     o,
     headers,
-    pastItsWindow: answeredPastItsWindow(run, o, headers.ok ? headers.value : undefined),
+    pastItsWindow: answeredPastItsWindow(run, key, o, headers.ok ? headers.value : undefined),
   };
+}
+
+/**
+ * A probe's answers, judged in the order they came into its findings: each against what the key's answers up
+ * to it (this probe's and its earlier probes') say of its window. Called once per probe, when it is over.
+ */
+export function judgeResponses(run: ProbeRun, key: KeyResponses): void {
+  for (const sent of run.answers) {
+    addRoom(key, sent.o.sample);
+    const response = responseOf(run, key, sent);
+    run.f.judge(RESPONSE_RULES, response);
+    holdReset(key, run.f, response);
+  }
+  run.answers.length = 0;
 }
 
 /** 200, or 429 over the limit: anything else, the probe for this key cannot interpret and stops (request.ts). */
@@ -171,29 +178,25 @@ export const RESPONSE_RULES: readonly ProbeRule<ProbeResponse>[] = [
  */
 const heldAhead = (r: ProbeResponse): boolean => valid(r)!.reset * 1000 > r.o.serverMs;
 
-/** Per key (its findings) and window (quota and Reset): the window's first answer, the one furthest from its Reset. */
-type Held = Map<ProbeRun['f'], Map<string, ProbeResponse>>;
-const HELD = new WeakMap<ProbeRun['ctx'], Held>();
-
-export function holdReset(run: ProbeRun, r: ProbeResponse): void {
+function holdReset(key: KeyResponses, f: Findings, r: ProbeResponse): void {
   const v = valid(r);
   if (!v || r.o.quota === 'unknown' || resetEndMs(r.scope, r.o) !== undefined || !heldAhead(r)) return;
-  const held = HELD.get(run.ctx) ?? new Map<ProbeRun['f'], Map<string, ProbeResponse>>();
-  HELD.set(run.ctx, held);
-  const windows = held.get(run.f) ?? new Map<string, ProbeResponse>();
-  held.set(run.f, windows);
+  const windows = key.held.get(f) ?? new Map<string, ProbeResponse>();
+  key.held.set(f, windows);
   // One answer per window: a server whose every Reset is wrong keeps as many as it has windows, not answers.
   const window = `${r.o.quota}:${v.reset}`;
   if (!windows.has(window)) windows.set(window, r);
 }
 
 /** The held Resets, judged on the server's clock as the whole run's Dates tell it (run.ts, at the end). */
-export function judgeHeld(ctx: ProbeRun['ctx']): void {
-  for (const [f, windows] of HELD.get(ctx) ?? []) {
-    for (const r of windows.values()) {
-      const serverMs = ctx.serverClock.toServer(r.o.receivedLocal) ?? r.o.serverMs;
-      f.judge([reset], { ...r, o: { ...r.o, serverMs }, last: true });
+export function judgeHeld(ctx: ProbeRun['ctx'], keys: readonly KeyResponses[]): void {
+  for (const key of keys) {
+    for (const [f, windows] of key.held) {
+      for (const r of windows.values()) {
+        const serverMs = ctx.serverClock.toServer(r.o.receivedLocal) ?? r.o.serverMs;
+        f.judge([reset], { ...r, o: { ...r.o, serverMs }, last: true });
+      }
     }
+    key.held.clear();
   }
-  HELD.delete(ctx);
 }

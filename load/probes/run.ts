@@ -14,7 +14,7 @@ import { ISOLATION_RULES, isolationOf, probeIsolation } from './isolation.ts';
 import { minuteOf, probeMinute } from './minute.ts';
 import { MINUTE_RULES, minuteEnded } from './minute-rules.ts';
 import { ProbeStop } from './observe.ts';
-import { judgeHeld } from './response-judge.ts';
+import { judgeHeld, judgeResponses, keyResponses, type KeyResponses } from './response-judge.ts';
 import { HeldBack, WaitCapped } from './bounds.ts';
 import type { WindowCount } from './window.ts';
 
@@ -49,12 +49,14 @@ function cutOf(error: unknown): Unjudged | undefined {
 }
 
 /**
- * Runs a probe that fills its observation, then judges it by the probe's rules. A probe stopped by an
- * uninterpretable answer or cut short by a wait ends (the run goes on with the next probe) and leaves
- * its observation with the cut: the rules that needed the rest say why (findings.ts).
+ * Runs a probe that fills its observation, then judges its answers by the response rules and its
+ * observation by the probe's rules. A probe stopped by an uninterpretable answer or cut short by a wait ends
+ * (the run goes on with the next probe) and leaves its observation with the cut: the rules that needed the
+ * rest say why (findings.ts).
  */
 async function judged<O extends Observed>(
   run: ProbeRun,
+  responses: KeyResponses,
   probe: ProbeName,
   rules: readonly ProbeRule<O>[],
   seen: O,
@@ -67,6 +69,7 @@ async function judged<O extends Observed>(
     if (!cut) throw error;
     seen.cut = cut;
   }
+  judgeResponses(run, responses);
   run.f.judge(rules, seen, PROBE_CHECKS[probe]);
 }
 
@@ -79,9 +82,10 @@ export async function runProbes(
   if (keys.length === 0) throw new AbortRunError('BUDGET', 'no keys to probe');
   const names = labels(keys);
   const findings: Findings[] = names.map((name) => createFindings(name, secrets));
+  const responses: KeyResponses[] = keys.map(() => keyResponses());
   const runOf = (i: number, probe: ProbeName, f = findings[i]!): ProbeRun => {
     const subject = { probe, plan: keys[i]!.plan.name, key: names[i]! };
-    return { ctx, k: keys[i]!, f, subject, seriesName: seriesName(subject) };
+    return { ctx, k: keys[i]!, f, subject, seriesName: seriesName(subject), answers: [] };
   };
   const wants = (p: ProbeName): boolean => only.includes(p);
 
@@ -98,11 +102,13 @@ export async function runProbes(
       total: keys.length,
       etaMs: 2 * ctx.windows.minuteSeconds * 1000,
     });
-    const others = keys.map((_, j) => runOf(j, 'isolation')).filter((_, j) => j !== i);
+    const others = keys.map((_, j) => j).filter((j) => j !== i);
+    const otherRuns = others.map((j) => runOf(j, 'isolation'));
     const isolation = isolationOf(run);
-    const spend = isolate ? (count: WindowCount) => probeIsolation(isolation, count, others) : undefined;
+    const spend = isolate ? (count: WindowCount) => probeIsolation(isolation, count, otherRuns) : undefined;
     const minute = minuteOf(run);
-    await judged(run, 'minute', MINUTE_RULES, minute, (seen) => probeMinute(run, seen, spend));
+    await judged(run, responses[i]!, 'minute', MINUTE_RULES, minute, (seen) => probeMinute(run, seen, spend));
+    for (const [n, j] of others.entries()) judgeResponses(otherRuns[n]!, responses[j]!);
     // Judged into the spender's own findings, whether or not the minute probe's are reported; why the minute
     // probe ended early is isolation's why too (it rides on the minute's spent window).
     const ended = minuteEnded(minute);
@@ -125,10 +131,10 @@ export async function runProbes(
       await mine;
       const burst = runOf(i, 'burst');
       if (wants('burst') && stopped === undefined)
-        await judged(burst, 'burst', BURST_RULES, burstOf(burst), (seen) => probeBurst(burst, seen));
+        await judged(burst, responses[i]!, 'burst', BURST_RULES, burstOf(burst), (seen) => probeBurst(burst, seen));
       const day = runOf(i, 'day');
       if (wants('day') && stopped === undefined)
-        await judged(day, 'day', DAY_RULES, dayOf(day), (seen) => probeDay(day, seen));
+        await judged(day, responses[i]!, 'day', DAY_RULES, dayOf(day), (seen) => probeDay(day, seen));
     } catch (error) {
       stopped ??= error; // the other chains stop before their next probe
       throw error;
@@ -136,7 +142,7 @@ export async function runProbes(
   });
   await Promise.allSettled(chains);
   if (stopped !== undefined) throw stopped;
-  judgeHeld(ctx);
+  judgeHeld(ctx, responses);
 
   for (const [i, f] of findings.entries()) {
     for (const probe of only) {
