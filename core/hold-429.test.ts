@@ -168,37 +168,61 @@ const step = fc.record({
   burst: fc.integer({ min: 1, max: 4 }),
 });
 
+type Drawn = Partial<Record<'Bearer a' | 'Bearer b', Array<{ status: number; retryAfter: RetryAfterForm }>>>;
+type Step = { key: string; gapMs: number; burst: number };
+type RetryAfterForm = string | { date: number } | undefined;
+
+/** One hostile run: the caller's steps against the drawn scripts; no early send, and never past the caps. */
+async function hostileRun(drawn: Drawn, steps: readonly Step[]): Promise<void> {
+  const clock = createFakeClock(1_000_000);
+  const log: Logged[] = [];
+  const answers = Object.fromEntries(
+    Object.entries(drawn).map(([k, list]) => [
+      k,
+      list.map((a) => ({ status: a.status, headers: headersOf(a.retryAfter, clock) })),
+    ]),
+  );
+  const o = options(clock, { maxInRow: 4, maxHeldPerRun: 6 });
+  const send = hold429(o)(scripted(clock, answers, log));
+  for (const s of steps) {
+    await clock.sleep(s.gapMs);
+    await Promise.allSettled(Array.from({ length: s.burst }, () => send(requestOn(s.key))));
+  }
+  expect(earlySends(log)).toEqual([]);
+  expect(longestRunOf429s(log)).toBeLessThanOrEqual(o.maxInRow);
+}
+
 describe('hold429 against hostile limiters (fast-check)', () => {
   it('never sends on a key before its last 429 allows, and never past the caps', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.dictionary(fc.constantFrom('Bearer a', 'Bearer b'), fc.array(answer, { minLength: 1, maxLength: 12 })),
         fc.array(step, { maxLength: 30 }),
-        async (drawn, steps) => {
-          const clock = createFakeClock(1_000_000);
-          const log: Logged[] = [];
-          const answers = Object.fromEntries(
-            Object.entries(drawn).map(([k, list]) => [
-              k,
-              list.map((a) => ({ status: a.status, headers: headersOf(a.retryAfter, clock) })),
-            ]),
-          );
-          const o = options(clock, { maxInRow: 4, maxHeldPerRun: 6 });
-          const send = hold429(o)(scripted(clock, answers, log));
-          for (const s of steps) {
-            await clock.sleep(s.gapMs);
-            await Promise.allSettled(Array.from({ length: s.burst }, () => send(requestOn(s.key))));
-          }
-          expect(earlySends(log)).toEqual([]);
-          expect(longestRunOf429s(log)).toBeLessThanOrEqual(o.maxInRow);
-        },
+        hostileRun,
       ),
       { numRuns: 300 },
     );
   });
+
+  // Seed -1556117704: a wave answered 429, 200, 429 left its last 429 uncounted (the 200 had ended the run),
+  // and the waves of 429s after it made five in a row where the cap is four.
+  it('a 429 answered after an admission in the same wave begins a new run of 429s', async () => {
+    const ra = (retryAfter: RetryAfterForm) => ({ status: 429, retryAfter });
+    const ok = { status: 200, retryAfter: undefined };
+    const a = (burst: number) => ({ key: 'a', gapMs: 0, burst });
+    await hostileRun({ 'Bearer a': [ok, ok, ra({ date: 0 }), ra('soon'), ok, ra(undefined)] }, [
+      a(3),
+      a(3),
+      { key: 'b', gapMs: 0, burst: 1 },
+      a(1),
+      a(2),
+      a(2),
+      a(2),
+    ]);
+  });
 });
 
-function headersOf(form: string | { date: number } | undefined, clock: FakeClock): Record<string, string> | undefined {
+function headersOf(form: RetryAfterForm, clock: FakeClock): Record<string, string> | undefined {
   if (form === undefined) return undefined;
   if (typeof form === 'string') return { 'retry-after': form };
   // An HTTP-date is read against the answer's Date: a getter, so both come from the clock at answer time.

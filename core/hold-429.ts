@@ -101,9 +101,10 @@ export function hold429(o: Hold429Options): Layer {
     await waitOut(h);
     const nth = (h.sent += 1);
     const exchange = await next(request);
-    // Any admission ends the run of 429s (the hold already set stays): the key is answered again.
+    // Any admission ends the run of 429s (the hold already set stays): the key is answered again, and a 429
+    // answered after it begins a new run, whenever its request was sent.
     if (exchange.response.status === 429) after429(h, exchange, nth);
-    else h.inRow = 0;
+    else [h.inRow, h.before] = [0, 0];
     return exchange;
   };
 }

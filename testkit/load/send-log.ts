@@ -42,7 +42,8 @@ export function earlySends(log: readonly Logged[]): Logged[] {
 
 /**
  * The most 429s in a row on one key, each answered to a request sent after the previous 429 arrived (a
- * wave sent together is one); any other answer ends the run. Answers of one key come back in send order.
+ * wave sent together is one); any other answer ends the run, and the next 429 begins a new one whenever its
+ * request was sent. Answers of one key come back in send order.
  */
 export function longestRunOf429s(log: readonly Logged[]): number {
   const inFlight: Record<string, number[]> = {};
@@ -54,8 +55,8 @@ export function longestRunOf429s(log: readonly Logged[]): number {
     if (e.kind === 'send') (inFlight[e.key] ??= []).push(seq++);
     if (e.kind !== 'answer') continue;
     const sent = inFlight[e.key]!.shift()!;
-    if (e.status !== 429) run[e.key] = 0;
-    else if (sent > (last429[e.key] ?? -1)) {
+    if (e.status !== 429) [run[e.key], last429[e.key]] = [0, 0];
+    else if (sent >= (last429[e.key] ?? 0)) {
       run[e.key] = (run[e.key] ?? 0) + 1;
       last429[e.key] = seq;
     }
