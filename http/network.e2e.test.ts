@@ -17,8 +17,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => corp?.close());
 
+// A refusal is told by what the socket or the proxy reports, long before this timeout: each one is asked to come
+// in under half of it, a bound a loaded CI runner's TLS handshakes through squid still keep (2.4 s seen beside
+// five other test files on 2 cores).
+const TIMEOUT_MS = 10_000;
+const FAST_MS = TIMEOUT_MS / 2;
+
 async function get(base: string, flags: NetworkFlags, env: Record<string, string> = {}) {
-  const transport = createNodeTransport({ timeoutMs: 3_000, network: resolveNetwork(flags, env) });
+  const transport = createNodeTransport({ timeoutMs: TIMEOUT_MS, network: resolveNetwork(flags, env) });
   const started = Date.now();
   try {
     const { response } = await transport.send({
@@ -109,7 +115,7 @@ describe.skipIf(NETWORK_SKIP !== undefined)(
       expect(r.error?.message).toMatch(
         /refused the TLS handshake for want of a client certificate .*--client-cert PATH --client-key PATH/,
       );
-      expect(r.ms).toBeLessThan(2_000);
+      expect(r.ms).toBeLessThan(FAST_MS);
     });
 
     const refusals: ReadonlyArray<readonly [string, () => string, RegExp]> = [
@@ -125,11 +131,11 @@ describe.skipIf(NETWORK_SKIP !== undefined)(
         /cannot connect to the proxy http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/,
       ],
     ];
-    test.for(refusals)('%s: PROXY, naming the proxy, within 2 s', async ([, proxy, text]) => {
+    test.for(refusals)('%s: PROXY, naming the proxy, long before the timeout', async ([, proxy, text]) => {
       const r = await get(corp.tlsBase, { proxy: proxy(), caFile: corp.pki.caCert });
       expect(r.error?.code).toBe('TRANSPORT_PROXY');
       expect(r.error?.message).toMatch(text);
-      expect(r.ms).toBeLessThan(2_000);
+      expect(r.ms).toBeLessThan(FAST_MS);
     });
 
     test('credentials in the proxy URL are used, and never printed', async () => {
