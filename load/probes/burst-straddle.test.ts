@@ -40,8 +40,8 @@ async function burstCheck(seed: number, spreadMs: number, faults?: ReferenceOpti
     progress: silentProgress,
   });
   // As the minute probe tells it (certify runs it first): at this spread the minute probe itself cannot count.
-  ctx.models['free'] = { model: 'fixed', start: 'aligned', why: 'told by the test' };
-  const r = await runProbes(ctx, [{ key, plan: resolvePlan(plans, 'free') }], ['burst'], [key]);
+  const told = { free: { model: 'fixed', start: 'aligned', why: 'told by the test' } } as const;
+  const r = await runProbes(ctx, [{ key, plan: resolvePlan(plans, 'free') }], ['burst'], [key], told);
   return r.checks.find((c) => c.id === 'quota.burst.exact[free]');
 }
 

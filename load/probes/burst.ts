@@ -2,7 +2,7 @@
 // admit exactly the limit, and the Remaining values handed out must be distinct and contiguous.
 // `probeBurst` sends and records the burst; BURST_RULES judge it.
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
-import { labelOf, scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
+import { scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import {
   failure,
@@ -315,9 +315,10 @@ export const BURST_RULES: readonly ProbeRule<BurstObservation>[] = [
   ...unreached(PROBE_CHECKS.burst, (o: BurstObservation) => notReached(o, BURST, UNEXPLAINED)),
 ];
 
-export const burstOf = (run: ProbeRun): BurstObservation => ({
+/** `model`: the key's model as its minute probe told it (none when it did not run). */
+export const burstOf = (run: ProbeRun, model: ModelVerdict | undefined): BurstObservation => ({
   scope: scopeOf(run),
-  model: run.ctx.models[labelOf(run)],
+  model,
 });
 
 /**

@@ -12,7 +12,6 @@ import { formatBound } from '../../core/duration.ts';
 import { counter } from '../../core/count.ts';
 import { deadline } from '../../core/deadline.ts';
 import { probeSend } from './send.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
 import type { Answer } from './answer.ts';
 import type { Sent } from './observation.ts';
 import type { DeclaredModel } from '../../spec/plans.ts';
@@ -33,8 +32,6 @@ export interface ProbeContext {
   maxWaitMs: number;
   /** Local ms past which no probe sends or waits (the run's printed bound); none when undefined. */
   deadline?: number;
-  /** The limiter's model per key label, as the minute probe found it (burst, isolation and day judge by it). */
-  models: Record<string, ModelVerdict>;
   /** The model the vendor declared its plans follow (reading.ts); undefined: the specification's window reading. */
   declared?: DeclaredModel;
   /** Requests handed to the transport so far, tries included. */
@@ -81,10 +78,10 @@ export interface ProbeRun {
 /** The series' name in report.json: "minute:free#2" (the form older reports and readers know). */
 export const seriesName = (s: SeriesSubject): string => `${s.probe}:${s.key}`;
 
-type ContextOptions = Omit<
-  ProbeContext,
-  'serverClock' | 'series' | 'subjects' | 'maxWaitMs' | 'models' | 'requests'
-> & { serverClock?: ServerClock; maxWaitMs?: number | undefined };
+type ContextOptions = Omit<ProbeContext, 'serverClock' | 'series' | 'subjects' | 'maxWaitMs' | 'requests'> & {
+  serverClock?: ServerClock;
+  maxWaitMs?: number | undefined;
+};
 
 /** `options.send` is the bare transport: the probes' stack of layers (send.ts) is built here, around it. */
 export function createContext(options: ContextOptions): ProbeContext {
@@ -106,7 +103,6 @@ export function createContext(options: ContextOptions): ProbeContext {
     serverClock: options.serverClock ?? createServerClock(),
     series: {},
     subjects: {},
-    models: {},
     maxWaitMs,
   };
 }

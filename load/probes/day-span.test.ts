@@ -75,9 +75,9 @@ describe("the day probe's declaration covers each phase's give-up and the wait u
       windows: plans.windows,
       progress: silentProgress,
     });
-    ctx.models['free'] = { model: 'token-bucket', why: 'told as the minute probe tells it' };
+    const told = { free: { model: 'token-bucket', why: 'told as the minute probe tells it' } } as const;
     const start = t.clock.now();
-    const r = await runProbes(ctx, [{ key, plan: resolvePlan(bucketPlans, 'free') }], ['day'], [key]);
+    const r = await runProbes(ctx, [{ key, plan: resolvePlan(bucketPlans, 'free') }], ['day'], [key], told);
     const pacedMs = t.clock.now() - start;
     expect(r.checks.find((c) => c.id === 'quota.day.exact[free]')?.failures[0]?.message).toMatch(
       /without a day-quota 429 .*a token-bucket limiter at most/,

@@ -7,7 +7,6 @@ import type { ProgressEvent } from '../../core/progress.ts';
 import type { Sample } from '../../report/model.ts';
 import {
   keySamples,
-  labelOf,
   localPast,
   MARGIN_MS,
   notWaited,
@@ -76,9 +75,10 @@ export interface DayObservation extends Observed {
   count?: DayCount & { start: number; samples: readonly Sample[] };
 }
 
-export const dayOf = (run: ProbeRun): DayObservation => ({
+/** `model`: the key's model as its minute probe told it (none when it did not run). */
+export const dayOf = (run: ProbeRun, model: ModelVerdict | undefined): DayObservation => ({
   scope: scopeOf(run),
-  model: run.ctx.models[labelOf(run)],
+  model,
   examined: [],
   searched: [],
 });

@@ -2,7 +2,8 @@
 // It rides on the minute probe's exhausted window, so it costs one request per other key. It sends and
 // records (`probeIsolation`); ISOLATION_RULES judge what it saw.
 import { verdict } from '../../report/check.ts';
-import { keySamples, labelOf, type ProbeRun } from './context.ts';
+import { keySamples, type ProbeRun } from './context.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { failure, missing, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
 import { isFixed } from './models/unknown.ts';
@@ -31,12 +32,12 @@ export const isolationOf = (spent: ProbeRun, alone = false): IsolationObservatio
 export async function probeIsolation(
   seen: IsolationObservation,
   count: WindowCount,
-  others: ProbeRun[],
+  others: ReadonlyArray<{ run: ProbeRun; model: ModelVerdict | undefined }>,
 ): Promise<void> {
   seen.spent = { rejected: count.rejected !== undefined, endMs: count.endMs };
   if (!count.rejected) return;
-  for (const other of others) {
-    const explained = ownStateExplains(other); // before this request joins its series
+  for (const { run: other, model } of others) {
+    const explained = ownStateExplains(other, model); // before this request joins its series
     seen.answers.push({ plan: other.k.plan.name, o: await observe(other), explained });
   }
 }
@@ -86,9 +87,7 @@ export const ISOLATION_RULES: readonly ProbeRule<IsolationObservation>[] = [
  * (a counter's last window still weighs); its Remaining only grows while it is idle, so its last answer
  * tells: Remaining 0 then explains a refusal now.
  */
-function ownStateExplains(other: ProbeRun): boolean {
-  const label = labelOf(other);
-  const model = other.ctx.models[label];
+function ownStateExplains(other: ProbeRun, model: ModelVerdict | undefined): boolean {
   if (model === undefined || isFixed(model)) return false;
   const last = keySamples(other).reduce<{ t: number; remaining?: number; status: number } | undefined>(
     (a, b) => (a === undefined || b.t >= a.t ? b : a),

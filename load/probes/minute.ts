@@ -6,7 +6,6 @@
 import {
   answersBefore,
   keySamples,
-  labelOf,
   localPast,
   MARGIN_MS,
   notWaited,
@@ -263,9 +262,8 @@ async function recountInFreshDay(run: ProbeRun, count: WindowCount, day: DayWait
   return (await exhaustWindow(run, false, 1)) ?? undefined;
 }
 
-/** The model is the other probes' too (burst, isolation and day judge by it). */
-function remember(run: ProbeRun, seen: MinuteObservation, model: ModelVerdict): void {
-  run.ctx.models[labelOf(run)] = model;
+/** The model is the other probes' too: run.ts hands `seen.model` to the key's burst and day probes. */
+function remember(seen: MinuteObservation, model: ModelVerdict): void {
   seen.model = model;
 }
 
@@ -296,13 +294,13 @@ export async function probeMinute(
   seen.fresh = fresh !== undefined;
   if (!count.rejected) {
     const model = await modelOf(run, count);
-    remember(run, seen, model);
+    remember(seen, model);
     judgeBy(run, seen, count, model);
     return;
   }
   const retried = await recover(run, count, day);
   const model = await modelOf(run, count, retried);
-  remember(run, seen, model);
+  remember(seen, model);
   seen.retried = retried;
   seen.samples = keySamples(run);
   const next = nextWindowByCount(retried, model)

@@ -17,6 +17,7 @@ import { ProbeStop } from './observe.ts';
 import { judgeHeld, judgeResponses, keyResponses, type KeyResponses } from './response-judge.ts';
 import { HeldBack, WaitCapped } from './bounds.ts';
 import type { WindowCount } from './window.ts';
+import type { ModelVerdict } from './models/minute-count.ts';
 
 export interface ProbeResults {
   checks: CheckResult[];
@@ -73,16 +74,22 @@ async function judged<O extends Observed>(
   run.f.judge(rules, seen, PROBE_CHECKS[probe]);
 }
 
+/**
+ * `told`: a model per key label known before the run (a test standing in for an earlier minute probe); each
+ * key's minute probe tells its own, which its burst, day and the isolation requests it receives are judged by.
+ */
 export async function runProbes(
   ctx: ProbeContext,
   keys: KeyUnderTest[],
   only: readonly ProbeName[],
   secrets: readonly string[],
+  told: Readonly<Record<string, ModelVerdict>> = {},
 ): Promise<ProbeResults> {
   if (keys.length === 0) throw new AbortRunError('BUDGET', 'no keys to probe');
   const names = labels(keys);
   const findings: Findings[] = names.map((name) => createFindings(name, secrets));
   const responses: KeyResponses[] = keys.map(() => keyResponses());
+  const models: Array<ModelVerdict | undefined> = names.map((name) => told[name]);
   const runOf = (i: number, probe: ProbeName, f = findings[i]!): ProbeRun => {
     const subject = { probe, plan: keys[i]!.plan.name, key: names[i]! };
     return { ctx, k: keys[i]!, f, subject, seriesName: seriesName(subject), answers: [] };
@@ -103,12 +110,13 @@ export async function runProbes(
       etaMs: 2 * ctx.windows.minuteSeconds * 1000,
     });
     const others = keys.map((_, j) => j).filter((j) => j !== i);
-    const otherRuns = others.map((j) => runOf(j, 'isolation'));
+    const otherRuns = others.map((j) => ({ run: runOf(j, 'isolation'), model: models[j] }));
     const isolation = isolationOf(run);
     const spend = isolate ? (count: WindowCount) => probeIsolation(isolation, count, otherRuns) : undefined;
     const minute = minuteOf(run);
     await judged(run, responses[i]!, 'minute', MINUTE_RULES, minute, (seen) => probeMinute(run, seen, spend));
-    for (const [n, j] of others.entries()) judgeResponses(otherRuns[n]!, responses[j]!);
+    models[i] = minute.model ?? models[i];
+    for (const [n, j] of others.entries()) judgeResponses(otherRuns[n]!.run, responses[j]!);
     // Judged into the spender's own findings, whether or not the minute probe's are reported; why the minute
     // probe ended early is isolation's why too (it rides on the minute's spent window).
     const ended = minuteEnded(minute);
@@ -131,10 +139,12 @@ export async function runProbes(
       await mine;
       const burst = runOf(i, 'burst');
       if (wants('burst') && stopped === undefined)
-        await judged(burst, responses[i]!, 'burst', BURST_RULES, burstOf(burst), (seen) => probeBurst(burst, seen));
+        await judged(burst, responses[i]!, 'burst', BURST_RULES, burstOf(burst, models[i]), (seen) =>
+          probeBurst(burst, seen),
+        );
       const day = runOf(i, 'day');
       if (wants('day') && stopped === undefined)
-        await judged(day, responses[i]!, 'day', DAY_RULES, dayOf(day), (seen) => probeDay(day, seen));
+        await judged(day, responses[i]!, 'day', DAY_RULES, dayOf(day, models[i]), (seen) => probeDay(day, seen));
     } catch (error) {
       stopped ??= error; // the other chains stop before their next probe
       throw error;
