@@ -23,6 +23,13 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
     ...declaredBucket([{ name: 'gcra', service: 'gcra', expect: 'pass' }, ...twins('gcra')]),
     undeclaredBucket('gcra'),
   ],
+  // Fastify 5 + @fastify/rate-limit 11 registered once per quota, Reset rewritten to the window's end; stock, its Reset
+  // is the seconds until that end (§8.2 asks for a Unix time), the one rule it breaks.
+  fastify: [
+    { name: 'fastify', service: 'fastify', expect: 'pass' },
+    ...twins('fastify'),
+    { name: 'fastify-stock', service: 'fastify-stock', expect: 'quota.headers.reset' },
+  ],
   slowapi: [{ name: 'slowapi', service: 'slowapi', expect: 'pass' }, ...twins('slowapi')],
   // slowapi Limiter(strategy="moving-window"): limits' log of the last window, Reset = its oldest request's expiry + 1 s.
   // Its noDay twin runs the minute probe too: it tells the model, so the day is judged as a log's (paced at the

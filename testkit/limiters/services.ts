@@ -1,6 +1,7 @@
 // Every limiter service by name, for the e2e proofs, the repeat bench and `npx tsx testkit/limiters/serve.ts`.
 import { erlService } from './express-rate-limit.ts';
 import type { LimiterFault } from './faults.ts';
+import { fastifyService } from './fastify-rate-limit.ts';
 import { gcraService } from './gcra.ts';
 import { rlfService } from './rate-limiter-flexible.ts';
 import { rlfRedisService } from './rlf-redis.ts';
@@ -23,6 +24,10 @@ export const NODE_SERVICES = {
   'token-bucket-twice': (o: ServiceOptions, fault?: LimiterFault) => tokenBucketTwiceService({ ...o, fault }),
   /** GCRA written here (no in-memory Node library exists). */
   gcra: (o: ServiceOptions, fault?: LimiterFault) => gcraService({ ...o, fault }),
+  /** Fastify 5 + @fastify/rate-limit 11 registered per quota, stock headers: Reset in seconds to go (not §8.2). */
+  'fastify-stock': (o: ServiceOptions, fault?: LimiterFault) => fastifyService({ ...o, reset: 'stock', fault }),
+  /** the same with the team's fix: Reset rewritten in onSend to the window's end as a Unix timestamp. */
+  fastify: (o: ServiceOptions, fault?: LimiterFault) => fastifyService({ ...o, reset: 'window-end', fault }),
 } as const satisfies Record<string, (o: ServiceOptions, fault?: LimiterFault) => Promise<RunningService>>;
 
 export type NodeServiceName = keyof typeof NODE_SERVICES;
