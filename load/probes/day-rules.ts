@@ -26,7 +26,7 @@ import {
   retryAfterForm,
   retryAfterPresent,
 } from './judge.ts';
-import type { Observation } from './observe.ts';
+import { resetEndMs, type Observation } from './observe.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { fixedRuleSkip, modelFix, untold } from './models/unknown.ts';
 import { readingFor } from './reading.ts';
@@ -47,6 +47,29 @@ const unknownModel = (why: string): Verdict =>
 const END_UNKNOWN_FIX =
   "a day-quota 429 whose Retry-After (or X-RateLimit-Reset) names the day window's end, within one day window";
 const SEARCH = "the search for the day quota's 429 (requests paced at the minute limit)";
+
+/**
+ * Why the day's 429 pinned down no day window. Its X-RateLimit-Reset naming no instant within the window (a
+ * count of seconds to go, say) is quota.headers.reset's finding: the Retry-After beside it says when to come
+ * back, not where the day began, so the day the count ran in is not shown.
+ */
+function endUnknown(o: Day, final: Observation): Unjudged {
+  const reset = final.rate?.reset;
+  if (final.quota !== 'day' || reset === undefined || resetEndMs(o.scope, final) !== undefined)
+    return {
+      reason: "the day quota's 429 does not say when the day window ends within one day window",
+      fix: END_UNKNOWN_FIX,
+    };
+  const retry = final.retryAfter
+    ? `; its Retry-After (${final.retryAfter.raw}) says when to come back, not where the day began`
+    : '';
+  return {
+    reason:
+      `the day quota's 429 reports X-RateLimit-Reset ${reset}, no instant within the day window (quota.headers.reset)${retry}: ` +
+      'no day window is pinned down to count in',
+    fix: "an X-RateLimit-Reset that is the Unix time (s) of the day window's end (§8.2)",
+  };
+}
 const FRESH_DAY = 'the count of a fresh day window';
 
 /** The model a day that is not a fixed window's is judged by: the minute probe's, or the one its own Resets show. */
@@ -108,11 +131,7 @@ function dayGap(o: Day): Unjudged {
           }
         : NO_DAY_EVIDENCE;
     case 'unfound':
-      if (p.s.kind === 'end-unknown')
-        return {
-          reason: "the day quota's 429 does not say when the day window ends within one day window",
-          fix: END_UNKNOWN_FIX,
-        };
+      if (p.s.kind === 'end-unknown') return endUnknown(o, p.s.final);
       if (p.s.kind === 'too-slow')
         return no429(
           `at the pace this target allows (${Math.round(p.s.perDayAtPace)} admitted per day window) the day quota of ${perDay} cannot be reached`,
@@ -199,11 +218,10 @@ function countedExact(o: Day, c: Counted): Verdict {
 
 function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
   const { perDay, perMinute } = o.scope.k.plan;
-  if (s.kind === 'end-unknown')
-    return verdict.unjudged(
-      "the day quota's 429 does not say when the day window ends within one day window",
-      END_UNKNOWN_FIX,
-    );
+  if (s.kind === 'end-unknown') {
+    const why = endUnknown(o, s.final);
+    return verdict.unjudged(why.reason, why.fix);
+  }
   if (s.kind === 'too-slow') {
     return verdict.unjudged(
       `at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be ` +

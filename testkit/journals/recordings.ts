@@ -42,6 +42,20 @@ export interface FixedVerdict {
   checks: Record<string, { outcome: string; messages: string[]; reason?: string; fix?: string }>;
 }
 
+/** fastify-stock's day checks of one key, unjudged for its day 429's Reset (`reset` seconds to go). */
+function resetAsSecondsToGo(key: string, reset: number): FixedVerdict['checks'] {
+  const skip = {
+    outcome: 'skip',
+    messages: [],
+    reason:
+      `the day quota's 429 reports X-RateLimit-Reset ${reset}, no instant within the day window (quota.headers.reset); its ` +
+      `Retry-After (${reset}) says when to come back, not where the day began: no day window is pinned down to count in`,
+    fix: "an X-RateLimit-Reset that is the Unix time (s) of the day window's end (§8.2)",
+  };
+  const ids = ['day.exact', 'day.retry-after', 'day.headers', 'rejected.consume'];
+  return Object.fromEntries(ids.map((id) => [`quota.${id}[${key}]`, skip]));
+}
+
 export const RECORDINGS: Recording[] = [
   { name: 'reference', reference: {} },
   { name: 'reference-sliding-log', reference: { variants: { limiterModel: 'sliding-log' } } },
@@ -51,6 +65,19 @@ export const RECORDINGS: Recording[] = [
   { name: 'rlf', proof: 'rlf' },
   { name: 'token-bucket', proof: 'token-bucket' },
   { name: 'token-bucket-overAdmit', proof: 'token-bucket overAdmit' },
+  // Fastify's rate-limit plugin as it comes: X-RateLimit-Reset in seconds to go, not a Unix time (§8.2).
+  {
+    name: 'fastify-stock',
+    proof: 'fastify-stock',
+    fixed: {
+      why:
+        "each day 429's Reset was a count of seconds to go: the day checks were left unjudged as if the 429 said " +
+        "nothing of the day's end, though its Retry-After did; day-rules.ts endUnknown names the Reset as the cause",
+      exit: 1,
+      verdict: 'fail',
+      checks: { ...resetAsSecondsToGo('free', 10), ...resetAsSecondsToGo('pro', 4) },
+    },
+  },
   // Reset floored to the second (one window's end can read as two seconds), two replicas, nginx's Date.
   { name: 'rlf-redis', proof: 'rlf-redis' },
   { name: 'rlf-redis-wrongRemaining', proof: 'rlf-redis wrongRemaining' },
