@@ -3,7 +3,7 @@
 // lists them, which puts the limiter proofs, a minute or two each, at the end. Durations come from a vitest
 // JSON report (`npx tsx scripts/test-order.ts REPORT.json` rewrites test-durations.json); a file not listed
 // runs after the listed ones, in vitest's own order.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestSpecification } from 'vitest/node';
@@ -34,13 +34,9 @@ export function longestFirst<T>(files: readonly T[], pathOf: (f: T) => string, s
     .map(({ f }) => f);
 }
 
-const readDurations = (): Record<string, number> => {
-  try {
-    return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
-  } catch {
-    return {};
-  }
-};
+/** None listed when the file is absent; a file that is there but not JSON is an error, not a silent reorder. */
+const readDurations = (): Record<string, number> =>
+  existsSync(DURATIONS) ? (JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>) : {};
 
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -47,6 +47,7 @@ const unknownModel = (why: string): Verdict =>
 const END_UNKNOWN_FIX =
   "a day-quota 429 whose Retry-After (or X-RateLimit-Reset) names the day window's end, within one day window";
 const SEARCH = "the search for the day quota's 429 (requests paced at the minute limit)";
+const FRESH_DAY = 'the count of a fresh day window';
 
 /**
  * Why the day's 429 pinned down no day window. Its X-RateLimit-Reset naming no instant within the window (a
@@ -70,7 +71,6 @@ function endUnknown(o: Day, final: Observation): Unjudged {
     fix: "an X-RateLimit-Reset that is the Unix time (s) of the day window's end (§8.2)",
   };
 }
-const FRESH_DAY = 'the count of a fresh day window';
 
 /** The model a day that is not a fixed window's is judged by: the minute probe's, or the one its own Resets show. */
 const notFixedModel = (o: Day): ModelVerdict => o.dayModel ?? o.model!;
@@ -218,10 +218,7 @@ function countedExact(o: Day, c: Counted): Verdict {
 
 function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
   const { perDay, perMinute } = o.scope.k.plan;
-  if (s.kind === 'end-unknown') {
-    const why = endUnknown(o, s.final);
-    return verdict.unjudged(why.reason, why.fix);
-  }
+  if (s.kind === 'end-unknown') return verdict.unjudgedBy(endUnknown(o, s.final));
   if (s.kind === 'too-slow') {
     return verdict.unjudged(
       `at the pace this target allows (${Math.round(s.perDayAtPace)} admitted per ${o.scope.ctx.windows.daySeconds} s) the day quota of ${perDay} cannot be ` +

@@ -6,9 +6,9 @@ import { joinUrl, type HttpRequest } from '../../core/exchange.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, parseRetryAfter, readRateLimit } from '../../spec/ratelimit.ts';
 import type { ProbeRun, ProbeScope } from './context.ts';
 import type { Observation, QuotaKind, Sent } from './observation.ts';
+import type { Sample } from '../../report/model.ts';
 
 export type { Observation, QuotaKind, Sent } from './observation.ts';
-import type { Sample } from '../../report/model.ts';
 
 /** An answer the probes cannot interpret: the probe ends, and `fix` says what the service must change. */
 export class ProbeStop extends Error {
