@@ -6,6 +6,7 @@ import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import { admittedWithin } from './day-rolling.ts';
 import type { ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
+import { requestsWithinWindow } from './refusal-window.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
@@ -280,6 +281,24 @@ function resetMoved(o: Minute): readonly Verdict[] {
 }
 
 /**
+ * The window after the 429 refused, of the minute quota, with fewer than the figure of the key's requests
+ * within a window's length before the refusal: outside every reading (refusal-window.ts), whatever the model.
+ */
+function refusedEarly(scope: ProbeScope, { admitted, last, sent }: NextWindowCount): Verdict | undefined {
+  const { perMinute } = scope.k.plan;
+  const { minuteSeconds } = scope.ctx.windows;
+  if (last.status !== 429 || dayOwned(scope, last)) return undefined;
+  const within = requestsWithinWindow(sent, last, minuteSeconds * 1000);
+  if (within === undefined || within >= perMinute) return undefined;
+  return failure(
+    `the window after the 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota, though at most ${within} of this key's ` +
+      `requests (admitted or refused) can have reached the server within ${minuteSeconds} s before it: no window of ${perMinute} per ` +
+      `${minuteSeconds} s refuses it, fixed at any phase, rolling, or a bucket refilled over the window`,
+    { exchange: last.ex, expected: perMinute, received: admitted },
+  );
+}
+
+/**
  * The whole allowance admitted proves the 429 did not shrink it; fewer, with the model unknown, cannot
  * tell a 429 charged to it from a counter's carried weight (unjudged).
  */
@@ -323,6 +342,9 @@ function nextWindow(o: Minute): Verdict {
       "the first request after the wait for the 429's Retry-After was refused (quota.recovery judges it), so the window after it was not fresh",
       RECOVERY_FIX,
     );
+  // Whatever the model: a rule of every reading, not only of fixed windows.
+  const early = o.next && refusedEarly(o.scope, o.next);
+  if (early) return early;
   if (shownNotFixed(model)) return fixedRuleSkip(model);
   if (nextWindowByCount(retried, model))
     return o.next ? nextByCount(o.scope, o.next, o.notFixed ?? model) : at(o, NEXT);

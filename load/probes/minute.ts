@@ -160,7 +160,7 @@ async function countNextWindow(run: ProbeRun, first: Observation, count: WindowC
     if (!last.admitted) break;
     admitted++;
   }
-  return { admitted, last };
+  return { admitted, last, sent: run.answers.map((a) => a.o) };
 }
 
 const minuteOnly = (o: Observation | undefined) => (o?.quota === 'minute' && o.rate ? o : undefined);

@@ -77,3 +77,42 @@ describe('their faulty twins: failed on their own rule', () => {
     }
   });
 });
+
+describe("a sliding-window counter whose Retry-After is the window's length (go-chi/httprate)", () => {
+  // Waited out, the window after a 429 still weighs the last one and refuses before the figure, with fewer than
+  // the figure of the key's requests within a window's length before it: outside every reading, whatever model
+  // was told. Before, that was left unjudged ("a 429 charged to it cannot be told from a counter's carried weight").
+  // As httprate writes it: two limiters chained (the day's headers on a 200), its estimate rounded.
+  const shape: Omit<ShapeOptions, 'windows'> = {
+    ...ROWS[0]![1],
+    headers: { chain: ['minute', 'day'] },
+    roundWeight: true,
+    retryAfterWindow: true,
+  };
+  it('fails quota.rejected.next-window on seeds 1-10, with what the evidence proves', async () => {
+    for (const seed of SEEDS) {
+      const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: [0, 30], seed });
+      const next = mustFailed(r).filter((f) => f.startsWith('quota.rejected.next-window['));
+      expect({ seed, next: next.length > 0 }).toEqual({ seed, next: true });
+      for (const f of next)
+        expect(f).toMatch(/though at most \d+ of this key's requests .* can have reached the server within 3 s/);
+    }
+  });
+
+  // The same limiter, its Retry-After when one more fits: it never refuses with fewer than the figure after the wait.
+  it('a Retry-After that covers the weight: no quota.rejected.next-window failure on seeds 1-10', async () => {
+    for (const seed of SEEDS) {
+      const r = await runShape({
+        windows: WINDOWS,
+        plans: PLANS,
+        shape: { ...shape, retryAfterWindow: false },
+        latencyMs: [0, 30],
+        seed,
+      });
+      expect({ seed, next: mustFailed(r).filter((f) => f.startsWith('quota.rejected.next-window[')) }).toEqual({
+        seed,
+        next: [],
+      });
+    }
+  });
+});

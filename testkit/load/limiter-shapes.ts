@@ -147,10 +147,13 @@ export function movingWindow(limit: number, windowMs: number): Meter {
 /**
  * A sliding-window counter (the previous window's count weighted by the share of it still inside the
  * sliding span, plus the current window's), windows aligned to the limiter's own start `originMs`; refused
- * requests are not counted (`countRefused`: they are). Reset names the current window's end, Retry-After
- * the time until the estimate drops below the limit, at least a millisecond.
+ * requests are not counted (`countRefused`: they are). The estimate is floored (the limits library), or
+ * rounded to the nearest request (`roundWeight`: go-chi/httprate's math.Round). Reset names the current
+ * window's end, Retry-After the time until the estimate drops below the limit, at least a millisecond.
  */
-export function slidingCounter(limit: number, windowMs: number, originMs = 0, countRefused = false): Meter {
+export function slidingCounter(limit: number, windowMs: number, originMs = 0, counter: CounterOptions = {}): Meter {
+  const { countRefused = false, roundWeight = false } = counter;
+  const whole = roundWeight ? Math.round : Math.floor;
   let win = Number.NaN;
   let current = 0;
   let previous = 0;
@@ -167,18 +170,31 @@ export function slidingCounter(limit: number, windowMs: number, originMs = 0, co
   return {
     take(now) {
       const start = roll(now);
-      const admitted = Math.floor(estimate(now, start)) < limit;
+      const admitted = whole(estimate(now, start)) < limit;
       if (admitted || countRefused) current++;
       const end = start + windowMs;
-      const remaining = Math.max(0, limit - Math.floor(estimate(now, start)));
-      // The estimate falls as the previous window slides out: below the limit once previous·(1 - t) + current < limit.
-      const freeAt = previous > 0 && current < limit ? start + windowMs * (1 - (limit - current) / previous) : end;
+      const remaining = Math.max(0, limit - whole(estimate(now, start)));
+      // The estimate falls as the previous window slides out: admitted again once previous·(1 - t) + current < below.
+      const below = roundWeight ? limit - 0.5 : limit;
+      const freeAt = previous > 0 && current < below ? start + windowMs * (1 - (below - current) / previous) : end;
       return { admitted, remaining, resetMs: end, retryMs: Math.max(now + 1, Math.min(end, freeAt)) };
     },
   };
 }
 
-export const meterOf = (kind: MeterKind, limit: number, windowMs: number, originMs = 0, countRefused = false): Meter =>
+/** How a sliding-window counter counts: its refused requests too, and its weighted estimate rounded rather than floored. */
+export interface CounterOptions {
+  countRefused?: boolean;
+  roundWeight?: boolean;
+}
+
+export const meterOf = (
+  kind: MeterKind,
+  limit: number,
+  windowMs: number,
+  originMs = 0,
+  counter: CounterOptions = {},
+): Meter =>
   kind === 'first-use'
     ? firstUse(limit, windowMs)
     : kind === 'aligned'
@@ -188,7 +204,7 @@ export const meterOf = (kind: MeterKind, limit: number, windowMs: number, origin
         : kind === 'moving-window'
           ? movingWindow(limit, windowMs)
           : kind === 'sliding-counter'
-            ? slidingCounter(limit, windowMs, originMs, countRefused)
+            ? slidingCounter(limit, windowMs, originMs, counter)
             : gcra(limit, windowMs);
 
 /**
@@ -242,6 +258,8 @@ export interface ShapeOptions {
   resetReadLateMs?: (n: number) => number;
   /** Refused requests are counted too (sliding-counter meters). */
   countRefused?: boolean;
+  /** The weighted estimate rounded to the nearest request, not floored (sliding-counter meters: go-chi/httprate). */
+  roundWeight?: boolean;
   /** Retry-After always the whole window length, whatever is left of it. */
   retryAfterWindow?: boolean;
   /** Date written by a proxy whose clock is this far from the limiter's (ms; per answer, e.g. two replicas). */
@@ -305,19 +323,13 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
         minute:
           f.refusedChargeNext && options.meter === 'first-use'
             ? firstUse(plan.perMinute + (f.overAdmit ?? 0), minuteMs, true)
-            : meterOf(
-                options.meter,
-                plan.perMinute + (f.overAdmit ?? 0),
-                minuteMs,
-                options.originMs,
-                options.countRefused,
-              ),
+            : meterOf(options.meter, plan.perMinute + (f.overAdmit ?? 0), minuteMs, options.originMs, options),
         day: meterOf(
           options.dayMeter ?? options.meter,
           f.noDay ? 1e12 : plan.perDay + (f.dayOverAdmit ?? 0),
           dayMs,
           options.originMs,
-          options.countRefused,
+          options,
         ),
       };
       keys.set(key, s);
