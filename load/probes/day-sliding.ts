@@ -6,6 +6,7 @@
 // consistent Retry-After. `probeDaySliding` sends and records a SlidingDay; day-rules.ts judges it
 // (`slidingExact`, `slidingGiveUp` here).
 import { verdict, type Verdict } from '../../report/check.ts';
+import type { Sample } from '../../report/model.ts';
 import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayGiveUpMs } from './waits.ts';
 import { dayEndOf, isDay429 } from './day-refusal.ts';
@@ -13,6 +14,7 @@ import { failure } from './findings.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { allowance, allowanceFor } from './models/allowance.ts';
 import { traitsOf } from './models/catalog.ts';
+import { declaredWindowsHold } from './declared-windows.ts';
 import { overWindowText, readingFor } from './reading.ts';
 import { localSpan, type Observation } from './observe.ts';
 import { observe } from './request.ts';
@@ -32,6 +34,7 @@ function overDay(
   run: ProbeScope,
   own: readonly Observation[],
   model: ModelVerdict,
+  samples: readonly Sample[],
 ): { count: number; most: number; at: Observation; spanMs: number } | undefined {
   const { perDay } = run.k.plan;
   const dayMs = run.ctx.windows.daySeconds * 1000;
@@ -48,7 +51,10 @@ function overDay(
     }
     const count = j - i + 1;
     const most = perDay + allowanceFor(model, perDay, dayMs, spanOf(), run.ctx.declared);
-    if (count > most) return { count, most, at: sent[j]!, spanMs: spanOf() };
+    // Past the rolling reading's figure, but within the fixed windows the day's own Resets declare: allowed.
+    const quota = { kind: 'day' as const, figure: perDay, limit: perDay, windowMs: dayMs };
+    if (count > most && !declaredWindowsHold(sent.slice(i, j + 1), samples, quota))
+      return { count, most, at: sent[j]!, spanMs: spanOf() };
   }
   return undefined;
 }
@@ -75,7 +81,7 @@ export interface Spent {
 
 /** What the paced run saw: the day 429 (its end known or not), or its span without one. */
 export type SlidingDay =
-  | { kind: 'refused'; final: Observation; own: readonly Observation[]; spent: Spent }
+  | { kind: 'refused'; final: Observation; own: readonly Observation[]; spent: Spent; samples: readonly Sample[] }
   | { kind: 'end-unknown'; final: Observation }
   | { kind: 'gave-up'; own: readonly Observation[]; last: Observation; spanMs: number };
 
@@ -86,7 +92,7 @@ export function slidingExact(
   model: ModelVerdict,
 ): Verdict {
   const { perDay } = scope.k.plan;
-  const over = overDay(scope, d.own, model);
+  const over = overDay(scope, d.own, model, d.samples);
   const { spent, final } = d;
   if (over) {
     const { daySeconds } = scope.ctx.windows;
@@ -193,7 +199,7 @@ export async function probeDaySliding(
         seen.sliding =
           dayEndOf(run, o) === undefined
             ? { kind: 'end-unknown', final: o }
-            : { kind: 'refused', final: o, own, spent: spentByKey(run) };
+            : { kind: 'refused', final: o, own, spent: spentByKey(run), samples: keySamples(run) };
         return;
       }
       if (o.admitted) own.push(o);

@@ -419,7 +419,7 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
   if (unknown && !seen.dayModel && undecided) seen.dayModel = await gaveBack(run, seen, found.final);
   if (seen.dayModel) {
     seen.fixedUnshown = undefined;
-    seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent };
+    seen.sliding = { kind: 'refused', final: found.final, own: found.own, spent, samples: keySamples(run) };
     return;
   }
   if (seen.fixedUnshown) return;

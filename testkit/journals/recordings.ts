@@ -169,6 +169,20 @@ export const RECORDINGS: Recording[] = [
       },
     },
   },
+  {
+    name: 'httprate-day-declared-windows',
+    proof: 'httprate',
+    fixed: {
+      why:
+        "httprate's pro day, paced at the minute rate, admitted 40 answers naming the day window ending at 1795936635 " +
+        "and then 121 naming the next one (1795936655) within 12.3 s: 161 within a day's length failed quota.day.exact " +
+        "under the rolling reading, though each window the day's own Resets declared held at most 160: " +
+        'day-sliding.ts now also reads the fixed windows those Resets declare (declared-windows.ts)',
+      exit: 1,
+      verdict: 'fail',
+      checks: { 'quota.day.exact[pro]': { outcome: 'pass', messages: [] } },
+    },
+  },
   // Live false FAILs of the correct limits counter: a burst that crossed its own window end (40 before it, then 3
   // on its weighted steps; 17 before it, then 25). Their verdicts are the re-judged ones (reading.ts
   // ownEndCrossed), each check's outcome the live run's but quota.burst.exact, the live verdict kept as `live`.
