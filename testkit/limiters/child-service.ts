@@ -1,0 +1,74 @@
+// A limiter service in another language, run as a child process: its plans handed over as LIMITER_CONFIG
+// (resolved from spec/plans.ts, so no figure is written twice), its port read from the line it prints
+// once it serves, within a bound.
+import { spawn } from 'node:child_process';
+import { anonymousPlan, resolveKeys } from '../../reference/keys.ts';
+import type { LimiterFault } from './faults.ts';
+import type { RunningService, ServiceOptions } from './store-app.ts';
+
+const START_MS = 20_000;
+
+/** The plans and keys as the child services read them, with the twin's fault and any service-specific options. */
+export function childConfig(
+  options: ServiceOptions,
+  fault?: LimiterFault,
+  extra: Record<string, unknown> = {},
+): string {
+  const keys: Record<string, { perMinute: number; perDay: number }> = {};
+  for (const [key, plan] of resolveKeys(options.plans, options.keys))
+    keys[key] = { perMinute: plan.perMinute, perDay: plan.perDay };
+  const { minuteSeconds, daySeconds } = options.plans.windows;
+  const anonymous = { perMinute: anonymousPlan(options.plans).perMinute };
+  return JSON.stringify({ windows: { minuteSeconds, daySeconds }, keys, anonymous, fault, ...extra });
+}
+
+export interface ChildSpec {
+  /** What the child is, for errors ("uvicorn", "the httprate service"). */
+  name: string;
+  command: string;
+  args: string[];
+  config: string;
+  /** Which stream prints the serving line, and the pattern whose first group is the port. */
+  stream: 'stdout' | 'stderr';
+  serving: RegExp;
+}
+
+export function startChild(spec: ChildSpec, options: ServiceOptions): Promise<RunningService> {
+  const child = spawn(spec.command, spec.args, {
+    env: { ...process.env, LIMITER_CONFIG: spec.config },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const close = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const out = spec.stream === 'stdout' ? child.stdout : child.stderr;
+  const other = spec.stream === 'stdout' ? child.stderr : child.stdout;
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const timer = setTimeout(
+      () => void close().then(() => reject(new Error(`${spec.name} did not start within ${START_MS} ms:\n${log}`))),
+      START_MS,
+    );
+    const read = (chunk: Buffer): void => {
+      log += chunk.toString();
+      const port = spec.serving.exec(log)?.[1];
+      if (port === undefined) return;
+      clearTimeout(timer);
+      out.off('data', read);
+      out.resume();
+      resolve({ baseUrl: `http://127.0.0.1:${port}/v1`, keys: { ...options.keys }, close });
+    };
+    out.on('data', read);
+    other.resume();
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${spec.name} could not start: ${error.message}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${spec.name} exited (${code}) before serving:\n${log}`));
+    });
+  });
+}
