@@ -62,11 +62,12 @@ provision() {
   echo "clone of $(git -C "$clone" log -1 --format='%h %s' | cut -c1-100)"
   (cd "$clone" && npm ci --no-audit --no-fund >/dev/null)
   mkdir -p "$clone/.cache"
-  for cached in k6 limiters-python; do
+  for cached in k6 limiters-python limiters-go; do
     if [ -d "$repo/.cache/$cached" ]; then ln -s "$repo/.cache/$cached" "$clone/.cache/$cached"; fi
   done
   # No-ops when the symlinked caches hold what the pins ask; otherwise they build into the clone.
-  (cd "$clone" && npm run --silent k6:build >/dev/null && bash testkit/limiters/python/setup.sh >/dev/null)
+  (cd "$clone" && npm run --silent k6:build >/dev/null && bash testkit/limiters/python/setup.sh >/dev/null &&
+    bash testkit/limiters/go/setup.sh >/dev/null)
 }
 
 # One line per failed or skipped test of a vitest JSON report: "failed|skipped  file › test".
