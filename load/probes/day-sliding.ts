@@ -35,6 +35,7 @@ function overDay(
   own: readonly Observation[],
   model: ModelVerdict,
   samples: readonly Sample[],
+  before: number,
 ): { count: number; most: number; at: Observation; spanMs: number } | undefined {
   const { perDay } = run.k.plan;
   const dayMs = run.ctx.windows.daySeconds * 1000;
@@ -52,7 +53,7 @@ function overDay(
     const count = j - i + 1;
     const most = perDay + allowanceFor(model, perDay, dayMs, spanOf(), run.ctx.declared);
     // Past the rolling reading's figure, but within the fixed windows the day's own Resets declare: allowed.
-    const quota = { kind: 'day' as const, figure: perDay, limit: perDay, windowMs: dayMs };
+    const quota = { kind: 'day' as const, figure: perDay, limit: perDay, windowMs: dayMs, before };
     if (count > most && !declaredWindowsHold(sent.slice(i, j + 1), samples, quota))
       return { count, most, at: sent[j]!, spanMs: spanOf() };
   }
@@ -92,7 +93,7 @@ export function slidingExact(
   model: ModelVerdict,
 ): Verdict {
   const { perDay } = scope.k.plan;
-  const over = overDay(scope, d.own, model, d.samples);
+  const over = overDay(scope, d.own, model, d.samples, d.spent.before);
   const { spent, final } = d;
   if (over) {
     const { daySeconds } = scope.ctx.windows;

@@ -3,11 +3,12 @@ import type { Sample } from '../../report/model.ts';
 import { declaredWindowsHold, namedEnds } from './declared-windows.ts';
 import type { Observation } from './observation.ts';
 
-const DAY = { kind: 'day' as const, figure: 10, limit: 10, windowMs: 20_000 };
+const DAY = { kind: 'day' as const, figure: 10, limit: 10, windowMs: 20_000, before: 0 };
 /** An admitted answer reporting the day quota with this Reset (Unix s). */
 const day = (reset: number): Observation =>
   ({ admitted: true, status: 200, quota: 'day', rate: { limit: 10, remaining: 0, reset } }) as Observation;
-const sample = (reset: number): Sample => ({ t: 0, status: 200, limit: 10, reset });
+/** Its sample, answered 5 s before the window's end (server ms). */
+const sample = (reset: number, limit = 10): Sample => ({ t: (reset - 5) * 1000, status: 200, limit, reset });
 
 describe('namedEnds', () => {
   it('groups Resets within a second of rounding, and keeps ends a window apart apart', () => {
@@ -15,6 +16,10 @@ describe('namedEnds', () => {
       [100, 101],
       [120, 121],
     ]);
+  });
+
+  it('never chains a group past a second from its first Reset (a log moving by half a second)', () => {
+    expect(namedEnds([100, 100.5, 101, 101.5])).toEqual([[100, 100.5, 101], [101.5]]);
   });
 });
 
@@ -29,6 +34,15 @@ describe('declaredWindowsHold: the fixed windows the answers own Resets declare'
   it('one declared window holding 11 of the key’s answers (other probes’ included): not allowed', () => {
     const earlier = Array.from({ length: 5 }, () => sample(100));
     expect(declaredWindowsHold(crossing, [...samples, ...earlier], DAY)).toBe(false);
+  });
+
+  it('the requests before the probes count in the first declared window', () => {
+    expect(declaredWindowsHold(crossing, samples, { ...DAY, before: 4 })).toBe(true);
+    expect(declaredWindowsHold(crossing, samples, { ...DAY, before: 5 })).toBe(false);
+  });
+
+  it('an admitted answer within those windows reporting the minute quota: its window unknown, not allowed', () => {
+    expect(declaredWindowsHold(crossing, [...samples, sample(110, 3)], DAY)).toBe(false);
   });
 
   it('Resets that move with each request (a log) name no fixed windows: not allowed', () => {
