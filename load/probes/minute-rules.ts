@@ -239,15 +239,17 @@ function recovery(o: Minute): Verdict {
 }
 
 /**
- * A refusal after Retry-After, from a limiter not shown to keep fixed windows: under the rolling reading
- * (at most the figure in any span of a window's length) it is allowed while the figure was admitted in the
- * window's length before it, counted generously (each answer's time ± the Date slack). Unjudged then, with
- * what the evidence shows; undefined when no reading allows it.
+ * A refusal after Retry-After. Fewer than the figure of the key's requests within a window's length before it
+ * (our clock, refusal-window.ts) is outside every reading: undefined. From a limiter not shown to keep fixed
+ * windows, the rolling reading (at most the figure in any span of a window's length) allows it while the figure
+ * was admitted in that span, counted generously (each answer's time ± the Date slack): unjudged then, with what
+ * the evidence shows. A fixed window's refusal past the reset it declared: undefined.
  */
 function rollingAllows(o: Minute, refusal: Observation, message: string): Verdict | undefined {
-  if (isFixed(o.model) || !o.samples) return undefined;
   const { perMinute } = o.scope.k.plan;
   const windowMs = o.scope.ctx.windows.minuteSeconds * 1000;
+  const within = o.sent && requestsWithinWindow(o.sent, refusal, windowMs);
+  if (isFixed(o.model) || !o.samples || (within !== undefined && within < perMinute)) return undefined;
   const admitted = admittedWithin(o.samples, refusal.serverMs, windowMs);
   if (admitted < perMinute) return undefined;
   const why =

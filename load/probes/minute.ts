@@ -63,6 +63,8 @@ export interface MinuteObservation extends Observed {
   answers?: readonly Answer[];
   /** This key's samples once the recovery was tried: what was admitted in the window's length before each refusal. */
   samples?: readonly Sample[];
+  /** Every request of the probe's key once the recovery was tried, on our clock (refusal-window.ts). */
+  sent?: readonly Observation[];
 }
 
 export const minuteOf = (run: ProbeRun): MinuteObservation => ({ scope: scopeOf(run) });
@@ -303,6 +305,7 @@ export async function probeMinute(
   remember(seen, model);
   seen.retried = retried;
   seen.samples = keySamples(run);
+  seen.sent = run.answers.map((a) => a.o);
   const next = nextWindowByCount(retried, model)
     ? await countNextWindow(run, (retried as Retried).admitted!, count)
     : undefined;

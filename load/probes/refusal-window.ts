@@ -5,6 +5,8 @@
 // reading, whatever the limiter's model, and says so without naming a cause.
 import type { Observation } from './observation.ts';
 
+const CLOCK_MARGIN_MS = 5;
+
 /**
  * How many of `sent` (every request of the key since the first of them, on our clock) can have reached the
  * server within `windowMs` before `refusal` reached it, admitted or refused (a limiter may count its own
@@ -19,7 +21,9 @@ export function requestsWithinWindow(
 ): number | undefined {
   const start = Math.min(...sent.map((o) => o.sentLocal));
   if (!(refusal.sentLocal - start >= windowMs)) return undefined;
+  // A few ms more: both clock readings are whole milliseconds, and a clock can step between them.
+  const spanMs = windowMs + CLOCK_MARGIN_MS;
   return sent.filter(
-    (o) => o !== refusal && refusal.sentLocal - o.receivedLocal < windowMs && o.sentLocal <= refusal.receivedLocal,
+    (o) => o !== refusal && refusal.sentLocal - o.receivedLocal < spanMs && o.sentLocal <= refusal.receivedLocal,
   ).length;
 }

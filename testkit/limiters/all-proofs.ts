@@ -63,9 +63,9 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
   ],
   // chi + go-chi/httprate (Go): a sliding window counter aligned to the limiter's own start, refused requests not
   // counted, Reset the window's end rounded down, Retry-After the window's length. Waited out, the window after a 429
-  // still weighs the last one and refuses before the figure, with fewer than the figure of the key's requests within a
-  // window's length: outside every reading (quota.rejected.next-window). Its overAdmit twin is left out: a counter's
-  // weight hides one more per window in most runs, as slowapi's does.
+  // still weighs requests older than a window and refuses before the figure, with fewer than the figure of the key's
+  // requests within a window's length: outside every reading (quota.rejected.next-window). Its overAdmit twin is left
+  // out: a counter's weight hides one more per window in most runs, as slowapi's does.
   httprate: [
     { name: 'httprate', service: 'httprate', expect: 'quota.rejected.next-window' },
     ...twins('httprate', ['wrongRemaining', 'noRetryAfter', 'noDay']),
