@@ -65,7 +65,7 @@ provision() {
   for cached in k6 limiters-python limiters-go; do
     if [ -d "$repo/.cache/$cached" ]; then ln -s "$repo/.cache/$cached" "$clone/.cache/$cached"; fi
   done
-  # No-ops when the symlinked caches hold what the pins ask; otherwise they build into the clone.
+  # No-ops when the symlinked caches hold what the pins ask; otherwise they build into those caches (the main tree's).
   (cd "$clone" && npm run --silent k6:build >/dev/null && bash testkit/limiters/python/setup.sh >/dev/null &&
     bash testkit/limiters/go/setup.sh >/dev/null)
 }

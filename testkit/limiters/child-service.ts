@@ -7,6 +7,7 @@ import type { LimiterFault } from './faults.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
 
 const START_MS = 20_000;
+const STOP_MS = 5_000;
 
 /** The plans and keys as the child services read them, with the twin's fault and any service-specific options. */
 export function childConfig(
@@ -30,6 +31,7 @@ export interface ChildSpec {
   config: string;
   /** Which stream prints the serving line, and the pattern whose first group is the port. */
   stream: 'stdout' | 'stderr';
+  /** Its first group is the port, followed by something not a digit (the line's end). */
   serving: RegExp;
 }
 
@@ -39,14 +41,21 @@ export function startChild(spec: ChildSpec, options: ServiceOptions): Promise<Ru
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // SIGTERM, then SIGKILL if the child has not gone within a bound: closing never waits forever.
   const close = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
     await exited;
+    clearTimeout(killer);
   };
   const out = spec.stream === 'stdout' ? child.stdout : child.stderr;
   const other = spec.stream === 'stdout' ? child.stderr : child.stdout;
   return new Promise((resolve, reject) => {
     let log = '';
+    // The other stream joins the log too (Go writes its configuration errors to stderr), until the child serves.
+    const keep = (chunk: Buffer): void => void (log += chunk.toString());
+    other.on('data', keep);
     const timer = setTimeout(
       () => void close().then(() => reject(new Error(`${spec.name} did not start within ${START_MS} ms:\n${log}`))),
       START_MS,
@@ -57,11 +66,12 @@ export function startChild(spec: ChildSpec, options: ServiceOptions): Promise<Ru
       if (port === undefined) return;
       clearTimeout(timer);
       out.off('data', read);
+      other.off('data', keep);
+      other.resume();
       out.resume();
       resolve({ baseUrl: `http://127.0.0.1:${port}/v1`, keys: { ...options.keys }, close });
     };
     out.on('data', read);
-    other.resume();
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(new Error(`${spec.name} could not start: ${error.message}`));

@@ -27,7 +27,7 @@ export function httprateService(options: ServiceOptions, fault?: LimiterFault): 
     args: [],
     config: childConfig(options, fault),
     stream: 'stdout' as const,
-    serving: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    serving: /listening on http:\/\/127\.0\.0\.1:(\d+)\n/,
   };
   return startChild(spec, options);
 }

@@ -55,7 +55,7 @@ export function slowapiService(
     args,
     config: slowapiConfig(options, fault, strategy),
     stream: 'stderr' as const,
-    serving: /Uvicorn running on http:\/\/127\.0\.0\.1:(\d+)/,
+    serving: /Uvicorn running on http:\/\/127\.0\.0\.1:(\d+) /,
   };
   return startChild(spec, options);
 }

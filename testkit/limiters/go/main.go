@@ -209,7 +209,10 @@ func (s *store) create(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.next++
-	pet := map[string]any{"id": s.next, "name": name, "categoryId": categoryID, "status": status}
+	pet := map[string]any{"id": s.next, "name": name, "categoryId": categoryID}
+	if hasStatus {
+		pet["status"] = status
+	}
 	s.pets[s.next] = pet
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
@@ -219,8 +222,9 @@ func (s *store) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *store) get(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(chi.URLParam(r, "petId"), 10, 64)
-	if err != nil {
+	raw := chi.URLParam(r, "petId")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || strings.HasPrefix(raw, "+") {
 		writeError(w, 400, "petId must be an int64 integer")
 		return
 	}
