@@ -26,6 +26,15 @@ export const ROOMY_PLANS = {
   plans: { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 240 } },
 } as const;
 
+/**
+ * A free day of three minutes: a counter refusing early and asking for a whole window each time (go-chi/httprate)
+ * paces a key at about 113 admitted per 20 s, too near a day of 100 for the day probe to reach it under load.
+ */
+export const SHORT_DAY_PLANS = {
+  windows: { minuteSeconds: 2, daySeconds: 20 },
+  plans: { free: { perMinute: 20, perDay: 60 }, pro: { perMinute: 40, perDay: 160 } },
+} as const;
+
 /** For the far-away server: 150 ms is 5 % of a 3 s window. */
 export const SLOW_PLANS = {
   windows: { minuteSeconds: 3, daySeconds: 30 },
@@ -43,7 +52,7 @@ export interface Proof {
   /** --only probes (default: all). */
   only?: string[];
   /** Plans (default PROOF_PLANS); both keys unless `freeOnly`. */
-  plans?: typeof PROOF_PLANS | typeof SLOW_PLANS | typeof ROOMY_PLANS;
+  plans?: typeof PROOF_PLANS | typeof SLOW_PLANS | typeof ROOMY_PLANS | typeof SHORT_DAY_PLANS;
   freeOnly?: boolean;
   /** --limiter-model: the model the vendor declares (a bucket's rows); undefined, the window reading. */
   declared?: DeclaredModel;
