@@ -286,7 +286,11 @@ function resetMoved(o: Minute): readonly Verdict[] {
  * The window after the 429 refused, of the minute quota, with fewer than the figure of the key's requests
  * within a window's length before the refusal: outside every reading (refusal-window.ts), whatever the model.
  */
-function refusedEarly(scope: ProbeScope, { admitted, last, sent }: NextWindowCount): Verdict | undefined {
+function refusedEarly(
+  scope: ProbeScope,
+  { admitted, last }: NextWindowCount,
+  sent: readonly Observation[],
+): Verdict | undefined {
   const { perMinute } = scope.k.plan;
   const { minuteSeconds } = scope.ctx.windows;
   if (last.status !== 429 || dayOwned(scope, last)) return undefined;
@@ -345,7 +349,7 @@ function nextWindow(o: Minute): Verdict {
       RECOVERY_FIX,
     );
   // Whatever the model: a rule of every reading, not only of fixed windows.
-  const early = o.next && refusedEarly(o.scope, o.next);
+  const early = o.next && o.sent && refusedEarly(o.scope, o.next, o.sent);
   if (early) return early;
   if (shownNotFixed(model)) return fixedRuleSkip(model);
   if (nextWindowByCount(retried, model))

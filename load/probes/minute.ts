@@ -63,7 +63,7 @@ export interface MinuteObservation extends Observed {
   answers?: readonly Answer[];
   /** This key's samples once the recovery was tried: what was admitted in the window's length before each refusal. */
   samples?: readonly Sample[];
-  /** Every request of the probe's key once the recovery was tried, on our clock (refusal-window.ts). */
+  /** Every request of the probe's key once the recovery was tried (and the window after it counted), on our clock (refusal-window.ts). */
   sent?: readonly Observation[];
 }
 
@@ -162,7 +162,7 @@ async function countNextWindow(run: ProbeRun, first: Observation, count: WindowC
     if (!last.admitted) break;
     admitted++;
   }
-  return { admitted, last, sent: run.answers.map((a) => a.o) };
+  return { admitted, last };
 }
 
 const minuteOnly = (o: Observation | undefined) => (o?.quota === 'minute' && o.rate ? o : undefined);
@@ -310,6 +310,9 @@ export async function probeMinute(
     ? await countNextWindow(run, (retried as Retried).admitted!, count)
     : undefined;
   seen.next = next;
+  // Taken again with the window after the 429 counted: its refusal is judged on them too (requests sent after a
+  // refusal was answered never count for it, so one list serves every refusal).
+  if (next) seen.sent = run.answers.map((a) => a.o);
   const exact = fresh ? count : await recountIfShort(run, count, model);
   const judged = await bucketOrFixed(run, exact, model, next, nextTooSoon(run, count, next));
   if (!undecided(run, model, judged, next)) return judgeBy(run, seen, judged.count, judged.model);

@@ -22,8 +22,6 @@ export interface NextWindowCount {
   admitted: number;
   /** The last answer of the count: a 429, or the last admitted when the window ended first. */
   last: Observation;
-  /** Every request of the probe's key until then, from the probe's first (refusal-window.ts). */
-  sent: readonly Observation[];
 }
 
 export interface WindowCount {
