@@ -53,7 +53,7 @@ function overDay(
     const count = j - i + 1;
     const most = perDay + allowanceFor(model, perDay, dayMs, spanOf(), run.ctx.declared);
     // Past the rolling reading's figure, but within the fixed windows the day's own Resets declare: allowed.
-    const quota = { kind: 'day' as const, figure: perDay, limit: perDay, windowMs: dayMs, before };
+    const quota = { kind: 'day' as const, figure: perDay, windowMs: dayMs, before };
     if (count > most && !declaredWindowsHold(sent.slice(i, j + 1), samples, quota))
       return { count, most, at: sent[j]!, spanMs: spanOf() };
   }

@@ -3,7 +3,7 @@ import type { Sample } from '../../report/model.ts';
 import { declaredWindowsHold, namedEnds } from './declared-windows.ts';
 import type { Observation } from './observation.ts';
 
-const DAY = { kind: 'day' as const, figure: 10, limit: 10, windowMs: 20_000, before: 0 };
+const DAY = { kind: 'day' as const, figure: 10, windowMs: 20_000, before: 0 };
 /** An admitted answer reporting the day quota with this Reset (Unix s). */
 const day = (reset: number): Observation =>
   ({ admitted: true, status: 200, quota: 'day', rate: { limit: 10, remaining: 0, reset } }) as Observation;

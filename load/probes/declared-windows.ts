@@ -22,8 +22,8 @@ export function namedEnds(resets: readonly number[]): number[][] {
 
 export interface DeclaredQuota {
   kind: 'minute' | 'day';
+  /** The plan's figure, which X-RateLimit-Limit reports for this quota. */
   figure: number;
-  limit: number;
   windowMs: number;
   /** Requests of the key sent before the probes (their answers unseen): counted in the first declared window. */
   before: number;
@@ -54,10 +54,10 @@ export function declaredWindowsHold(
     (ends[ends.length - 1]![0]! + ROUNDING_S) * 1000,
   ];
   const within = admitted.filter((s) => s.t + DATE_SLACK_MS >= fromMs && s.t - DATE_SLACK_MS <= toMs);
-  if (within.some((s) => s.limit !== quota.limit || s.reset === undefined)) return false;
+  if (within.some((s) => s.limit !== quota.figure || s.reset === undefined)) return false;
   return ends.every((g, i) => {
     const [lo, hi] = [g[0]! - ROUNDING_S, g[0]! + ROUNDING_S];
-    const named = admitted.filter((s) => s.limit === quota.limit && s.reset! >= lo && s.reset! <= hi).length;
+    const named = admitted.filter((s) => s.limit === quota.figure && s.reset! >= lo && s.reset! <= hi).length;
     return named + (i === 0 ? quota.before : 0) <= quota.figure;
   });
 }
