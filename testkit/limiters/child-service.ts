@@ -2,6 +2,8 @@
 // (resolved from spec/plans.ts, so no figure is written twice), its port read from the line it prints
 // once it serves, within a bound.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { IN_CI } from '../k6/k6.ts';
 import { anonymousPlan, resolveKeys } from '../../reference/keys.ts';
 import type { LimiterFault } from './faults.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
@@ -23,10 +25,26 @@ export function childConfig(
   return JSON.stringify({ windows: { minuteSeconds, daySeconds }, keys, anonymous, fault, ...extra });
 }
 
+/** A child service built into .cache/ by its setup script (.ci/run runs it): where it is, and how to build it. */
+export interface Built {
+  /** What it is, for messages ("the slowapi venv"). */
+  what: string;
+  path: string;
+  /** The command that builds it. */
+  setup: string;
+}
+
+/**
+ * Why the tests of a built child service are skipped here (undefined: they run). Like testkit/k6 with a missing
+ * k6: without the build they are skipped on a developer's machine, the title says why; in CI they fail instead.
+ */
+export const skipUnlessBuilt = (b: Built): string | undefined =>
+  existsSync(b.path) || IN_CI ? undefined : `skipped: ${b.what} is not built — run ${b.setup}`;
+
 export interface ChildSpec {
   /** What the child is, for errors ("uvicorn", "the httprate service"). */
   name: string;
-  command: string;
+  /** Arguments to the built program (`Built.path`). */
   args: string[];
   config: string;
   /** Which stream prints the serving line, and the pattern whose first group is the port. */
@@ -35,8 +53,10 @@ export interface ChildSpec {
   serving: RegExp;
 }
 
-export function startChild(spec: ChildSpec, options: ServiceOptions): Promise<RunningService> {
-  const child = spawn(spec.command, spec.args, {
+export function startChild(spec: ChildSpec, options: ServiceOptions, built: Built): Promise<RunningService> {
+  if (!existsSync(built.path))
+    return Promise.reject(new Error(`${built.what} not found at ${built.path}: run ${built.setup}`));
+  const child = spawn(built.path, spec.args, {
     env: { ...process.env, LIMITER_CONFIG: spec.config },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
