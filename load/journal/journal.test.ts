@@ -81,6 +81,29 @@ describe('the replay transport', () => {
     await expect(replay.send(request)).rejects.toMatchObject({ fix: expect.stringMatching(/re-record the journal/) });
     expect(replay.missing().map((m) => m.nth)).toEqual([1, 2]);
   });
+
+  it('answers no request asked more than a second away from when the live run sent it: the answer is of another moment', async () => {
+    const entry = {
+      seq: 1,
+      key: 'free',
+      method: 'GET',
+      path: '/pets?limit=1',
+      sentAt: 1000,
+      answeredAt: 1010,
+      arrived: 1,
+    };
+    const response = { status: 200, headers: {}, body: '[]' };
+    const journal = {
+      header: { baseUrl: 'http://h/v1' } as Journal['header'],
+      entries: [{ ...entry, ...response }],
+    } as Journal;
+    const request = { method: 'GET', url: 'http://h/v1/pets?limit=1', headers: { authorization: 'Bearer k' } };
+    const late = replayTransport(journal, createVirtualClock(2500), new Map([['k', 'free']]));
+    await expect(late.send(request)).rejects.toThrow(/request 1 of key free GET \/pets\?limit=1 is sent 1\.5 s later/);
+    expect(late.missing()).toMatchObject([{ nth: 1, offMs: 1500 }]);
+    const onTime = replayTransport(journal, createVirtualClock(1900), new Map([['k', 'free']]));
+    await expect(onTime.send(request)).resolves.toMatchObject({ response: { status: 200 } });
+  });
 });
 
 describe('the recorder', () => {

@@ -19,6 +19,8 @@ export interface Missing {
   /** Which request of that kind (1-based) found no answer, and how many of that kind the journal has. */
   nth: number;
   recorded: number;
+  /** Set when the journal has that request but this petcert asks it this many ms later (or earlier, below 0) than the live run sent it. */
+  offMs?: number;
 }
 
 export interface Replay {
@@ -32,8 +34,12 @@ export interface Replay {
 export const REJUDGE_FIX = `re-record the journal with this petcert version (${VERSION}): run petcert quota live again`;
 
 export const describeMissing = (m: Missing): string =>
-  `the journal has no answer for request ${m.nth} of key ${m.key ?? '(none)'} ${m.method} ${m.path}` +
-  ` (it recorded ${m.recorded}): it ends early, or this petcert sends differently from the one that recorded it`;
+  m.offMs === undefined
+    ? `the journal has no answer for request ${m.nth} of key ${m.key ?? '(none)'} ${m.method} ${m.path}` +
+      ` (it recorded ${m.recorded}): it ends early, or this petcert sends differently from the one that recorded it`
+    : `request ${m.nth} of key ${m.key ?? '(none)'} ${m.method} ${m.path} is sent ${(Math.abs(m.offMs) / 1000).toFixed(1)} s ` +
+      `${m.offMs > 0 ? 'later' : 'earlier'} than the live run sent it: this petcert paces differently from the one ` +
+      'that recorded it, and the recorded answer belongs to another moment';
 
 const kindOf = (key: string | null, method: string, path: string): string => JSON.stringify([key, method, path]);
 
@@ -127,9 +133,15 @@ export function replayTransport(
       missing.push(m);
       throw new ProbeStop(describeMissing(m), REJUDGE_FIX);
     }
+    // An answer stands for the moment the live run sent its request: asked at another moment, it is no evidence.
+    const t = clock.now();
+    if (Math.abs(t - entry.sentAt) > RECORDED_LATE_MS) {
+      const m = { key, method: request.method, path, nth, recorded: q.entries.length, offMs: t - entry.sentAt };
+      missing.push(m);
+      throw new ProbeStop(describeMissing(m), REJUDGE_FIX);
+    }
     used++;
     // Sent no later than recorded: answered when it was, in its place among the events; later, its latency later.
-    const t = clock.now();
     const sentAt = Math.max(t, entry.sentAt);
     await clock.sleepUntil(sentAt + entry.answeredAt - entry.sentAt, entry.arrived);
     if (entry.error) throw new TransportError(entry.error.code, entry.error.message);
