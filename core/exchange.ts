@@ -28,6 +28,8 @@ export interface Exchange {
   /** Local wall-clock ms when the request was sent; for ordering and plots, never for rate-limit logic. */
   sentAt: number;
   durationMs: number;
+  /** Local ms the request waited in the 429 hold (hold-429.ts) before it was sent, when it waited. */
+  heldMs?: number;
 }
 
 /** Sends one request. Rejects with TransportError when there is no HTTP response. */

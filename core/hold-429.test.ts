@@ -75,6 +75,16 @@ describe('hold429', () => {
     expect(log.filter((e) => e.kind === 'send').map((e) => e.at)).toEqual([0, LATENCY_MS + 3000]);
   });
 
+  it('tells the caller how long its request waited: a round trip read around the hold is not the server’s', async () => {
+    const clock = createFakeClock(0);
+    const send = hold429(options(clock))(
+      scripted(clock, { 'Bearer a': [{ status: 429, headers: { 'retry-after': '2' } }, { status: 200 }] }, []),
+    );
+    const first = await send(requestOn('a'));
+    const held = await send(requestOn('a'));
+    expect([first.heldMs, held.heldMs]).toEqual([undefined, 2000]);
+  });
+
   it('holds only the key that was refused', async () => {
     const clock = createFakeClock(0);
     const log: Logged[] = [];

@@ -61,15 +61,20 @@ export function hold429(o: Hold429Options): Layer {
     if (!h) holds.set(key, (h = { until: -Infinity, sent: 0, before: 0, inRow: 0 }));
     return h;
   };
-  const waitOut = async (h: KeyHold): Promise<void> => {
-    for (let left = h.until - o.clock.now(); left > 0; left = h.until - o.clock.now()) {
+  /** Waits until the key may send; returns how long it waited, read from the wait's own clock readings. */
+  const waitOut = async (h: KeyHold): Promise<number> => {
+    const first = h.until - o.clock.now();
+    let left = first;
+    while (left > 0) {
       if (left > o.maxWaitMs)
         throw o.refuse(
           `the key's last 429 asks to wait ${Math.ceil(left / 1000)} s more, beyond the ${Math.round(o.maxWaitMs / 1000)} s petcert waits`,
           left,
         );
       await o.sleep(left);
+      left = h.until - o.clock.now();
     }
+    return first > 0 ? first - left : 0;
   };
   const after429 = (h: KeyHold, exchange: Exchange, nth: number): void => {
     const now = o.clock.now();
@@ -98,9 +103,11 @@ export function hold429(o: Hold429Options): Layer {
     const h = holdOf(o.keyOf(request));
     const refused = refusal(h);
     if (refused) throw refused;
-    await waitOut(h);
+    const heldMs = await waitOut(h);
     const nth = (h.sent += 1);
-    const exchange = await next(request);
+    const answered = await next(request);
+    // The caller's own clock reading precedes the hold: it learns when the request really left.
+    const exchange = heldMs > 0 ? { ...answered, heldMs } : answered;
     // Any admission ends the run of 429s (the hold already set stays): the key is answered again, and a 429
     // answered after it begins a new run, whenever its request was sent.
     if (exchange.response.status === 429) after429(h, exchange, nth);

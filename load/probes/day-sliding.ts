@@ -20,6 +20,9 @@ import { localSpan, type Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { serverOrder, widthFor } from './waves.ts';
 
+/** A request's round trip: without its wait in the 429 hold (send.ts), which says nothing of the server's pace. */
+const roundTripMs = (o: Observation): number => o.receivedLocal - o.sentLocal - (o.ex.heldMs ?? 0);
+
 /** Paced this much slower than the minute figure: a sliding minute quota never refuses the pacing. */
 const PACE_MARGIN = 1.05;
 
@@ -191,7 +194,7 @@ export async function probeDaySliding(
     const width = rttMs === undefined ? 1 : widthFor(perMinute, rttMs, minuteMs);
     const waveAt = ctx.clock.now();
     const wave = serverOrder(await Promise.all(Array.from({ length: width }, () => observe(run))));
-    rttMs = Math.max(...wave.map((o) => o.receivedLocal - o.sentLocal));
+    rttMs = Math.max(...wave.map(roundTripMs));
     i += width;
     let retry = 0;
     for (const o of wave) {

@@ -14,7 +14,8 @@ import { PROBE_NAMES } from './checks.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 import { HOLD } from './send.ts';
-import { earlySends, logged, longestRunOf429s, type Logged } from '../../testkit/load/send-log.ts';
+import { earlySends, logged, longestRunOf429s, most429sWithin, type Logged } from '../../testkit/load/send-log.ts';
+import { declaredFor, runShape } from '../../testkit/load/shape-run.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 2, daySeconds: 16 },
@@ -94,4 +95,23 @@ describe('never hammer: the probes against hostile limiters (fast-check)', () =>
       { numRuns: 40 },
     );
   }, 120_000);
+});
+
+// The day probe of a limiter that is not a fixed window begins where the minute probe's last 429 held the key;
+// its next wave was once sized by a round trip that counted that wait (2 s read as 2 s of latency): 42 to 79
+// 429s on the pro key within one 3 s window, where a burst provokes 20.
+describe('never hammer: a wave after a 429 hold is sized by the round trip, not by the wait', () => {
+  const windows = { minuteSeconds: 3, daySeconds: 45 };
+  const shapePlans = { free: { perMinute: 10, perDay: 60 }, pro: { perMinute: 20, perDay: 150 } };
+  const meters = ['moving-window', 'sliding-counter', 'token-bucket', 'gcra', 'aligned', 'first-use'] as const;
+  it.for(meters)('%s: no more 429s on a key within a window than a burst provokes, seeds 1-3', async (meter) => {
+    for (const seed of [1, 2, 3]) {
+      const shape = { meter, headers: 'binding' as const };
+      const declared = declaredFor(shape);
+      const r = await runShape({ windows, plans: shapePlans, shape, latencyMs: [0, 30], seed, declared });
+      const most = most429sWithin(r.log, windows.minuteSeconds * 1000);
+      expect(most.count).toBeGreaterThan(0);
+      expect(most.count, `seed ${seed}`).toBeLessThanOrEqual(shapePlans.pro.perMinute + HOLD.maxInRow);
+    }
+  });
 });

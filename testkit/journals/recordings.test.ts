@@ -8,19 +8,29 @@ import { JOURNAL_FILE } from '../../load/journal/format.ts';
 import { readJournal } from '../../load/journal/file.ts';
 import { rejudgeJournal } from '../../load/journal/rejudge.ts';
 import { exitCodeOf, settled } from '../../report/model.ts';
-import { checkVerdicts, expectedVerdict, JOURNALS_DIR, readVerdict, RECORDINGS } from './recordings.ts';
+import {
+  checkVerdicts,
+  expectedVerdict,
+  JOURNALS_DIR,
+  PACED_DIFFERENTLY,
+  readVerdict,
+  RECORDINGS,
+} from './recordings.ts';
 
 describe.concurrent(`recorded ${JOURNAL_FILE} re-judged offline`, () => {
   it.for(RECORDINGS.map((r) => r.name))('%s: the live run’s verdict, or its fix', async (name) => {
     const recording = RECORDINGS.find((r) => r.name === name)!;
     const expected = expectedVerdict(recording);
     const { report, missing } = await rejudgeJournal(readJournal(`${JOURNALS_DIR}${name}.jsonl.gz`));
-    expect(missing).toEqual([]);
+    // Every request a repaced recording's replay stops is one the journal has, asked at another moment.
+    expect(missing.filter((m) => !recording.repaced || m.offMs === undefined)).toEqual([]);
     const published = settled(report, 'must');
+    const paced = (c: ReturnType<typeof checkVerdicts>[number]) =>
+      c.reason && PACED_DIFFERENTLY.reason.test(c.reason) ? { ...c, reason: PACED_DIFFERENTLY.mark } : c;
     expect({
       exit: exitCodeOf(published),
       verdict: published.verdict,
-      checks: checkVerdicts(report),
+      checks: checkVerdicts(report).map(paced),
     }).toEqual(expected);
   });
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from '../../report/model.ts';
+import { REJUDGE_FIX } from '../../load/journal/replay.ts';
 import { listen, type ReferenceFaults, type ReferenceVariants } from '../../reference/index.ts';
 import { parsePlansFile } from '../../spec/plans.ts';
 import { ALL_PROOFS } from '../limiters/all-proofs.ts';
@@ -31,6 +32,13 @@ export interface Recording {
    * (where the live run's own checks were not kept whole); re-recorded only by name, as `fixed`.
    */
   kept?: true;
+  /**
+   * Recorded when the day probe sized its first wave after a 429 hold by a round trip that counted the hold's wait
+   * (tens of requests at once): re-judged, the replay stops where this petcert asks a request at another moment
+   * than the live run sent it (replay.ts), so these keys' day checks end unjudged, and the run INCOMPLETE; every
+   * other check as recorded or fixed. A regression kept for its minute and burst evidence, which replays whole.
+   */
+  repaced?: { keys: string[] };
 }
 
 export interface FixedVerdict {
@@ -97,6 +105,7 @@ export const RECORDINGS: Recording[] = [
   {
     name: 'slowapi-moving-window-day-exact',
     proof: 'slowapi moving-window',
+    repaced: { keys: ['pro'] },
     fixed: {
       why:
         "slowapi's moving window (a log) was told fixed by a loaded minute count, and its day 429 failed " +
@@ -186,12 +195,32 @@ export const RECORDINGS: Recording[] = [
   // Live false FAILs of the correct limits counter: a burst that crossed its own window end (40 before it, then 3
   // on its weighted steps; 17 before it, then 25). Their verdicts are the re-judged ones (reading.ts
   // ownEndCrossed), each check's outcome the live run's but quota.burst.exact, the live verdict kept as `live`.
-  { name: 'slowapi-sliding-counter-straddle', proof: 'slowapi sliding-counter', kept: true },
-  { name: 'slowapi-sliding-counter-straddle-part', proof: 'slowapi sliding-counter', kept: true },
+  {
+    name: 'slowapi-sliding-counter-straddle',
+    proof: 'slowapi sliding-counter',
+    kept: true,
+    repaced: { keys: ['free', 'pro'] },
+  },
+  {
+    name: 'slowapi-sliding-counter-straddle-part',
+    proof: 'slowapi sliding-counter',
+    kept: true,
+    repaced: { keys: ['free', 'pro'] },
+  },
   // The free burst: 1 answer before the end, 20 after it a second later (the last window held 2: steps of 1 s).
-  { name: 'slowapi-sliding-counter-straddle-second', proof: 'slowapi sliding-counter', kept: true },
+  {
+    name: 'slowapi-sliding-counter-straddle-second',
+    proof: 'slowapi sliding-counter',
+    kept: true,
+    repaced: { keys: ['free', 'pro'] },
+  },
   // One window end read 8 ms apart on a busy server (Reset .0079842 among .00001): Remaining read out of order.
-  { name: 'slowapi-sliding-counter-reset-noise', proof: 'slowapi sliding-counter', kept: true },
+  {
+    name: 'slowapi-sliding-counter-reset-noise',
+    proof: 'slowapi sliding-counter',
+    kept: true,
+    repaced: { keys: ['free', 'pro'] },
+  },
 ];
 
 /** What the live run said, written beside its journal at recording time (never by hand). */
@@ -223,13 +252,44 @@ export const readLatestReport = (root: string): Report =>
 export const readVerdict = (name: string): RecordedVerdict =>
   JSON.parse(readFileSync(`${JOURNALS_DIR}${name}.verdict.json`, 'utf8')) as RecordedVerdict;
 
+/**
+ * What a check stopped by a request paced differently says, as recordings.test.ts reads it: the reason names the
+ * request and how far off it was asked, which the test reads as this mark.
+ */
+export const PACED_DIFFERENTLY = {
+  mark: '(paced differently)',
+  reason: /paces differently from the one that recorded it/,
+};
+const RE_RECORD = REJUDGE_FIX;
+
+/** The day checks of a key the day probe runs to its end. */
+const DAY_CHECKS = ['day.exact', 'day.retry-after', 'day.headers', 'rejected.consume'];
+
 /** The verdict re-judging a recording must give: the recorded one, with a regression's fixed checks. */
 export function expectedVerdict(r: Recording): Pick<RecordedVerdict, 'exit' | 'verdict' | 'checks'> {
   const recorded = readVerdict(r.name);
-  if (!r.fixed) return { exit: recorded.exit, verdict: recorded.verdict, checks: recorded.checks };
   const fixed = r.fixed;
-  const checks = recorded.checks.map((c) => (fixed.checks[c.id] ? { id: c.id, ...fixed.checks[c.id]! } : c));
-  return { exit: fixed.exit, verdict: fixed.verdict, checks };
+  const checks = recorded.checks.map((c) => (fixed?.checks[c.id] ? { id: c.id, ...fixed.checks[c.id]! } : c));
+  const verdict = { exit: fixed?.exit ?? recorded.exit, verdict: fixed?.verdict ?? recorded.verdict, checks };
+  return r.repaced ? repacedVerdict(verdict, r.repaced.keys) : verdict;
+}
+
+/** A recording's verdict where its day probe's replay stops at a request this petcert paces differently. */
+function repacedVerdict(
+  v: Pick<RecordedVerdict, 'exit' | 'verdict' | 'checks'>,
+  keys: readonly string[],
+): Pick<RecordedVerdict, 'exit' | 'verdict' | 'checks'> {
+  const stopped = new Set(keys.flatMap((k) => DAY_CHECKS.map((id) => `quota.${id}[${k}]`)));
+  const unjudged = (id: string) => ({
+    id,
+    outcome: 'skip',
+    messages: [],
+    reason: PACED_DIFFERENTLY.mark,
+    fix: RE_RECORD,
+  });
+  const checks = [...v.checks.map((c) => (stopped.has(c.id) ? unjudged(c.id) : c)), unjudged('quota.journal.complete')];
+  // A FAIL stays one (its failed check is not a stopped day check: those were judged before the stop); else INCOMPLETE.
+  return v.exit === 1 ? { ...v, checks } : { exit: 4, verdict: 'incomplete', checks };
 }
 
 export interface Target {

@@ -64,3 +64,18 @@ export function longestRunOf429s(log: readonly Logged[]): number {
   }
   return most;
 }
+
+/** The most 429s answered on one key within any span of `windowMs` (by their arrival): how hard a key was pressed. */
+export function most429sWithin(log: readonly Logged[], windowMs: number): { key: string; count: number } {
+  const byKey = new Map<string, number[]>();
+  for (const e of log)
+    if (e.kind === 'answer' && e.status === 429) byKey.set(e.key, [...(byKey.get(e.key) ?? []), e.at]);
+  let most = { key: '', count: 0 };
+  for (const [key, at] of byKey) {
+    for (let i = 0, j = 0; j < at.length; j++) {
+      while (at[j]! - at[i]! >= windowMs) i++;
+      if (j - i + 1 > most.count) most = { key, count: j - i + 1 };
+    }
+  }
+  return most;
+}

@@ -11,6 +11,8 @@ import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../spec/plan
 import { createFakeClock } from './fake-clock.ts';
 import { FAKE_START_MS } from './in-process.ts';
 import { createShape, type MeterKind, type ShapeOptions } from './limiter-shapes.ts';
+import { logged, type Logged } from './send-log.ts';
+import { retryAfterMs } from '../../spec/ratelimit.ts';
 
 export interface RunShape {
   windows: { minuteSeconds: number; daySeconds: number };
@@ -54,6 +56,8 @@ export interface ShapeResult {
   requests: number;
   /** Virtual time the probes took (the requests sent before them aside). */
   elapsedMs: number;
+  /** What the transport saw: each request as it left and each answer as it came (send-log.ts). */
+  log: Logged[];
 }
 
 export async function runShape(o: RunShape): Promise<ShapeResult> {
@@ -108,8 +112,14 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
   const spentBefore = o.before?.told
     ? { spentBefore: { [first]: o.before.requests }, answersBefore: { [first]: answers } }
     : {};
+  const log: Logged[] = [];
   const ctx = createContext({
-    send,
+    send: logged(
+      send,
+      () => clock.now(),
+      log,
+      (ex) => retryAfterMs(ex.response.headers),
+    ),
     clock,
     baseUrl: 'http://127.0.0.1:1/v1',
     windows: table.windows,
@@ -129,6 +139,7 @@ export async function runShape(o: RunShape): Promise<ShapeResult> {
       .map((c) => `${c.id}: ${c.skipReason}`),
     requests: n,
     elapsedMs: clock.now() - startedMs,
+    log,
   };
 }
 
