@@ -8,6 +8,7 @@ import { admittedWithin } from './day-rolling.ts';
 import type { ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
 import { requestsWithinWindow } from './refusal-window.ts';
+import { refusalOutsideEveryReading } from './models/readings.ts';
 import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
 import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
 import {
@@ -275,7 +276,8 @@ function rollingAllows(o: Minute, refusal: Observation, message: string): Verdic
   const { perMinute } = o.scope.k.plan;
   const windowMs = o.scope.ctx.windows.minuteSeconds * 1000;
   const within = o.sent && requestsWithinWindow(o.sent, refusal, windowMs);
-  if (isFixed(o.model) || !o.samples || (within !== undefined && within < perMinute)) return undefined;
+  const outside = within !== undefined && refusalOutsideEveryReading(perMinute, within, windowMs / 1000) !== undefined;
+  if (isFixed(o.model) || !o.samples || outside) return undefined;
   const admitted = admittedWithin(o.samples, refusal.serverMs, windowMs);
   if (admitted < perMinute) return undefined;
   const why =
@@ -321,11 +323,11 @@ function refusedEarly(
   const { minuteSeconds } = scope.ctx.windows;
   if (last.status !== 429 || dayOwned(scope, last)) return undefined;
   const within = requestsWithinWindow(sent, last, minuteSeconds * 1000);
-  if (within === undefined || within >= perMinute) return undefined;
+  const outside = within === undefined ? undefined : refusalOutsideEveryReading(perMinute, within, minuteSeconds);
+  if (outside === undefined) return undefined;
   return failure(
     `the window after the 429 admitted ${admitted} of ${perMinute}, then a 429 of the minute quota, though at most ${within} of this key's ` +
-      `requests (admitted or refused) can have reached the server within ${minuteSeconds} s before it: no window of ${perMinute} per ` +
-      `${minuteSeconds} s refuses it, fixed at any phase, rolling, or a bucket refilled over the window`,
+      `requests (admitted or refused) can have reached the server within ${minuteSeconds} s before it: ${outside}`,
     { exchange: last.ex, expected: perMinute, received: admitted },
   );
 }

@@ -7,6 +7,7 @@
 import type { Reading } from '../../report/model.ts';
 import type { DeclaredModel } from '../../spec/plans.ts';
 import { traitsOfName, type LimiterModelName } from './models/catalog.ts';
+import { readingById } from './models/readings.ts';
 
 export type { DeclaredModel } from '../../spec/plans.ts';
 
@@ -36,8 +37,8 @@ export const refillCounts = (
   spanMs: number,
 ): boolean => declared !== undefined || traitsOfName(model).ownWindows || spanMs >= windowMs;
 
-/** Most a bucket of `figure` refilled at `figure` per window admits within one window's length: the whole bucket, and all but one refilled. */
-export const bucketWindowMost = (figure: number): number => 2 * figure - 1;
+/** Most a bucket of `figure` refilled at `figure` per window admits within one window's length (models/readings.ts). */
+export const bucketWindowMost = (figure: number): number => readingById('bucket').mostWithinWindow(figure);
 
 /**
  * What the evidence proves when more than the figure were admitted within one window's length, under the
