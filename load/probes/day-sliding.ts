@@ -67,8 +67,7 @@ function overDay(
  * This key's requests the server answered, in every probe: admitted, and refused (some servers count
  * those), and those sent before the probes (identifying the target: `before`, answers unseen).
  */
-export function spentByKey(run: ProbeRun): Spent {
-  const samples = keySamples(run);
+export function spentByKey(run: ProbeRun, samples: readonly Sample[] = keySamples(run)): Spent {
   return {
     admitted: samples.filter((s) => s.status >= 200 && s.status < 300).length,
     refused: samples.filter((s) => s.status === 429).length,
@@ -88,6 +87,12 @@ export type SlidingDay =
   | { kind: 'refused'; final: Observation; own: readonly Observation[]; spent: Spent; samples: readonly Sample[] }
   | { kind: 'end-unknown'; final: Observation }
   | { kind: 'gave-up'; own: readonly Observation[]; last: Observation; spanMs: number };
+
+/** The day's 429 and the key's every answer so far, read once. */
+function refusedAt(run: ProbeRun, final: Observation, own: readonly Observation[]): SlidingDay {
+  const samples = keySamples(run);
+  return { kind: 'refused', final, own, spent: spentByKey(run, samples), samples };
+}
 
 /** The refusal came once this key had spent perDay, and no more than perDay (plus refills) within a day. */
 export function slidingExact(
@@ -200,10 +205,7 @@ export async function probeDaySliding(
     for (const o of wave) {
       if (o.status === 429) seen.examined.push(o);
       if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
-        seen.sliding =
-          dayEndOf(run, o) === undefined
-            ? { kind: 'end-unknown', final: o }
-            : { kind: 'refused', final: o, own, spent: spentByKey(run), samples: keySamples(run) };
+        seen.sliding = dayEndOf(run, o) === undefined ? { kind: 'end-unknown', final: o } : refusedAt(run, o, own);
         return;
       }
       if (o.admitted) own.push(o);
