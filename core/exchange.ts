@@ -30,6 +30,8 @@ export interface Exchange {
   durationMs: number;
   /** Local ms the request waited in the 429 hold (hold-429.ts) before it was sent, when it waited. */
   heldMs?: number;
+  /** Sends this answer took, when more than one (retry.ts retryTransport): each may have reached the server. */
+  tries?: number;
 }
 
 /** Sends one request. Rejects with TransportError when there is no HTTP response. */

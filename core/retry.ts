@@ -18,13 +18,19 @@ export async function retry<T>(
   }
 }
 
-/** A request that got no HTTP response (TransportError) is sent again, `tries` times in all. */
+/**
+ * A request that got no HTTP response (TransportError) is sent again, `tries` times in all. The answer says
+ * how many sends it took: a try that got no response may still have reached the server and been counted.
+ */
 export const retryTransport =
   (tries: number): Layer =>
   (next) =>
   (request) =>
     retry(
       tries,
-      () => next(request),
+      async (n) => {
+        const exchange = await next(request);
+        return n > 1 ? { ...exchange, tries: n } : exchange;
+      },
       (error) => error instanceof TransportError,
     );

@@ -22,6 +22,12 @@ describe('requestsWithinWindow: what can have reached the server within a window
     expect(requestsWithinWindow([...count, refused, refusal], refusal, 2_000)).toBe(10);
   });
 
+  it('a request sent again after no response counts once per try: the lost try may have reached the server', () => {
+    const refusal = at(2_025, 2_040, 429);
+    const retried = { ...at(2_000, 2_020), ex: { tries: 3 } } as Observation;
+    expect(requestsWithinWindow([...count, refused, retried, refusal], refusal, 2_000)).toBe(13);
+  });
+
   it('requests before the first known one may share the window: undefined', () => {
     const refusal = at(1_500, 1_510, 429);
     expect(requestsWithinWindow([...count, refusal], refusal, 2_000)).toBeUndefined();
