@@ -25,7 +25,6 @@ import {
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { allowanceFor } from './models/allowance.ts';
-import { traitsOf } from './models/catalog.ts';
 import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from './models/unknown.ts';
 import { localSpan, type Observation } from './observe.ts';
 import {
@@ -169,28 +168,15 @@ function straddledUntied(
  * fixed window ended (after a Retry-After of a whole window, say), and the two windows admit up to the figure
  * each. Unjudged there: which side of the end each admission fell is not shown. Past twice the figure, failed.
  */
-function straddledDeclared(
-  count: WindowCount,
-  model: ModelVerdict,
-  perMinute: number,
-  windowMs: number,
-): Verdict | undefined {
+function straddledDeclared(count: WindowCount, model: ModelVerdict, perMinute: number): Verdict | undefined {
   const r = count.rejected;
   const n = count.admitted.length;
-  // Only where a 429's Reset names a window's end: a bucket's or a log's names when one more fits.
-  const counter = traitsOf(model).ownWindows;
-  if (!(isFixed(model) || counter) || n > 2 * perMinute || !r?.rate || r.quota !== 'minute') return undefined;
+  if (!isFixed(model) || n > 2 * perMinute || !r?.rate || r.quota !== 'minute') return undefined;
   if (n === 0 || count.admitted.every((a) => a.quota === 'minute')) return undefined;
-  // A count right after a fixed window's 429 begins past the end that 429 named. One after a window's rest (the
-  // count from a window at rest) or a counter's (whose recovery may come mid-window) may begin anywhere in a
-  // window: the end before the one its 429 names may fall among it too.
-  const anyPhase = counter || (count.restMs ?? 0) >= windowMs;
-  const named = r.rate.reset * 1000;
-  const ends = anyPhase ? [named, named - windowMs] : [named];
+  const endMs = r.rate.reset * 1000;
   const fromMs = Math.min(...count.admitted.map((a) => a.serverMs - (a.receivedLocal - a.sentLocal)));
   const toMs = Math.max(r.serverMs, ...count.admitted.map((a) => a.serverMs));
-  const among = (endMs: number): boolean => endMs - RESET_ROUNDING_MS <= toMs && endMs + RESET_ROUNDING_MS >= fromMs;
-  if (!ends.some(among)) return undefined;
+  if (endMs - RESET_ROUNDING_MS > toMs || endMs + RESET_ROUNDING_MS < fromMs) return undefined;
   return verdict.unjudged(
     `${n} admitted from a full minute allowance, the plan allows ${perMinute}, but their headers report another ` +
       `quota and the count's 429 names a minute window's end (X-RateLimit-Reset ${r.rate.reset}) among them, up to ` +
@@ -221,7 +207,7 @@ function exact(o: Minute): Verdict {
   if (crossed && n <= crossed.most) return verdict.pass;
   const straddle = straddledUntied(count, model, spanMs, minuteSeconds * 1000, perMinute);
   if (!count.over && n > most && straddle) return straddle;
-  const declaredEnd = n > most ? straddledDeclared(count, model, perMinute, minuteSeconds * 1000) : undefined;
+  const declaredEnd = n > most ? straddledDeclared(count, model, perMinute) : undefined;
   if (declaredEnd) return declaredEnd;
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
