@@ -64,6 +64,14 @@ function resetAsSecondsToGo(key: string, reset: number): FixedVerdict['checks'] 
   return Object.fromEntries(ids.map((id) => [`quota.${id}[${key}]`, skip]));
 }
 
+/** A kept live run of slowapi's sliding counter, recorded before the day probe's first wave after a hold changed. */
+const keptCounter = (name: string): Recording => ({
+  name,
+  proof: 'slowapi sliding-counter',
+  kept: true,
+  repaced: { keys: ['free', 'pro'] },
+});
+
 export const RECORDINGS: Recording[] = [
   { name: 'reference', reference: {} },
   { name: 'reference-sliding-log', reference: { variants: { limiterModel: 'sliding-log' } } },
@@ -195,32 +203,12 @@ export const RECORDINGS: Recording[] = [
   // Live false FAILs of the correct limits counter: a burst that crossed its own window end (40 before it, then 3
   // on its weighted steps; 17 before it, then 25). Their verdicts are the re-judged ones (reading.ts
   // ownEndCrossed), each check's outcome the live run's but quota.burst.exact, the live verdict kept as `live`.
-  {
-    name: 'slowapi-sliding-counter-straddle',
-    proof: 'slowapi sliding-counter',
-    kept: true,
-    repaced: { keys: ['free', 'pro'] },
-  },
-  {
-    name: 'slowapi-sliding-counter-straddle-part',
-    proof: 'slowapi sliding-counter',
-    kept: true,
-    repaced: { keys: ['free', 'pro'] },
-  },
+  keptCounter('slowapi-sliding-counter-straddle'),
+  keptCounter('slowapi-sliding-counter-straddle-part'),
   // The free burst: 1 answer before the end, 20 after it a second later (the last window held 2: steps of 1 s).
-  {
-    name: 'slowapi-sliding-counter-straddle-second',
-    proof: 'slowapi sliding-counter',
-    kept: true,
-    repaced: { keys: ['free', 'pro'] },
-  },
+  keptCounter('slowapi-sliding-counter-straddle-second'),
   // One window end read 8 ms apart on a busy server (Reset .0079842 among .00001): Remaining read out of order.
-  {
-    name: 'slowapi-sliding-counter-reset-noise',
-    proof: 'slowapi sliding-counter',
-    kept: true,
-    repaced: { keys: ['free', 'pro'] },
-  },
+  keptCounter('slowapi-sliding-counter-reset-noise'),
 ];
 
 /** What the live run said, written beside its journal at recording time (never by hand). */
