@@ -31,7 +31,7 @@ import {
 import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
-import { DAY_OUT_FIX, dayOwned, waitOutDay429, type DayWait } from './day-out.ts';
+import { DAY_OUT_FIX, dayOwned, daySpent, waitOutDay, waitOutDay429, type DayWait } from './day-out.ts';
 import { findFreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
@@ -291,8 +291,14 @@ function dayOut(o: BurstObservation, b: NonNullable<BurstObservation['burst']>):
   return { reason: `${why}${o.unwaited ? ` (${o.unwaited.reason})` : ''}`, fix: o.unwaited?.fix ?? DAY_OUT_FIX };
 }
 
+/** No burst: the key's day was spent before it and the run could not wait for its end; else unexplained. */
+const noBurst = (o: BurstObservation): Verdict =>
+  o.unwaited
+    ? verdict.unjudgedBy({ ...o.unwaited, fix: o.unwaited.fix ?? DAY_OUT_FIX })
+    : missing(o, BURST, UNEXPLAINED);
+
 function exactApplies(o: BurstObservation): Verdict | undefined {
-  if (!o.burst) return missing(o, BURST, UNEXPLAINED);
+  if (!o.burst) return noBurst(o);
   const across = straddledVerdict(o) ?? staleVerdict(o);
   if (across) return across;
   if (dayRanOut(o.scope, o.burst)) return verdict.unjudgedBy(dayOut(o, o.burst));
@@ -300,7 +306,7 @@ function exactApplies(o: BurstObservation): Verdict | undefined {
 }
 
 function remainingApplies(o: BurstObservation): Verdict | undefined {
-  if (!o.burst) return missing(o, BURST, UNEXPLAINED);
+  if (!o.burst) return noBurst(o);
   if (dayRanOut(o.scope, o.burst)) return verdict.unjudgedBy(dayOut(o, o.burst));
   // A limiter that was refilling (a bucket) may repeat a Remaining value: not a fixed window's to judge.
   const whole = staleVerdict(o) ?? notWholeVerdict(o);
@@ -350,6 +356,16 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
       !counter && !idle,
       attempt > 0 ? RESET_ROUNDING_MS : 0,
     );
+    // A day the key's answers show spent (fewer left than the burst needs, its end ahead): its end first, once,
+    // then a fresh window again.
+    const spent = day.used ? undefined : daySpent(run, perMinute);
+    if (spent) {
+      const what = `before the burst, the key's answers of the day quota left ${spent.left} of its day`;
+      const unwaited = await waitOutDay(run, spent.endMs, what, day);
+      if (unwaited) return void (seen.unwaited = unwaited.unwaited);
+      attempt -= 1;
+      continue;
+    }
     const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
     const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
     const pastEnd = all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);

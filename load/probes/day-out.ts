@@ -5,10 +5,10 @@
 // the day are left unjudged with the fix, never failed: a retry before the day's end proves nothing.
 import { fewest, most } from '../../core/extent.ts';
 import type { Unjudged } from '../../report/check.ts';
-import { localPast, notWaited, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
+import { keySamples, localPast, notWaited, serverNow, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayEndOf } from './day-refusal.ts';
 import { retryAfterBeyond, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 
 /** The fix for a check left unjudged because the key's day ran out (the minute and burst rules say it). */
 export const DAY_OUT_FIX = 'run again in a fresh day window of this key (or with a key whose day quota is unspent)';
@@ -48,6 +48,23 @@ export function dayLeft(answers: readonly Observation[]): { left: number; endMs:
   const reset = most(day.map((o) => o.rate!.reset));
   const left = fewest(day.filter((o) => o.rate!.reset === reset).map((o) => o.rate!.remaining));
   return { left, endMs: reset * 1000 };
+}
+
+/**
+ * The key's day as its latest answers of the day quota (every probe's) leave it: fewer left than `need`, its
+ * Reset still ahead. A probe about to send `need` requests at once waits for that end first (waitOutDay), as a
+ * day 429 would ask, rather than send them into a day that refuses them all.
+ */
+export function daySpent(run: ProbeRun, need: number): { left: number; endMs: number } | undefined {
+  const { perDay, perMinute } = run.k.plan;
+  if (perDay === perMinute) return undefined;
+  const day = keySamples(run).filter((s) => s.limit === perDay && s.reset !== undefined && s.remaining !== undefined);
+  if (day.length === 0) return undefined;
+  const reset = most(day.map((s) => s.reset!));
+  const left = fewest(day.filter((s) => s.reset === reset).map((s) => s.remaining!));
+  // No 429 holds the key here: a Reset rounded down names an end up to a second before the day's.
+  const endMs = reset * 1000 + RESET_ROUNDING_MS;
+  return left < need && endMs > serverNow(run.ctx) ? { left, endMs } : undefined;
 }
 
 /**

@@ -16,6 +16,7 @@ import { runProbes } from './run.ts';
 import { HOLD } from './send.ts';
 import { earlySends, logged, longestRunOf429s, most429sWithin, type Logged } from '../../testkit/load/send-log.ts';
 import { declaredFor, runShape } from '../../testkit/load/shape-run.ts';
+import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 2, daySeconds: 16 },
@@ -112,6 +113,33 @@ describe('never hammer: a wave after a 429 hold is sized by the round trip, not 
       const most = most429sWithin(r.log, windows.minuteSeconds * 1000);
       expect(most.count).toBeGreaterThan(0);
       expect(most.count, `seed ${seed}`).toBeLessThanOrEqual(shapePlans.pro.perMinute + HOLD.maxInRow);
+    }
+  });
+});
+
+// express-rate-limit chained (the day's headers on a 200) on PROOF_PLANS' figures: the minute probe and the burst's
+// search for a fresh window spend the pro key's day, and the burst once went out into it: 80 requests, 40 or all
+// of them day 429s (testkit/journals erl, before it was re-recorded).
+describe('never hammer: no burst into a day the key’s answers show spent', () => {
+  const windows = { minuteSeconds: 2, daySeconds: 20 };
+  const dayPlans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } };
+  it('first-request windows, the day’s headers on a 200: the burst waits for the day’s end, seeds 1-3', async () => {
+    for (const seed of [1, 2, 3]) {
+      const shape: Omit<ShapeOptions, 'windows'> = { meter: 'first-use', headers: { chain: ['minute', 'day'] } };
+      const r = await runShape({ windows, plans: dayPlans, shape, latencyMs: [0, 30], seed });
+      const burst = r.series['burst:pro'] ?? [];
+      const dayRefused = burst.filter((s) => s.status === 429 && s.limit === dayPlans.pro.perDay).length;
+      expect({
+        seed,
+        sent: burst.length > 0,
+        dayRefused,
+        failed: r.failed.filter((f) => !/applicable/.test(f)),
+      }).toEqual({
+        seed,
+        sent: true,
+        dayRefused: 0,
+        failed: [],
+      });
     }
   });
 });
