@@ -3,7 +3,6 @@
 // rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
 // rule unjudged with the cut's reason (findings.ts `missing`). In the order the report lists them.
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
-import { RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { admittedWithin } from './day-rolling.ts';
 import type { ProbeScope } from './context.ts';
 import { PROBE_CHECKS } from './checks.ts';
@@ -162,29 +161,6 @@ function straddledUntied(
   );
 }
 
-/**
- * A count told fixed whose admitted answers name no minute end (they report another quota) while its own 429
- * names one among its requests, up to a Reset's rounding either way: the count may have begun just before a
- * fixed window ended (after a Retry-After of a whole window, say), and the two windows admit up to the figure
- * each. Unjudged there: which side of the end each admission fell is not shown. Past twice the figure, failed.
- */
-function straddledDeclared(count: WindowCount, model: ModelVerdict, perMinute: number): Verdict | undefined {
-  const r = count.rejected;
-  const n = count.admitted.length;
-  if (!isFixed(model) || n > 2 * perMinute || !r?.rate || r.quota !== 'minute') return undefined;
-  if (n === 0 || count.admitted.every((a) => a.quota === 'minute')) return undefined;
-  const endMs = r.rate.reset * 1000;
-  const fromMs = Math.min(...count.admitted.map((a) => a.serverMs - (a.receivedLocal - a.sentLocal)));
-  const toMs = Math.max(r.serverMs, ...count.admitted.map((a) => a.serverMs));
-  if (endMs - RESET_ROUNDING_MS > toMs || endMs + RESET_ROUNDING_MS < fromMs) return undefined;
-  return verdict.unjudged(
-    `${n} admitted from a full minute allowance, the plan allows ${perMinute}, but their headers report another ` +
-      `quota and the count's 429 names a minute window's end (X-RateLimit-Reset ${r.rate.reset}) among them, up to ` +
-      "a second's rounding: a fixed window's end may fall among them, and each window admits the figure",
-    'the minute quota in X-RateLimit-* on every answer while it binds, or a Reset that names the window end exactly',
-  );
-}
-
 function exact(o: Minute): Verdict {
   const { count, model } = exactOf(o);
   const { perMinute } = o.scope.k.plan;
@@ -207,8 +183,6 @@ function exact(o: Minute): Verdict {
   if (crossed && n <= crossed.most) return verdict.pass;
   const straddle = straddledUntied(count, model, spanMs, minuteSeconds * 1000, perMinute);
   if (!count.over && n > most && straddle) return straddle;
-  const declaredEnd = n > most ? straddledDeclared(count, model, perMinute) : undefined;
-  if (declaredEnd) return declaredEnd;
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
     const proved =
