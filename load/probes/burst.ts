@@ -32,7 +32,7 @@ import { localSpan, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { DAY_OUT_FIX, dayOwned, daySpent, waitOutDay, waitOutDay429, type DayWait } from './day-out.ts';
-import { findFreshWindow } from './window.ts';
+import { findFreshWindow, type FreshWindow } from './window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
 export const burstSize = (perMinute: number): number => perMinute + Math.max(3, Math.min(perMinute, 100));
@@ -328,6 +328,26 @@ export const burstOf = (run: ProbeRun, model: ModelVerdict | undefined): BurstOb
 });
 
 /**
+ * A fresh window (`find`) in a day the burst can spend. Where the key's answers show its day spent (fewer left than
+ * the burst needs, the day's end ahead: searching for the window may spend it), the day's end first, once, then a
+ * fresh window again. Undefined, with the reason in `seen`, when the run cannot wait that long.
+ */
+async function freshInUnspentDay(
+  run: ProbeRun,
+  seen: BurstObservation,
+  day: DayWait,
+  find: () => Promise<FreshWindow>,
+): Promise<FreshWindow | undefined> {
+  const fresh = await find();
+  const spent = day.used ? undefined : daySpent(run, run.k.plan.perMinute);
+  if (!spent) return fresh;
+  const what = `before the burst, the key's answers of the day quota left ${spent.left} of its day`;
+  const unwaited = await waitOutDay(run, spent.endMs, what, day);
+  if (unwaited) return void (seen.unwaited = unwaited.unwaited);
+  return find();
+}
+
+/**
  * Sends the burst at the start of a fresh window: once more if it straddled a fixed window's end, or
  * after the day's end when the key's day ran out and the run affords the wait (waits.ts: one day wait).
  */
@@ -349,23 +369,9 @@ export async function probeBurst(run: ProbeRun, seen: BurstObservation): Promise
     const idleWindows = counter || toldNothing(model) ? 2 : idle ? 1 : 0;
     // After a burst that straddled, past the named end by a Reset's rounding: rounded down (or a proxy's
     // Date from another clock), the end it names came before the window really ended.
-    const fresh = await findFreshWindow(
-      run,
-      false,
-      idleWindows,
-      !counter && !idle,
-      attempt > 0 ? RESET_ROUNDING_MS : 0,
-    );
-    // A day the key's answers show spent (fewer left than the burst needs, its end ahead): its end first, once,
-    // then a fresh window again.
-    const spent = day.used ? undefined : daySpent(run, perMinute);
-    if (spent) {
-      const what = `before the burst, the key's answers of the day quota left ${spent.left} of its day`;
-      const unwaited = await waitOutDay(run, spent.endMs, what, day);
-      if (unwaited) return void (seen.unwaited = unwaited.unwaited);
-      attempt -= 1;
-      continue;
-    }
+    const find = () => findFreshWindow(run, false, idleWindows, !counter && !idle, attempt > 0 ? RESET_ROUNDING_MS : 0);
+    const fresh = await freshInUnspentDay(run, seen, day, find);
+    if (!fresh) return;
     const all = await Promise.all(Array.from({ length: n }, () => observe(run)));
     const resets = new Set(all.filter((o) => o.quota === 'minute' && o.rate).map((o) => o.rate!.reset));
     const pastEnd = all.some((o) => o.serverMs > fresh.endMs + SLACK_MS);

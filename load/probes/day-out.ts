@@ -7,7 +7,7 @@ import { fewest, most } from '../../core/extent.ts';
 import type { Unjudged } from '../../report/check.ts';
 import { keySamples, localPast, notWaited, serverNow, waitFor, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayEndOf } from './day-refusal.ts';
-import { retryAfterBeyond, type Observation } from './observe.ts';
+import { quotaOf, retryAfterBeyond, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 
 /** The fix for a check left unjudged because the key's day ran out (the minute and burst rules say it). */
@@ -38,16 +38,22 @@ export function dayOwned(run: ProbeScope, o: Observation): boolean {
   );
 }
 
+/** What a set of day answers leaves: the fewest Remaining among those naming the latest Reset, in any order they came. */
+function latestDayLeft(
+  rates: readonly { reset: number; remaining: number }[],
+): { left: number; reset: number } | undefined {
+  if (rates.length === 0) return undefined;
+  const reset = most(rates.map((r) => r.reset));
+  return { left: fewest(rates.filter((r) => r.reset === reset).map((r) => r.remaining)), reset };
+}
+
 /**
  * Requests left in the key's current day window, by the answers reporting the day quota: the fewest
  * Remaining among those of the latest day (its Reset), in any order they came back.
  */
 export function dayLeft(answers: readonly Observation[]): { left: number; endMs: number } | undefined {
-  const day = answers.filter((o) => o.quota === 'day' && o.rate);
-  if (day.length === 0) return undefined;
-  const reset = most(day.map((o) => o.rate!.reset));
-  const left = fewest(day.filter((o) => o.rate!.reset === reset).map((o) => o.rate!.remaining));
-  return { left, endMs: reset * 1000 };
+  const latest = latestDayLeft(answers.filter((o) => o.quota === 'day' && o.rate).map((o) => o.rate!));
+  return latest && { left: latest.left, endMs: latest.reset * 1000 };
 }
 
 /**
@@ -56,15 +62,16 @@ export function dayLeft(answers: readonly Observation[]): { left: number; endMs:
  * day 429 would ask, rather than send them into a day that refuses them all.
  */
 export function daySpent(run: ProbeRun, need: number): { left: number; endMs: number } | undefined {
-  const { perDay, perMinute } = run.k.plan;
-  if (perDay === perMinute) return undefined;
-  const day = keySamples(run).filter((s) => s.limit === perDay && s.reset !== undefined && s.remaining !== undefined);
-  if (day.length === 0) return undefined;
-  const reset = most(day.map((s) => s.reset!));
-  const left = fewest(day.filter((s) => s.reset === reset).map((s) => s.remaining!));
+  const rates = keySamples(run).flatMap((s) =>
+    quotaOf(s.limit, run.k.plan) === 'day' && s.reset !== undefined && s.remaining !== undefined
+      ? [{ reset: s.reset, remaining: s.remaining }]
+      : [],
+  );
+  const latest = latestDayLeft(rates);
+  if (!latest) return undefined;
   // No 429 holds the key here: a Reset rounded down names an end up to a second before the day's.
-  const endMs = reset * 1000 + RESET_ROUNDING_MS;
-  return left < need && endMs > serverNow(run.ctx) ? { left, endMs } : undefined;
+  const endMs = latest.reset * 1000 + RESET_ROUNDING_MS;
+  return latest.left < need && endMs > serverNow(run.ctx) ? { left: latest.left, endMs } : undefined;
 }
 
 /**
