@@ -128,18 +128,22 @@ export function replayTransport(
     queues.set(kind, q);
     const nth = ++q.asked;
     const entry = q.entries[nth - 1];
-    if (!entry) {
-      const m = { key, method: request.method, path, nth, recorded: q.entries.length };
+    const stop = (offMs?: number): never => {
+      const m = {
+        key,
+        method: request.method,
+        path,
+        nth,
+        recorded: q.entries.length,
+        ...(offMs === undefined ? {} : { offMs }),
+      };
       missing.push(m);
       throw new ProbeStop(describeMissing(m), REJUDGE_FIX);
-    }
+    };
+    if (!entry) return stop();
     // An answer stands for the moment the live run sent its request: asked at another moment, it is no evidence.
     const t = clock.now();
-    if (Math.abs(t - entry.sentAt) > RECORDED_LATE_MS) {
-      const m = { key, method: request.method, path, nth, recorded: q.entries.length, offMs: t - entry.sentAt };
-      missing.push(m);
-      throw new ProbeStop(describeMissing(m), REJUDGE_FIX);
-    }
+    if (Math.abs(t - entry.sentAt) > RECORDED_LATE_MS) stop(t - entry.sentAt);
     used++;
     // Sent no later than recorded: answered when it was, in its place among the events; later, its latency later.
     const sentAt = Math.max(t, entry.sentAt);

@@ -11,9 +11,9 @@ const CLOCK_MARGIN_MS = 5;
  * How many of `sent` (every request of the key since the first of them, on our clock) can have reached the
  * server within `windowMs` before `refusal` reached it, admitted or refused (a limiter may count its own
  * refusals; each try of one sent again after no response): request i only if the refusal was sent less than
- * a window after i was answered. Our clock
- * alone bounds it, so no server clock or Date rounding enters. Undefined when requests before the first of
- * `sent` may be among them (the refusal was sent less than a window after it).
+ * a window after i was answered. Our clock alone bounds it, so no server clock or Date rounding enters.
+ * Undefined when requests before the first of `sent` may be among them (the refusal was sent less than a
+ * window after it).
  */
 export function requestsWithinWindow(
   sent: readonly Observation[],
@@ -24,7 +24,6 @@ export function requestsWithinWindow(
   if (!(refusal.sentLocal - start >= windowMs)) return undefined;
   // A few ms more: both clock readings are whole milliseconds, and a clock can step between them.
   const spanMs = windowMs + CLOCK_MARGIN_MS;
-  // A request tried again after no response counts once per try: each may have reached the server.
   return sent
     .filter(
       (o) => o !== refusal && refusal.sentLocal - o.receivedLocal < spanMs && o.sentLocal <= refusal.receivedLocal,
