@@ -17,7 +17,7 @@ const requestOn = (key: string): HttpRequest => ({
 /** A transport answering each key from its own script (the last answer repeats), logging sends and answers in order. */
 function scripted(
   clock: FakeClock,
-  answers: Record<string, Array<{ status: number; headers?: Record<string, string> }>>,
+  answers: Record<string, Array<{ status: number; headers?: Record<string, string>; asksMs?: number }>>,
   log: Logged[],
 ): Send {
   const used: Record<string, number> = {};
@@ -35,7 +35,9 @@ function scripted(
       sentAt: clock.now(),
       durationMs: LATENCY_MS,
     };
-    log.push({ kind: 'answer', key, at: clock.now(), status: a.status, asks: retryAfterMs(exchange.response.headers) });
+    // What the answer asks, as its script states it when it does: never read back by the parser under test.
+    const asks = 'asksMs' in a ? a.asksMs : retryAfterMs(exchange.response.headers);
+    log.push({ kind: 'answer', key, at: clock.now(), status: a.status, ...(asks === undefined ? {} : { asks }) });
     return exchange;
   };
 }
@@ -162,14 +164,16 @@ describe('hold429', () => {
 
 // Hostile limiters: each key answers from a drawn script of statuses and Retry-After forms; a drawn
 // caller sends single requests and bursts after drawn gaps. Whatever it draws, no send on a key comes
-// before a 429 of that key that was answered earlier has had its Retry-After (or 1 s when unreadable).
+// before a 429 of that key that was answered earlier has had its Retry-After (or 1 s when unreadable): the
+// wait each answer asks is stated by the draw, not read back by the parser under test.
+const ZONES = { GMT: 0, UTC: 0, '+0000': 0, '+0100': 60, '-0530': -330 } as const;
 const retryAfterForm = fc.oneof(
   fc.constant(undefined),
   fc.constant('0'),
   fc.integer({ min: 1, max: 5 }).map(String),
   fc.constant('99999'),
   fc.constant('soon'),
-  fc.integer({ min: 0, max: 4 }).map((s) => ({ date: s })),
+  fc.record({ date: fc.integer({ min: 0, max: 4 }), zone: fc.constantFrom(...(Object.keys(ZONES) as Zone[])) }),
 );
 const answer = fc.record({ status: fc.constantFrom(200, 429, 429, 503), retryAfter: retryAfterForm });
 const step = fc.record({
@@ -180,7 +184,15 @@ const step = fc.record({
 
 type Drawn = Partial<Record<'Bearer a' | 'Bearer b', Array<{ status: number; retryAfter: RetryAfterForm }>>>;
 type Step = { key: string; gapMs: number; burst: number };
-type RetryAfterForm = string | { date: number } | undefined;
+type Zone = keyof typeof ZONES;
+type RetryAfterForm = string | { date: number; zone?: Zone } | undefined;
+
+/** The wait a form names, in ms (undefined: none readable), from the draw itself. */
+function asksOf(form: RetryAfterForm): number | undefined {
+  if (form === undefined) return undefined;
+  if (typeof form !== 'string') return form.date * 1000;
+  return /^\d+$/.test(form) ? Number(form) * 1000 : undefined;
+}
 
 /** One hostile run: the caller's steps against the drawn scripts; no early send, and never past the caps. */
 async function hostileRun(drawn: Drawn, steps: readonly Step[]): Promise<void> {
@@ -189,7 +201,11 @@ async function hostileRun(drawn: Drawn, steps: readonly Step[]): Promise<void> {
   const answers = Object.fromEntries(
     Object.entries(drawn).map(([k, list]) => [
       k,
-      list.map((a) => ({ status: a.status, headers: headersOf(a.retryAfter, clock) })),
+      list.map((a) => ({
+        status: a.status,
+        headers: headersOf(a.retryAfter, clock),
+        asksMs: a.status === 429 ? asksOf(a.retryAfter) : undefined,
+      })),
     ]),
   );
   const o = options(clock, { maxInRow: 4, maxHeldPerRun: 6 });
@@ -235,10 +251,12 @@ describe('hold429 against hostile limiters (fast-check)', () => {
 function headersOf(form: RetryAfterForm, clock: FakeClock): Record<string, string> | undefined {
   if (form === undefined) return undefined;
   if (typeof form === 'string') return { 'retry-after': form };
-  // An HTTP-date is read against the answer's Date: a getter, so both come from the clock at answer time.
+  // A date is read against the answer's Date: a getter, so both come from the clock at answer time.
+  const zone = form.zone ?? 'GMT';
   return {
     get 'retry-after'() {
-      return new Date(Math.floor(clock.now() / 1000) * 1000 + form.date * 1000).toUTCString();
+      const at = Math.floor(clock.now() / 1000) * 1000 + form.date * 1000 + ZONES[zone] * 60_000;
+      return new Date(at).toUTCString().replace('GMT', zone);
     },
   } as Record<string, string>;
 }

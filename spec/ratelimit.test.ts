@@ -5,8 +5,10 @@ import {
   parseHeaderInt,
   parseHttpDate,
   parseRetryAfter,
+  parseZonedDate,
   parseUnixTime,
   readRateLimit,
+  retryAfterFormProblem,
 } from './ratelimit.ts';
 
 describe('rate-limit header parsing', () => {
@@ -81,7 +83,38 @@ describe('HTTP dates and Retry-After', () => {
     });
     expect(parseRetryAfter({}).ok).toBe(false);
     expect(parseRetryAfter({ 'retry-after': '-3' }).ok).toBe(false);
+    expect(parseRetryAfter({ 'retry-after': 'Sun, 06 Nov 1994 08:49:47 EST', date }).ok).toBe(false);
     expect(parseRetryAfter({ 'retry-after': later }).ok).toBe(false);
+  });
+});
+
+describe('a date with another zone than GMT', () => {
+  const date = 'Sun, 06 Nov 1994 08:49:37 GMT';
+  it.each([
+    ['UTC (Go time.RFC1123, sethvargo/go-limiter)', 'Sun, 06 Nov 1994 08:49:47 UTC', 10],
+    ['UT', 'Sun, 06 Nov 1994 08:49:47 UT', 10],
+    ['+0000 (Go time.RFC1123Z)', 'Sun, 06 Nov 1994 08:49:47 +0000', 10],
+    ['a numeric offset east of Greenwich', 'Sun, 06 Nov 1994 09:49:47 +0100', 10],
+    ['a numeric offset west of Greenwich', 'Sun, 06 Nov 1994 03:19:47 -0530', 10],
+  ])('%s: read against Date as the wait it names, its form a finding', (_, raw, seconds) => {
+    const r = parseRetryAfter({ 'retry-after': raw, date });
+    expect(r).toEqual({ ok: true, value: { seconds, form: 'zoned-date', raw } });
+    expect(r.ok && retryAfterFormProblem(r.value)).toBe(
+      `Retry-After ${JSON.stringify(raw)} is a date whose zone is not GMT, not an HTTP-date (RFC 9110: IMF-fixdate ends in GMT); read as 10 s`,
+    );
+  });
+
+  it('is not an HTTP-date, and an HTTP-date is not one', () => {
+    expect(parseHttpDate('Sun, 06 Nov 1994 08:49:47 UTC')).toBeUndefined();
+    expect(parseZonedDate('Sun, 06 Nov 1994 08:49:47 GMT')).toBeUndefined();
+    expect(parseZonedDate('Sun, 06 Nov 1994 08:49:47 +01')).toBeUndefined();
+  });
+
+  it('leaves RFC 9110 forms without a finding', () => {
+    for (const raw of ['7', 'Sun, 06 Nov 1994 08:49:47 GMT']) {
+      const r = parseRetryAfter({ 'retry-after': raw, date });
+      expect(r.ok && retryAfterFormProblem(r.value)).toBeUndefined();
+    }
   });
 });
 

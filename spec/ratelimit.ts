@@ -91,6 +91,25 @@ export function parseHttpDate(value: string | undefined): number | undefined {
   return undefined;
 }
 
+const ZONED_DATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) (UTC|UT|Z|[+-]\d{4})$/;
+
+/**
+ * IMF-fixdate's layout with another zone than GMT, in ms since the epoch: "UTC" (Go's time.RFC1123 in UTC,
+ * what sethvargo/go-limiter writes), "UT", "Z" or a numeric offset (RFC 5322, Go's RFC1123Z). Not an
+ * HTTP-date, but it names one instant.
+ */
+export function parseZonedDate(value: string): number | undefined {
+  const m = ZONED_DATE.exec(value.trim());
+  if (!m) return undefined;
+  const zone = m[8]!;
+  const sign = zone[0] === '-' ? -1 : 1;
+  const offsetMin = /^[+-]/.test(zone) ? sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3))) : 0;
+  const [hh, mm, ss] = [Number(m[5]), Number(m[6]), Number(m[7])];
+  const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]!), Number(m[2]), hh, mm, ss) - offsetMin * 60_000;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
 /** The server's clock at the response, from its Date header, in ms. */
 export function serverDateMs(headers: Headers): number | undefined {
   return parseHttpDate(headers['date']);
@@ -100,16 +119,30 @@ export interface RetryAfter {
   /** Seconds to wait, from the server's point of view (may be fractional for HTTP-dates: never). */
   seconds: number;
   /**
-   * RFC 9110 §10.2.3's two forms, or a decimal number of seconds (rate-limiter-flexible's README sets
-   * `msBeforeNext / 1000`): not RFC syntax, but §7 and §8.3 only ask for "the time given in the Retry-After
-   * header", which it gives. Its form is a SHOULD finding (`isRfcRetryAfter`), never a missing header.
+   * RFC 9110 §10.2.3's two forms, a decimal number of seconds (rate-limiter-flexible's README sets
+   * `msBeforeNext / 1000`) or a date in IMF-fixdate's layout with another zone than GMT (`parseZonedDate`):
+   * not RFC syntax, but §7 and §8.3 only ask for "the time given in the Retry-After header", which they
+   * give. Their form is a SHOULD finding (`isRfcRetryAfter`), never a missing header, and the 429 hold
+   * waits what they ask.
    */
-  form: 'delay-seconds' | 'http-date' | 'decimal-seconds';
+  form: 'delay-seconds' | 'http-date' | 'decimal-seconds' | 'zoned-date';
   raw: string;
 }
 
 /** The forms RFC 9110 §10.2.3 defines: delay-seconds (a whole number) and an HTTP-date. */
-export const isRfcRetryAfter = (r: RetryAfter): boolean => r.form !== 'decimal-seconds';
+export const isRfcRetryAfter = (r: RetryAfter): boolean => r.form === 'delay-seconds' || r.form === 'http-date';
+
+const NOT_RFC_FORM = {
+  'decimal-seconds': 'a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date',
+  'zoned-date': 'a date whose zone is not GMT, not an HTTP-date (RFC 9110: IMF-fixdate ends in GMT)',
+} as const;
+
+/** What is outside RFC 9110 in a readable Retry-After, or undefined for its own two forms. */
+export function retryAfterFormProblem(r: RetryAfter): string | undefined {
+  if (isRfcRetryAfter(r)) return undefined;
+  const form = NOT_RFC_FORM[r.form as keyof typeof NOT_RFC_FORM];
+  return `Retry-After ${JSON.stringify(r.raw)} is ${form}; read as ${r.seconds} s`;
+}
 
 /**
  * Retry-After as delay-seconds or an HTTP-date (or a decimal number of seconds: see `RetryAfter.form`). An HTTP-date is converted to a delay against the
@@ -122,16 +155,18 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
   if (seconds !== undefined) return { ok: true, value: { seconds, form: 'delay-seconds', raw } };
   if (/^[0-9]{1,16}\.[0-9]{1,20}$/.test(raw.trim()))
     return { ok: true, value: { seconds: Number(raw.trim()), form: 'decimal-seconds', raw } };
-  const at = parseHttpDate(raw);
+  const httpDate = parseHttpDate(raw);
+  const at = httpDate ?? parseZonedDate(raw);
   if (at === undefined)
     return { ok: false, problem: `Retry-After is neither delay-seconds nor an HTTP-date: ${JSON.stringify(raw)}` };
   const now = serverDateMs(headers);
   if (now === undefined)
     return {
       ok: false,
-      problem: 'Retry-After is an HTTP-date but the response has no valid Date header to measure it from',
+      problem: 'Retry-After is a date but the response has no valid Date header to measure it from',
     };
-  return { ok: true, value: { seconds: Math.max(0, Math.ceil((at - now) / 1000)), form: 'http-date', raw } };
+  const form = httpDate === undefined ? 'zoned-date' : 'http-date';
+  return { ok: true, value: { seconds: Math.max(0, Math.ceil((at - now) / 1000)), form, raw } };
 }
 
 /** Milliseconds a response's Retry-After asks the client to wait, when it is readable (the 429 hold's reading). */

@@ -6,7 +6,7 @@ import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import {
   DATE_CACHE_MS,
   DATE_SLACK_MS,
-  isRfcRetryAfter,
+  retryAfterFormProblem,
   isWholeSeconds,
   parseHeaderInt,
   parseRetryAfter,
@@ -265,15 +265,14 @@ export const ratelimitChecks: Check[] = [
   {
     kind: 'response',
     id: 'ratelimit.retry-after-form',
-    title: 'Retry-After is delay-seconds (a whole number) or an HTTP-date, not a decimal number of seconds',
+    title: 'Retry-After is delay-seconds (a whole number) or an HTTP-date (GMT), not decimal seconds or another zone',
     level: 'SHOULD',
     specRef: 'RFC 9110 §10.2.3',
     applies: (ex) => ex.response.status === 429 && parseRetryAfter(ex.response.headers).ok,
     judge(ex) {
       const r = parseRetryAfter(ex.response.headers);
-      return r.ok && !isRfcRetryAfter(r.value)
-        ? fail(`Retry-After ${JSON.stringify(r.value.raw)} is a decimal number of seconds`, ex)
-        : undefined;
+      const problem = r.ok ? retryAfterFormProblem(r.value) : undefined;
+      return problem === undefined ? undefined : fail(problem, ex);
     },
   },
   {

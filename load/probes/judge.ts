@@ -7,7 +7,7 @@ import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { ProbeScope } from './context.ts';
 import { failure, silent } from './findings.ts';
 import { type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, isRfcRetryAfter, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, retryAfterFormProblem } from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { traitsOf } from './models/catalog.ts';
@@ -242,17 +242,11 @@ export function retryAfterPresent(o: Observation): Verdict {
   );
 }
 
-/** RFC 9110: delay-seconds are digits only (judged only when there is a Retry-After to read). */
+/** RFC 9110: delay-seconds are digits only, an HTTP-date ends in GMT (judged only when there is a Retry-After to read). */
 export function retryAfterForm(o: Observation): readonly Verdict[] {
   if (!o.retryAfter) return silent;
-  if (isRfcRetryAfter(o.retryAfter)) return [verdict.pass];
-  return [
-    failure(
-      `Retry-After ${JSON.stringify(o.retryAfter.raw)} is a decimal number of seconds, neither delay-seconds (RFC 9110: digits only) nor an HTTP-date; read ` +
-        `as ${o.retryAfter.seconds} s`,
-      { exchange: o.ex },
-    ),
-  ];
+  const problem = retryAfterFormProblem(o.retryAfter);
+  return [problem === undefined ? verdict.pass : failure(problem, { exchange: o.ex })];
 }
 
 /**

@@ -8,6 +8,7 @@ import { JOURNAL_FILE } from '../../load/journal/format.ts';
 import { readJournal } from '../../load/journal/file.ts';
 import { rejudgeJournal } from '../../load/journal/rejudge.ts';
 import { exitCodeOf, settled } from '../../report/model.ts';
+import { earlySends } from './early-sends.ts';
 import {
   checkVerdicts,
   expectedVerdict,
@@ -45,6 +46,10 @@ describe.concurrent(`recorded ${JOURNAL_FILE} re-judged offline`, () => {
     const got = new Map(checks.map((c) => [c.id, c] as const));
     const loose = expected.checks.filter((c) => !strict(c));
     expect(loose.filter((c) => !repacedAllows(c, got.get(c.id)))).toEqual([]);
+  });
+
+  it.for(RECORDINGS.map((r) => r.name))('%s: no request on a key before its last 429 allowed', (name) => {
+    expect(earlySends(readJournal(`${JOURNALS_DIR}${name}.jsonl.gz`).entries)).toEqual([]);
   });
 
   // A reason that contradicts the evidence is a misjudgement too: an unjudged check may be fixed in its reason alone.

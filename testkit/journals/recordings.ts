@@ -82,6 +82,8 @@ export const RECORDINGS: Recording[] = [
   { name: 'rlf', proof: 'rlf' },
   { name: 'token-bucket', proof: 'token-bucket' },
   { name: 'token-bucket-overAdmit', proof: 'token-bucket overAdmit' },
+  // sethvargo/go-limiter: Reset and Retry-After are RFC 1123 dates in UTC; the Retry-After's wait is held.
+  { name: 'go-limiter', proof: 'go-limiter' },
   // Fastify's rate-limit plugin as it comes: X-RateLimit-Reset in seconds to go, not a Unix time (§8.2).
   {
     name: 'fastify-stock',

@@ -80,6 +80,11 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
     ...twins('httprate', ['wrongRemaining', 'noRetryAfter']),
     { ...twins('httprate', ['noDay'])[0]!, plans: SHORT_DAY_PLANS },
   ],
+  // chi + sethvargo/go-limiter's own HTTP middleware, one memorystore per key and quota, chained minute then day:
+  // a window from the key's first request; Reset and Retry-After are its end as Go's RFC 1123 date in UTC (whole
+  // seconds, rounded down). Reset is not a Unix time (§8.2), the one MUST it breaks; its Retry-After, a date
+  // whose zone is UTC rather than GMT, is read and held (a SHOULD finding on its form).
+  'go-limiter': [{ name: 'go-limiter', service: 'go-limiter', expect: 'quota.headers.valid', alone: true }],
   wrappers: [
     { name: 'erl latency 150ms', service: 'erl', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
     // The overAdmit twin at that latency: its count of 21 is within what a bucket refills over it, so it is judged

@@ -1,5 +1,6 @@
-// The chi + go-chi/httprate service (go/main.go), from the binary go/setup.sh builds in .cache/ (.ci/run
-// builds it); without it, its tests are skipped here and fail in CI (child-service.ts).
+// The chi services of go/main.go (go-chi/httprate or sethvargo/go-limiter), from the binary go/setup.sh
+// builds in .cache/ (.ci/run builds it); without it, their tests are skipped here and fail in CI
+// (child-service.ts).
 import { fileURLToPath } from 'node:url';
 import { childConfig, skipUnlessBuilt, startChild, type Built } from './child-service.ts';
 import type { LimiterFault } from './faults.ts';
@@ -11,14 +12,16 @@ const BINARY: Built = {
   setup: 'bash testkit/limiters/go/setup.sh',
 };
 
-/** Why the httprate tests are skipped here (undefined: they run, and fail in CI without the binary). */
-export const HTTPRATE_SKIP = skipUnlessBuilt(BINARY);
+/** Why the Go services' tests are skipped here (undefined: they run, and fail in CI without the binary). */
+export const GO_SKIP = skipUnlessBuilt(BINARY);
 
-export function httprateService(options: ServiceOptions, fault?: LimiterFault): Promise<RunningService> {
+export type GoLibrary = 'httprate' | 'go-limiter';
+
+export function goService(library: GoLibrary, options: ServiceOptions, fault?: LimiterFault): Promise<RunningService> {
   const spec = {
-    name: 'the httprate service',
+    name: `the ${library} service`,
     args: [],
-    config: childConfig(options, fault),
+    config: childConfig(options, fault, { library }),
     stream: 'stdout' as const,
     serving: /listening on http:\/\/127\.0\.0\.1:(\d+)\n/,
   };

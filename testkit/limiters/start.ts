@@ -1,7 +1,7 @@
 // One way to start any limiter service by name, behind the wrappers when asked: what the e2e proofs,
 // the repeat bench and serve.ts share.
 import type { LimiterFault } from './faults.ts';
-import { httprateService } from './go.ts';
+import { goService, type GoLibrary } from './go.ts';
 import { slowapiService, type SlowapiStrategy } from './python.ts';
 import { isNodeService, NODE_SERVICES } from './services.ts';
 import type { RunningService, ServiceOptions } from './store-app.ts';
@@ -14,8 +14,11 @@ const PYTHON_SERVICES = {
   'slowapi-sliding-counter': 'sliding-window-counter',
 } as const satisfies Record<string, SlowapiStrategy>;
 
-/** chi + go-chi/httprate (go.ts): a sliding window counter aligned to the limiter's start, Reset rounded down. */
-const GO_SERVICES = { httprate: httprateService } as const;
+/**
+ * chi (go.ts) with go-chi/httprate, a sliding window counter aligned to the limiter's start, Reset rounded down;
+ * or with sethvargo/go-limiter, a window from the key's first request, Reset and Retry-After HTTP dates.
+ */
+const GO_SERVICES = { httprate: 'httprate', 'go-limiter': 'go-limiter' } as const satisfies Record<string, GoLibrary>;
 
 export const SERVICE_NAMES: string[] = [
   ...Object.keys(NODE_SERVICES),
@@ -34,7 +37,7 @@ const wraps = (w: WrapOptions | undefined): boolean =>
 function startBare(name: string, base: ServiceOptions, fault: LimiterFault | undefined): Promise<RunningService> {
   if (Object.hasOwn(PYTHON_SERVICES, name))
     return slowapiService(base, fault, PYTHON_SERVICES[name as keyof typeof PYTHON_SERVICES]);
-  if (Object.hasOwn(GO_SERVICES, name)) return GO_SERVICES[name as keyof typeof GO_SERVICES](base, fault);
+  if (Object.hasOwn(GO_SERVICES, name)) return goService(GO_SERVICES[name as keyof typeof GO_SERVICES], base, fault);
   if (!isNodeService(name))
     throw new Error(`no limiter service named ${JSON.stringify(name)} (${SERVICE_NAMES.join(', ')})`);
   return NODE_SERVICES[name](base, fault);

@@ -5,6 +5,7 @@ go 1.24
 require (
 	github.com/go-chi/chi/v5 v5.2.3
 	github.com/go-chi/httprate v0.16.1
+	github.com/sethvargo/go-limiter v0.7.1
 )
 
 require (

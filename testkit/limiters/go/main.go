@@ -26,6 +26,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/httprate"
+	"github.com/sethvargo/go-limiter/httplimit"
+	"github.com/sethvargo/go-limiter/memorystore"
 )
 
 type plan struct {
@@ -44,6 +46,8 @@ type config struct {
 	} `json:"anonymous"`
 	// Faulty twins (testkit/limiters/faults.ts): overAdmit, noDay, wrongRemaining, noRetryAfter.
 	Fault string `json:"fault"`
+	// "httprate" (the default) or "go-limiter".
+	Library string `json:"library"`
 }
 
 var statuses = map[string]bool{"available": true, "pending": true, "sold": true}
@@ -100,18 +104,48 @@ func (f *faulty) Write(b []byte) (int, error) {
 	return f.ResponseWriter.Write(b)
 }
 
-type quotas struct{ minute, day *httprate.RateLimiter }
+// A limiter answers a request on its key: true when it wrote the 429.
+type limiter func(w http.ResponseWriter, r *http.Request, key string) bool
+
+type quotas struct{ minute, day limiter }
+
+func httprateLimiter(limit int, window time.Duration) limiter {
+	return httprate.NewRateLimiter(limit, window).RespondOnLimit
+}
+
+// goLimiter runs sethvargo/go-limiter's own HTTP middleware over its memorystore: a bucket per key refilled
+// whole at each interval counted from the key's first request; X-RateLimit-Reset and Retry-After are that
+// interval's end as an RFC 1123 date (whole seconds, rounded down).
+func goLimiter(limit int, window time.Duration) limiter {
+	store, err := memorystore.New(&memorystore.Config{Tokens: uint64(limit), Interval: window})
+	if err != nil {
+		panic(err)
+	}
+	middleware, err := httplimit.NewMiddleware(store, func(r *http.Request) (string, error) { return bearer(r), nil })
+	if err != nil {
+		panic(err)
+	}
+	return func(w http.ResponseWriter, r *http.Request, key string) bool {
+		passed := false
+		middleware.Handle(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed = true })).ServeHTTP(w, r)
+		return !passed
+	}
+}
 
 func limiters(cfg config) map[string]quotas {
+	build := httprateLimiter
+	if cfg.Library == "go-limiter" {
+		build = goLimiter
+	}
 	byKey := map[string]quotas{}
 	for key, p := range cfg.Keys {
 		perMinute := p.PerMinute
 		if cfg.Fault == "overAdmit" {
 			perMinute++
 		}
-		q := quotas{minute: httprate.NewRateLimiter(perMinute, seconds(cfg.Windows.MinuteSeconds))}
+		q := quotas{minute: build(perMinute, seconds(cfg.Windows.MinuteSeconds))}
 		if cfg.Fault != "noDay" {
-			q.day = httprate.NewRateLimiter(p.PerDay, seconds(cfg.Windows.DaySeconds))
+			q.day = build(p.PerDay, seconds(cfg.Windows.DaySeconds))
 		}
 		byKey[key] = q
 	}
@@ -143,10 +177,10 @@ func limited(cfg config, byKey map[string]quotas) func(http.Handler) http.Handle
 				w = &faulty{ResponseWriter: w, fault: cfg.Fault, plan: p}
 			}
 			q := byKey[key]
-			if q.minute.RespondOnLimit(w, r, key) {
+			if q.minute(w, r, key) {
 				return
 			}
-			if q.day != nil && q.day.RespondOnLimit(w, r, key) {
+			if q.day != nil && q.day(w, r, key) {
 				return
 			}
 			next.ServeHTTP(w, r)
