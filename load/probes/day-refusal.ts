@@ -2,10 +2,11 @@
 // (day.ts) and the one for other limiter models (day-sliding.ts). Pure: the findings these answers
 // may carry (a Retry-After the 429's own headers contradict, or beyond a day) are Verdicts for the
 // day probe's rules (day-rules.ts).
-import type { Verdict } from '../../report/check.ts';
+import type { Unjudged, Verdict } from '../../report/check.ts';
 import type { ProbeScope } from './context.ts';
 import { failure, silent } from './findings.ts';
 import { resetEndMs, retryAfterBeyond, retryAfterEndMs, type Observation } from './observe.ts';
+import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
 
 /**
@@ -18,6 +19,31 @@ export function isDay429(run: ProbeScope, o: Observation, minuteEndMs: number): 
   if (o.quota === 'day' && resetEndMs(run, o) !== undefined) return true;
   const minuteReset = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
   return minuteReset === undefined && retryAfterBeyond(o, minuteEndMs);
+}
+
+/**
+ * The 429s whose headers report neither quota's figure (X-RateLimit-Limit unreadable, or of no plan figure):
+ * not found to be the day's, yet any of them may be, so they cannot show a day that never refused.
+ */
+export function untoldRefusals(examined: readonly Observation[]): Observation[] {
+  return examined.filter((o) => o.quota === 'unknown');
+}
+
+/**
+ * Unjudged instead of "no day-quota 429" when some 429 did not say which quota refused. `over`: what was
+ * admitted over what span, as the finding would have said it.
+ */
+export function untoldDay(examined: readonly Observation[], over: string): Unjudged | undefined {
+  const untold = untoldRefusals(examined);
+  if (untold.length === 0) return undefined;
+  const limit = untold[0]!.ex.response.headers[RATE_LIMIT_HEADERS.limit];
+  const said = limit === undefined ? 'no X-RateLimit-Limit' : `X-RateLimit-Limit ${JSON.stringify(limit)}`;
+  return {
+    reason:
+      `${over}, and ${untold.length} of the day probe's 429s said no quota's figure (${said}): ` +
+      "any of them may have been the day quota's, so the day is not shown unenforced",
+    fix: 'X-RateLimit-* of the refusing quota, one value each, on every 429 (§8.2; quota.headers.valid judges them)',
+  };
 }
 
 /** A 429 reporting the minute quota whose Retry-After reaches past that quota's own Reset (retryAfterAccurate). */

@@ -6,7 +6,7 @@
 import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
 import { lastRemaining, dayNotFull, type DayObservation, type DaySearch } from './day.ts';
 import { countedDayEnd, openedByOurEarlierAnswers } from './day-edge.ts';
-import { minuteResetContradicts, retryAfterBeyondDay } from './day-refusal.ts';
+import { minuteResetContradicts, retryAfterBeyondDay, untoldDay } from './day-refusal.ts';
 import { slidingExact, slidingGiveUp, type SlidingDay } from './day-sliding.ts';
 import {
   refillMayExplain,
@@ -120,9 +120,15 @@ function dayGap(o: Day): Unjudged {
       return notReached(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
     case 'sliding':
       if (p.d.kind === 'gave-up')
-        return no429(
-          `${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace without a day-quota 429`,
-          SLOW_FIX,
+        return (
+          untoldDay(
+            o.examined,
+            `${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace`,
+          ) ??
+          no429(
+            `${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace without a day-quota 429`,
+            SLOW_FIX,
+          )
         );
       return p.d.kind === 'end-unknown'
         ? {
@@ -137,9 +143,15 @@ function dayGap(o: Day): Unjudged {
           `at the pace this target allows (${Math.round(p.s.perDayAtPace)} admitted per day window) the day quota of ${perDay} cannot be reached`,
           SLOW_FIX,
         );
-      return no429(
-        `${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace without a day-quota 429 (plan: ${perDay} per day)`,
-        DAY_QUOTA_FIX,
+      return (
+        untoldDay(
+          o.examined,
+          `${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace`,
+        ) ??
+        no429(
+          `${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace without a day-quota 429 (plan: ${perDay} per day)`,
+          DAY_QUOTA_FIX,
+        )
       );
     case 'tally':
       return 'over' in p.t
@@ -226,15 +238,14 @@ function unfoundExact(o: Day, s: Exclude<DaySearch, Found>): Verdict {
       SLOW_FIX,
     );
   }
-  return failure(
-    `paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s without a day-quota 429 (plan: ` +
-      `${perDay} per day)`,
-    {
-      exchange: s.last.ex,
-      expected: perDay,
-      received: s.admitted,
-    },
-  );
+  const paced = `paced at ${perMinute} per minute window, ${s.admitted} requests were admitted over ${Math.round(s.spanMs / 1000)} s`;
+  const untold = untoldDay(o.examined, `${paced} (plan: ${perDay} per day)`);
+  if (untold) return verdict.unjudgedBy(untold);
+  return failure(`${paced} without a day-quota 429 (plan: ${perDay} per day)`, {
+    exchange: s.last.ex,
+    expected: perDay,
+    received: s.admitted,
+  });
 }
 
 function slidingDayExact(o: Day, d: SlidingDay): Verdict {
@@ -245,7 +256,7 @@ function slidingDayExact(o: Day, d: SlidingDay): Verdict {
     );
   return d.kind === 'refused'
     ? slidingExact(o.scope, d, notFixedModel(o))
-    : slidingGiveUp(o.scope, d, notFixedModel(o));
+    : slidingGiveUp(o.scope, d, notFixedModel(o), o.examined);
 }
 
 function dayExact(o: Day): Verdict {

@@ -9,7 +9,7 @@ import { verdict, type Verdict } from '../../report/check.ts';
 import type { Sample } from '../../report/model.ts';
 import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeScope } from './context.ts';
 import { dayGiveUpMs } from './waits.ts';
-import { dayEndOf, isDay429 } from './day-refusal.ts';
+import { dayEndOf, isDay429, untoldDay } from './day-refusal.ts';
 import { failure } from './findings.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { allowance, allowanceFor } from './models/allowance.ts';
@@ -135,16 +135,18 @@ export function slidingGiveUp(
   scope: ProbeScope,
   d: Extract<SlidingDay, { kind: 'gave-up' }>,
   model: ModelVerdict,
+  examined: readonly Observation[],
 ): Verdict {
   const { perMinute, perDay } = scope.k.plan;
   const { own, last, spanMs } = d;
   const dayMs = scope.ctx.windows.daySeconds * 1000;
   // The refill over the admitted requests' own span (first send to last answer), which the server's can only be within.
   const most = perDay + allowance(model.model, perDay, dayMs, localSpan(own));
-  const over =
-    `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s without a day-quota 429 ` +
-    `(plan: ${perDay} per day)`;
+  const paced = `paced under ${perMinute} per minute window, ${own.length} requests were admitted over ${Math.round(spanMs / 1000)} s`;
+  const over = `${paced} without a day-quota 429 (plan: ${perDay} per day)`;
   const refills = traitsOf(model).refillsPastFigure;
+  const untold = untoldDay(examined, `${paced} (plan: ${perDay} per day)`);
+  if (untold) return verdict.unjudgedBy(untold);
   if (!refills || own.length > most) {
     const bucket = refills ? `; a token-bucket limiter at most ${most}` : '';
     return failure(`${over}${bucket}`, { exchange: last.ex, expected: perDay, received: own.length });

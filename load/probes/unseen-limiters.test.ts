@@ -99,3 +99,25 @@ describe("a sliding-window counter whose Retry-After is the window's length (go-
     }
   });
 });
+
+describe('two chained limiters each adding its own headers (ulule/limiter, no Retry-After)', () => {
+  // An admitted answer carries "10, 60" as X-RateLimit-Limit, a day 429 too: §8.2's headers are broken, and the 429
+  // has no Retry-After; nothing else is its fault. (A live run whose day search met such 429s and failed the day
+  // "without a day-quota 429" is kept as journal `ulule`.)
+  const shape: Omit<ShapeOptions, 'windows'> = {
+    meter: 'first-use',
+    headers: { chain: ['minute', 'day'], joined: true },
+    resetRoundedDown: true,
+    faults: { noRetryAfter: true },
+  };
+  it('fails only quota.headers.valid and quota.retry-after.present on seeds 1-5', async () => {
+    for (const seed of SEEDS.slice(0, 5)) {
+      const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: [0, 30], seed });
+      const rules = new Set(mustFailed(r).map((f) => f.split('[')[0]));
+      expect({ seed, rules: [...rules].sort() }).toEqual({
+        seed,
+        rules: ['quota.headers.valid', 'quota.retry-after.present'],
+      });
+    }
+  });
+});

@@ -65,6 +65,20 @@ function resetAsSecondsToGo(key: string, reset: number): FixedVerdict['checks'] 
   return Object.fromEntries(ids.map((id) => [`quota.${id}[${key}]`, skip]));
 }
 
+/** A key's day checks unjudged for its day probe's 5 429s that named no quota ("20, 100"). */
+function untoldDayOf(key: string, exact: string, gap: string): FixedVerdict['checks'] {
+  const why = (what: string) => ({
+    outcome: 'skip',
+    messages: [],
+    reason:
+      `${what}, and 5 of the day probe's 429s said no quota's figure (X-RateLimit-Limit "20, 100"): any of them may ` +
+      "have been the day quota's, so the day is not shown unenforced",
+    fix: 'X-RateLimit-* of the refusing quota, one value each, on every 429 (§8.2; quota.headers.valid judges them)',
+  });
+  const gaps = ['day.retry-after', 'day.headers', 'rejected.consume'].map((id) => [`quota.${id}[${key}]`, why(gap)]);
+  return { [`quota.day.exact[${key}]`]: why(exact), ...Object.fromEntries(gaps) };
+}
+
 /** A kept live run of slowapi's sliding counter, recorded before the day probe's first wave after a hold changed. */
 const keptCounter = (name: string): Recording => ({
   name,
@@ -84,6 +98,23 @@ export const RECORDINGS: Recording[] = [
   { name: 'token-bucket-overAdmit', proof: 'token-bucket overAdmit' },
   // sethvargo/go-limiter: Reset and Retry-After are RFC 1123 dates in UTC; the Retry-After's wait is held.
   { name: 'go-limiter', proof: 'go-limiter' },
+  // ulule/limiter, two middlewares each adding its X-RateLimit-*: the day's 429s carry "20, 100" and name no quota.
+  {
+    name: 'ulule',
+    proof: 'ulule',
+    fixed: {
+      why:
+        'the free day search met 5 429s whose X-RateLimit-Limit was "20, 100" (both limiters\' values) and failed ' +
+        'quota.day.exact "without a day-quota 429": any of them may have been the day\'s; day-refusal.ts untoldDay',
+      exit: 1,
+      verdict: 'fail',
+      checks: untoldDayOf(
+        'free',
+        'paced at 20 per minute window, 280 requests were admitted over 45 s (plan: 100 per day)',
+        '280 requests admitted over 45 s at the minute pace',
+      ),
+    },
+  },
   // Fastify's rate-limit plugin as it comes: X-RateLimit-Reset in seconds to go, not a Unix time (§8.2).
   {
     name: 'fastify-stock',

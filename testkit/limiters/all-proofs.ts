@@ -85,6 +85,10 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
   // seconds, rounded down). Reset is not a Unix time (§8.2), the one MUST it breaks; its Retry-After, a date
   // whose zone is UTC rather than GMT, is read and held (a SHOULD finding on its form).
   'go-limiter': [{ name: 'go-limiter', service: 'go-limiter', expect: 'quota.headers.valid', alone: true }],
+  // chi + ulule/limiter's stdlib middleware, one memory store per key and quota, chained minute then day: a window
+  // from the key's first request; each middleware adds its X-RateLimit-* (a 200 carries "20, 100"), no Retry-After.
+  // Live only in bench:limiters; journal `ulule` keeps a run whose day was failed on 429s that named no quota.
+  ulule: [{ name: 'ulule', service: 'ulule', expect: 'quota.retry-after.present' }],
   wrappers: [
     { name: 'erl latency 150ms', service: 'erl', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
     // The overAdmit twin at that latency: its count of 21 is within what a bucket refills over it, so it is judged

@@ -1,4 +1,4 @@
-// The chi services of go/main.go (go-chi/httprate or sethvargo/go-limiter), from the binary go/setup.sh
+// The chi services of go/main.go (go-chi/httprate, sethvargo/go-limiter or ulule/limiter), from the binary go/setup.sh
 // builds in .cache/ (.ci/run builds it); without it, their tests are skipped here and fail in CI
 // (child-service.ts).
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ const BINARY: Built = {
 /** Why the Go services' tests are skipped here (undefined: they run, and fail in CI without the binary). */
 export const GO_SKIP = skipUnlessBuilt(BINARY);
 
-export type GoLibrary = 'httprate' | 'go-limiter';
+export type GoLibrary = 'httprate' | 'go-limiter' | 'ulule';
 
 export function goService(library: GoLibrary, options: ServiceOptions, fault?: LimiterFault): Promise<RunningService> {
   const spec = {

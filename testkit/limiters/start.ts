@@ -16,9 +16,13 @@ const PYTHON_SERVICES = {
 
 /**
  * chi (go.ts) with go-chi/httprate, a sliding window counter aligned to the limiter's start, Reset rounded down;
- * or with sethvargo/go-limiter, a window from the key's first request, Reset and Retry-After HTTP dates.
+ * with sethvargo/go-limiter, a window from the key's first request, Reset and Retry-After RFC 1123 dates in UTC;
+ * with ulule/limiter, a window from the key's first request, each middleware adding its headers, no Retry-After.
  */
-const GO_SERVICES = { httprate: 'httprate', 'go-limiter': 'go-limiter' } as const satisfies Record<string, GoLibrary>;
+const GO_SERVICES = { httprate: 'httprate', 'go-limiter': 'go-limiter', ulule: 'ulule' } as const satisfies Record<
+  string,
+  GoLibrary
+>;
 
 export const SERVICE_NAMES: string[] = [
   ...Object.keys(NODE_SERVICES),

@@ -212,8 +212,10 @@ export const meterOf = (
  * exhaustion; on a 429 the refusing one), or two independent middlewares in `chain` order, each counting
  * the request that reaches it and writing its own headers, the last to run winning (the first refusal
  * ends the chain: its headers stay).
+ * With `joined`, each middleware adds its own X-RateLimit-* instead of setting them (ulule/limiter's
+ * `Header().Add`): an answer carries the values of every limiter that ran, in chain order, joined by ", ".
  */
-export type HeaderMode = 'binding' | { chain: ['minute', 'day'] | ['day', 'minute'] };
+export type HeaderMode = 'binding' | { chain: ['minute', 'day'] | ['day', 'minute']; joined?: true };
 
 export interface ShapeFaults {
   /** Admits this many more than the minute figure. */
@@ -386,6 +388,13 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       ),
       'content-type': 'application/json',
     };
+    if (options.headers !== 'binding' && options.headers.joined) {
+      const each = (name: string, value: (x: (typeof steps)[number]) => string | number): void =>
+        void (headers[name] = steps.map((x) => String(value(x))).join(', '));
+      each('x-ratelimit-limit', (x) => figures[x.quota]);
+      each('x-ratelimit-remaining', (x) => x.t.remaining);
+      each('x-ratelimit-reset', (x) => resetText(x.t.resetMs, options.fractionalReset, options.resetRoundedDown));
+    }
     if (refused && options.slowapiHeadersAfterMs !== undefined) {
       const at = nowMs + options.slowapiHeadersAfterMs;
       if (!f.noRetryAfter)

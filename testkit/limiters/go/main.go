@@ -28,6 +28,9 @@ import (
 	"github.com/go-chi/httprate"
 	"github.com/sethvargo/go-limiter/httplimit"
 	"github.com/sethvargo/go-limiter/memorystore"
+	ulule "github.com/ulule/limiter/v3"
+	"github.com/ulule/limiter/v3/drivers/middleware/stdlib"
+	"github.com/ulule/limiter/v3/drivers/store/memory"
 )
 
 type plan struct {
@@ -46,7 +49,7 @@ type config struct {
 	} `json:"anonymous"`
 	// Faulty twins (testkit/limiters/faults.ts): overAdmit, noDay, wrongRemaining, noRetryAfter.
 	Fault string `json:"fault"`
-	// "httprate" (the default) or "go-limiter".
+	// "httprate" (the default), "go-limiter" or "ulule".
 	Library string `json:"library"`
 }
 
@@ -132,10 +135,27 @@ func goLimiter(limit int, window time.Duration) limiter {
 	}
 }
 
+// ululeLimiter runs ulule/limiter's stdlib middleware over its memory store: a count from the key's first
+// request that expires a period later (refused requests counted too); X-RateLimit-* added (not set) by each
+// middleware, Reset the expiry as a Unix time rounded down; its stock 429 ("Limit exceeded", no Retry-After).
+func ululeLimiter(limit int, window time.Duration) limiter {
+	rate := ulule.Rate{Period: window, Limit: int64(limit)}
+	instance := ulule.New(memory.NewStore(), rate)
+	middleware := stdlib.NewMiddleware(instance, stdlib.WithKeyGetter(bearer))
+	return func(w http.ResponseWriter, r *http.Request, key string) bool {
+		passed := false
+		middleware.Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed = true })).ServeHTTP(w, r)
+		return !passed
+	}
+}
+
 func limiters(cfg config) map[string]quotas {
-	build := httprateLimiter
-	if cfg.Library == "go-limiter" {
-		build = goLimiter
+	build := map[string]func(int, time.Duration) limiter{
+		"": httprateLimiter, "httprate": httprateLimiter, "go-limiter": goLimiter, "ulule": ululeLimiter,
+	}[cfg.Library]
+	if build == nil {
+		fmt.Fprintln(os.Stderr, "LIMITER_CONFIG: no library", cfg.Library)
+		os.Exit(2)
 	}
 	byKey := map[string]quotas{}
 	for key, p := range cfg.Keys {
