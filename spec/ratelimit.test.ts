@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createServerClock,
   isWholeSeconds,
+  namesDateSecond,
   parseHeaderInt,
   parseHttpDate,
   parseRetryAfter,
@@ -108,6 +109,17 @@ describe('a date with another zone than GMT', () => {
     expect(parseHttpDate('Sun, 06 Nov 1994 08:49:47 UTC')).toBeUndefined();
     expect(parseZonedDate('Sun, 06 Nov 1994 08:49:47 GMT')).toBeUndefined();
     expect(parseZonedDate('Sun, 06 Nov 1994 08:49:47 +01')).toBeUndefined();
+  });
+
+  it('names its second: a date equal to Date asks a wait within it, one before Date none', () => {
+    const read = (raw: string) => {
+      const r = parseRetryAfter({ 'retry-after': raw, date });
+      return r.ok && namesDateSecond(r.value, { date });
+    };
+    expect(read('Sun, 06 Nov 1994 08:49:37 UTC')).toBe(true);
+    expect(read('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(true);
+    expect(read('Sun, 06 Nov 1994 08:49:36 GMT')).toBe(false);
+    expect(read('0')).toBe(false);
   });
 
   it('leaves RFC 9110 forms without a finding', () => {

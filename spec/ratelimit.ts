@@ -169,6 +169,17 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
   return { ok: true, value: { seconds: Math.max(0, Math.ceil((at - now) / 1000)), form, raw } };
 }
 
+/**
+ * A dated Retry-After names a whole second: one that equals the response's Date asks for a wait within that
+ * second (read as 0 s), not for none. False for the seconds forms, and for a date before Date's second.
+ */
+export function namesDateSecond(r: RetryAfter, headers: Headers): boolean {
+  if (r.form !== 'http-date' && r.form !== 'zoned-date') return false;
+  const at = parseHttpDate(r.raw) ?? parseZonedDate(r.raw);
+  const now = serverDateMs(headers);
+  return at !== undefined && now !== undefined && at >= now;
+}
+
 /** Milliseconds a response's Retry-After asks the client to wait, when it is readable (the 429 hold's reading). */
 export function retryAfterMs(headers: Headers): number | undefined {
   const read = parseRetryAfter(headers);

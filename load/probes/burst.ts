@@ -283,6 +283,24 @@ function straddledVerdict(o: BurstObservation): Verdict | undefined {
 }
 
 /** burstExact's guard: nothing to judge, the day ran out, or a burst that did not start whole (unjudged). */
+/**
+ * No answer of the burst carries readable X-RateLimit-*: nothing places its answers in windows or tells a day
+ * quota's 429 from the minute's, and the end it was timed on is known to a whole second only (a dated
+ * Retry-After). Fixed windows at a phase the server does not declare admit up to twice the figure across an
+ * end, and a spent day refuses some: only more than twice the figure is outside every reading.
+ */
+function unplacedVerdict(o: BurstObservation): Verdict | undefined {
+  const b = o.burst!;
+  const { perMinute } = o.scope.k.plan;
+  const n = admittedOf(b).length;
+  if (b.all.some((x) => x.rate !== undefined) || n === perMinute || n > 2 * perMinute) return undefined;
+  return verdict.unjudged(
+    `${n} of ${b.all.length} simultaneous requests admitted, the plan allows ${perMinute}, and no answer of the burst carried ` +
+      "readable X-RateLimit-* (quota.headers.valid): nothing places them in one window or tells the day quota's 429s from the minute's",
+    'X-RateLimit-* on every answer, Reset a Unix time (§8.2)',
+  );
+}
+
 const BURST = 'a burst of simultaneous requests at the start of a fresh minute window';
 
 /** The burst admitted fewer than the minute figure before a 429 of the day quota: why, and what would let it run. */
@@ -302,7 +320,7 @@ function exactApplies(o: BurstObservation): Verdict | undefined {
   const across = straddledVerdict(o) ?? staleVerdict(o);
   if (across) return across;
   if (dayRanOut(o.scope, o.burst)) return verdict.unjudgedBy(dayOut(o, o.burst));
-  return notWholeVerdict(o);
+  return notWholeVerdict(o) ?? unplacedVerdict(o);
 }
 
 function remainingApplies(o: BurstObservation): Verdict | undefined {

@@ -7,7 +7,12 @@ import { RATE_LIMIT_HEADERS } from '../../spec/contract.ts';
 import type { ProbeScope } from './context.ts';
 import { failure, silent } from './findings.ts';
 import { type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS, retryAfterFormProblem } from '../../spec/ratelimit.ts';
+import {
+  DATE_SLACK_MS as SLACK_MS,
+  namesDateSecond,
+  RESET_ROUNDING_MS,
+  retryAfterFormProblem,
+} from '../../spec/ratelimit.ts';
 import type { WindowCount } from './window.ts';
 import type { ModelVerdict } from './models/minute-count.ts';
 import { traitsOf } from './models/catalog.ts';
@@ -271,7 +276,9 @@ export function retryAfterConsistent(scope: ProbeScope, o: Observation, windowSe
       ),
     ];
   }
-  if (got === 0 && (toReset === undefined || toReset > 0.5)) {
+  // A date names its second: read as 0 s when the answer came within it (a date rounded down, as Go formats one).
+  const withinItsSecond = namesDateSecond(o.retryAfter, o.ex.response.headers);
+  if (got === 0 && !withinItsSecond && (toReset === undefined || toReset > 0.5)) {
     return [
       failure('Retry-After 0 on a 429 whose quota is still spent', { exchange: o.ex, expected: '≥ 1', received: 0 }),
     ];

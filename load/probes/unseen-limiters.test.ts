@@ -121,3 +121,26 @@ describe('two chained limiters each adding its own headers (ulule/limiter, no Re
     }
   });
 });
+
+describe("windows from a key's first request, Reset and Retry-After dates in UTC (sethvargo/go-limiter)", () => {
+  // Two chained limiters, each a bucket refilled whole every window counted from the key's first request; both
+  // headers name the window's end as a date rounded down to its second. Reset is no Unix time: the one finding. A
+  // date that names the answer's own second is no "Retry-After 0", and a burst whose answers nothing places in a
+  // window is not judged on a count two windows (or a spent day) can give.
+  // 2 s windows ending 0.7 s into a second: a 429 late in a window names the second it was answered in.
+  const windows = { minuteSeconds: 2, daySeconds: 20 };
+  const plans = { free: { perMinute: 20, perDay: 100 }, pro: { perMinute: 40, perDay: 160 } };
+  const shape: Omit<ShapeOptions, 'windows'> = {
+    meter: 'aligned',
+    originMs: FAKE_START_MS - 700,
+    headers: { chain: ['minute', 'day'] },
+    datedUtc: true,
+  };
+  it('fails only quota.headers.valid on seeds 1-5', async () => {
+    for (const seed of SEEDS.slice(0, 5)) {
+      const r = await runShape({ windows, plans, shape, latencyMs: [0, 5], seed });
+      const rules = new Set(mustFailed(r).map((f) => f.split('[')[0]));
+      expect({ seed, rules: [...rules] }).toEqual({ seed, rules: ['quota.headers.valid'] });
+    }
+  });
+});

@@ -278,6 +278,11 @@ export interface ShapeOptions {
   /** rate-limiter-flexible's README: `Retry-After: msBeforeNext / 1000`, a decimal number of seconds. */
   decimalRetryAfter?: boolean;
   /**
+   * sethvargo/go-limiter: X-RateLimit-Reset and Retry-After both the window's end as Go's RFC 1123 date in UTC
+   * (whole seconds, rounded down).
+   */
+  datedUtc?: boolean;
+  /**
    * uvicorn: Date re-formatted by a timer, once a second when idle and every few under CPU starvation;
    * `lagMs(n, nowMs)` is the staleness of answer n, answered at server ms `nowMs`.
    */
@@ -395,6 +400,8 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       each('x-ratelimit-remaining', (x) => x.t.remaining);
       each('x-ratelimit-reset', (x) => resetText(x.t.resetMs, options.fractionalReset, options.resetRoundedDown));
     }
+    const utcDate = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toUTCString().replace('GMT', 'UTC');
+    if (options.datedUtc) headers['x-ratelimit-reset'] = utcDate(shown.t.resetMs);
     if (refused && options.slowapiHeadersAfterMs !== undefined) {
       const at = nowMs + options.slowapiHeadersAfterMs;
       if (!f.noRetryAfter)
@@ -410,7 +417,7 @@ export function createShape(options: ShapeOptions, plans: Record<string, { perMi
       const retryAfter = options.decimalRetryAfter
         ? String(waitMs / 1000)
         : String(Math.max(1, Math.ceil(waitMs / 1000)));
-      if (!f.noRetryAfter) headers['retry-after'] = retryAfter;
+      if (!f.noRetryAfter) headers['retry-after'] = options.datedUtc ? utcDate(refused.t.resetMs) : retryAfter;
       return { status: 429, headers, body: '{"code":"RATE_LIMITED","message":"Too many requests","status":429}' };
     }
     return { status: 200, headers, body: '[]' };
