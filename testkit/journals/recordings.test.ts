@@ -48,6 +48,14 @@ describe.concurrent(`recorded ${JOURNAL_FILE} re-judged offline`, () => {
     expect(loose.filter((c) => !repacedAllows(c, got.get(c.id)))).toEqual([]);
   });
 
+  it.for(RECORDINGS.filter((r) => r.catches).map((r) => r.name))('%s: its fault is caught', async (name) => {
+    const recording = RECORDINGS.find((r) => r.name === name)!;
+    const { report } = await rejudgeJournal(readJournal(`${JOURNALS_DIR}${name}.jsonl.gz`));
+    const failed = report.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => c.id);
+    const caught = failed.filter((id) => recording.catches!.includes(id.replace(/\[[^\]]*\]$/, '')));
+    expect(caught, `failed: ${failed.join(', ') || 'none'}`).not.toEqual([]);
+  });
+
   it.for(RECORDINGS.map((r) => r.name))('%s: no request on a key before its last 429 allowed', (name) => {
     expect(earlySends(readJournal(`${JOURNALS_DIR}${name}.jsonl.gz`).entries)).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from '../../report/model.ts';
 import { listen, type ReferenceFaults, type ReferenceVariants } from '../../reference/index.ts';
-import { parsePlansFile } from '../../spec/plans.ts';
+import { parsePlansFile, type DeclaredModel } from '../../spec/plans.ts';
 import { ALL_PROOFS } from '../limiters/all-proofs.ts';
 import { PROOF_KEYS, PROOF_PLANS, type Proof } from '../limiters/proofs.ts';
 import { startService } from '../limiters/start.ts';
@@ -19,7 +19,16 @@ export interface Recording {
   /** A limiter proof of testkit/limiters/all-proofs.ts (its service, fault, keys, probes, declared model). */
   proof?: string;
   /** Or the reference server, as it is or with faults or variants, on PROOF_PLANS. */
-  reference?: { faults?: ReferenceFaults; variants?: ReferenceVariants; only?: string[]; freeOnly?: boolean };
+  reference?: {
+    faults?: ReferenceFaults;
+    variants?: ReferenceVariants;
+    only?: string[];
+    freeOnly?: boolean;
+    /** --limiter-model: what its vendor declares (a bucket's rates). */
+    declared?: DeclaredModel;
+  };
+  /** A faulty server's recording: the rules (without their [plan]) any of which its re-judged verdict must fail. */
+  catches?: string[];
   /**
    * A live run petcert misjudged, kept as a regression: what re-judging it gives since the fix, where that differs
    * from the recorded verdict (every other check as recorded). Never re-recorded by default: a live run of the
@@ -87,10 +96,40 @@ const keptCounter = (name: string): Recording => ({
   repaced: { keys: ['free', 'pro'] },
 });
 
+/**
+ * The reference server as a sliding log, a sliding window counter and a declared token bucket (spec/GAPS.md
+ * "Limiter model"), each with one fault on the free key alone, and the rules that catch it. A declared bucket's
+ * minute count is allowed what it refills over the count's span, so its burst may be what catches one more.
+ */
+const MODEL_FAULTS: Recording[] = (['sliding-log', 'sliding-counter', 'token-bucket'] as const).flatMap((model) => {
+  const declared = model === 'token-bucket' ? { declared: 'token-bucket' as const } : {};
+  const base = { variants: { limiterModel: model }, freeOnly: true, ...declared };
+  const overAdmit = model === 'token-bucket' ? ['quota.minute.exact', 'quota.burst.exact'] : ['quota.minute.exact'];
+  return [
+    {
+      name: `reference-${model}-overAdmit`,
+      reference: { ...base, faults: { overAdmit: 1 }, only: ['minute', 'burst'] },
+      catches: overAdmit,
+    },
+    {
+      name: `reference-${model}-noRetryAfter`,
+      reference: { ...base, faults: { retryAfter: 'missing' }, only: ['minute'] },
+      catches: ['quota.retry-after.present'],
+    },
+    {
+      name: `reference-${model}-noDay`,
+      reference: { ...base, faults: { noDayQuota: true }, only: ['day'] },
+      catches: ['quota.day.exact'],
+    },
+  ];
+});
+
 export const RECORDINGS: Recording[] = [
   { name: 'reference', reference: {} },
   { name: 'reference-sliding-log', reference: { variants: { limiterModel: 'sliding-log' } } },
   { name: 'reference-overAdmit', reference: { faults: { overAdmit: 1 }, only: ['minute', 'burst'], freeOnly: true } },
+  // A fault in each other model petcert accepts is still caught (the reference server as that model).
+  ...MODEL_FAULTS,
   { name: 'erl', proof: 'erl' },
   { name: 'erl-noDay', proof: 'erl noDay' },
   { name: 'rlf', proof: 'rlf' },
@@ -333,7 +372,10 @@ export async function startRecording(r: Recording): Promise<Target & { plans: ob
     const keys = r.reference.freeOnly ? freeKeys() : { ...PROOF_KEYS };
     const { faults, variants } = r.reference;
     const server = await listen({ plans: parsePlansFile(PROOF_PLANS), keys, faults, variants });
-    const args = (r.reference.only ?? []).flatMap((p) => ['--only', p]);
+    const args = [
+      ...(r.reference.only ?? []).flatMap((p) => ['--only', p]),
+      ...(r.reference.declared ? ['--limiter-model', r.reference.declared] : []),
+    ];
     return { baseUrl: server.baseUrl, keys, args, plans: PROOF_PLANS, close: () => server.close() };
   }
   const proof: Proof | undefined = ALL_PROOFS.find((p) => p.name === r.proof);
