@@ -17,6 +17,14 @@ export const admittedWithin = (samples: readonly Sample[], atMs: number, windowM
     (s) => s.status >= 200 && s.status < 300 && s.t >= atMs - windowMs - SLACK_MS && s.t <= atMs + SLACK_MS,
   ).length;
 
+/**
+ * Every answer among `samples` (admitted or refused) within a window's length before `atMs`, counted as
+ * generously: a refused request reached the limiter too, and a limiter that counts refusals (a day first in
+ * a chain of two, charged for what the minute then refuses) may refuse once these reach the figure.
+ */
+export const answeredWithin = (samples: readonly Sample[], atMs: number, windowMs: number): number =>
+  samples.filter((s) => s.t >= atMs - windowMs - SLACK_MS && s.t <= atMs + SLACK_MS).length;
+
 export interface CountedDay {
   final?: Observation;
   first?: Observation;
@@ -32,10 +40,15 @@ export function rollingDayRefusal(scope: ProbeScope, c: CountedDay): string | un
   if (fresh) return undefined;
   const dayMs = scope.ctx.windows.daySeconds * 1000;
   const admitted = admittedWithin(c.samples, final.serverMs, dayMs);
-  if (admitted < perDay) return undefined;
+  const answered = answeredWithin(c.samples, final.serverMs, dayMs);
+  if (answered < perDay) return undefined;
   const firstSaid = first?.rate ? `Remaining ${first.rate.remaining} of ${first.rate.limit}` : 'no day Remaining';
+  const reached =
+    admitted >= perDay
+      ? `${admitted} of this key's requests were admitted`
+      : `${answered} of this key's requests (${admitted} admitted, the others refused, which a limiter may count) reached the server`;
   return (
-    `${admitted} of this key's requests were admitted within a day's length (${dayMs / 1000} s) before the day 429: ` +
+    `${reached} within a day's length (${dayMs / 1000} s) before the day 429: ` +
     `a rolling day refuses it, and the counted day's first answer (${firstSaid}) did not declare a fresh window`
   );
 }

@@ -118,3 +118,57 @@ describe('generated buckets (fast-check), declared or not', () => {
     );
   }, 300_000);
 });
+
+/**
+ * Headers petcert cannot read, as real libraries write them: Reset and Retry-After as RFC 1123 dates in UTC
+ * (sethvargo/go-limiter), or two chained limiters each adding its values ("20, 100", ulule/limiter), with or
+ * without Retry-After. Whatever the model, phase, order and distance, the only MUST findings are the headers
+ * themselves and a missing Retry-After (on the minute's 429 or the day's): nothing they leave unplaced is failed
+ * as the limiter's counting.
+ */
+const unreadable = fc.record({
+  meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window'),
+  phaseMs: fc.integer({ min: 0, max: 2999 }),
+  form: fc.constantFrom('dated', 'joined'),
+  order: fc.constantFrom<['minute', 'day'] | ['day', 'minute'] | 'binding'>(
+    ['minute', 'day'],
+    ['day', 'minute'],
+    'binding',
+  ),
+  noRetryAfter: fc.boolean(),
+  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
+  seed: fc.integer({ min: 1, max: 1000 }),
+});
+
+describe('generated limiters whose headers cannot be read (fast-check)', () => {
+  it('fail quota.headers.valid, and the Retry-After rules without one, and nothing else', async () => {
+    await fc.assert(
+      fc.asyncProperty(unreadable, async (d) => {
+        // Joined values need two limiters that each write their own.
+        const headers =
+          d.form === 'joined' || d.order !== 'binding'
+            ? { chain: d.order === 'binding' ? (['minute', 'day'] as const) : d.order }
+            : 'binding';
+        const shape: Omit<ShapeOptions, 'windows'> = {
+          meter: d.meter,
+          originMs: FAKE_START_MS - d.phaseMs,
+          headers:
+            headers === 'binding'
+              ? 'binding'
+              : { chain: [...headers.chain] as ['minute', 'day'], ...(d.form === 'joined' ? { joined: true } : {}) },
+          ...(d.form === 'dated' ? { datedUtc: true } : {}),
+          ...(d.noRetryAfter ? { faults: { noRetryAfter: true } } : {}),
+        };
+        const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed });
+        const failed = new Set(
+          r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => c.id.split('[')[0]!),
+        );
+        const missing = d.noRetryAfter ? ['quota.retry-after.present', 'quota.day.retry-after'] : [];
+        const allowed = ['quota.headers.valid', ...missing];
+        expect([...failed].filter((id) => !allowed.includes(id))).toEqual([]);
+        expect(failed.has('quota.headers.valid')).toBe(true);
+      }),
+      { numRuns: 200, seed: 20261129 },
+    );
+  }, 300_000);
+});

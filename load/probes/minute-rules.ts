@@ -161,6 +161,23 @@ function straddledUntied(
   );
 }
 
+/**
+ * No answer of the count carries readable X-RateLimit-* (quota.headers.valid judges them): nothing declares where
+ * its fixed windows end, so at any phase the windows its span touches admit the figure each. Unjudged up to that;
+ * past it, no reading admits the count.
+ */
+function unplacedCount(count: WindowCount, spanMs: number, windowMs: number, perMinute: number): Verdict | undefined {
+  const answers = [...count.admitted, ...(count.rejected ? [count.rejected] : [])];
+  const n = count.admitted.length;
+  if (answers.some((a) => a.rate !== undefined) || n > perMinute * (Math.ceil(spanMs / windowMs) + 1)) return undefined;
+  return verdict.unjudged(
+    `${n} admitted from a full minute allowance within ${Math.round(spanMs)} ms, the plan allows ${perMinute}, and no answer ` +
+      'of the count carried readable X-RateLimit-*: nothing declares where its windows end, and a fixed window at any phase ' +
+      'admits the figure on each side of one',
+    'X-RateLimit-* on every answer, Reset a Unix time (§8.2)',
+  );
+}
+
 function exact(o: Minute): Verdict {
   const { count, model } = exactOf(o);
   const { perMinute } = o.scope.k.plan;
@@ -183,6 +200,8 @@ function exact(o: Minute): Verdict {
   if (crossed && n <= crossed.most) return verdict.pass;
   const straddle = straddledUntied(count, model, spanMs, minuteSeconds * 1000, perMinute);
   if (!count.over && n > most && straddle) return straddle;
+  const unplaced = n > most ? unplacedCount(count, spanMs, minuteSeconds * 1000, perMinute) : undefined;
+  if (unplaced) return unplaced;
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
     const proved =
