@@ -284,20 +284,26 @@ function straddledVerdict(o: BurstObservation): Verdict | undefined {
 
 /** burstExact's guard: nothing to judge, the day ran out, or a burst that did not start whole (unjudged). */
 /**
- * No answer of the burst carries readable X-RateLimit-*: nothing places its answers in windows or tells a day
- * quota's 429 from the minute's, and the end it was timed on is known to a whole second only (a dated
- * Retry-After). Fixed windows at a phase the server does not declare admit up to twice the figure across an
+ * No admitted answer of the burst names a minute window (their X-RateLimit-* unreadable, or reporting the day, as
+ * two chained limiters write them): nothing places them on either side of the end the burst was timed on, which a
+ * whole-second Reset or Retry-After names up to a second early. Fixed windows admit the figure on each side of an
  * end, and a spent day refuses some: only more than twice the figure is outside every reading.
  */
 function unplacedVerdict(o: BurstObservation): Verdict | undefined {
   const b = o.burst!;
   const { perMinute } = o.scope.k.plan;
-  const n = admittedOf(b).length;
-  if (b.all.some((x) => x.rate !== undefined) || n === perMinute || n > 2 * perMinute) return undefined;
+  const admitted = admittedOf(b);
+  const n = admitted.length;
+  // A declared bucket has no window ends to straddle: it is judged as one.
+  const placed = admitted.some((x) => x.quota === 'minute' && x.rate !== undefined);
+  if (o.scope.ctx.declared !== undefined || placed || n === perMinute || n > 2 * perMinute) return undefined;
+  const said = b.all.some((x) => x.rate !== undefined)
+    ? 'its admitted answers report another quota'
+    : 'no answer of the burst carried readable X-RateLimit-* (quota.headers.valid)';
   return verdict.unjudged(
-    `${n} of ${b.all.length} simultaneous requests admitted, the plan allows ${perMinute}, and no answer of the burst carried ` +
-      "readable X-RateLimit-* (quota.headers.valid): nothing places them in one window or tells the day quota's 429s from the minute's",
-    'X-RateLimit-* on every answer, Reset a Unix time (§8.2)',
+    `${n} of ${b.all.length} simultaneous requests admitted, the plan allows ${perMinute}, and ${said}: nothing ` +
+      "places them in one minute window (an end named in whole seconds may come up to a second early) or tells the day quota's 429s from the minute's",
+    'X-RateLimit-* of the minute quota on every admitted answer, Reset a Unix time (§8.2)',
   );
 }
 

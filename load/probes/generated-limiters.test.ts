@@ -172,3 +172,37 @@ describe('generated limiters whose headers cannot be read (fast-check)', () => {
     );
   }, 300_000);
 });
+
+/**
+ * Two chained limiters with honest headers, each writing its own (the last to run wins on a 200, the refusing one
+ * on a 429), in either order: a correct pair is never failed. A burst timed on the minute's whole-second Reset
+ * whose 200s report the day cannot be placed in one minute window: it straddled the end and "18 admitted, the plan
+ * allows 10" failed such a pair (aligned windows, Reset rounded down, 20-60 ms away) before.
+ */
+const chained = fc.record({
+  meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window'),
+  phaseMs: fc.integer({ min: 0, max: 2999 }),
+  resetRoundedDown: fc.boolean(),
+  order: fc.constantFrom<['minute', 'day'] | ['day', 'minute']>(['minute', 'day'], ['day', 'minute']),
+  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
+  seed: fc.integer({ min: 1, max: 1000 }),
+});
+
+describe('generated pairs of chained limiters (fast-check)', () => {
+  it('a correct pair is never failed', async () => {
+    await fc.assert(
+      fc.asyncProperty(chained, async (d) => {
+        const shape: Omit<ShapeOptions, 'windows'> = {
+          meter: d.meter,
+          originMs: FAKE_START_MS - d.phaseMs,
+          resetRoundedDown: d.resetRoundedDown,
+          headers: { chain: d.order },
+        };
+        const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed });
+        const failed = r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail');
+        expect(failed.map((c) => `${c.id}: ${c.failures[0]?.message}`)).toEqual([]);
+      }),
+      { numRuns: 200, seed: 1 },
+    );
+  }, 300_000);
+});

@@ -200,7 +200,9 @@ function exact(o: Minute): Verdict {
   if (crossed && n <= crossed.most) return verdict.pass;
   const straddle = straddledUntied(count, model, spanMs, minuteSeconds * 1000, perMinute);
   if (!count.over && n > most && straddle) return straddle;
-  const unplaced = n > most ? unplacedCount(count, spanMs, minuteSeconds * 1000, perMinute) : undefined;
+  // A declared bucket has no window ends: it is judged as one.
+  const unplaced =
+    n > most && declared === undefined ? unplacedCount(count, spanMs, minuteSeconds * 1000, perMinute) : undefined;
   if (unplaced) return unplaced;
   if (count.over || n > most) {
     // Past the figure within one window's length is what the window reading forbids: say what a bucket gives there.
