@@ -183,6 +183,16 @@ const unshownFixedDay = (why: string): Verdict =>
 
 function countedExact(o: Day, c: Counted): Verdict {
   const { perDay } = o.scope.k.plan;
+  // Admissions answered near or after the counted window's end may be the next day window's: only those surely
+  // within it are held to the figure.
+  const inWindow = c.admitted - (c.pastEnd ?? 0);
+  if (!c.final && c.pastEnd && c.admitted > perDay && inWindow <= perDay) {
+    return verdict.unjudged(
+      `the count ran to the day window's end: ${inWindow} of its ${c.admitted} admissions surely fell within it, the plan ` +
+        `allows ${perDay}: the target is too slow to count one day window`,
+      SLOW_FIX,
+    );
+  }
   if (!c.final && c.admitted <= perDay && c.late) {
     return verdict.unjudged(
       `the count reached ${c.admitted} of ${perDay} by the end of the day window: the target is too slow to count one day window`,

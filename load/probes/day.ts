@@ -283,6 +283,11 @@ export interface DayCount {
   admitted: number;
   /** The day window ended before the count did. */
   late?: boolean;
+  /**
+   * Admitted answers not surely within the counted day window: answered by the server clock within the Date slack
+   * of its end or after it (the count's give-up lies past the end).
+   */
+  pastEnd?: number;
   /** 429s in the day window before the final one: the deliberate one, and any a minute window gave. */
   rejected: number;
   final?: Observation;
@@ -298,6 +303,7 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
   const minuteMs = ctx.windows.minuteSeconds * 1000;
   const c: DayCount = { admitted: 0, rejected: 0, reported: { dayNotBinding: new Set(), dayBinding: new Set() } };
   const windows = Math.ceil(perDay / perMinute) + 2;
+  const dayMs = ctx.windows.daySeconds * 1000;
   const giveUpAt = start + dayGiveUpMs(ctx.windows, 'count'); // waits.ts declares it
   for (let w = 0; w < windows; w++) {
     if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
@@ -333,6 +339,7 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
         continue;
       }
       c.admitted++;
+      if (o.serverMs > start + dayMs - SLACK_MS) c.pastEnd = (c.pastEnd ?? 0) + 1;
       inWindow++;
       const dayLeft = perDay - c.admitted;
       (dayLeft < perMinute - inWindow ? c.reported.dayBinding : c.reported.dayNotBinding).add(o.quota);

@@ -175,14 +175,18 @@ describe('generated limiters whose headers cannot be read (fast-check)', () => {
 
 /**
  * Two chained limiters with honest headers, each writing its own (the last to run wins on a 200, the refusing one
- * on a 429), in either order: a correct pair is never failed. A burst timed on the minute's whole-second Reset
- * whose 200s report the day cannot be placed in one minute window: it straddled the end and "18 admitted, the plan
- * allows 10" failed such a pair (aligned windows, Reset rounded down, 20-60 ms away) before.
+ * on a 429), in either order, Retry-After to the end or the window's length, a proxy's Date or not: a correct pair
+ * is never failed. Found by it and fixed: a burst timed on the minute's whole-second Reset whose 200s report the
+ * day straddled the end ("18 admitted, the plan allows 10"); a day count whose give-up lies past the day window
+ * counted the next window's admissions as its own ("61 requests admitted within one day window").
  */
 const chained = fc.record({
   meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window'),
   phaseMs: fc.integer({ min: 0, max: 2999 }),
   resetRoundedDown: fc.boolean(),
+  fractionalReset: fc.boolean(),
+  retryAfterWindow: fc.boolean(),
+  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
   order: fc.constantFrom<['minute', 'day'] | ['day', 'minute']>(['minute', 'day'], ['day', 'minute']),
   latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
   seed: fc.integer({ min: 1, max: 1000 }),
@@ -196,6 +200,9 @@ describe('generated pairs of chained limiters (fast-check)', () => {
           meter: d.meter,
           originMs: FAKE_START_MS - d.phaseMs,
           resetRoundedDown: d.resetRoundedDown,
+          fractionalReset: d.fractionalReset,
+          retryAfterWindow: d.retryAfterWindow,
+          ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
           headers: { chain: d.order },
         };
         const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed });
