@@ -1,4 +1,6 @@
-// The Animal Store as a Go team builds it: chi + go-chi/httprate with httprate's stock settings.
+// The Animal Store as a Go team builds it: chi and a rate-limit library with its stock settings, chosen by
+// LIMITER_CONFIG's "library": go-chi/httprate (below), sethvargo/go-limiter (goLimiter) or ulule/limiter
+// (ululeLimiter). With httprate:
 //
 //   - one httprate.RateLimiter per key and quota (the plan's minute and day figures), chained minute then
 //     day: each writes its own X-RateLimit-* (the day's on a 200, the refusing one's on a 429);

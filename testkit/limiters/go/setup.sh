@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The chi + httprate service (main.go), built with Go from the module proxy (go.mod and go.sum pin every
-# module) into the git-ignored .cache/: a no-op when the binary there was built from these sources.
+# The chi services of main.go (httprate, go-limiter, ulule: one binary), built with Go from the module proxy
+# (go.mod and go.sum pin every module) into the git-ignored .cache/: a no-op when the binary there was built
+# from these sources.
 # .ci/run calls it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
