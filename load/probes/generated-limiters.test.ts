@@ -3,7 +3,7 @@
 // none. A correct one is never failed on a MUST rule; a faulty one fails the rule its fault breaks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MeterKind, ShapeFaults, ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
+import type { HeaderMode, MeterKind, ShapeFaults, ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
 import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
 import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
 
@@ -17,17 +17,24 @@ const FAULTS: Record<string, [ShapeFaults, string]> = {
   noDay: [{ noDay: true }, 'quota.day.exact'],
 };
 
+/** Draws every property shares: how far away the limiter is, the run's seed, a windowed model and its phase. */
+const LATENCY = fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]);
+const SEED = fc.integer({ min: 1, max: 1000 });
+const WINDOWED = fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window');
+const PHASE = fc.integer({ min: 0, max: 2999 });
+type Order = ['minute', 'day'] | ['day', 'minute'];
+
 const shape = fc.record({
   // Sliding-window counters have their own rows (unseen-limiters.test.ts): drawn here, one whose Retry-After
   // is the window's length begins the next window short by as many as its 429s, which the charging fault
   // shows alike, and the probe sends no request late enough in that window to tell them apart.
-  meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window'),
-  phaseMs: fc.integer({ min: 0, max: 2999 }),
+  meter: WINDOWED,
+  phaseMs: PHASE,
   resetRoundedDown: fc.boolean(),
   retryAfterWindow: fc.boolean(),
   proxySkewMs: fc.constantFrom(0, 0, 250, 400),
-  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
-  seed: fc.integer({ min: 1, max: 1000 }),
+  latencyMs: LATENCY,
+  seed: SEED,
   fault: fc.constantFrom<keyof typeof FAULTS | 'none'>('none', 'none', 'none', 'overAdmit', 'noRetryAfter', 'noDay'),
 });
 type Drawn = typeof shape extends fc.Arbitrary<infer T> ? T : never;
@@ -79,8 +86,8 @@ const BUCKET_FAULTS: typeof FAULTS = { ...FAULTS, overAdmit: [{ overAdmit: 10 },
 const bucket = fc.record({
   meter: fc.constantFrom<MeterKind>('token-bucket', 'gcra'),
   declared: fc.boolean(),
-  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
-  seed: fc.integer({ min: 1, max: 1000 }),
+  latencyMs: LATENCY,
+  seed: SEED,
   fault: fc.constantFrom<keyof typeof FAULTS | 'none'>('none', 'none', 'overAdmit', 'noRetryAfter', 'noDay'),
 });
 
@@ -127,35 +134,30 @@ describe('generated buckets (fast-check), declared or not', () => {
  * as the limiter's counting.
  */
 const unreadable = fc.record({
-  meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window'),
-  phaseMs: fc.integer({ min: 0, max: 2999 }),
-  form: fc.constantFrom('dated', 'joined'),
-  order: fc.constantFrom<['minute', 'day'] | ['day', 'minute'] | 'binding'>(
-    ['minute', 'day'],
-    ['day', 'minute'],
-    'binding',
-  ),
+  meter: WINDOWED,
+  phaseMs: PHASE,
+  form: fc.constantFrom<'dated' | 'joined'>('dated', 'joined'),
+  order: fc.constantFrom<Order | 'binding'>(['minute', 'day'], ['day', 'minute'], 'binding'),
   noRetryAfter: fc.boolean(),
-  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
-  seed: fc.integer({ min: 1, max: 1000 }),
+  latencyMs: LATENCY,
+  seed: SEED,
 });
+
+/** Joined values need two limiters that each write their own: a binding one joined is read as minute then day. */
+function headerMode(form: 'dated' | 'joined', order: Order | 'binding'): HeaderMode {
+  if (order === 'binding' && form === 'dated') return 'binding';
+  const chain: Order = order === 'binding' ? ['minute', 'day'] : order;
+  return { chain, ...(form === 'joined' ? { joined: true as const } : {}) };
+}
 
 describe('generated limiters whose headers cannot be read (fast-check)', () => {
   it('fail quota.headers.valid, and the Retry-After rules without one, and nothing else', async () => {
     await fc.assert(
       fc.asyncProperty(unreadable, async (d) => {
-        // Joined values need two limiters that each write their own.
-        const headers =
-          d.form === 'joined' || d.order !== 'binding'
-            ? { chain: d.order === 'binding' ? (['minute', 'day'] as const) : d.order }
-            : 'binding';
         const shape: Omit<ShapeOptions, 'windows'> = {
           meter: d.meter,
           originMs: FAKE_START_MS - d.phaseMs,
-          headers:
-            headers === 'binding'
-              ? 'binding'
-              : { chain: [...headers.chain] as ['minute', 'day'], ...(d.form === 'joined' ? { joined: true } : {}) },
+          headers: headerMode(d.form, d.order),
           ...(d.form === 'dated' ? { datedUtc: true } : {}),
           ...(d.noRetryAfter ? { faults: { noRetryAfter: true } } : {}),
         };
@@ -181,15 +183,15 @@ describe('generated limiters whose headers cannot be read (fast-check)', () => {
  * counted the next window's admissions as its own ("61 requests admitted within one day window").
  */
 const chained = fc.record({
-  meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window'),
-  phaseMs: fc.integer({ min: 0, max: 2999 }),
+  meter: WINDOWED,
+  phaseMs: PHASE,
   resetRoundedDown: fc.boolean(),
   fractionalReset: fc.boolean(),
   retryAfterWindow: fc.boolean(),
   proxySkewMs: fc.constantFrom(0, 0, 250, 400),
-  order: fc.constantFrom<['minute', 'day'] | ['day', 'minute']>(['minute', 'day'], ['day', 'minute']),
-  latencyMs: fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]),
-  seed: fc.integer({ min: 1, max: 1000 }),
+  order: fc.constantFrom<Order>(['minute', 'day'], ['day', 'minute']),
+  latencyMs: LATENCY,
+  seed: SEED,
 });
 
 describe('generated pairs of chained limiters (fast-check)', () => {
