@@ -32,6 +32,9 @@ const shape = fc.record({
   phaseMs: PHASE,
   resetRoundedDown: fc.boolean(),
   retryAfterWindow: fc.boolean(),
+  // rate-limiter-flexible's decimal Retry-After; slowapi's Reset a second after the window's expiry.
+  decimalRetryAfter: fc.boolean(),
+  resetLateMs: fc.constantFrom(0, 0, 1000),
   proxySkewMs: fc.constantFrom(0, 0, 250, 400),
   latencyMs: LATENCY,
   seed: SEED,
@@ -46,6 +49,8 @@ function optionsOf(d: Drawn): Omit<ShapeOptions, 'windows'> {
     originMs: FAKE_START_MS - d.phaseMs,
     resetRoundedDown: d.resetRoundedDown,
     retryAfterWindow: d.retryAfterWindow,
+    decimalRetryAfter: d.decimalRetryAfter,
+    resetLateMs: d.resetLateMs,
     ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
     ...(d.fault === 'none' ? {} : { faults: FAULTS[d.fault]![0] }),
   };

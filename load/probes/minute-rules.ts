@@ -284,7 +284,10 @@ function rollingAllows(o: Minute, refusal: Observation, message: string): Verdic
   );
 }
 
-/** After the reset the 429 named, the next request reports a later Reset (a minute one, when both are). */
+/**
+ * After the reset the 429 named, the next request reports a later Reset (a minute one, when both are); the same one
+ * only where the model is not fixed windows.
+ */
 function resetMoved(o: Minute): readonly Verdict[] {
   const rej = o.count!.rejected!;
   const retried = triesOf(o);
@@ -295,7 +298,9 @@ function resetMoved(o: Minute): readonly Verdict[] {
     !rej.rate ||
     admitted.quota !== 'minute' ||
     !admitted.rate ||
-    admitted.rate.reset > rej.rate.reset
+    admitted.rate.reset > rej.rate.reset ||
+    // A log's next Reset is its next-oldest request's expiry, which a whole-second Reset may name as the same second.
+    (admitted.rate.reset === rej.rate.reset && !isFixed(o.model))
   )
     return silent;
   return [

@@ -51,6 +51,9 @@ function groupsOf(answers: readonly Answer[], plan: Pick<Plan, 'perMinute' | 'pe
   for (const a of answers) {
     const admitted = a.status >= 200 && a.status < 300;
     if (!admitted || a.limit === undefined || a.remaining === undefined || a.reset === undefined) continue;
+    // Past the instant its Reset names (less the Date slack), a log may have let requests age out within that
+    // second and still name it: only the answers before it are one window's.
+    if (a.t !== undefined && a.t > a.reset * 1000 - DATE_SLACK_MS) continue;
     const quota = quotaOf(a.limit, plan);
     if (quota === 'unknown') continue;
     const id = `${a.limit}/${a.reset}`;

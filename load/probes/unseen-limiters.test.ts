@@ -36,6 +36,11 @@ const ROWS: Array<[string, Omit<ShapeOptions, 'windows'>]> = [
     'sliding-window counter counting its refused requests',
     { meter: 'sliding-counter', headers: 'binding', originMs: OWN_START, countRefused: true },
   ],
+  [
+    // Waited out to the millisecond, the next request reports the next-oldest expiry: often the same second.
+    "sliding log, Reset its oldest request's expiry rounded down, a decimal Retry-After",
+    { meter: 'moving-window', headers: 'binding', resetRoundedDown: true, decimalRetryAfter: true },
+  ],
 ];
 
 const mustFailed = (r: Awaited<ReturnType<typeof runShape>>) =>
