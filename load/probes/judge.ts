@@ -188,8 +188,8 @@ export function remainingCountdown(scope: ProbeScope, count: WindowCount, model:
  * than its window leaves after the requests of this key admitted in it, those sent identifying the target
  * included (`answers`: those, then every sample of the key). Fails only: the countdown passes.
  */
-export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[]): readonly Verdict[] {
-  const breach = remainingCeilingBreach(answers, scope.k.plan, scope.ctx.windows);
+export function remainingCeiling(scope: ProbeScope, answers: readonly Answer[], agesOut: boolean): readonly Verdict[] {
+  const breach = remainingCeilingBreach(answers, scope.k.plan, scope.ctx.windows, agesOut);
   if (!breach) return silent;
   const window = `the ${breach.quota} window ending ${breach.reset}`;
   const counted = `at least ${breach.counted} of this key's requests were admitted in that window (answers reporting that Limit and Reset)`;

@@ -447,7 +447,7 @@ export const MINUTE_RULES: readonly ProbeRule<Minute>[] = [
   }),
   rule('remaining', (o) => (o.exact && o.count && o.model ? remainingCountdown(o.scope, o.count, o.model) : silent)),
   rule('remaining', (o) => (o.exact && o.count ? remainingAtRefusal(o.count) : silent)),
-  rule('remaining', (o) => (o.exact && o.answers ? remainingCeiling(o.scope, o.answers) : silent)),
+  rule('remaining', (o) => (o.exact && o.answers ? remainingCeiling(o.scope, o.answers, !isFixed(o.model)) : silent)),
   rule('retryAfterPresent', (o) => retryAfterPresent(minute429(o).o), needs429),
   rule('retryAfterForm', (o) => (needs429(o) ? silent : retryAfterForm(minute429(o).o))),
   rule(

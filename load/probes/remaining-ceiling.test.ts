@@ -93,4 +93,19 @@ describe('remainingCeilingBreach (§8.2: Remaining never above Limit minus our o
     ).toEqual({ status: 200, limit: 100, remaining: 98, reset: RESET });
     expect(answerOf(404, {})).toEqual({ status: 404 });
   });
+
+  it("reads a log that lets requests age out within its Reset's second as one window only before that instant", () => {
+    // A sliding-log day of 100, its Reset the oldest request's expiry rounded down: 99 counted down to Remaining 1
+    // before the instant RESET names, then the oldest aged out within the second past it and one more reports 1.
+    const day = (remaining: number, t: number): Answer => ({ t, status: 200, limit: 100, remaining, reset: RESET });
+    const count = range(1, 99).map((c) => day(100 - c, RESET * 1000 - 15_000 + c * 100));
+    const aged = [...count, day(1, RESET * 1000 + 900)];
+    expect(remainingCeilingBreach(aged, plan, windows)).toMatchObject({ counted: 100, remaining: 1 });
+    expect(remainingCeilingBreach(aged, plan, windows, true)).toBeUndefined();
+    // Before that instant a log is still held to its count.
+    expect(remainingCeilingBreach([...count, day(99, RESET * 1000 - 5000)], plan, windows, true)).toMatchObject({
+      counted: 2,
+      remaining: 99,
+    });
+  });
 });

@@ -46,14 +46,14 @@ interface Group {
   answers: Answer[];
 }
 
-function groupsOf(answers: readonly Answer[], plan: Pick<Plan, 'perMinute' | 'perDay'>): Group[] {
+function groupsOf(answers: readonly Answer[], plan: Pick<Plan, 'perMinute' | 'perDay'>, agesOut: boolean): Group[] {
   const groups = new Map<string, Group>();
   for (const a of answers) {
     const admitted = a.status >= 200 && a.status < 300;
     if (!admitted || a.limit === undefined || a.remaining === undefined || a.reset === undefined) continue;
     // Past the instant its Reset names (less the Date slack), a log may have let requests age out within that
-    // second and still name it: only the answers before it are one window's.
-    if (a.t !== undefined && a.t > a.reset * 1000 - DATE_SLACK_MS) continue;
+    // second and still name it: unless the limiter keeps fixed windows, only the answers before it are one window's.
+    if (agesOut && a.t !== undefined && a.t > a.reset * 1000 - DATE_SLACK_MS) continue;
     const quota = quotaOf(a.limit, plan);
     if (quota === 'unknown') continue;
     const id = `${a.limit}/${a.reset}`;
@@ -78,14 +78,16 @@ function notABucket(g: Group, windows: Windows): boolean {
  * The first answer reporting more Remaining than its window leaves, or undefined. In whatever order the
  * answers came back (concurrent ones too): of the j answers of a window reporting the most Remaining, the
  * one the server counted last had at least j requests counted, so the j-th most is at most Limit − j.
+ * `agesOut`: the model is not shown to be fixed windows (a log may let requests age out within a Reset's second).
  */
 export function remainingCeilingBreach(
   answers: readonly Answer[],
   plan: Pick<Plan, 'perMinute' | 'perDay'>,
   windows: Windows,
+  agesOut = false,
 ): CeilingBreach | undefined {
   if (plan.perMinute === plan.perDay) return undefined; // the Limit cannot tell which quota an answer reports
-  for (const g of groupsOf(answers, plan)) {
+  for (const g of groupsOf(answers, plan, agesOut)) {
     if (!notABucket(g, windows)) continue;
     const sorted = [...g.answers].sort((a, b) => b.remaining! - a.remaining!);
     for (let j = 1; j <= sorted.length; j++) {
