@@ -111,14 +111,16 @@ describe('a date with another zone than GMT', () => {
     expect(parseZonedDate('Sun, 06 Nov 1994 08:49:47 +01')).toBeUndefined();
   });
 
-  it('names its second: a date equal to Date asks a wait within it, one before Date none', () => {
+  it('names its second: a date equal to Date asks a wait within it, one well before Date none', () => {
     const read = (raw: string) => {
       const r = parseRetryAfter({ 'retry-after': raw, date });
       return r.ok && namesDateSecond(r.value, { date });
     };
     expect(read('Sun, 06 Nov 1994 08:49:37 UTC')).toBe(true);
     expect(read('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(true);
-    expect(read('Sun, 06 Nov 1994 08:49:36 GMT')).toBe(false);
+    // A proxy's Date may run ahead of the limiter's clock by the Date slack.
+    expect(read('Sun, 06 Nov 1994 08:49:36 GMT')).toBe(true);
+    expect(read('Sun, 06 Nov 1994 08:49:35 GMT')).toBe(false);
     expect(read('0')).toBe(false);
   });
 

@@ -171,13 +171,14 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
 
 /**
  * A dated Retry-After names a whole second: one that equals the response's Date asks for a wait within that
- * second (read as 0 s), not for none. False for the seconds forms, and for a date before Date's second.
+ * second (read as 0 s), not for none, and a Date a proxy writes from its own clock may run up to DATE_SLACK_MS
+ * ahead of the limiter's. False for the seconds forms, and for a date before that.
  */
 export function namesDateSecond(r: RetryAfter, headers: Headers): boolean {
   if (r.form !== 'http-date' && r.form !== 'zoned-date') return false;
   const at = parseHttpDate(r.raw) ?? parseZonedDate(r.raw);
   const now = serverDateMs(headers);
-  return at !== undefined && now !== undefined && at >= now;
+  return at !== undefined && now !== undefined && at + DATE_SLACK_MS >= now;
 }
 
 /** Milliseconds a response's Retry-After asks the client to wait, when it is readable (the 429 hold's reading). */

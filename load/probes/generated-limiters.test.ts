@@ -144,6 +144,7 @@ const unreadable = fc.record({
   form: fc.constantFrom<'dated' | 'joined'>('dated', 'joined'),
   order: fc.constantFrom<Order | 'binding'>(['minute', 'day'], ['day', 'minute'], 'binding'),
   noRetryAfter: fc.boolean(),
+  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
   latencyMs: LATENCY,
   seed: SEED,
 });
@@ -164,6 +165,7 @@ describe('generated limiters whose headers cannot be read (fast-check)', () => {
           originMs: FAKE_START_MS - d.phaseMs,
           headers: headerMode(d.form, d.order),
           ...(d.form === 'dated' ? { datedUtc: true } : {}),
+          ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
           ...(d.noRetryAfter ? { faults: { noRetryAfter: true } } : {}),
         };
         const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed });
