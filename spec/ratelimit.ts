@@ -66,21 +66,31 @@ export function readRateLimit(headers: Headers): RateLimitRead {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const IMF_FIXDATE =
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+/** IMF-fixdate's layout and its zone: GMT (an HTTP-date), or UTC, UT, Z or a numeric offset (RFC 5322). */
+const IMF_LAYOUT =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) (GMT|UTC|UT|Z|[+-]\d{4})$/;
+
+/** A date in IMF-fixdate's layout, in ms since the epoch, and the zone it was written in. No named groups: k6's runtime. */
+function imfLayout(value: string): { ms: number; zone: string } | undefined {
+  const m = IMF_LAYOUT.exec(value.trim());
+  if (!m) return undefined;
+  const zone = m[8]!;
+  const sign = zone[0] === '-' ? -1 : 1;
+  const offsetMin = /^[+-]/.test(zone) ? sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3))) : 0;
+  const [hh, mm, ss] = [Number(m[5]), Number(m[6]), Number(m[7])];
+  const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]!), Number(m[2]), hh, mm, ss) - offsetMin * 60_000;
+  return Number.isFinite(ms) ? { ms, zone } : undefined;
+}
 
 /**
  * An HTTP-date in ms since the epoch. IMF-fixdate is parsed exactly; the two obsolete forms RFC 9110
- * says recipients must accept (RFC 850, asctime) go through Date.parse. No named groups: k6's runtime.
+ * says recipients must accept (RFC 850, asctime) go through Date.parse.
  */
 export function parseHttpDate(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
-  const m = IMF_FIXDATE.exec(text);
-  if (m) {
-    const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]!), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7]));
-    return Number.isFinite(ms) ? ms : undefined;
-  }
+  const imf = imfLayout(text);
+  if (imf) return imf.zone === 'GMT' ? imf.ms : undefined;
   if (
     /^[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/.test(text) ||
     /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)
@@ -91,23 +101,14 @@ export function parseHttpDate(value: string | undefined): number | undefined {
   return undefined;
 }
 
-const ZONED_DATE =
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) (UTC|UT|Z|[+-]\d{4})$/;
-
 /**
  * IMF-fixdate's layout with another zone than GMT, in ms since the epoch: "UTC" (Go's time.RFC1123 in UTC,
  * what sethvargo/go-limiter writes), "UT", "Z" or a numeric offset (RFC 5322, Go's RFC1123Z). Not an
  * HTTP-date, but it names one instant.
  */
 export function parseZonedDate(value: string): number | undefined {
-  const m = ZONED_DATE.exec(value.trim());
-  if (!m) return undefined;
-  const zone = m[8]!;
-  const sign = zone[0] === '-' ? -1 : 1;
-  const offsetMin = /^[+-]/.test(zone) ? sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3))) : 0;
-  const [hh, mm, ss] = [Number(m[5]), Number(m[6]), Number(m[7])];
-  const ms = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3]!), Number(m[2]), hh, mm, ss) - offsetMin * 60_000;
-  return Number.isFinite(ms) ? ms : undefined;
+  const imf = imfLayout(value);
+  return imf && imf.zone !== 'GMT' ? imf.ms : undefined;
 }
 
 /** The server's clock at the response, from its Date header, in ms. */
@@ -127,6 +128,8 @@ export interface RetryAfter {
    */
   form: 'delay-seconds' | 'http-date' | 'decimal-seconds' | 'zoned-date';
   raw: string;
+  /** A date's forms: how far the instant it names lies past the response's Date, in ms (negative: before it). */
+  aheadMs?: number;
 }
 
 /** The forms RFC 9110 §10.2.3 defines: delay-seconds (a whole number) and an HTTP-date. */
@@ -166,7 +169,8 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
       problem: 'Retry-After is a date but the response has no valid Date header to measure it from',
     };
   const form = httpDate === undefined ? 'zoned-date' : 'http-date';
-  return { ok: true, value: { seconds: Math.max(0, Math.ceil((at - now) / 1000)), form, raw } };
+  const aheadMs = at - now;
+  return { ok: true, value: { seconds: Math.max(0, Math.ceil(aheadMs / 1000)), form, raw, aheadMs } };
 }
 
 /**
@@ -174,12 +178,7 @@ export function parseRetryAfter(headers: Headers): Parsed<RetryAfter> {
  * second (read as 0 s), not for none, and a Date a proxy writes from its own clock may run up to DATE_SLACK_MS
  * ahead of the limiter's. False for the seconds forms, and for a date before that.
  */
-export function namesDateSecond(r: RetryAfter, headers: Headers): boolean {
-  if (r.form !== 'http-date' && r.form !== 'zoned-date') return false;
-  const at = parseHttpDate(r.raw) ?? parseZonedDate(r.raw);
-  const now = serverDateMs(headers);
-  return at !== undefined && now !== undefined && at + DATE_SLACK_MS >= now;
-}
+export const namesDateSecond = (r: RetryAfter): boolean => r.aheadMs !== undefined && r.aheadMs + DATE_SLACK_MS >= 0;
 
 /** Milliseconds a response's Retry-After asks the client to wait, when it is readable (the 429 hold's reading). */
 export function retryAfterMs(headers: Headers): number | undefined {

@@ -277,7 +277,7 @@ export function retryAfterConsistent(scope: ProbeScope, o: Observation, windowSe
     ];
   }
   // A date names its second: read as 0 s when the answer came within it (a date rounded down, as Go formats one).
-  const withinItsSecond = namesDateSecond(o.retryAfter, o.ex.response.headers);
+  const withinItsSecond = namesDateSecond(o.retryAfter);
   if (got === 0 && !withinItsSecond && (toReset === undefined || toReset > 0.5)) {
     return [
       failure('Retry-After 0 on a 429 whose quota is still spent', { exchange: o.ex, expected: '≥ 1', received: 0 }),
