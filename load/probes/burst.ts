@@ -282,7 +282,6 @@ function straddledVerdict(o: BurstObservation): Verdict | undefined {
   return verdict.unjudged(why, 'longer minute windows (the plans file), or a target nearer or less loaded');
 }
 
-/** burstExact's guard: nothing to judge, the day ran out, or a burst that did not start whole (unjudged). */
 /**
  * No admitted answer of the burst names a minute window (their X-RateLimit-* unreadable, or reporting the day, as
  * two chained limiters write them): nothing places them on either side of the end the burst was timed on, which a
@@ -321,6 +320,10 @@ const noBurst = (o: BurstObservation): Verdict =>
     ? verdict.unjudgedBy({ ...o.unwaited, fix: o.unwaited.fix ?? DAY_OUT_FIX })
     : missing(o, BURST, UNEXPLAINED);
 
+/**
+ * burstExact's guard: nothing to judge, the day ran out, or a burst that did not start whole or that nothing places
+ * in one window (unjudged).
+ */
 function exactApplies(o: BurstObservation): Verdict | undefined {
   if (!o.burst) return noBurst(o);
   const across = straddledVerdict(o) ?? staleVerdict(o);

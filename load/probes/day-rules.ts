@@ -119,17 +119,10 @@ function dayGap(o: Day): Unjudged {
     case 'missing':
       return notReached(o, o.search ? FRESH_DAY : SEARCH, UNEXPLAINED);
     case 'sliding':
-      if (p.d.kind === 'gave-up')
-        return (
-          untoldDay(
-            o.examined,
-            `${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace`,
-          ) ??
-          no429(
-            `${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace without a day-quota 429`,
-            SLOW_FIX,
-          )
-        );
+      if (p.d.kind === 'gave-up') {
+        const paced = `${p.d.own.length} requests admitted over ${Math.round(p.d.spanMs / 1000)} s at the minute pace`;
+        return untoldDay(o.examined, paced) ?? no429(`${paced} without a day-quota 429`, SLOW_FIX);
+      }
       return p.d.kind === 'end-unknown'
         ? {
             reason: "the day quota's 429 does not say when one more request fits within one day window",
@@ -143,15 +136,10 @@ function dayGap(o: Day): Unjudged {
           `at the pace this target allows (${Math.round(p.s.perDayAtPace)} admitted per day window) the day quota of ${perDay} cannot be reached`,
           SLOW_FIX,
         );
+      const paced = `${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace`;
       return (
-        untoldDay(
-          o.examined,
-          `${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace`,
-        ) ??
-        no429(
-          `${p.s.admitted} requests admitted over ${Math.round(p.s.spanMs / 1000)} s at the minute pace without a day-quota 429 (plan: ${perDay} per day)`,
-          DAY_QUOTA_FIX,
-        )
+        untoldDay(o.examined, paced) ??
+        no429(`${paced} without a day-quota 429 (plan: ${perDay} per day)`, DAY_QUOTA_FIX)
       );
     case 'tally':
       return 'over' in p.t

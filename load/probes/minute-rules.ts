@@ -139,6 +139,10 @@ function crossedOwnEnd(o: Minute, count: WindowCount, model: ModelVerdict, spanM
   return answers && ownEndCrossed(answers, o.scope.k.plan.perMinute, windowMs, spanMs);
 }
 
+/** Most fixed windows at a phase nobody placed admit over a span: the figure in each window the span touches. */
+const acrossEnds = (figure: number, spanMs: number, windowMs: number): number =>
+  figure * (Math.ceil(spanMs / windowMs) + 1);
+
 /**
  * A count told fixed by its own evidence (its answers do not all report the minute quota, so no Reset ties them to
  * one window) that took a window's length or more: a fixed window's end may fall among its requests, and the
@@ -153,7 +157,7 @@ function straddledUntied(
 ): Verdict | undefined {
   if (!isFixed(model) || spanMs < windowMs || count.admitted.every((a) => a.quota === 'minute')) return undefined;
   const n = count.admitted.length;
-  if (n > perMinute * (Math.ceil(spanMs / windowMs) + 1)) return undefined;
+  if (n > acrossEnds(perMinute, spanMs, windowMs)) return undefined;
   return verdict.unjudged(
     `${n} admitted from a full minute allowance, the plan allows ${perMinute}, but over ${Math.round(spanMs)} ms, ` +
       `longer than one ${windowMs / 1000} s window, and their headers report another quota: a fixed window's end may fall among them`,
@@ -169,7 +173,7 @@ function straddledUntied(
 function unplacedCount(count: WindowCount, spanMs: number, windowMs: number, perMinute: number): Verdict | undefined {
   const answers = [...count.admitted, ...(count.rejected ? [count.rejected] : [])];
   const n = count.admitted.length;
-  if (answers.some((a) => a.rate !== undefined) || n > perMinute * (Math.ceil(spanMs / windowMs) + 1)) return undefined;
+  if (answers.some((a) => a.rate !== undefined) || n > acrossEnds(perMinute, spanMs, windowMs)) return undefined;
   return verdict.unjudged(
     `${n} admitted from a full minute allowance within ${Math.round(spanMs)} ms, the plan allows ${perMinute}, and no answer ` +
       'of the count carried readable X-RateLimit-*: nothing declares where its windows end, and a fixed window at any phase ' +
