@@ -114,6 +114,15 @@ type limiter func(w http.ResponseWriter, r *http.Request, key string) bool
 
 type quotas struct{ minute, day limiter }
 
+// fromMiddleware runs a library's own HTTP middleware as a limiter: it refused when it did not call the next handler.
+func fromMiddleware(wrap func(http.Handler) http.Handler) limiter {
+	return func(w http.ResponseWriter, r *http.Request, key string) bool {
+		passed := false
+		wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed = true })).ServeHTTP(w, r)
+		return !passed
+	}
+}
+
 func httprateLimiter(limit int, window time.Duration) limiter {
 	return httprate.NewRateLimiter(limit, window).RespondOnLimit
 }
@@ -130,11 +139,7 @@ func goLimiter(limit int, window time.Duration) limiter {
 	if err != nil {
 		panic(err)
 	}
-	return func(w http.ResponseWriter, r *http.Request, key string) bool {
-		passed := false
-		middleware.Handle(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed = true })).ServeHTTP(w, r)
-		return !passed
-	}
+	return fromMiddleware(middleware.Handle)
 }
 
 // ululeLimiter runs ulule/limiter's stdlib middleware over its memory store: a count from the key's first
@@ -144,11 +149,7 @@ func ululeLimiter(limit int, window time.Duration) limiter {
 	rate := ulule.Rate{Period: window, Limit: int64(limit)}
 	instance := ulule.New(memory.NewStore(), rate)
 	middleware := stdlib.NewMiddleware(instance, stdlib.WithKeyGetter(bearer))
-	return func(w http.ResponseWriter, r *http.Request, key string) bool {
-		passed := false
-		middleware.Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed = true })).ServeHTTP(w, r)
-		return !passed
-	}
+	return fromMiddleware(middleware.Handler)
 }
 
 func limiters(cfg config) map[string]quotas {
