@@ -22,6 +22,8 @@ const LATENCY = fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]);
 const SEED = fc.integer({ min: 1, max: 1000 });
 const WINDOWED = fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window');
 const PHASE = fc.integer({ min: 0, max: 2999 });
+/** A drawn windowed model, its windows starting `phaseMs` before the virtual clock's start. */
+const phased = (d: { meter: MeterKind; phaseMs: number }) => ({ meter: d.meter, originMs: FAKE_START_MS - d.phaseMs });
 type Order = ['minute', 'day'] | ['day', 'minute'];
 
 const shape = fc.record({
@@ -44,9 +46,8 @@ type Drawn = typeof shape extends fc.Arbitrary<infer T> ? T : never;
 
 function optionsOf(d: Drawn): Omit<ShapeOptions, 'windows'> {
   return {
-    meter: d.meter,
+    ...phased(d),
     headers: 'binding',
-    originMs: FAKE_START_MS - d.phaseMs,
     resetRoundedDown: d.resetRoundedDown,
     retryAfterWindow: d.retryAfterWindow,
     decimalRetryAfter: d.decimalRetryAfter,
@@ -161,8 +162,7 @@ describe('generated limiters whose headers cannot be read (fast-check)', () => {
     await fc.assert(
       fc.asyncProperty(unreadable, async (d) => {
         const shape: Omit<ShapeOptions, 'windows'> = {
-          meter: d.meter,
-          originMs: FAKE_START_MS - d.phaseMs,
+          ...phased(d),
           headers: headerMode(d.form, d.order),
           ...(d.form === 'dated' ? { datedUtc: true } : {}),
           ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
@@ -206,8 +206,7 @@ describe('generated pairs of chained limiters (fast-check)', () => {
     await fc.assert(
       fc.asyncProperty(chained, async (d) => {
         const shape: Omit<ShapeOptions, 'windows'> = {
-          meter: d.meter,
-          originMs: FAKE_START_MS - d.phaseMs,
+          ...phased(d),
           resetRoundedDown: d.resetRoundedDown,
           fractionalReset: d.fractionalReset,
           retryAfterWindow: d.retryAfterWindow,
