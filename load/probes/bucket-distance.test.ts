@@ -138,3 +138,33 @@ describe('express-rate-limit twice, over-admitting at a distance: still failed',
     },
   );
 });
+
+// A bucket whose 429 names when it is full again (Retry-After the window's length) gives its whole allowance
+// at once after it, as a fixed window does: read as one, a declared pair failed ("24 requests admitted from a
+// full minute allowance; the plan allows 20 … the 429's Retry-After 3 is longer than a bucket … names for one
+// request"). Only a window after the 429 that admits more than a bucket refills tells a fixed window.
+describe('two bucket limiters whose Retry-After names when they are full again: never failed declared', () => {
+  const PLANS = { free: { perMinute: 10, perDay: 60 }, pro: { perMinute: 20, perDay: 150 } };
+  const cases = (['gcra', 'token-bucket'] as MeterKind[]).flatMap((meter) =>
+    CHAINS.flatMap((chain) =>
+      [[0, 30] as [number, number], [20, 60] as [number, number]].map((latencyMs) => ({ meter, chain, latencyMs })),
+    ),
+  );
+  it.for(cases.map((c) => [`${c.meter}, ${c.chain.join(' then ')}, ${c.latencyMs.join('-')} ms`, c] as const))(
+    '%s, 3 s / 45 s: seeds 1-10',
+    async ([, c]) => {
+      for (const seed of SEEDS.map((s) => s - 10)) {
+        const r = await runShape({
+          declared: BUCKET_DECLARED,
+          windows: WINDOWS[1]!.windows,
+          plans: PLANS,
+          shape: { meter: c.meter, headers: { chain: [...c.chain] }, retryAfterWindow: true },
+          latencyMs: c.latencyMs,
+          seed,
+          only: ['minute'],
+        });
+        expect({ seed, failed: mustFailed(r) }).toEqual({ seed, failed: [] });
+      }
+    },
+  );
+});

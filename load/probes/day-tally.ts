@@ -23,8 +23,9 @@ export interface DayTally {
   rejected: number;
   ambiguous: boolean;
   /**
-   * Of `rejected`, those answered after the final 429 was sent: in flight beside it (the wave that spent
-   * the day), the server may have counted them after it as well as before. One answered earlier was not.
+   * Of `rejected`, those answered once the final 429 was sent (at that instant too: a wave's answers may all
+   * come in one millisecond): in flight beside it (the wave that spent the day), the server may have counted
+   * them after it as well as before. One answered earlier was not.
    */
   racing: number;
   /** Requests sent before the probes (identifying the target) that fell in this window: its first sample is in it. */
@@ -122,7 +123,7 @@ export function tallyDay(
   tally.admitted = admittedAt.length;
   tally.spanMs = admittedAt.length === 0 ? 0 : Math.max(...admittedAt) - Math.min(...admittedAt);
   tally.rejected = refusedAt.length;
-  tally.racing = refusedAt.filter((t) => t > finalSentMs).length;
+  tally.racing = refusedAt.filter((t) => t >= finalSentMs).length;
   if (earliest?.where !== 'out') tally.before = run.before;
   return tally;
 }

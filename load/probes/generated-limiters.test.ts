@@ -221,3 +221,63 @@ describe('generated pairs of chained limiters (fast-check)', () => {
     );
   }, 300_000);
 });
+
+/**
+ * Every knob at once, correct limiters only: any model (buckets declared), one limiter or a chain in either order,
+ * Reset rounded or late, Retry-After to the end, the window's length, decimal or a date, dates in UTC, a proxy's
+ * Date, any distance. Found by it and fixed: a bucket's 429 naming when it is full again read as a fixed window
+ * ("24 requests admitted from a full minute allowance"); with dated headers a minute 429 taken for the day's, and a
+ * day-first chain's last wave answered in one millisecond not seen racing ("43 requests admitted in one day window").
+ */
+const anyLimiter = fc.record({
+  meter: fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window', 'token-bucket', 'gcra'),
+  phaseMs: PHASE,
+  order: fc.constantFrom<Order | 'binding'>(['minute', 'day'], ['day', 'minute'], 'binding'),
+  datedUtc: fc.boolean(),
+  resetRoundedDown: fc.boolean(),
+  retryAfterWindow: fc.boolean(),
+  decimalRetryAfter: fc.boolean(),
+  resetLateMs: fc.constantFrom(0, 0, 1000),
+  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
+  latencyMs: LATENCY,
+  seed: SEED,
+});
+
+describe('generated limiters, every header form (fast-check)', () => {
+  it('a correct one is never failed; dated Resets fail quota.headers.valid alone', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyLimiter, async (d) => {
+        const bucket = d.meter === 'token-bucket' || d.meter === 'gcra';
+        // A date is the whole form: Reset and Retry-After both, to the second (sethvargo/go-limiter).
+        const form = d.datedUtc
+          ? { datedUtc: true }
+          : {
+              resetRoundedDown: d.resetRoundedDown,
+              decimalRetryAfter: d.decimalRetryAfter,
+              resetLateMs: d.resetLateMs,
+            };
+        const shape: Omit<ShapeOptions, 'windows'> = {
+          ...phased(d),
+          headers: d.order === 'binding' ? 'binding' : { chain: d.order },
+          ...form,
+          retryAfterWindow: d.retryAfterWindow,
+          ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
+        };
+        const r = await runShape({
+          windows: WINDOWS,
+          plans: PLANS,
+          shape,
+          latencyMs: d.latencyMs,
+          seed: d.seed,
+          ...(bucket ? { declared: BUCKET_DECLARED } : {}),
+        });
+        const failed = r.checks
+          .filter((c) => c.level === 'MUST' && c.outcome === 'fail')
+          .filter((c) => !(d.datedUtc && c.id.startsWith('quota.headers.valid')))
+          .map((c) => `${c.id}: ${c.failures[0]?.message}`);
+        expect(failed).toEqual([]);
+      }),
+      { numRuns: 400, seed: 20261130 },
+    );
+  }, 300_000);
+});

@@ -10,38 +10,26 @@ import { untold } from './models/unknown.ts';
 import type { Observation } from './observe.ts';
 import { observe } from './request.ts';
 import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
-import {
-  admittedTooSoon,
-  FENCE,
-  longerThanOneToken,
-  startedFull,
-  type BucketCount,
-  type Timed,
-} from './models/bucket-fit.ts';
+import { admittedTooSoon, FENCE, startedFull, type BucketCount, type Timed } from './models/bucket-fit.ts';
 import { bucketOf, toldByCount, toldByResets } from './models/two-limiters.ts';
 
 const timed = (o: Observation): Timed => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal });
 const windowMsOf = (run: ProbeRun): number => run.ctx.windows.minuteSeconds * 1000;
 
 /**
- * What the window after the count's minute 429 shows: more admitted than a bucket of the plan's figure,
- * under one token at that 429, refills by the last of them (models/bucket-fit.ts); or the whole allowance back at
- * once after a Retry-After longer than a bucket's one token. Either way the limiter gives its allowance
- * back at a window's end, not as a bucket refills.
+ * What the window after the count's minute 429 shows: more admitted than a bucket of the plan's figure, under
+ * one token at that 429, refills by the last of them (models/bucket-fit.ts): the limiter gives its allowance
+ * back at a window's end, not as a bucket refills. A Retry-After alone tells nothing: a bucket may name when it
+ * is full again, and waited out it gives its whole allowance at once too.
  */
 export function nextTooSoon(run: ProbeRun, count: WindowCount, next: NextWindowCount | undefined): string | undefined {
   const rej = count.rejected;
   if (!next || rej?.quota !== 'minute') return undefined;
   const [limit, windowMs] = [run.k.plan.perMinute, windowMsOf(run)];
   const o = { limit, windowMs, refused: timed(rej), admitted: next.admitted, lastMs: next.last.receivedLocal };
-  const bucket = bucketOf(limit, windowMs);
-  if (admittedTooSoon(o)) {
-    return `after the 429 the limiter admitted ${next.admitted} within ${Math.round(o.lastMs - o.refused.sentMs)} ms, more than ${bucket} refills`;
-  }
-  if (next.admitted < limit || !rej.retryAfter || !longerThanOneToken(limit, windowMs, rej.retryAfter))
-    return undefined;
-  const longer = `the 429's Retry-After ${rej.retryAfter.raw} is longer than ${bucket} names for one request`;
-  return `${longer}, and after it the window admitted ${next.admitted} at once`;
+  if (!admittedTooSoon(o)) return undefined;
+  const within = Math.round(o.lastMs - o.refused.sentMs);
+  return `after the 429 the limiter admitted ${next.admitted} within ${within} ms, more than ${bucketOf(limit, windowMs)} refills`;
 }
 
 /**

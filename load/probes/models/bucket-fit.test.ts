@@ -5,14 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aligned, firstUse, gcra, tokenBucket, type Meter } from '../../../testkit/load/limiter-shapes.ts';
-import {
-  admittedTooSoon,
-  longerThanOneToken,
-  refusedTooEarly,
-  resetsNoFixedWindow,
-  startedFull,
-  type Timed,
-} from './bucket-fit.ts';
+import { admittedTooSoon, refusedTooEarly, resetsNoFixedWindow, startedFull, type Timed } from './bucket-fit.ts';
 
 interface Sent extends Timed {
   admitted: boolean;
@@ -93,9 +86,6 @@ describe('a correct continuous bucket is never read as "no bucket"', () => {
             refused: count.refused,
           }),
         ).toBe(false);
-        // A bucket's 429 names when one more fits: never longer than a token's interval, rounded up.
-        const seconds = Math.max(1, Math.ceil((count.refused.retryMs - count.refused.atMs) / 1000));
-        expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds, form: 'delay-seconds' })).toBe(false);
         // What it admitted after that refusal: never sooner than it refills.
         const after = sent.filter((o) => o.admitted && o.sentMs >= count.refused.receivedMs);
         const last = after[after.length - 1];
@@ -156,15 +146,6 @@ describe('a fixed window admitting more than the figure', () => {
     // 20 per 2 s: 1 + 10 per s, and one more for fence posts.
     expect(admittedTooSoon({ limit: LIMIT, windowMs: WINDOW_MS, refused, admitted: 19, lastMs: 1700 })).toBe(true);
     expect(admittedTooSoon({ limit: LIMIT, windowMs: WINDOW_MS, refused, admitted: 18, lastMs: 1700 })).toBe(false);
-  });
-
-  it("a Retry-After naming a 2 s window's end is longer than a 20-per-2-s bucket's token (1 s rounded up)", () => {
-    expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds: 2, form: 'delay-seconds' })).toBe(true);
-    expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds: 1, form: 'delay-seconds' })).toBe(false);
-    // An HTTP-date, read against a Date of one-second resolution that may be a second stale: two more.
-    expect(longerThanOneToken(LIMIT, WINDOW_MS, { seconds: 3, form: 'http-date' })).toBe(false);
-    // 3 requests per 3 s: a token is a whole second; rounding must not make it two.
-    expect(longerThanOneToken(3, 3000, { seconds: 2, form: 'delay-seconds' })).toBe(false);
   });
 });
 

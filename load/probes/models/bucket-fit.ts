@@ -75,25 +75,6 @@ export function admittedTooSoon(o: {
   return o.admitted >= refilled + FENCE;
 }
 
-/** Timer and float rounding in a bucket's "when one fits" (ms). */
-const TOKEN_ROUNDING_MS = 50;
-
-/**
- * A 429's Retry-After longer than a bucket of the plan's figure names when it says when one more request
- * fits (a token's interval, rounded up to whole seconds; an HTTP-date read against a Date of one-second
- * resolution, up to a second stale: two more). GCRA (redis-cell, throttled), the token buckets of gateways
- * and of petcert's testkit name that; a fixed window names its end. The assumption is stated in GAPS.md:
- * a bucket naming when it is full again instead is read as a fixed window there.
- */
-export function longerThanOneToken(
-  limit: number,
-  windowMs: number,
-  retryAfter: { seconds: number; form: string },
-): boolean {
-  const token = Math.max(1, Math.ceil((windowMs / limit + TOKEN_ROUNDING_MS) / 1000));
-  return retryAfter.seconds > (retryAfter.form === 'http-date' ? token + 2 : token);
-}
-
 /**
  * Two Resets of minute 429s more than nothing and at most a window less the headers' resolution apart: no
  * fixed window reports that. Each of its 429s reports the end of its window (rounded the same way each
