@@ -135,6 +135,17 @@ export const RECORDINGS: Recording[] = [
   { name: 'rlf', proof: 'rlf' },
   { name: 'token-bucket', proof: 'token-bucket' },
   { name: 'token-bucket-overAdmit', proof: 'token-bucket overAdmit' },
+  // Behind a loopback proxy (testkit/limiters/wrappers.ts): 150 ms away, a Date 40 s behind, answers out of order
+  // (0–80 ms each). Live in bench:limiters only; the limiters themselves keep their live e2e rows.
+  { name: 'erl-latency', proof: 'erl latency 150ms' },
+  { name: 'erl-latency-overAdmit', proof: 'erl latency 150ms overAdmit', catches: ['quota.minute.exact'] },
+  { name: 'token-bucket-latency', proof: 'token-bucket latency 150ms' },
+  { name: 'erl-skew', proof: 'erl skew -40s' },
+  { name: 'erl-out-of-order', proof: 'erl out-of-order' },
+  { name: 'rlf-out-of-order', proof: 'rlf out-of-order' },
+  { name: 'token-bucket-out-of-order', proof: 'token-bucket out-of-order' },
+  { name: 'gcra-out-of-order', proof: 'gcra out-of-order' },
+  { name: 'erl-out-of-order-noDay', proof: 'erl out-of-order noDay', catches: ['quota.day.exact'] },
   // sethvargo/go-limiter: Reset and Retry-After are RFC 1123 dates in UTC; the Retry-After's wait is held.
   { name: 'go-limiter', proof: 'go-limiter' },
   // ulule/limiter, two middlewares each adding its X-RateLimit-*: the day's 429s carry "20, 100" and name no quota.

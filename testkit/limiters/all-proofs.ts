@@ -93,7 +93,8 @@ export const PROOFS_BY_SERVER: Record<string, Proof[]> = {
   wrappers: [
     { name: 'erl latency 150ms', service: 'erl', wrap: { latencyMs: 150 }, plans: SLOW_PLANS, expect: 'pass' },
     // The overAdmit twin at that latency: its count of 21 is within what a bucket refills over it, so it is judged
-    // exactly only on evidence no bucket gives (minute-bucket.ts: a Retry-After naming the window's end, a 429 too early).
+    // exactly only on evidence no bucket gives (minute-bucket.ts: a 429 too early, or the window after it back sooner
+    // than a bucket refills).
     {
       name: 'erl latency 150ms overAdmit',
       service: 'erl',
