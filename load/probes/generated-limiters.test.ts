@@ -25,6 +25,10 @@ const PHASE = fc.integer({ min: 0, max: 2999 });
 /** A drawn windowed model, its windows starting `phaseMs` before the virtual clock's start. */
 const phased = (d: { meter: MeterKind; phaseMs: number }) => ({ meter: d.meter, originMs: FAKE_START_MS - d.phaseMs });
 type Order = ['minute', 'day'] | ['day', 'minute'];
+/** A proxy writing Date on every other answer, its clock `ms` from the limiter's (two replicas, one behind it). */
+const proxyDate = (ms: number) => (ms ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : ms) } : {});
+const mustFailed = (r: Awaited<ReturnType<typeof runShape>>) =>
+  r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail');
 
 const shape = fc.record({
   // Sliding-window counters have their own rows (unseen-limiters.test.ts): drawn here, one whose Retry-After
@@ -52,7 +56,7 @@ function optionsOf(d: Drawn): Omit<ShapeOptions, 'windows'> {
     retryAfterWindow: d.retryAfterWindow,
     decimalRetryAfter: d.decimalRetryAfter,
     resetLateMs: d.resetLateMs,
-    ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
+    ...proxyDate(d.proxySkewMs),
     ...(d.fault === 'none' ? {} : { faults: FAULTS[d.fault]![0] }),
   };
 }
@@ -68,9 +72,7 @@ describe('generated limiters (fast-check)', () => {
           latencyMs: d.latencyMs,
           seed: d.seed,
         });
-        const failed = r.checks
-          .filter((c) => c.level === 'MUST' && c.outcome === 'fail')
-          .map((c) => `${c.id}: ${c.failures[0]?.message}`);
+        const failed = mustFailed(r).map((c) => `${c.id}: ${c.failures[0]?.message}`);
         if (d.fault === 'none') expect(failed).toEqual([]);
         else
           expect(
@@ -116,9 +118,7 @@ describe('generated buckets (fast-check), declared or not', () => {
           seed: d.seed,
           ...(d.declared ? { declared: BUCKET_DECLARED } : {}),
         });
-        const failed = r.checks
-          .filter((c) => c.level === 'MUST' && c.outcome === 'fail')
-          .map((c) => [c.id.split('[')[0]!, c.failures[0]?.message ?? ''] as const);
+        const failed = mustFailed(r).map((c) => [c.id.split('[')[0]!, c.failures[0]?.message ?? ''] as const);
         if (!d.declared) {
           // More than the figure within one window's length, fault or none: an exact count fails, naming the reading.
           const exact = failed.filter(([id]) => EXACT.test(id));
@@ -165,13 +165,11 @@ describe('generated limiters whose headers cannot be read (fast-check)', () => {
           ...phased(d),
           headers: headerMode(d.form, d.order),
           ...(d.form === 'dated' ? { datedUtc: true } : {}),
-          ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
+          ...proxyDate(d.proxySkewMs),
           ...(d.noRetryAfter ? { faults: { noRetryAfter: true } } : {}),
         };
         const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed });
-        const failed = new Set(
-          r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => c.id.split('[')[0]!),
-        );
+        const failed = new Set(mustFailed(r).map((c) => c.id.split('[')[0]!));
         const missing = d.noRetryAfter ? ['quota.retry-after.present', 'quota.day.retry-after'] : [];
         const allowed = ['quota.headers.valid', ...missing];
         expect([...failed].filter((id) => !allowed.includes(id))).toEqual([]);
@@ -210,11 +208,11 @@ describe('generated pairs of chained limiters (fast-check)', () => {
           resetRoundedDown: d.resetRoundedDown,
           fractionalReset: d.fractionalReset,
           retryAfterWindow: d.retryAfterWindow,
-          ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
+          ...proxyDate(d.proxySkewMs),
           headers: { chain: d.order },
         };
         const r = await runShape({ windows: WINDOWS, plans: PLANS, shape, latencyMs: d.latencyMs, seed: d.seed });
-        const failed = r.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail');
+        const failed = mustFailed(r);
         expect(failed.map((c) => `${c.id}: ${c.failures[0]?.message}`)).toEqual([]);
       }),
       { numRuns: 200, seed: 1 },
@@ -261,7 +259,7 @@ describe('generated limiters, every header form (fast-check)', () => {
           headers: d.order === 'binding' ? 'binding' : { chain: d.order },
           ...form,
           retryAfterWindow: d.retryAfterWindow,
-          ...(d.proxySkewMs ? { dateSkewMs: (n: number) => (n % 2 === 0 ? 0 : d.proxySkewMs) } : {}),
+          ...proxyDate(d.proxySkewMs),
         };
         const r = await runShape({
           windows: WINDOWS,
@@ -271,8 +269,7 @@ describe('generated limiters, every header form (fast-check)', () => {
           seed: d.seed,
           ...(bucket ? { declared: BUCKET_DECLARED } : {}),
         });
-        const failed = r.checks
-          .filter((c) => c.level === 'MUST' && c.outcome === 'fail')
+        const failed = mustFailed(r)
           .filter((c) => !(d.datedUtc && c.id.startsWith('quota.headers.valid')))
           .map((c) => `${c.id}: ${c.failures[0]?.message}`);
         expect(failed).toEqual([]);
