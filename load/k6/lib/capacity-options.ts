@@ -25,7 +25,7 @@ export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
   const out: Record<string, Scenario> = {};
   for (const step of steps) {
     for (const [planName, rate] of Object.entries(step.perPlan)) {
-      // VUs: load/capacity/vus.ts (pre-allocated for 100 ms of latency, up to 1 s).
+      // VUs: load/capacity/vus.ts (all started before the step: 1 s of latency).
       out[scenarioName(step.index, planName)] = {
         executor: 'constant-arrival-rate',
         rate: Math.max(1, Math.round(rate * 60)),
