@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpRequest, Send } from '../../core/exchange.ts';
 import { createFakeClock } from '../../testkit/load/fake-clock.ts';
-import { pacing } from './pacing.ts';
+import { latest, pacing } from './pacing.ts';
 
 const T0 = Date.UTC(2030, 0, 1);
 const request = (key: string): HttpRequest => ({
@@ -61,5 +61,37 @@ describe('pacing', () => {
     await expect(
       twoSends('good', 2, { sleep: () => Promise.reject(new Error('past the run timeout')) }),
     ).rejects.toThrow('past the run timeout');
+  });
+});
+
+describe('what the pacer knows of the window', () => {
+  const state = (remaining: number, reset: number) => ({ limit: 5, remaining, reset });
+  it('answers of one window coming back out of order: the least Remaining stands', () => {
+    expect(latest(state(1, 100), state(3, 100))).toEqual(state(1, 100));
+    expect(latest(state(3, 100), state(1, 100))).toEqual(state(1, 100));
+  });
+  it("a later window replaces it; an earlier window's answer arriving late tells nothing", () => {
+    expect(latest(state(0, 100), state(4, 101))).toEqual(state(4, 101));
+    expect(latest(state(4, 101), state(0, 100))).toEqual(state(4, 101));
+  });
+
+  it('a send waits for the Reset when an earlier-counted answer with more Remaining comes back last', async () => {
+    const clock = createFakeClock(T0);
+    const nowS = Math.floor(T0 / 1000);
+    // Two in flight at once: the one the server counted last (0 left) comes back first, the other (1 left) after it.
+    const remaining = ['0', '1'];
+    const send = pacing({ clock, steers, maxPauseMs: 60_000 })(async (req) => {
+      const headers = {
+        date: new Date(clock.now()).toUTCString(),
+        'x-ratelimit-limit': '5',
+        'x-ratelimit-remaining': remaining.shift() ?? '0',
+        'x-ratelimit-reset': String(nowS + 2),
+      };
+      return { request: req, response: { status: 200, headers, body: '' }, sentAt: clock.now(), durationMs: 0 };
+    });
+    await Promise.all([send(request('good')), send(request('good'))]);
+    expect(clock.now()).toBe(T0);
+    await send(request('good'));
+    expect(clock.now() - T0).toBeGreaterThanOrEqual(2000);
   });
 });

@@ -22,6 +22,17 @@ export interface PacerOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * What an answer adds to what the pacer knows: a later window replaces an earlier one; within one window (one
+ * Reset) the least Remaining stands, since answers in flight together may come back in another order than the
+ * server counted them. An earlier window's answer, arriving late, tells nothing.
+ */
+export function latest(known: RateLimitState | undefined, read: RateLimitState): RateLimitState {
+  if (!known || read.reset > known.reset) return read;
+  if (read.reset < known.reset) return known;
+  return read.remaining < known.remaining ? read : known;
+}
+
 export function createPacer({ clock, maxPauseMs, marginMs = 50, sleep = clock.sleep }: PacerOptions): Pacer {
   const serverClock = createServerClock();
   let state: RateLimitState | undefined;
@@ -48,7 +59,7 @@ export function createPacer({ clock, maxPauseMs, marginMs = 50, sleep = clock.sl
       if (!exchange || !steer) return;
       serverClock.observe(exchange.sentAt, exchange.sentAt + exchange.durationMs, exchange.response.headers);
       const read = readRateLimit(exchange.response.headers);
-      if (read.ok) state = read.value;
+      if (read.ok) state = latest(state, read.value);
     },
   };
 }
