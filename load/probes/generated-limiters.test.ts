@@ -22,6 +22,8 @@ const LATENCY = fc.constantFrom<[number, number]>([0, 0], [0, 30], [20, 60]);
 const SEED = fc.integer({ min: 1, max: 1000 });
 const WINDOWED = fc.constantFrom<MeterKind>('aligned', 'first-use', 'moving-window');
 const PHASE = fc.integer({ min: 0, max: 2999 });
+/** How far a proxy's clock, writing Date on every other answer, is from the limiter's (ms). */
+const PROXY_SKEW = fc.constantFrom(0, 0, 250, 400);
 /** A drawn windowed model, its windows starting `phaseMs` before the virtual clock's start. */
 const phased = (d: { meter: MeterKind; phaseMs: number }) => ({ meter: d.meter, originMs: FAKE_START_MS - d.phaseMs });
 type Order = ['minute', 'day'] | ['day', 'minute'];
@@ -41,7 +43,7 @@ const shape = fc.record({
   // rate-limiter-flexible's decimal Retry-After; slowapi's Reset a second after the window's expiry.
   decimalRetryAfter: fc.boolean(),
   resetLateMs: fc.constantFrom(0, 0, 1000),
-  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
+  proxySkewMs: PROXY_SKEW,
   latencyMs: LATENCY,
   seed: SEED,
   fault: fc.constantFrom<keyof typeof FAULTS | 'none'>('none', 'none', 'none', 'overAdmit', 'noRetryAfter', 'noDay'),
@@ -145,7 +147,7 @@ const unreadable = fc.record({
   form: fc.constantFrom<'dated' | 'joined'>('dated', 'joined'),
   order: fc.constantFrom<Order | 'binding'>(['minute', 'day'], ['day', 'minute'], 'binding'),
   noRetryAfter: fc.boolean(),
-  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
+  proxySkewMs: PROXY_SKEW,
   latencyMs: LATENCY,
   seed: SEED,
 });
@@ -193,7 +195,7 @@ const chained = fc.record({
   resetRoundedDown: fc.boolean(),
   fractionalReset: fc.boolean(),
   retryAfterWindow: fc.boolean(),
-  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
+  proxySkewMs: PROXY_SKEW,
   order: fc.constantFrom<Order>(['minute', 'day'], ['day', 'minute']),
   latencyMs: LATENCY,
   seed: SEED,
@@ -236,7 +238,7 @@ const anyLimiter = fc.record({
   retryAfterWindow: fc.boolean(),
   decimalRetryAfter: fc.boolean(),
   resetLateMs: fc.constantFrom(0, 0, 1000),
-  proxySkewMs: fc.constantFrom(0, 0, 250, 400),
+  proxySkewMs: PROXY_SKEW,
   latencyMs: LATENCY,
   seed: SEED,
 });
