@@ -18,7 +18,7 @@ import { conformAction, type ConformFlags } from './conform.ts';
 
 // The specification's figures per plan (Enterprise's from the file), with 2-second minutes so a Free
 // key's 60 per window paces a run in seconds: a window of one second is as coarse as the Date the pacing
-// reads the server's clock by, and beside a CPU hog a run met a 429 on it.
+// reads the server's clock by, too coarse for a run that must never meet a 429.
 const PLANS_JSON = {
   windows: { minuteSeconds: 2, daySeconds: 40 },
   plans: { enterprise: { perMinute: 5000, perDay: 2_000_000 } },
