@@ -13,9 +13,9 @@ import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
  * A 429 refuses on the day quota when its headers say so, or — when they report no quota's window — when
  * its Retry-After reaches past the current minute window and past a whole minute window from its own answer:
  * a minute limiter at a phase or of a model we have not placed (a bucket, a window opened by a first request)
- * may ask up to a window from its refusal, wherever `minuteEndMs` puts the window's end. Headers reporting the minute quota with a
- * plausible Reset are the server's own word: a Retry-After beyond that Reset contradicts it (a finding,
- * `minuteResetContradicts`, and no reason to wait for it).
+ * may ask up to a window from its refusal, wherever `minuteEndMs` puts the window's end. Headers reporting
+ * the minute quota with a plausible Reset are the server's own word: a Retry-After beyond that Reset
+ * contradicts it (a finding, `minuteResetContradicts`, and no reason to wait for it).
  */
 export function isDay429(run: ProbeScope, o: Observation, minuteEndMs: number): boolean {
   if (o.quota === 'day' && resetEndMs(run, o) !== undefined) return true;
