@@ -21,7 +21,7 @@ import { documentFromEnv, documentText } from '../load/capacity/document.ts';
 import { parseKeysFile } from '../load/capacity/keys-file.ts';
 import { listQueries } from '../load/capacity/requests.ts';
 import { parseRunnerResults } from '../load/capacity/result.ts';
-import { maxVUsOf, preAllocatedVUs } from '../load/capacity/vus.ts';
+import { stepVUs } from '../load/capacity/vus.ts';
 import { findK6 } from '../load/k6-binary.ts';
 import { runK6Process } from '../load/k6-process.ts';
 import { buildK6 } from '../scripts/build-k6.ts';
@@ -167,9 +167,8 @@ try {
   const docFile = join(dir, 'run.json');
   writeFileSync(docFile, documentText(doc), { mode: 0o600 });
   const carrying = Object.values(doc.plan.load).reduce((n, ks) => n + ks.length, 0);
-  const pre = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + preAllocatedVUs(rate, VUS), 0);
-  // The bare script's one scenario may grow to what the bundle's scenarios together may (k6 refuses fewer than pre-allocated).
-  const most = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + maxVUsOf(rate, VUS), 0);
+  // The bare script's one scenario has the VUs the bundle's scenarios have together, all started before the step.
+  const pre = Object.values(doc.plan.steps[1]!.perPlan).reduce((n, rate) => n + stepVUs(rate, VUS), 0);
   console.log(
     `k6: ${k6}; ${keys.length} keys (${carrying} carrying load), ${doc.plan.steps[1]!.offeredRate.toFixed(0)} req/s offered for` +
       ` ${SECONDS} s, ${ROUNDS} rounds, ${pre} VUs pre-allocated for both, ≤ ${VUS} per scenario`,
@@ -181,7 +180,7 @@ try {
     KEYS_FILE: keysFile,
     RATE: String(RATE),
     SECONDS: String(SECONDS),
-    VUS: String(most),
+    VUS: String(pre),
     PRE: String(pre),
     // The same list requests as the bundle's: pages of the same sizes.
     QUERIES: JSON.stringify(listQueries(LIMIT.max, PET_STATUSES)),

@@ -7,7 +7,7 @@ import type { CapacityDocument } from '../../capacity/document.ts';
 import type { StepPlan } from '../../capacity/plan.ts';
 import { reportedPercentiles, trendStat } from '../../capacity/slo.ts';
 import { EVENT_THRESHOLDS } from '../../capacity/step-events.ts';
-import { maxVUsOf, preAllocatedVUs } from '../../capacity/vus.ts';
+import { stepVUs } from '../../capacity/vus.ts';
 
 export const scenarioName = (step: number, planName: string): string => `s${step}_${planName}`;
 /** One scenario's dropped iterations, a sub-metric k6 reports because a threshold names it. */
@@ -26,6 +26,7 @@ export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
   for (const step of steps) {
     for (const [planName, rate] of Object.entries(step.perPlan)) {
       // VUs: load/capacity/vus.ts (all started before the step: 1 s of latency).
+      const vus = stepVUs(rate, doc.maxVus);
       out[scenarioName(step.index, planName)] = {
         executor: 'constant-arrival-rate',
         rate: Math.max(1, Math.round(rate * 60)),
@@ -33,8 +34,8 @@ export function stepScenarios(doc: CapacityDocument): Record<string, Scenario> {
         duration: `${stepMs}ms`,
         startTime: `${(step.index - first) * stepMs}ms`,
         gracefulStop: '3s',
-        preAllocatedVUs: preAllocatedVUs(rate, doc.maxVus),
-        maxVUs: maxVUsOf(rate, doc.maxVus),
+        preAllocatedVUs: vus,
+        maxVUs: vus,
         tags: { step: String(step.index) },
       };
     }
