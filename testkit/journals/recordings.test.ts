@@ -8,14 +8,15 @@ import { JOURNAL_FILE } from '../../load/journal/format.ts';
 import { readJournal } from '../../load/journal/file.ts';
 import { rejudgeJournal } from '../../load/journal/rejudge.ts';
 import { exitCodeOf, settled } from '../../report/model.ts';
-import { ALL_PROOFS } from '../limiters/all-proofs.ts';
 import { earlySends } from './early-sends.ts';
 import {
+  caughtBy,
   checkVerdicts,
   expectedVerdict,
   JOURNALS_DIR,
   looseInRepaced,
   PACED_DIFFERENTLY,
+  proofOf,
   repacedAllows,
   readVerdict,
   RECORDINGS,
@@ -24,10 +25,7 @@ import {
 
 /** A recording of a correct server as it was recorded (no regression kept): its proof expects a PASS. */
 const ofCorrectServer = (r: Recording): boolean =>
-  !r.fixed &&
-  !r.kept &&
-  !r.catches &&
-  (r.proof ? ALL_PROOFS.find((p) => p.name === r.proof)?.expect === 'pass' : r.reference?.faults === undefined);
+  !r.fixed && !r.kept && (r.proof ? proofOf(r)?.expect === 'pass' : r.reference?.faults === undefined);
 
 describe.concurrent(`recorded ${JOURNAL_FILE} re-judged offline`, () => {
   it.for(RECORDINGS.map((r) => r.name))('%s: the live run’s verdict, or its fix', async (name) => {
@@ -57,11 +55,11 @@ describe.concurrent(`recorded ${JOURNAL_FILE} re-judged offline`, () => {
     expect(loose.filter((c) => !repacedAllows(c, got.get(c.id)))).toEqual([]);
   });
 
-  it.for(RECORDINGS.filter((r) => r.catches).map((r) => r.name))('%s: its fault is caught', async (name) => {
-    const recording = RECORDINGS.find((r) => r.name === name)!;
+  it.for(RECORDINGS.filter((r) => caughtBy(r)).map((r) => r.name))('%s: its fault is caught', async (name) => {
+    const catches = caughtBy(RECORDINGS.find((r) => r.name === name)!)!;
     const { report } = await rejudgeJournal(readJournal(`${JOURNALS_DIR}${name}.jsonl.gz`));
     const failed = report.checks.filter((c) => c.level === 'MUST' && c.outcome === 'fail').map((c) => c.id);
-    const caught = failed.filter((id) => recording.catches!.includes(id.replace(/\[[^\]]*\]$/, '')));
+    const caught = failed.filter((id) => catches.includes(id.replace(/\[[^\]]*\]$/, '')));
     expect(caught, `failed: ${failed.join(', ') || 'none'}`).not.toEqual([]);
   });
 

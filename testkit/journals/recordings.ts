@@ -27,7 +27,10 @@ export interface Recording {
     /** --limiter-model: what its vendor declares (a bucket's rates). */
     declared?: DeclaredModel;
   };
-  /** A faulty server's recording: the rules (without their [plan]) any of which its re-judged verdict must fail. */
+  /**
+   * A faulty reference server's recording: the rules (without their [plan]) any of which its re-judged verdict must
+   * fail. A proof's recording fails the rule its proof expects (`caughtBy`).
+   */
   catches?: string[];
   /**
    * A live run petcert misjudged, kept as a regression: what re-judging it gives since the fix, where that differs
@@ -138,14 +141,14 @@ export const RECORDINGS: Recording[] = [
   // Behind a loopback proxy (testkit/limiters/wrappers.ts): 150 ms away, a Date 40 s behind, answers out of order
   // (0–80 ms each). Live in bench:limiters only; the limiters themselves keep their live e2e rows.
   { name: 'erl-latency', proof: 'erl latency 150ms' },
-  { name: 'erl-latency-overAdmit', proof: 'erl latency 150ms overAdmit', catches: ['quota.minute.exact'] },
+  { name: 'erl-latency-overAdmit', proof: 'erl latency 150ms overAdmit' },
   { name: 'token-bucket-latency', proof: 'token-bucket latency 150ms' },
   { name: 'erl-skew', proof: 'erl skew -40s' },
   { name: 'erl-out-of-order', proof: 'erl out-of-order' },
   { name: 'rlf-out-of-order', proof: 'rlf out-of-order' },
   { name: 'token-bucket-out-of-order', proof: 'token-bucket out-of-order' },
   { name: 'gcra-out-of-order', proof: 'gcra out-of-order' },
-  { name: 'erl-out-of-order-noDay', proof: 'erl out-of-order noDay', catches: ['quota.day.exact'] },
+  { name: 'erl-out-of-order-noDay', proof: 'erl out-of-order noDay' },
   // sethvargo/go-limiter: Reset and Retry-After are RFC 1123 dates in UTC; the Retry-After's wait is held.
   { name: 'go-limiter', proof: 'go-limiter' },
   // ulule/limiter, two middlewares each adding its X-RateLimit-*: the day's 429s carry "20, 100" and name no quota.
@@ -297,6 +300,16 @@ export const RECORDINGS: Recording[] = [
   keptCounter('slowapi-sliding-counter-reset-noise'),
 ];
 
+/** The proof a recording was made of (testkit/limiters/all-proofs.ts), if any. */
+export const proofOf = (r: Recording): Proof | undefined =>
+  r.proof === undefined ? undefined : ALL_PROOFS.find((p) => p.name === r.proof);
+
+/** The rules any of which a faulty server's recording must fail re-judged: its own, or the one its proof expects. */
+export function caughtBy(r: Recording): string[] | undefined {
+  const expect = proofOf(r)?.expect;
+  return r.catches ?? (expect === undefined || expect === 'pass' ? undefined : [expect]);
+}
+
 /** What the live run said, written beside its journal at recording time (never by hand). */
 export interface RecordedVerdict {
   recordedWith: string;
@@ -389,7 +402,7 @@ export async function startRecording(r: Recording): Promise<Target & { plans: ob
     ];
     return { baseUrl: server.baseUrl, keys, args, plans: PROOF_PLANS, close: () => server.close() };
   }
-  const proof: Proof | undefined = ALL_PROOFS.find((p) => p.name === r.proof);
+  const proof = proofOf(r);
   if (!proof) throw new Error(`no limiter proof named ${JSON.stringify(r.proof)}`);
   const plans = proof.plans ?? PROOF_PLANS;
   const keys = proof.freeOnly ? freeKeys() : { ...PROOF_KEYS };
