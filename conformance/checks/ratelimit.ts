@@ -16,7 +16,7 @@ import {
 } from '../../spec/ratelimit.ts';
 import { listRequest, type RunContext } from '../context.ts';
 import { SPEC_WINDOWS } from '../../spec/plans.ts';
-import { fail, UNDECIDED, type Check, type Finding, type ResponseCheck } from './types.ts';
+import { fail, UNDECIDED, type Check, type ResponseCheck, type RunVerdict } from './types.ts';
 
 /** The three headers §8.2 puts on every response. */
 export const NAMES = [RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining, RATE_LIMIT_HEADERS.reset];
@@ -96,18 +96,18 @@ function readsLikeSlidingLog(
   return windowsOf(limit, ctx).some((w) => resetIn > w - 1 && resetIn <= w + 1 + SAME_CLOCK_SLACK_SECONDS);
 }
 
-/** Long enough for a fixed window's Reset, read against a whole-second Date, to stop reading like a log's. */
-const LOG_LIKE_PAUSE_MS = 2000;
+/**
+ * A fixed window's answers decide nothing near its end (its Reset is as near as a refill's: mayRefillOne)
+ * nor in its first second or two (its Reset a whole window after a cached Date, as a log's): about 4.5 s
+ * around each end. A check all of whose runs fell there runs once more after this pause, past both.
+ */
+const WINDOW_EDGE_PAUSE_MS = 1000 + DATE_SLACK_MS + 1000 + DATE_CACHE_MS + 500;
 
 /**
  * `n` list requests in a row, their Remaining compared pair by pair: undefined when one went down (the count
- * shows), a failure when two or more comparable pairs stayed level, else UNDECIDED; `logLike` when a pair was set
- * aside only because it read like a sliding log.
+ * shows), a failure when two or more comparable pairs stayed level, else UNDECIDED.
  */
-async function countdownOver(
-  n: number,
-  ctx: RunContext,
-): Promise<{ verdict: Finding | undefined | typeof UNDECIDED; logLike: boolean }> {
+async function countdownOver(n: number, ctx: RunContext): Promise<RunVerdict> {
   const seen: Exchange[] = [];
   for (let i = 0; i < n; i += 1) seen.push(await ctx.send(listRequest(ctx, 'limit=1')));
   // Only pairs in the same window (same Limit and Reset) compare: a window boundary or a switch
@@ -117,26 +117,21 @@ async function countdownOver(
   // A sliding log gives back what ages out, at any moment: its level pairs never compare. A give-back
   // only ever hides a decrease: any pair in one window that went down shows the count (short windows).
   let comparable = 0;
-  let logLike = false;
   for (let i = 1; i < seen.length; i += 1) {
     const a = parsed(seen[i - 1]!);
     const b = parsed(seen[i]!);
     if (!a.ok || !b.ok || a.value.limit !== b.value.limit || a.value.reset !== b.value.reset) continue;
-    if (b.value.remaining < a.value.remaining) return { verdict: undefined, logLike };
+    if (b.value.remaining < a.value.remaining) return undefined;
     if (mayRefillOne(seen[i - 1]!, seen[i]!, a.value.limit, ctx)) continue;
-    if (readsLikeSlidingLog(seen[i]!, a.value.limit, ctx)) {
-      logLike = true;
-      continue;
-    }
+    if (readsLikeSlidingLog(seen[i]!, a.value.limit, ctx)) continue;
     comparable += 1;
   }
   // Fewer than two pairs that stayed level decide nothing (one level pair may be a rounding): not a pass.
-  if (comparable < 2) return { verdict: UNDECIDED, logLike };
-  const verdict = fail(
+  if (comparable < 2) return UNDECIDED;
+  return fail(
     `Remaining did not decrease over ${comparable} consecutive requests in one window`,
     seen[seen.length - 1],
   );
-  return { verdict, logLike };
 }
 
 export const ratelimitChecks: Check[] = [
@@ -234,14 +229,8 @@ export const ratelimitChecks: Check[] = [
         ' back, or Reset one window after Date (a sliding log, where requests age out at times petcert cannot know)',
       fix: 'a key no other client uses, on windows of 60 s or more; `petcert quota` judges the count down its own way (quota.headers.remaining)',
     },
-    async run(n, ctx) {
-      const first = await countdownOver(n, ctx);
-      if (first.verdict !== UNDECIDED || !first.logLike) return first.verdict;
-      // A fixed window's first second reads like a sliding log (Reset a whole window after Date): a moment later it
-      // does not, while a log's Reset stays a window after Date. Once more after that moment.
-      await ctx.sleep(LOG_LIKE_PAUSE_MS);
-      return (await countdownOver(n, ctx)).verdict;
-    },
+    undecidedAgainAfterMs: WINDOW_EDGE_PAUSE_MS,
+    run: countdownOver,
   },
   {
     kind: 'response',

@@ -54,6 +54,11 @@ export interface ScenarioCheck<T = unknown> extends CheckMeta {
   run: (input: T, ctx: RunContext) => Promise<RunVerdict>;
   /** Why the check is unjudged when every run it made was UNDECIDED (checks that can return UNDECIDED give it). */
   undecided?: Skip;
+  /**
+   * When every run was UNDECIDED, its runs once more after this pause: for answers that cannot decide only
+   * near some moment (a window's edges), not for a target that never can.
+   */
+  undecidedAgainAfterMs?: number;
 }
 
 /** An OBSERVE (or aggregate) check judged once at the end from what the run recorded. */

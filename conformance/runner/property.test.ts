@@ -49,3 +49,32 @@ describe('runScenario and undecided runs', () => {
     expect(outcome.failure?.finding.message).toBe('wrong');
   });
 });
+
+describe('runScenario: a second pass for checks that decide only away from some moment', () => {
+  const slept: number[] = [];
+  const sleeping = { send, sleep: async (ms: number) => void slept.push(ms) } as RunContext;
+  test('every run undecided and a pause named: the runs once more after it, judged there', async () => {
+    slept.length = 0;
+    const check = { ...checkAnswering([UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, undefined]) };
+    const outcome = await runScenario({ ...check, undecidedAgainAfterMs: 4500 }, sleeping, options);
+    expect(slept).toEqual([4500]);
+    expect(outcome).toMatchObject({ runs: 10, judged: 1, undecided: 9, requests: 10 });
+  });
+  test('a failure in the second pass is the outcome', async () => {
+    const check = checkAnswering([UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, fail('stuck')]);
+    const outcome = await runScenario({ ...check, undecidedAgainAfterMs: 1 }, sleeping, options);
+    expect(outcome.failure?.finding.message).toBe('stuck');
+  });
+  test('no pause named, or a run judged: one pass only', async () => {
+    slept.length = 0;
+    expect(await runScenario(checkAnswering([UNDECIDED]), sleeping, options)).toMatchObject({ runs: 5 });
+    const judgedOnce = { ...checkAnswering([undefined, UNDECIDED]), undecidedAgainAfterMs: 1 };
+    expect(await runScenario(judgedOnce, sleeping, options)).toMatchObject({ runs: 5, judged: 3 });
+    expect(slept).toEqual([]);
+  });
+  test('the second pass spends only what is left of the share', async () => {
+    const check = { ...checkAnswering([UNDECIDED]), undecidedAgainAfterMs: 1 };
+    const outcome = await runScenario(check, sleeping, { ...options, share: 7 });
+    expect(outcome).toMatchObject({ requests: 7, judged: 0 });
+  });
+});
