@@ -4,7 +4,7 @@
 import { silentProgress } from '../core/progress.ts';
 import { listen } from '../reference/index.ts';
 import { parsePlansFile, resolvePlan, type PlanTable } from '../spec/plans.ts';
-import { burstSize } from '../load/probes/burst.ts';
+import { burstSize } from '../load/probes/burst/burst.ts';
 import type { ProbeName } from '../load/probes/checks.ts';
 import { createContext } from '../load/probes/context.ts';
 import { runProbes } from '../load/probes/run.ts';

@@ -9,10 +9,13 @@ import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
+/** Every product file of the probe core, its probes' folders and models/ included. */
+const sources = () =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
 
 describe('probe core', () => {
   it('imports no Node, undici or k6 module', () => {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+    for (const file of sources()) {
       // Every form: `from '…'`, `from "…"`, a bare `import '…'` and a dynamic `import('…')`.
       const imports = [
         ...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g),
@@ -22,11 +25,7 @@ describe('probe core', () => {
   });
 
   it('keeps no state at module level: a run keeps its state in its context and ledgers', () => {
-    const files = ['', 'models/'].flatMap((sub) =>
-      readdirSync(`${dir}/${sub}`)
-        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-        .map((f) => `${sub}${f}`),
-    );
+    const files = sources();
     expect(files.length).toBeGreaterThan(30);
     const stateful = /^(?:export )?(?:(?:let|var) |const \w+(?::[^=]+)? = new (?:Weak)?(?:Map|Set)\b)/m;
     for (const file of files) expect(readFileSync(`${dir}/${file}`, 'utf8'), file).not.toMatch(stateful);

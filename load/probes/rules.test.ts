@@ -4,15 +4,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { BURST_RULES, type BurstObservation } from './burst.ts';
+import { BURST_RULES, type BurstObservation } from './burst/burst.ts';
 import { CHECKS, PROBE_CHECKS, type ProbeName } from './checks.ts';
 import type { Unjudged } from '../../report/check.ts';
 import { createFindings, type ProbeRule } from './findings.ts';
-import { DAY_RULES } from './day-rules.ts';
-import type { DayObservation } from './day.ts';
-import { ISOLATION_RULES, type IsolationObservation } from './isolation.ts';
-import type { MinuteObservation } from './minute.ts';
-import { MINUTE_RULES, minuteEnded } from './minute-rules.ts';
+import { DAY_RULES } from './day/day-rules.ts';
+import type { DayObservation } from './day/day.ts';
+import { ISOLATION_RULES, type IsolationObservation } from './isolation/isolation.ts';
+import type { MinuteObservation } from './minute/minute.ts';
+import { MINUTE_RULES, minuteEnded } from './minute/minute-rules.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 2, daySeconds: 16 },
@@ -28,7 +28,11 @@ export function directCalls(source: string): string[] {
 }
 
 const dir = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const sources = (path: string) => readdirSync(dir(path)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+/** Every product file under a folder, subfolders included (each probe's folder of load/probes). */
+const sources = (path: string) =>
+  readdirSync(dir(path), { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+  );
 
 describe('results reach the ledger through rule tables only', () => {
   it('finds a direct pass, fail, skip or observe, on a ledger or on findings', () => {

@@ -1,10 +1,10 @@
 // Waiting out a 429: honour Retry-After; while 429s persist, back off exponentially with a cap and give
 // up after a bounded number of tries (§8.3 rules 2–3: hammering after 429 risks a ban of the key).
-import { backoffDelayMs } from '../../core/backoff.ts';
-import { waitFor, type ProbeRun } from './context.ts';
-import type { Observation } from './observe.ts';
-import { observe } from './request.ts';
-import { refusedByHold } from './cut.ts';
+import { backoffDelayMs } from '../../../core/backoff.ts';
+import { waitFor, type ProbeRun } from '../context.ts';
+import type { Observation } from '../observe.ts';
+import { observe } from '../request.ts';
+import { refusedByHold } from '../cut.ts';
 
 export const BACKOFF = { baseMs: 1000, maxAttempts: 4 } as const;
 

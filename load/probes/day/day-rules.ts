@@ -3,10 +3,10 @@
 // day's answers show of §8.2. Each rule reads the path the probe took — a limiter that is not a fixed
 // window (day-sliding.ts), the tally when the day refused (day-tally.ts), or a fresh day counted — and
 // a check the path gives no evidence for is unjudged with that path's own reason and fix (`dayGap`).
-import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
+import { verdict, type Unjudged, type Verdict } from '../../../report/check.ts';
 import { lastRemaining, dayNotFull, type DayObservation, type DaySearch } from './day.ts';
 import { countedDayEnd, openedByOurEarlierAnswers } from './day-edge.ts';
-import { minuteResetContradicts, retryAfterBeyondDay, untoldDay } from './day-refusal.ts';
+import { minuteResetContradicts, retryAfterBeyondDay, untoldDay } from '../day-refusal.ts';
 import { slidingExact, slidingGiveUp, type SlidingDay } from './day-sliding.ts';
 import {
   refillMayExplain,
@@ -16,8 +16,8 @@ import {
   type Settled,
   type TallyInput,
 } from './day-tally.ts';
-import { PROBE_CHECKS } from './checks.ts';
-import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
+import { PROBE_CHECKS } from '../checks.ts';
+import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from '../findings.ts';
 import {
   applicable,
   remainingBefore429,
@@ -25,12 +25,12 @@ import {
   retryAfterConsistent,
   retryAfterForm,
   retryAfterPresent,
-} from './judge.ts';
-import { resetEndMs, type Observation } from './observe.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import { fixedRuleSkip, modelFix, untold } from './models/unknown.ts';
-import { readingFor } from './reading.ts';
-import { rollingDayRefusal } from './day-rolling.ts';
+} from '../judge.ts';
+import { resetEndMs, type Observation } from '../observe.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import { fixedRuleSkip, modelFix, untold } from '../models/unknown.ts';
+import { readingFor } from '../reading.ts';
+import { rollingDayRefusal } from '../day-rolling.ts';
 
 type Day = DayObservation;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Sample } from '../../report/model.ts';
+import type { Sample } from '../../../report/model.ts';
 import { declaredWindowsHold, namedEnds } from './declared-windows.ts';
-import type { Observation } from './observation.ts';
+import type { Observation } from '../observation.ts';
 
 const DAY = { kind: 'day' as const, figure: 10, windowMs: 20_000, before: 0 };
 /** An admitted answer reporting the day quota with this Reset (Unix s). */

@@ -5,20 +5,20 @@
 // model gives back) were admitted within one day of this probe's own requests, and the 429 carries a
 // consistent Retry-After. `probeDaySliding` sends and records a SlidingDay; day-rules.ts judges it
 // (`slidingExact`, `slidingGiveUp` here).
-import { verdict, type Verdict } from '../../report/check.ts';
-import type { Sample } from '../../report/model.ts';
-import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeScope } from './context.ts';
-import { dayGiveUpMs } from './waits.ts';
-import { dayEndOf, isDay429, untoldDay } from './day-refusal.ts';
-import { failure } from './findings.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import { allowance, allowanceFor } from './models/allowance.ts';
-import { traitsOf } from './models/catalog.ts';
+import { verdict, type Verdict } from '../../../report/check.ts';
+import type { Sample } from '../../../report/model.ts';
+import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeScope } from '../context.ts';
+import { dayGiveUpMs } from '../waits.ts';
+import { dayEndOf, isDay429, untoldDay } from '../day-refusal.ts';
+import { failure } from '../findings.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import { allowance, allowanceFor } from '../models/allowance.ts';
+import { traitsOf } from '../models/catalog.ts';
 import { declaredWindowsHold } from './declared-windows.ts';
-import { overWindowText, readingFor } from './reading.ts';
-import { localSpan, type Observation } from './observe.ts';
-import { observe } from './request.ts';
-import { serverOrder, widthFor } from './waves.ts';
+import { overWindowText, readingFor } from '../reading.ts';
+import { localSpan, type Observation } from '../observe.ts';
+import { observe } from '../request.ts';
+import { serverOrder, widthFor } from '../waves.ts';
 
 /** A request's round trip: without its wait in the 429 hold (send.ts), which says nothing of the server's pace. */
 const roundTripMs = (o: Observation): number => o.receivedLocal - o.sentLocal - (o.ex.heldMs ?? 0);

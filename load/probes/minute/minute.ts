@@ -13,17 +13,17 @@ import {
   waitFor,
   type ProbeRun,
   type ProbeScope,
-} from './context.ts';
-import { refusedByHold } from './cut.ts';
-import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from './day-out.ts';
-import type { Observed } from './findings.ts';
-import type { Sample } from '../../report/model.ts';
-import type { Answer } from './remaining-ceiling.ts';
-import { observe } from './request.ts';
+} from '../context.ts';
+import { refusedByHold } from '../cut.ts';
+import { dayLeft, dayOwned, waitOutDay, waitOutDay429, type DayWait, type Unwaited } from '../day-out.ts';
+import type { Observed } from '../findings.ts';
+import type { Sample } from '../../../report/model.ts';
+import type { Answer } from '../remaining-ceiling.ts';
+import { observe } from '../request.ts';
 import { retryUntilAdmitted, type Retried } from './backoff.ts';
-import { fewestBeforeRefusal } from './judge.ts';
-import { resetEndMs, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../spec/ratelimit.ts';
+import { fewestBeforeRefusal } from '../judge.ts';
+import { resetEndMs, type Observation } from '../observe.ts';
+import { DATE_SLACK_MS as SLACK_MS, serverDateMs } from '../../../spec/ratelimit.ts';
 import {
   afterFits,
   afterNeeded,
@@ -32,13 +32,13 @@ import {
   LATER_MS,
   type ModelEvidence,
   type ModelVerdict,
-} from './models/minute-count.ts';
-import { shownNotFixed, untold } from './models/unknown.ts';
-import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
+} from '../models/minute-count.ts';
+import { shownNotFixed, untold } from '../models/unknown.ts';
+import { exhaustWindow, type NextWindowCount, type WindowCount } from '../window.ts';
 import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
-import { waveSource } from './waves.ts';
+import { waveSource } from '../waves.ts';
 
-export type { NextWindowCount } from './window.ts';
+export type { NextWindowCount } from '../window.ts';
 
 /** What the minute probe saw, stage by stage; a stage never reached is absent (and `cut` says why, when cut). */
 export interface MinuteObservation extends Observed {

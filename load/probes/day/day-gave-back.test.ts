@@ -6,8 +6,8 @@
 // unknown is unjudged within what a refill explains, as the tally's is; a fixed day that over-admits is then
 // unjudged with the fix to run the minute probe, and failed with it.
 import { describe, expect, it } from 'vitest';
-import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
-import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
+import type { ShapeOptions } from '../../../testkit/load/limiter-shapes.ts';
+import { BUCKET_DECLARED, runShape } from '../../../testkit/load/shape-run.ts';
 
 // testkit/limiters/proofs.ts ROOMY_PLANS: the free day refills 5/s against a 10/s minute pace.
 const windows = { minuteSeconds: 2, daySeconds: 20 };

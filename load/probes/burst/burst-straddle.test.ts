@@ -3,15 +3,15 @@
 // load). Each window admitted up to the figure, so "1100 admitted, the plan allows 1000" blamed the server for
 // petcert's own timing. Could not judge, with the fix; a window over its figure is still failed.
 import { describe, expect, it } from 'vitest';
-import type { Send } from '../../core/exchange.ts';
-import { silentProgress } from '../../core/progress.ts';
-import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { seededStartMs } from '../../testkit/load/at-distance.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { seeded } from '../../testkit/load/shape-run.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
+import type { Send } from '../../../core/exchange.ts';
+import { silentProgress } from '../../../core/progress.ts';
+import type { ReferenceOptions } from '../../../reference/app.ts';
+import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
+import { seededStartMs } from '../../../testkit/load/at-distance.ts';
+import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { seeded } from '../../../testkit/load/shape-run.ts';
+import { createContext } from '../context.ts';
+import { runProbes } from '../run.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 1, daySeconds: 60 },

@@ -4,8 +4,8 @@
 // more than the figure and repeat a Remaining value. Both burst rules are unjudged there, never failed; past
 // what a bucket refills over the burst it still fails, and a model shown fixed keeps its verdict.
 import { describe, expect, it } from 'vitest';
-import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
-import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
+import type { ShapeOptions } from '../../../testkit/load/limiter-shapes.ts';
+import { BUCKET_DECLARED, runShape } from '../../../testkit/load/shape-run.ts';
 
 const windows = { minuteSeconds: 3, daySeconds: 45 };
 const plans = { free: { perMinute: 60, perDay: 600 } };

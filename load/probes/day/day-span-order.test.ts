@@ -5,8 +5,8 @@
 // send: in a wave the two differ, and the shorter span would put a correct day's bound one short. A day that
 // admits more than a refilling one can is failed (its twin here admits 5 more a day).
 import { describe, expect, it } from 'vitest';
-import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
-import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
+import type { ShapeOptions } from '../../../testkit/load/limiter-shapes.ts';
+import { BUCKET_DECLARED, runShape } from '../../../testkit/load/shape-run.ts';
 
 const windows = { minuteSeconds: 3, daySeconds: 45 };
 const plans = { free: { perMinute: 60, perDay: 600 }, pro: { perMinute: 300, perDay: 1200 } };

@@ -3,15 +3,15 @@
 // above the plan's figure, but within what a bucket refills over it, is a correct token bucket or GCRA at a
 // distance, or a fixed window over-admitting. What the count, its 429 and the window after it show decides
 // which (models/bucket-fit.ts), else it stays unjudged: never passed, never failed on a guess.
-import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
-import { waitFor, type ProbeRun } from './context.ts';
-import { HEADER_RESOLUTION_S, type ModelVerdict } from './models/minute-count.ts';
-import { untold } from './models/unknown.ts';
-import type { Observation } from './observe.ts';
-import { observe } from './request.ts';
-import { exhaustWindow, type NextWindowCount, type WindowCount } from './window.ts';
-import { admittedTooSoon, FENCE, startedFull, type BucketCount, type Timed } from './models/bucket-fit.ts';
-import { bucketOf, toldByCount, toldByResets } from './models/two-limiters.ts';
+import { DAY_OUT_FIX, dayOwned } from '../day-out.ts';
+import { waitFor, type ProbeRun } from '../context.ts';
+import { HEADER_RESOLUTION_S, type ModelVerdict } from '../models/minute-count.ts';
+import { untold } from '../models/unknown.ts';
+import type { Observation } from '../observe.ts';
+import { observe } from '../request.ts';
+import { exhaustWindow, type NextWindowCount, type WindowCount } from '../window.ts';
+import { admittedTooSoon, FENCE, startedFull, type BucketCount, type Timed } from '../models/bucket-fit.ts';
+import { bucketOf, toldByCount, toldByResets } from '../models/two-limiters.ts';
 
 const timed = (o: Observation): Timed => ({ sentMs: o.sentLocal, receivedMs: o.receivedLocal });
 const windowMsOf = (run: ProbeRun): number => run.ctx.windows.minuteSeconds * 1000;

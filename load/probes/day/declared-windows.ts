@@ -3,9 +3,9 @@
 // window after the last — say where the limiter's windows lie, and a set of requests that crosses one of
 // those ends is allowed the figure in each window it touches. A log's or a bucket's Resets move with each
 // request and name no such ends, so they never get this allowance.
-import type { Sample } from '../../report/model.ts';
-import { DATE_SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
-import type { Observation } from './observation.ts';
+import type { Sample } from '../../../report/model.ts';
+import { DATE_SLACK_MS, RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
+import type { Observation } from '../observation.ts';
 
 const ROUNDING_S = RESET_ROUNDING_MS / 1000;
 

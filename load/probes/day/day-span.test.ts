@@ -4,14 +4,14 @@
 // under way runs on past the span, up to one minute wait per phase. The declaration counted the spans and
 // not those waits (3D + 4M, while up to about 3D + 6M can pass).
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../core/progress.ts';
-import { DATE_SLACK_MS } from '../../spec/ratelimit.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { waitCapMs } from './bounds.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
-import { PROBE_WAITS, waitsMs } from './waits.ts';
+import { silentProgress } from '../../../core/progress.ts';
+import { DATE_SLACK_MS } from '../../../spec/ratelimit.ts';
+import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
+import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { waitCapMs } from '../bounds.ts';
+import { createContext } from '../context.ts';
+import { runProbes } from '../run.ts';
+import { PROBE_WAITS, waitsMs } from '../waits.ts';
 
 const M = 2_000;
 const D = 20_000;

@@ -5,13 +5,13 @@
 // whatever its Retry-After says; quota.retry-after.accurate fails that Retry-After). Every cause shown:
 // the short count fails too. The reference server in virtual time.
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../core/progress.ts';
-import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import type { ProbeName } from './checks.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
+import { silentProgress } from '../../../core/progress.ts';
+import type { ReferenceOptions } from '../../../reference/app.ts';
+import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
+import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import type { ProbeName } from '../checks.ts';
+import { createContext } from '../context.ts';
+import { runProbes } from '../run.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 2, daySeconds: 16 },

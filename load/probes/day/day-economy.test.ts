@@ -2,13 +2,13 @@
 // perDay requests and ceil(perDay/perMinute) minute windows of counting, never a second whole day. The
 // sample sent at the very start of the day window is placed by its minute Reset, not discarded.
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../core/progress.ts';
-import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { createContext } from './context.ts';
+import { silentProgress } from '../../../core/progress.ts';
+import type { ReferenceOptions } from '../../../reference/app.ts';
+import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
+import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { createContext } from '../context.ts';
 import { DAY_FIT_MARGIN } from './day.ts';
-import { runProbes } from './run.ts';
+import { runProbes } from '../run.ts';
 
 const table = parsePlansFile({
   windows: { minuteSeconds: 1, daySeconds: 30 },

@@ -1,9 +1,9 @@
 // The burst probe: far more simultaneous requests than the limit, at the start of a fresh window, must
 // admit exactly the limit, and the Remaining values handed out must be distinct and contiguous.
 // `probeBurst` sends and records the burst; BURST_RULES judge it.
-import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
-import { scopeOf, type ProbeRun, type ProbeScope } from './context.ts';
-import { PROBE_CHECKS } from './checks.ts';
+import { verdict, type Unjudged, type Verdict } from '../../../report/check.ts';
+import { scopeOf, type ProbeRun, type ProbeScope } from '../context.ts';
+import { PROBE_CHECKS } from '../checks.ts';
 import {
   failure,
   missing,
@@ -13,12 +13,12 @@ import {
   unreached,
   type Observed,
   type ProbeRule,
-} from './findings.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import { allowanceFor, refillOver } from './models/allowance.ts';
-import { traitsOf } from './models/catalog.ts';
-import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from './models/unknown.ts';
-import { remainingSetRule } from './models/rules.ts';
+} from '../findings.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import { allowanceFor, refillOver } from '../models/allowance.ts';
+import { traitsOf } from '../models/catalog.ts';
+import { isFixed, modelFix, shownNotFixed, toldNothing, untold } from '../models/unknown.ts';
+import { remainingSetRule } from '../models/rules.ts';
 import {
   minuteResets,
   namesOneEnd,
@@ -27,12 +27,12 @@ import {
   readingFor,
   refillCounts,
   resetNoiseMs,
-} from './reading.ts';
-import { localSpan, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
-import { observe } from './request.ts';
-import { DAY_OUT_FIX, dayOwned, daySpent, waitOutDay, waitOutDay429, type DayWait } from './day-out.ts';
-import { findFreshWindow, type FreshWindow } from './window.ts';
+} from '../reading.ts';
+import { localSpan, type Observation } from '../observe.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
+import { observe } from '../request.ts';
+import { DAY_OUT_FIX, dayOwned, daySpent, waitOutDay, waitOutDay429, type DayWait } from '../day-out.ts';
+import { findFreshWindow, type FreshWindow } from '../window.ts';
 
 /** Requests in one burst: the limit plus as many again (at least 3, at most 100 extra). */
 export const burstSize = (perMinute: number): number => perMinute + Math.max(3, Math.min(perMinute, 100));

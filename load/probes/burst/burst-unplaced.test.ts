@@ -4,10 +4,10 @@
 // 28 admitted" (two windows) and "18 admitted" (its day ran out). Either side of the figure, up to twice it, is
 // unjudged with the reason; more than twice the figure, which no reading admits, still fails.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange } from '../../../core/exchange.ts';
 import { BURST_RULES, type BurstObservation } from './burst.ts';
-import { CHECKS } from './checks.ts';
-import type { Observation } from './observe.ts';
+import { CHECKS } from '../checks.ts';
+import type { Observation } from '../observe.ts';
 
 const windows = { minuteSeconds: 2, daySeconds: 20 };
 const plan = { name: 'free', perMinute: 20, perDay: 100 };

@@ -3,7 +3,7 @@
 // request only once N of the key's requests reached the limiter within one window's length before it (a
 // bucket that took k < N in the last window refilled N over it and holds N − k). Fewer is outside every
 // reading, whatever the limiter's model, and says so without naming a cause.
-import type { Observation } from './observation.ts';
+import type { Observation } from '../observation.ts';
 
 const CLOCK_MARGIN_MS = 5;
 

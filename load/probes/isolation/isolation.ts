@@ -1,16 +1,16 @@
 // The isolation probe: while one key's minute window is spent, every other key is still admitted.
 // It rides on the minute probe's exhausted window, so it costs one request per other key. It sends and
 // records (`probeIsolation`); ISOLATION_RULES judge what it saw.
-import { verdict } from '../../report/check.ts';
-import { keySamples, type ProbeRun } from './context.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import { PROBE_CHECKS } from './checks.ts';
-import { failure, missing, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from './findings.ts';
-import { isFixed } from './models/unknown.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
-import { observe } from './request.ts';
-import type { Observation } from './observe.ts';
-import type { WindowCount } from './window.ts';
+import { verdict } from '../../../report/check.ts';
+import { keySamples, type ProbeRun } from '../context.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import { PROBE_CHECKS } from '../checks.ts';
+import { failure, missing, rule, UNEXPLAINED, unreached, type Observed, type ProbeRule } from '../findings.ts';
+import { isFixed } from '../models/unknown.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../../spec/ratelimit.ts';
+import { observe } from '../request.ts';
+import type { Observation } from '../observe.ts';
+import type { WindowCount } from '../window.ts';
 
 export interface IsolationObservation extends Observed {
   spentPlan: string;

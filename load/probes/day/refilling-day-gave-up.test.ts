@@ -5,8 +5,8 @@
 // time (models/day-refill.ts) is told refilling from the answers of a search that gave up too, and judged as a
 // bucket's day that gave up (unjudged within its refill); the unenforced twin, whose Resets do not rise, fails.
 import { describe, expect, it } from 'vitest';
-import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';
-import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
+import type { ShapeOptions } from '../../../testkit/load/limiter-shapes.ts';
+import { BUCKET_DECLARED, runShape } from '../../../testkit/load/shape-run.ts';
 
 const windows = { minuteSeconds: 3, daySeconds: 45 };
 const plans = { free: { perMinute: 60, perDay: 600 } };

@@ -3,12 +3,12 @@
 // slowapi) rather than aligned to a clock: the count starts at the last day's Reset, but the day it counts
 // began at the first request the server admitted after that day ended, ours, which may be earlier (a
 // Reset a second late, slowapi's expiry + 1 s) or later (a stale Date, read at its latest) than that Reset.
-import type { Sample } from '../../report/model.ts';
-import type { ProbeScope } from './context.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import { traitsOf } from './models/catalog.ts';
-import { resetEndMs, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
+import type { Sample } from '../../../report/model.ts';
+import type { ProbeScope } from '../context.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import { traitsOf } from '../models/catalog.ts';
+import { resetEndMs, type Observation } from '../observe.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
 
 const sentServerMs = (o: Observation): number => o.serverMs - (o.receivedLocal - o.sentLocal);
 

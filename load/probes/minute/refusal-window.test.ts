@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Observation } from './observation.ts';
+import type { Observation } from '../observation.ts';
 import { requestsWithinWindow } from './refusal-window.ts';
 
 /** A request sent at `sent` and answered at `answered` (our clock, ms): only the times matter here. */

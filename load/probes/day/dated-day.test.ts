@@ -2,9 +2,9 @@
 // quota refused, so the day probe tells the day's 429 by its Retry-After alone. Draws of the wider generated hunt
 // that failed a correct limiter's day, each now unjudged or passed; quota.headers.valid still fails the dates.
 import { describe, expect, it } from 'vitest';
-import type { MeterKind } from '../../testkit/load/limiter-shapes.ts';
-import { FAKE_START_MS } from '../../testkit/load/in-process.ts';
-import { BUCKET_DECLARED, runShape } from '../../testkit/load/shape-run.ts';
+import type { MeterKind } from '../../../testkit/load/limiter-shapes.ts';
+import { FAKE_START_MS } from '../../../testkit/load/in-process.ts';
+import { BUCKET_DECLARED, runShape } from '../../../testkit/load/shape-run.ts';
 
 const WINDOWS = { minuteSeconds: 3, daySeconds: 45 };
 const PLANS = { free: { perMinute: 10, perDay: 60 }, pro: { perMinute: 20, perDay: 150 } };

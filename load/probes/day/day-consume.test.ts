@@ -3,8 +3,8 @@
 // wave that spends the day brings back more than one refusal. Only the requests the server counted before
 // the day ran out may be added to the admitted ones (day-tally.ts); a correct server passes quota.day.exact.
 import { describe, expect, it } from 'vitest';
-import { parsePlansFile } from '../../spec/plans.ts';
-import { probesAtDistance } from '../../testkit/load/at-distance.ts';
+import { parsePlansFile } from '../../../spec/plans.ts';
+import { probesAtDistance } from '../../../testkit/load/at-distance.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 2, daySeconds: 12 },

@@ -6,12 +6,12 @@
 // answer reports a quota, so neither the burst's Remaining set nor the count's countdown was read; both were
 // reported PASS (quota.headers.limit fails that server, but a MUST check's PASS must mean it was judged).
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../core/progress.ts';
-import type { ReferenceOptions } from '../../reference/app.ts';
-import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
-import { createContext } from './context.ts';
-import { runProbes } from './run.ts';
+import { silentProgress } from '../../../core/progress.ts';
+import type { ReferenceOptions } from '../../../reference/app.ts';
+import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
+import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { createContext } from '../context.ts';
+import { runProbes } from '../run.ts';
 
 const plans = parsePlansFile({
   windows: { minuteSeconds: 2, daySeconds: 16 },

@@ -2,14 +2,14 @@
 // Retry-After, the recovery after it, the next window's whole allowance, and the model (OBSERVE). Each
 // rule's guard names the stage of the observation it needs; a stage the probe never reached makes the
 // rule unjudged with the cut's reason (findings.ts `missing`). In the order the report lists them.
-import { verdict, type Unjudged, type Verdict } from '../../report/check.ts';
-import { admittedWithin } from './day-rolling.ts';
-import type { ProbeScope } from './context.ts';
-import { PROBE_CHECKS } from './checks.ts';
+import { verdict, type Unjudged, type Verdict } from '../../../report/check.ts';
+import { admittedWithin } from '../day-rolling.ts';
+import type { ProbeScope } from '../context.ts';
+import { PROBE_CHECKS } from '../checks.ts';
 import { requestsWithinWindow } from './refusal-window.ts';
-import { refusalOutsideEveryReading } from './models/readings.ts';
-import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from './findings.ts';
-import { DAY_OUT_FIX, dayOwned } from './day-out.ts';
+import { refusalOutsideEveryReading } from '../models/readings.ts';
+import { failure, missing, notReached, rule, silent, UNEXPLAINED, unreached, type ProbeRule } from '../findings.ts';
+import { DAY_OUT_FIX, dayOwned } from '../day-out.ts';
 import {
   applicable,
   remainingAtRefusal,
@@ -20,12 +20,12 @@ import {
   retryAfterConsistent,
   retryAfterForm,
   retryAfterPresent,
-} from './judge.ts';
+} from '../judge.ts';
 import { nextWindowByCount, type MinuteObservation, type NextWindowCount } from './minute.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import { allowanceFor } from './models/allowance.ts';
-import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from './models/unknown.ts';
-import { localSpan, type Observation } from './observe.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import { allowanceFor } from '../models/allowance.ts';
+import { fixedRuleSkip, isFixed, modelFix, shownNotFixed, untold } from '../models/unknown.ts';
+import { localSpan, type Observation } from '../observe.ts';
 import {
   minuteResets,
   namesOneEnd,
@@ -34,9 +34,9 @@ import {
   readingFor,
   refillCounts,
   type OwnEndCrossed,
-} from './reading.ts';
+} from '../reading.ts';
 import type { Retried } from './backoff.ts';
-import type { WindowCount } from './window.ts';
+import type { WindowCount } from '../window.ts';
 
 type Minute = MinuteObservation;
 

@@ -5,11 +5,11 @@
 // contiguous)" on the correct server; the two groups are one window, whose values are distinct and
 // contiguous. Float noise past the millisecond (slowapi's sliding-window counter) is one Reset too.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../core/exchange.ts';
+import type { Exchange } from '../../../core/exchange.ts';
 import { BURST_RULES, type BurstObservation } from './burst.ts';
-import { CHECKS } from './checks.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import type { Observation } from './observe.ts';
+import { CHECKS } from '../checks.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import type { Observation } from '../observe.ts';
 
 const windows = { minuteSeconds: 2, daySeconds: 20 };
 const plan = { name: 'pro', perMinute: 40, perDay: 160 };

@@ -7,15 +7,15 @@
 // of the day's start, the slow path counts a whole fresh day: our ambiguity never becomes a verdict.
 // Pure: `settleByTally` over what the day probe saw when the day refused (`TallyInput`), which the
 // engine asks to know whether to count a fresh day, and the day rules ask again for their verdicts.
-import { verdict, type Verdict } from '../../report/check.ts';
-import type { Sample } from '../../report/model.ts';
-import type { Plan, Windows } from '../../spec/plans.ts';
-import type { ProbeScope } from './context.ts';
-import { failure } from './findings.ts';
-import { retryAfterAccurate, retryAfterPresent } from './judge.ts';
-import { quotaOf, resetEndMs, type Observation } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
-import { overWindowText, readingFor } from './reading.ts';
+import { verdict, type Verdict } from '../../../report/check.ts';
+import type { Sample } from '../../../report/model.ts';
+import type { Plan, Windows } from '../../../spec/plans.ts';
+import type { ProbeScope } from '../context.ts';
+import { failure } from '../findings.ts';
+import { retryAfterAccurate, retryAfterPresent } from '../judge.ts';
+import { quotaOf, resetEndMs, type Observation } from '../observe.ts';
+import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
+import { overWindowText, readingFor } from '../reading.ts';
 
 export interface DayTally {
   admitted: number;

@@ -2,9 +2,9 @@
 // day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
 // `probeDay` sends and records a DayObservation; DAY_RULES (day-rules.ts) judge it.
-import { fewest } from '../../core/extent.ts';
-import type { ProgressEvent } from '../../core/progress.ts';
-import type { Sample } from '../../report/model.ts';
+import { fewest } from '../../../core/extent.ts';
+import type { ProgressEvent } from '../../../core/progress.ts';
+import type { Sample } from '../../../report/model.ts';
 import {
   keySamples,
   localPast,
@@ -17,23 +17,23 @@ import {
   waitFor,
   type ProbeRun,
   type ProbeScope,
-} from './context.ts';
-import { failure, silent, type Observed } from './findings.ts';
-import type { Verdict } from '../../report/check.ts';
-import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from './observe.ts';
-import { DATE_SLACK_MS as SLACK_MS } from '../../spec/ratelimit.ts';
-import { observe } from './request.ts';
-import { minuteEnd } from './window.ts';
-import { dayEndOf, isDay429 } from './day-refusal.ts';
+} from '../context.ts';
+import { failure, silent, type Observed } from '../findings.ts';
+import type { Verdict } from '../../../report/check.ts';
+import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from '../observe.ts';
+import { DATE_SLACK_MS as SLACK_MS } from '../../../spec/ratelimit.ts';
+import { observe } from '../request.ts';
+import { minuteEnd } from '../window.ts';
+import { dayEndOf, isDay429 } from '../day-refusal.ts';
 import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
-import { gaveBackFew, refillingDay } from './models/day-refill.ts';
-import { fixedDayUnshown, type DayEvidence } from './models/fixed-day.ts';
-import { waveSource } from './waves.ts';
-import type { ModelVerdict } from './models/minute-count.ts';
-import { untold } from './models/unknown.ts';
-import { dayPath } from './models/rules.ts';
+import { gaveBackFew, refillingDay } from '../models/day-refill.ts';
+import { fixedDayUnshown, type DayEvidence } from '../models/fixed-day.ts';
+import { waveSource } from '../waves.ts';
+import type { ModelVerdict } from '../models/minute-count.ts';
+import { untold } from '../models/unknown.ts';
+import { dayPath } from '../models/rules.ts';
 import { settleByTally, type Settled, type TallyInput } from './day-tally.ts';
-import { dayGiveUpMs } from './waits.ts';
+import { dayGiveUpMs } from '../waits.ts';
 
 /** How the search for the day's end (phase A) ended. */
 export type DaySearch =
