@@ -4,7 +4,8 @@
 // window (day-sliding.ts), the tally when the day refused (day-tally.ts), or a fresh day counted — and
 // a check the path gives no evidence for is unjudged with that path's own reason and fix (`dayGap`).
 import { verdict, type Unjudged, type Verdict } from '../../../report/check.ts';
-import { lastRemaining, dayNotFull, type DayObservation, type DaySearch } from './day.ts';
+import type { DayObservation, DaySearch } from './day.ts';
+import type { ProbeScope } from '../context.ts';
 import { countedDayEnd, openedByOurEarlierAnswers } from './day-edge.ts';
 import { minuteResetContradicts, retryAfterBeyondDay, untoldDay } from '../day-refusal.ts';
 import { slidingExact, slidingGiveUp, type SlidingDay } from './day-sliding.ts';
@@ -12,6 +13,7 @@ import {
   refillMayExplain,
   tallyConsume,
   tallyExact,
+  tallyLastRemaining,
   tallyRetryAfter,
   type Settled,
   type TallyInput,
@@ -91,6 +93,19 @@ type DayPath =
   | { kind: 'counted'; c: Counted; notFull?: string };
 
 type Counted = NonNullable<Day['count']>;
+
+/**
+ * A fresh fixed day starts with the whole allowance. When the count's first answer reports the day quota
+ * with less, either someone else used the key or the limiter carries the last day over (a counter): not a
+ * verdict the count can give.
+ */
+function dayNotFull(scope: ProbeScope, first: Observation | undefined): string | undefined {
+  if (!first?.rate || first.quota !== 'day' || first.rate.remaining >= scope.k.plan.perDay - 1) return undefined;
+  return (
+    `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ` +
+    `${scope.k.plan.perDay}): another client, or a limiter that carries the last day over`
+  );
+}
 
 function pathOf(o: Day): DayPath {
   const s = o.search;
@@ -381,7 +396,7 @@ const pairs = (o: Day): Array<[Observation | undefined, Observation]> =>
   o.searched.map((x, i) => [o.searched[i - 1], x]);
 
 /** The tally's samples, when the probe took that path past a fixed-looking day. */
-const lastRemainingOf = (o: Day): readonly Verdict[] => (o.tally ? lastRemaining(o.tally) : silent);
+const lastRemainingOf = (o: Day): readonly Verdict[] => (o.tally ? tallyLastRemaining(o.tally) : silent);
 
 export const DAY_RULES: readonly ProbeRule<Day>[] = [
   // Checks of other probes, judged on what the day saw (silent when it saw nothing of them).

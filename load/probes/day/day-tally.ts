@@ -7,11 +7,12 @@
 // of the day's start, the slow path counts a whole fresh day: our ambiguity never becomes a verdict.
 // Pure: `settleByTally` over what the day probe saw when the day refused (`TallyInput`), which the
 // engine asks to know whether to count a fresh day, and the day rules ask again for their verdicts.
+import { fewest } from '../../../core/extent.ts';
 import { verdict, type Verdict } from '../../../report/check.ts';
 import type { Sample } from '../../../report/model.ts';
 import type { Plan, Windows } from '../../../spec/plans.ts';
 import type { ProbeScope } from '../context.ts';
-import { failure } from '../findings.ts';
+import { failure, silent } from '../findings.ts';
 import { retryAfterAccurate, retryAfterPresent } from '../judge.ts';
 import { quotaOf, resetEndMs, type Observation } from '../observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
@@ -261,4 +262,31 @@ function overDay(input: TallyInput, admitted: number, spanMs: number): Verdict {
       received: admitted,
     })
   );
+}
+
+/**
+ * §8.2 in any order: when every admitted answer of the refused day window reports the day
+ * quota, the fewest Remaining among them is the last one the server counted; above 0, one more request
+ * fitted, and the 429 says otherwise. Concurrent answers cannot hide it: a request that took that last
+ * place would have answered Remaining 0.
+ */
+export function tallyLastRemaining({ final, samples: all, ctx, k }: TallyInput): readonly Verdict[] {
+  if (final.quota !== 'day' || !final.rate) return silent;
+  const startMs = (final.rate.reset - ctx.windows.daySeconds) * 1000;
+  const samples = all.filter((s) => s.status < 300);
+  const during = samples.filter((s) => s.t >= startMs + SLACK_MS && s.t <= final.serverMs);
+  if (during.length === 0 || !during.every((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset))
+    return silent;
+  // Every answer of this window, also those of the final 429's wave that came back after it.
+  const least = fewest(
+    samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!),
+  );
+  if (least <= 0) return silent;
+  return [
+    failure(
+      `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day ` +
+        `quota)`,
+      { exchange: final.ex, expected: 0, received: least },
+    ),
+  ];
 }

@@ -1,8 +1,7 @@
 // The day probe. Paced at the minute limit (never a needless 429), it first learns where the current
 // day window ends (from day-quota headers, or from the day 429's Retry-After), waits for it, then counts
 // one whole day window: exactly perDay admitted, then a 429 whose Retry-After points at the day's end.
-// `probeDay` sends and records a DayObservation; DAY_RULES (day-rules.ts) judge it.
-import { fewest } from '../../../core/extent.ts';
+// `probeDay` sends and records a DayObservation; DAY_RULES (day-rules.ts) judge it: no verdict is made here.
 import type { ProgressEvent } from '../../../core/progress.ts';
 import type { Sample } from '../../../report/model.ts';
 import {
@@ -18,8 +17,7 @@ import {
   type ProbeRun,
   type ProbeScope,
 } from '../context.ts';
-import { failure, silent, type Observed } from '../findings.ts';
-import type { Verdict } from '../../../report/check.ts';
+import type { Observed } from '../findings.ts';
 import { resetEndMs, retryAfterEndMs, type Observation, type QuotaKind } from '../observe.ts';
 import { DATE_SLACK_MS as SLACK_MS } from '../../../spec/ratelimit.ts';
 import { observe } from '../request.ts';
@@ -82,46 +80,6 @@ export const dayOf = (run: ProbeRun, model: ModelVerdict | undefined): DayObserv
   examined: [],
   searched: [],
 });
-
-/**
- * §8.2 in any order: when every admitted answer of the refused day window reports the day
- * quota, the fewest Remaining among them is the last one the server counted; above 0, one more request
- * fitted, and the 429 says otherwise. Concurrent answers cannot hide it: a request that took that last
- * place would have answered Remaining 0.
- */
-export function lastRemaining({ final, samples: all, ctx, k }: TallyInput): readonly Verdict[] {
-  if (final.quota !== 'day' || !final.rate) return silent;
-  const startMs = (final.rate.reset - ctx.windows.daySeconds) * 1000;
-  const samples = all.filter((s) => s.status < 300);
-  const during = samples.filter((s) => s.t >= startMs + SLACK_MS && s.t <= final.serverMs);
-  if (during.length === 0 || !during.every((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset))
-    return silent;
-  // Every answer of this window, also those of the final 429's wave that came back after it.
-  const least = fewest(
-    samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!),
-  );
-  if (least <= 0) return silent;
-  return [
-    failure(
-      `the day window ending ${final.rate.reset} was refused while its answers reported at least Remaining ${least} (every admitted answer reports the day ` +
-        `quota)`,
-      { exchange: final.ex, expected: 0, received: least },
-    ),
-  ];
-}
-
-/**
- * A fresh fixed day starts with the whole allowance. When the count's first answer reports the day quota
- * with less, either someone else used the key or the limiter carries the last day over (a counter): not a
- * verdict the count can give.
- */
-export function dayNotFull(run: ProbeScope, first: Observation | undefined): string | undefined {
-  if (!first?.rate || first.quota !== 'day' || first.rate.remaining >= run.k.plan.perDay - 1) return undefined;
-  return (
-    `the day window counted did not start with the whole allowance (its first answer reports Remaining ${first.rate.remaining} of ` +
-    `${run.k.plan.perDay}): another client, or a limiter that carries the last day over`
-  );
-}
 
 /**
  * Where the current day window ends, by the server's evidence: a day-quota Reset, else its Date floored
