@@ -19,15 +19,15 @@ import { conformAction, type ConformFlags } from './conform.ts';
 import { startingNow } from './embedded.ts';
 
 /**
- * 4-second minutes and 40-second days: a free or pro key's whole day is 5 windows; business carries the load.
+ * 4-second minutes and 24-second days: a free or pro key's whole day is 3 windows of the 6; business carries the load.
  * Figures small enough that a burst (twice the minute figure, each request its own tunnel and TLS handshake
  * through squid) fits in one window on a loaded 2-core machine.
  */
 const PLANS = {
-  windows: { minuteSeconds: 4, daySeconds: 40 },
+  windows: { minuteSeconds: 4, daySeconds: 24 },
   plans: {
-    free: { perMinute: 5, perDay: 25 },
-    pro: { perMinute: 5, perDay: 25 },
+    free: { perMinute: 5, perDay: 15 },
+    pro: { perMinute: 5, perDay: 15 },
     business: { perMinute: 2000, perDay: 10_000_000 },
   },
 };
@@ -143,7 +143,7 @@ describe.skipIf(NETWORK_SKIP !== undefined)(
       expect(`${r.out}\n${written}`).not.toContain(corp.tinyproxy.password);
     }, 120_000); // about 16 s quiet (four 4 s windows); a loaded machine stretches the tunnels' TLS handshakes
 
-    // Two plans (isolation needs them); the day probes make this the file's longest test (about 80 s).
+    // Two plans (isolation needs them); the day probes make this the file's longest test (about 50 s).
     test(
       "certify PASSes with the config target's network field (proxy, CA, client certificate)",
       { timeout: 220_000 },

@@ -154,8 +154,11 @@ const PROBE_SCRIPTS = [
   ['quota-day', ['day'], () => true],
 ] as const;
 
-describe.each(K6_UNDER_TEST)('$title', (k6) => {
-  it.skipIf(k6.skip).for(PROBE_SCRIPTS)(
+// The pinned versions side by side (each its own servers), each version's runs one after another: a k6 run
+// mostly waits for the compressed windows, and two at once keep its checks' timing.
+describe.concurrent.each(K6_UNDER_TEST)('$title', (k6) => {
+  const inOrder = k6.skip === undefined ? it.sequential : it.skip;
+  inOrder.for(PROBE_SCRIPTS)(
     'plain `k6 run %s.js` passes on the reference server with exactly the core’s checks, keys never printed',
     { timeout: 120_000 },
     async ([script, probes, keep]) => {
@@ -179,7 +182,7 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     },
   );
 
-  it.skipIf(k6.skip).for([
+  inOrder.for([
     ['quota-minute', { overAdmit: 1 }, 'quota.minute.exact[free]'],
     ['retry-after', { retryAfter: 'missing' }, 'quota.retry-after.present[free]'],
     ['header-accuracy', { overAdmit: 1 }, 'quota.burst.exact[free]'],
@@ -197,7 +200,7 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     },
   );
 
-  it.skipIf(k6.skip)(
+  inOrder(
     'reports a MUST check skipped on a server without Date as skipped, not under its bare id',
     { timeout: 120_000 },
     async () => {
@@ -217,7 +220,7 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
     },
   );
 
-  it.skipIf(k6.skip)(
+  inOrder(
     'plain `k6 run key-split.js` (no execution segment) uses every key, and says it ran as 0:1',
     { timeout: 60_000 },
     async () => {
@@ -234,7 +237,7 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
 
   // capacity.ts: whatever its settings, a plain run must send
   // requests or fail loudly. DURATION/FRACTION and STEP_SECONDS/STEPS/CANARIES keep it short either way.
-  it.skipIf(k6.skip)(
+  inOrder(
     'plain `k6 run capacity.js` (no execution segment) sends requests with every key, or fails loudly',
     { timeout: 120_000 },
     async () => {
@@ -262,7 +265,7 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
   // A 429 below quota fails its step's check (load/capacity/step-events.ts), and so the bundle's
   // `checks` threshold: a plain run fails on it. The server limits the keys by TABLE (3 and 5 a 2 s
   // window), the script plans its load by CAPACITY_TABLE (600 and 1,200 a minute): 429s far below quota.
-  it.skipIf(k6.skip)(
+  inOrder(
     'plain `k6 run capacity.js` fails (exit 99) when the target 429s keys below their quota',
     { timeout: 120_000 },
     async () => {
@@ -280,22 +283,18 @@ describe.each(K6_UNDER_TEST)('$title', (k6) => {
 
   // No answer at all is not a pass: every request failing (a closed port) passes each step's event checks,
   // so the SLO's error term (or, without one, "not every request failed") fails a plain run.
-  it.skipIf(k6.skip)(
-    'plain `k6 run capacity.js` fails (exit 99) when no request is answered',
-    { timeout: 120_000 },
-    async () => {
-      const port = await unusedPort();
-      const env = {
-        BASE_URL: `http://127.0.0.1:${port}/v1`,
-        KEYS,
-        PLANS_FILE: join(dir, 'plans-capacity.json'),
-        STEP_SECONDS: '2',
-        STEPS: '2',
-        CANARIES: '0',
-      };
-      const run = await runK6(k6, [join(dist, 'capacity.js')], { env, timeoutMs: 100_000 });
-      expect(run.code, k6Output(run)).toBe(99);
-      expect(run.stderr, k6Output(run)).toMatch(/thresholds on metrics '[^']*\bhttp_req_failed\b/);
-    },
-  );
+  inOrder('plain `k6 run capacity.js` fails (exit 99) when no request is answered', { timeout: 120_000 }, async () => {
+    const port = await unusedPort();
+    const env = {
+      BASE_URL: `http://127.0.0.1:${port}/v1`,
+      KEYS,
+      PLANS_FILE: join(dir, 'plans-capacity.json'),
+      STEP_SECONDS: '2',
+      STEPS: '2',
+      CANARIES: '0',
+    };
+    const run = await runK6(k6, [join(dist, 'capacity.js')], { env, timeoutMs: 100_000 });
+    expect(run.code, k6Output(run)).toBe(99);
+    expect(run.stderr, k6Output(run)).toMatch(/thresholds on metrics '[^']*\bhttp_req_failed\b/);
+  });
 });
