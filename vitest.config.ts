@@ -3,7 +3,7 @@ import { LongestFirst } from './scripts/test-order.ts';
 
 // Tests sit beside the code they test. *.e2e.test.ts files start servers and take seconds each;
 // `npm run test:unit` leaves them out (that is what CI also runs on Node 24).
-// Four workers on CI's two cores: the suite's files spend most of their time waiting for compressed
+// Five workers on CI's two cores: the suite's files spend most of their time waiting for compressed
 // rate-limit windows, not computing (a quiet run keeps one core busy on average); the longest start first
 // (scripts/test-order.ts).
 export default defineConfig({
@@ -13,7 +13,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    maxWorkers: 4,
+    maxWorkers: 5,
     sequence: { sequencer: LongestFirst },
   },
 });
