@@ -16,7 +16,7 @@
 # The clone reuses this checkout's built k6 versions and Python venv (.cache/, symlinked: building k6
 # takes minutes) and runs with CI=true, so a missing k6 fails its tests as in CI instead of skipping.
 # Like .ci/run it installs stress-ng and chromium from Debian when they are missing. A full run of the
-# suite takes about 17 minutes on 2 cores: a hunt of three takes most of an hour.
+# suite takes about 8 minutes on 2 cores beside the hog: a hunt of three takes about half an hour.
 set -euo pipefail
 
 runs=3
