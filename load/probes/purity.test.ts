@@ -1,17 +1,17 @@
 // The probe core runs unchanged inside k6: no Node, undici or k6 import may reach it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { silentProgress } from '../../core/progress.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
 import { inProcessTarget } from '../../testkit/load/in-process.ts';
+import { productFiles } from '../../testkit/load/product-files.ts';
 import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 /** Every product file of the probe core, its probes' folders and models/ included. */
-const sources = () =>
-  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+const sources = () => productFiles(dir);
 
 describe('probe core', () => {
   it('imports no Node, undici or k6 module', () => {

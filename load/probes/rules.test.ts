@@ -1,9 +1,10 @@
 // The one check model in the probes: a probe's results reach the ledger only through its
 // table of rules, and a probe whose observation is missing reports every check it owns unjudged, with why.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
+import { productFiles } from '../../testkit/load/product-files.ts';
 import { BURST_RULES, type BurstObservation } from './burst/burst.ts';
 import { CHECKS, PROBE_CHECKS, type ProbeName } from './checks.ts';
 import type { Unjudged } from '../../report/check.ts';
@@ -29,10 +30,7 @@ export function directCalls(source: string): string[] {
 
 const dir = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** Every product file under a folder, subfolders included (each probe's folder of load/probes). */
-const sources = (path: string) =>
-  readdirSync(dir(path), { recursive: true, encoding: 'utf8' }).filter(
-    (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
-  );
+const sources = (path: string) => productFiles(dir(path));
 
 describe('results reach the ledger through rule tables only', () => {
   it('finds a direct pass, fail, skip or observe, on a ledger or on findings', () => {
