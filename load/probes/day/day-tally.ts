@@ -273,14 +273,13 @@ function overDay(input: TallyInput, admitted: number, spanMs: number): Verdict {
 export function tallyLastRemaining({ final, samples: all, ctx, k }: TallyInput): readonly Verdict[] {
   if (final.quota !== 'day' || !final.rate) return silent;
   const startMs = (final.rate.reset - ctx.windows.daySeconds) * 1000;
+  const reset = final.rate.reset;
+  const ofThisDay = (s: Sample): boolean => s.limit === k.plan.perDay && s.reset === reset;
   const samples = all.filter((s) => s.status < 300);
   const during = samples.filter((s) => s.t >= startMs + SLACK_MS && s.t <= final.serverMs);
-  if (during.length === 0 || !during.every((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset))
-    return silent;
+  if (during.length === 0 || !during.every(ofThisDay)) return silent;
   // Every answer of this window, also those of the final 429's wave that came back after it.
-  const least = fewest(
-    samples.filter((s) => s.limit === k.plan.perDay && s.reset === final.rate!.reset).map((s) => s.remaining!),
-  );
+  const least = fewest(samples.filter(ofThisDay).map((s) => s.remaining!));
   if (least <= 0) return silent;
   return [
     failure(
