@@ -55,7 +55,7 @@ describe('runScenario: a second pass for checks that decide only away from some 
   const sleeping = { send, sleep: async (ms: number) => void slept.push(ms) } as RunContext;
   test('every run undecided and a pause named: the runs once more after it, judged there', async () => {
     slept.length = 0;
-    const check = { ...checkAnswering([UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, undefined]) };
+    const check = checkAnswering([UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, UNDECIDED, undefined]);
     const outcome = await runScenario({ ...check, undecidedAgainAfterMs: 4500 }, sleeping, options);
     expect(slept).toEqual([4500]);
     expect(outcome).toMatchObject({ runs: 10, judged: 1, undecided: 9, requests: 10 });
