@@ -2,11 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../core/progress.ts';
 import { parsePlansFile, resolvePlan } from '../../spec/plans.ts';
-import { inProcessTarget } from '../../testkit/load/in-process.ts';
+import { inProcessTarget, contextOn } from '../../testkit/load/in-process.ts';
 import { productFiles } from '../../testkit/load/product-files.ts';
-import { createContext } from './context.ts';
 import { runProbes } from './run.ts';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
@@ -39,13 +37,7 @@ describe('probe core', () => {
         plans: { free: { perMinute: 4, perDay: 20 } },
       });
       const t = inProcessTarget({ plans, keys: { pc_free_skew_aaaaaaa: 'free' }, skewMs });
-      const ctx = createContext({
-        send: t.send,
-        clock: t.clock,
-        baseUrl: t.baseUrl,
-        windows: plans.windows,
-        progress: silentProgress,
-      });
+      const ctx = contextOn(t, plans.windows);
       const r = await runProbes(
         ctx,
         [{ key: 'pc_free_skew_aaaaaaa', plan: resolvePlan(plans, 'free') }],

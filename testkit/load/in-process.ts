@@ -4,6 +4,9 @@ import { lowerCaseHeaders, type Send } from '../../core/exchange.ts';
 import { createApp, type ReferenceOptions } from '../../reference/app.ts';
 import type { AppResponse } from '../../reference/types.ts';
 import { createFakeClock, type FakeClock } from './fake-clock.ts';
+import { silentProgress } from '../../core/progress.ts';
+import { createContext, type ProbeContext } from '../../load/probes/context.ts';
+import type { Windows } from '../../spec/plans.ts';
 
 export interface InProcessTarget {
   send: Send;
@@ -49,3 +52,11 @@ export function inProcessTarget(
     });
   return { send, clock, baseUrl, keys: app.keys, count: () => n };
 }
+
+/** A probe context on the target, its clock and windows, no progress printed: `extra` adds or overrides options. */
+export const contextOn = (
+  t: InProcessTarget,
+  windows: Windows,
+  extra: Partial<Parameters<typeof createContext>[0]> = {},
+): ProbeContext =>
+  createContext({ send: t.send, clock: t.clock, baseUrl: t.baseUrl, windows, progress: silentProgress, ...extra });

@@ -6,11 +6,9 @@
 // answer reports a quota, so neither the burst's Remaining set nor the count's countdown was read; both were
 // reported PASS (quota.headers.limit fails that server, but a MUST check's PASS must mean it was judged).
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../../core/progress.ts';
 import type { ReferenceOptions } from '../../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
-import { inProcessTarget } from '../../../testkit/load/in-process.ts';
-import { createContext } from '../context.ts';
+import { inProcessTarget, contextOn } from '../../../testkit/load/in-process.ts';
 import { runProbes } from '../run.ts';
 
 const plans = parsePlansFile({
@@ -22,13 +20,7 @@ const KEY = 'pc_free_aaaaaaaaaaaa';
 /** The minute probe (it tells the model) and the burst, on the reference server in virtual time. */
 async function outcome(options: ReferenceOptions) {
   const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, ...options });
-  const ctx = createContext({
-    send: t.send,
-    clock: t.clock,
-    baseUrl: t.baseUrl,
-    windows: plans.windows,
-    progress: silentProgress,
-  });
+  const ctx = contextOn(t, plans.windows);
   const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], ['minute', 'burst'], []);
   return r.checks.find((c) => c.id === 'quota.burst.remaining[free]');
 }
@@ -60,13 +52,7 @@ describe('quota.burst.remaining with nothing to judge', () => {
 describe('quota.headers.remaining with nothing to judge', () => {
   it('is not a pass when no admitted answer of the count reports a quota (Limit matching neither figure)', async () => {
     const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, faults: { limitHeaderOffset: 1 } });
-    const ctx = createContext({
-      send: t.send,
-      clock: t.clock,
-      baseUrl: t.baseUrl,
-      windows: plans.windows,
-      progress: silentProgress,
-    });
+    const ctx = contextOn(t, plans.windows);
     const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], ['minute'], []);
     const c = r.checks.find((x) => x.id === 'quota.headers.remaining[free]');
     expect({ outcome: c?.outcome, kind: c?.skipKind }).toEqual({ outcome: 'skip', kind: 'unjudged' });

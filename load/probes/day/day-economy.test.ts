@@ -2,11 +2,9 @@
 // perDay requests and ceil(perDay/perMinute) minute windows of counting, never a second whole day. The
 // sample sent at the very start of the day window is placed by its minute Reset, not discarded.
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../../core/progress.ts';
 import type { ReferenceOptions } from '../../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
-import { inProcessTarget } from '../../../testkit/load/in-process.ts';
-import { createContext } from '../context.ts';
+import { inProcessTarget, contextOn } from '../../../testkit/load/in-process.ts';
 import { DAY_FIT_MARGIN } from './day.ts';
 import { runProbes } from '../run.ts';
 
@@ -28,13 +26,7 @@ async function dayProbe(startOffsetMs: number, options: ReferenceOptions & { ske
     startMs: serverStart - skewMs,
     ...options,
   });
-  const ctx = createContext({
-    send: t.send,
-    clock: t.clock,
-    baseUrl: t.baseUrl,
-    windows: table.windows,
-    progress: silentProgress,
-  });
+  const ctx = contextOn(t, table.windows);
   const r = await runProbes(
     ctx,
     [{ key: 'pc_biz_cccccccccccc', plan: resolvePlan(table, 'biz') }],

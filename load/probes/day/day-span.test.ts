@@ -4,12 +4,10 @@
 // under way runs on past the span, up to one minute wait per phase. The declaration counted the spans and
 // not those waits (3D + 4M, while up to about 3D + 6M can pass).
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../../core/progress.ts';
 import { DATE_SLACK_MS } from '../../../spec/ratelimit.ts';
 import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
-import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { inProcessTarget, contextOn } from '../../../testkit/load/in-process.ts';
 import { waitCapMs } from '../bounds.ts';
-import { createContext } from '../context.ts';
 import { runProbes } from '../run.ts';
 import { PROBE_WAITS, waitsMs } from '../waits.ts';
 
@@ -32,13 +30,7 @@ describe("the day probe's declaration covers each phase's give-up and the wait u
       skewMs: 0,
       startMs: Date.UTC(2030, 0, 1) + 500,
     });
-    const ctx = createContext({
-      send: t.send,
-      clock: t.clock,
-      baseUrl: t.baseUrl,
-      windows: plans.windows,
-      progress: silentProgress,
-    });
+    const ctx = contextOn(t, plans.windows);
     const start = t.clock.now();
     const r = await runProbes(ctx, [{ key, plan: resolvePlan(plans, 'free') }], ['day'], [key]);
     const searchMs = t.clock.now() - start;
@@ -68,13 +60,7 @@ describe("the day probe's declaration covers each phase's give-up and the wait u
       skewMs: 0,
       startMs: Date.UTC(2030, 0, 1) + 500,
     });
-    const ctx = createContext({
-      send: t.send,
-      clock: t.clock,
-      baseUrl: t.baseUrl,
-      windows: plans.windows,
-      progress: silentProgress,
-    });
+    const ctx = contextOn(t, plans.windows);
     const told = { free: { model: 'token-bucket', why: 'told as the minute probe tells it' } } as const;
     const start = t.clock.now();
     const r = await runProbes(ctx, [{ key, plan: resolvePlan(bucketPlans, 'free') }], ['day'], [key], told);

@@ -5,12 +5,10 @@
 // whatever its Retry-After says; quota.retry-after.accurate fails that Retry-After). Every cause shown:
 // the short count fails too. The reference server in virtual time.
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../../core/progress.ts';
 import type { ReferenceOptions } from '../../../reference/app.ts';
 import { parsePlansFile, resolvePlan } from '../../../spec/plans.ts';
-import { inProcessTarget } from '../../../testkit/load/in-process.ts';
+import { inProcessTarget, contextOn } from '../../../testkit/load/in-process.ts';
 import type { ProbeName } from '../checks.ts';
-import { createContext } from '../context.ts';
 import { runProbes } from '../run.ts';
 
 const plans = parsePlansFile({
@@ -21,13 +19,7 @@ const KEY = 'pc_free_aaaaaaaaaaaa';
 
 async function minuteChecks(options: ReferenceOptions, only: ProbeName[] = ['minute']) {
   const t = inProcessTarget({ plans, keys: { [KEY]: 'free' }, ...options });
-  const ctx = createContext({
-    send: t.send,
-    clock: t.clock,
-    baseUrl: t.baseUrl,
-    windows: plans.windows,
-    progress: silentProgress,
-  });
+  const ctx = contextOn(t, plans.windows);
   const r = await runProbes(ctx, [{ key: KEY, plan: resolvePlan(plans, 'free') }], only, []);
   return (id: string) => r.checks.find((c) => c.id === `${id}[free]`);
 }

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { silentProgress } from '../../../core/progress.ts';
 import type { ReferenceOptions } from '../../../reference/app.ts';
 import { parsePlansFile, resolvePlan, type DeclaredModel } from '../../../spec/plans.ts';
-import { inProcessTarget } from '../../../testkit/load/in-process.ts';
-import { createContext } from '../context.ts';
+import { inProcessTarget, contextOn } from '../../../testkit/load/in-process.ts';
 import { runProbes } from '../run.ts';
 import type { Observation } from '../observe.ts';
 import { dayRefills, refusalBeforeReset } from './day-refill.ts';
@@ -130,14 +128,7 @@ const roomy = parsePlansFile({
 
 async function dayOnly(options: ReferenceOptions, declared?: DeclaredModel) {
   const t = inProcessTarget({ plans: roomy, keys: { pc_free_dddddddddddd: 'free' }, ...options });
-  const ctx = createContext({
-    send: t.send,
-    clock: t.clock,
-    baseUrl: t.baseUrl,
-    windows: roomy.windows,
-    progress: silentProgress,
-    declared,
-  });
+  const ctx = contextOn(t, roomy.windows, { declared });
   const r = await runProbes(ctx, [{ key: 'pc_free_dddddddddddd', plan: resolvePlan(roomy, 'free') }], ['day'], []);
   return (id: string) => r.checks.find((c) => c.id === `${id}[free]`);
 }
