@@ -144,7 +144,7 @@ export async function countWindow(run: ProbeRun, fresh: FreshWindow, afterIdle =
     const spanMs = admitted[0] ? run.ctx.clock.now() - admitted[0].sentLocal : 0;
     return perMinute + 1 + refillOver(perMinute, minuteMs, spanMs) - admitted.length;
   };
-  const source = waveSource(run, perMinute + 2, room, true);
+  const source = waveSource(run, perMinute + 2, room, { drains: true });
   // Measured before the first request goes out: never longer than the key's true rest.
   const restMs = fresh.first || fresh.quietLocal === undefined ? undefined : run.ctx.clock.now() - fresh.quietLocal;
   // At most the limit plus what a refilling limiter gives back over the count, plus one (`over` below);

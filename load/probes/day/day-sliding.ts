@@ -7,7 +7,7 @@
 // (`slidingExact`, `slidingGiveUp` here).
 import { verdict, type Verdict } from '../../../report/check.ts';
 import type { Sample } from '../../../report/model.ts';
-import { keySamples, spentBefore, waitFor, serverNow, type ProbeRun, type ProbeScope } from '../context.ts';
+import { keySamples, spentBefore, serverNow, type ProbeRun, type ProbeScope } from '../context.ts';
 import { dayGiveUpMs } from '../waits.ts';
 import { dayEndOf, isDay429, untoldDay } from '../day-refusal.ts';
 import { failure } from '../findings.ts';
@@ -18,10 +18,7 @@ import { declaredWindowsHold } from './declared-windows.ts';
 import { overWindowText, readingFor } from '../reading.ts';
 import { localSpan, type Observation } from '../observe.ts';
 import { observe } from '../request.ts';
-import { serverOrder, widthFor } from '../waves.ts';
-
-/** A request's round trip: without its wait in the 429 hold (send.ts), which says nothing of the server's pace. */
-const roundTripMs = (o: Observation): number => o.receivedLocal - o.sentLocal - (o.ex.heldMs ?? 0);
+import { waveSource } from '../waves.ts';
 
 /** Paced this much slower than the minute figure: a sliding minute quota never refuses the pacing. */
 const PACE_MARGIN = 1.05;
@@ -195,34 +192,23 @@ export async function probeDaySliding(
   const started = serverNow(ctx);
   // Bounded by time below (DAY_GIVE_UP.paced), and by count here as a backstop.
   const most = Math.ceil(dayGiveUpMs(ctx.windows, 'paced') / gapMs) + 3 * perDay + 10;
-  let rttMs: number | undefined;
-  for (let i = 0; i < most;) {
-    // In waves when the round trip needs it (waves.ts), at the same average pace; read in the server's order.
-    const width = rttMs === undefined ? 1 : widthFor(perMinute, rttMs, minuteMs);
-    const waveAt = ctx.clock.now();
-    const wave = serverOrder(await Promise.all(Array.from({ length: width }, () => observe(run))));
-    rttMs = Math.max(...wave.map(roundTripMs));
-    i += width;
-    let retry = 0;
-    for (const o of wave) {
-      if (o.status === 429) seen.examined.push(o);
-      if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
-        seen.sliding = dayEndOf(run, o) === undefined ? { kind: 'end-unknown', final: o } : refusedAt(run, o, own);
-        return;
-      }
-      if (o.admitted) own.push(o);
-      if (o.serverMs - started > dayGiveUpMs(ctx.windows, 'paced')) {
-        seen.sliding = { kind: 'gave-up', own, last: o, spanMs: o.serverMs - started };
-        return;
-      }
-      if (o.status === 429 && o.retryAfter) retry = Math.max(retry, o.retryAfter.seconds * 1000);
+  // In waves when the round trip needs it (waves.ts), at the same average pace; read in the server's order.
+  const source = waveSource(run, perMinute, () => Number.POSITIVE_INFINITY, { gapMs });
+  for (let i = 0; i < most; i++) {
+    const o = await source.next();
+    if (o.status === 429) seen.examined.push(o);
+    if (o.status === 429 && isDay429(run, o, o.serverMs + minuteMs)) {
+      seen.sliding = dayEndOf(run, o) === undefined ? { kind: 'end-unknown', final: o } : refusedAt(run, o, own);
+      return;
     }
-    ctx.progress({
-      phase: `quota ${k.plan.name}: day`,
-      done: Math.min(own.length, perDay - 1),
-      total: perDay,
-      etaMs: Math.max(0, perDay - own.length) * gapMs,
-    });
-    await waitFor(ctx, Math.max(retry, width * gapMs - (ctx.clock.now() - waveAt)), 'pacing at the minute rate');
+    if (o.admitted) own.push(o);
+    if (o.serverMs - started > dayGiveUpMs(ctx.windows, 'paced')) {
+      seen.sliding = { kind: 'gave-up', own, last: o, spanMs: o.serverMs - started };
+      return;
+    }
+    if (i % perMinute === 0) {
+      const done = Math.min(own.length, perDay - 1);
+      ctx.progress({ phase: `quota ${k.plan.name}: day`, done, total: perDay, etaMs: (perDay - done) * gapMs });
+    }
   }
 }

@@ -7,13 +7,11 @@ import type { Sample } from '../../../report/model.ts';
 import {
   keySamples,
   localPast,
-  MARGIN_MS,
   notWaited,
   scopeOf,
   serverNow,
   sleepUntilServer,
   spentBefore,
-  waitFor,
   type ProbeRun,
   type ProbeScope,
 } from '../context.ts';
@@ -26,7 +24,7 @@ import { dayEndOf, isDay429 } from '../day-refusal.ts';
 import { probeDaySliding, spentByKey, type SlidingDay } from './day-sliding.ts';
 import { gaveBackFew, refillingDay } from '../models/day-refill.ts';
 import { fixedDayUnshown, type DayEvidence } from '../models/fixed-day.ts';
-import { waveSource } from '../waves.ts';
+import { countInto, nextWindow, waveSource, type PacedWindow, type WaveSource } from '../waves.ts';
 import type { ModelVerdict } from '../models/minute-count.ts';
 import { untold } from '../models/unknown.ts';
 import { dayPath } from '../models/rules.ts';
@@ -122,96 +120,78 @@ function shortDayEnd(run: ProbeRun, o: Observation): number | undefined {
  */
 async function findDayEnd(run: ProbeRun, seen: DayObservation): Promise<DaySearch | undefined> {
   const { ctx, k } = run;
+  const { perMinute, perDay } = k.plan;
   const minuteMs = ctx.windows.minuteSeconds * 1000;
-  const dayMs = ctx.windows.daySeconds * 1000;
   let started: number | undefined;
-  let total = 0;
-  let inWindow = 0;
-  let winEnd: number | undefined;
-  let counted: number | undefined; // local ms: the answer of this window's first admitted request
+  let w: PacedWindow = { admitted: 0 };
   let deliberate = false;
   let asked = false; // whether the day refills (dayModel): asked once, when the search's own span or count runs out
   let dayModel: ModelVerdict | undefined;
   const own: Observation[] = []; // admitted, for a day its Resets show refilling (models/day-refill.ts)
   // The window's requests in waves when the round trip needs it (waves.ts), never past the window's figure
   // (and the one deliberate 429).
-  const source = waveSource(run, k.plan.perMinute, () => k.plan.perMinute + (deliberate ? 0 : 1) - inWindow);
+  const source = waveSource(run, perMinute, () => perMinute + (deliberate ? 0 : 1) - w.admitted);
   // Backstop only: the span and the admitted count below end the search first (refusals included).
-  for (let i = 0; i < 6 * k.plan.perDay + 10; i++) {
+  for (let i = 0; i < 6 * perDay + 10; i++) {
     const o = await source.next();
     seen.searched.push(o);
-    winEnd ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
+    w.endMs ??= minuteEnd(run, o) ?? o.serverMs + minuteMs;
     if (o.status === 429) seen.examined.push(o);
-    if (o.status === 429 && isDay429(run, o, winEnd)) {
+    if (o.status === 429 && isDay429(run, o, w.endMs)) {
       const endMs = dayEndOf(run, o);
       return endMs === undefined ? { kind: 'end-unknown', final: o } : { kind: 'found', endMs, final: o, own };
     }
     const skipTo = i === 0 ? shortDayEnd(run, o) : undefined;
     if (skipTo !== undefined) {
-      ctx.progress({
-        phase: `quota ${k.plan.name}: day`,
-        done: 0,
-        total: k.plan.perDay,
-        etaMs: Math.max(0, skipTo - o.serverMs),
-        message: 'waiting for a day window long enough to count',
-      });
-      source.drop();
-      await sleepUntilServer(ctx, skipTo, 'the wait for a day window long enough to count');
-      winEnd = undefined;
+      await waitForLongerDay(run, source, o, skipTo);
+      w = { admitted: 0 };
       continue;
     }
     started ??= o.serverMs;
-    if (o.admitted) {
-      counted ??= o.receivedLocal;
-      own.push(o);
-      total++;
-      inWindow++;
-    }
-    if (i % perWindowTick(k.plan.perMinute) === 0) ctx.progress(findingProgress(run, total, minuteMs));
+    if (o.admitted) own.push(o);
+    countInto(w, o);
+    if (i % perWindowTick(perMinute) === 0) ctx.progress(findingProgress(run, own.length, minuteMs));
     const span = o.serverMs - started;
     // A day its own Resets already show refilling (model not told) is judged as one (no fresh day is counted
     // after it): its search may take the paced run's span (waits.ts DAY_GIVE_UP.paced), which a pace little
     // above its refill needs to run it dry or to admit past what it can refill.
-    const spent = total > 3 * k.plan.perDay || span > dayGiveUpMs(ctx.windows, 'find');
+    const spent = own.length > 3 * perDay || span > dayGiveUpMs(ctx.windows, 'find');
     if (spent && !asked) [asked, dayModel] = [true, bucketDay(run, seen, own)];
-    if (dayModel ? span > dayGiveUpMs(ctx.windows, 'paced') : spent) {
-      // No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay?
-      const perDayAtPace = (total * dayMs) / Math.max(1, span);
-      if (total <= 3 * k.plan.perDay && perDayAtPace < k.plan.perDay + k.plan.perMinute)
-        return { kind: 'too-slow', perDayAtPace };
-      return { kind: 'no-day-429', admitted: total, spanMs: span, last: o, own, dayModel };
-    }
-    if (o.admitted && inWindow === k.plan.perMinute && !deliberate) {
+    if (dayModel ? span > dayGiveUpMs(ctx.windows, 'paced') : spent) return noDay429(run, own, span, o, dayModel);
+    if (o.admitted && w.admitted === perMinute && !deliberate) {
       deliberate = true; // one deliberate 429: tells whether 429s count against the day quota (OBSERVE)
       continue;
     }
-    if (o.status === 429 || inWindow >= k.plan.perMinute) {
-      source.drop();
-      await nextWindow(run, winEnd, o.status === 429 ? undefined : counted);
-      inWindow = 0;
-      winEnd = undefined;
-      counted = undefined;
-    }
+    if (o.status === 429 || w.admitted >= perMinute) w = await nextWindow(run, source, w, o.status === 429);
   }
   return undefined;
 }
 
-/**
- * Waits for the next minute window after a window's figure was admitted: until its end `winEndMs` on the
- * latest reading of the server's clock, or one window after the answer of its first admitted request
- * (`countedLocal`, local ms) when that comes first. Any window of one minute's length that counted that
- * request has ended by then, wherever it started; the Reset read at the latest can be seconds later (a
- * Reset a second after the window's expiry as slowapi's, a Date a second stale as uvicorn's): paced by
- * the Reset alone, a 2 s window of the search would take up to twice its length, the pace would fall under
- * the day's figure per day, and an unenforced day would look like a target too slow to judge (spec/GAPS.md,
- * "The server's Date"). After a 429,
- * its own end (`countedLocal` undefined).
- */
-async function nextWindow(run: ProbeRun, winEndMs: number, countedLocal: number | undefined): Promise<void> {
-  const { ctx } = run;
-  const byReset = localPast(ctx, winEndMs) ?? ctx.clock.now();
-  const byCount = countedLocal === undefined ? byReset : countedLocal + ctx.windows.minuteSeconds * 1000 + MARGIN_MS;
-  await waitFor(ctx, Math.min(byReset, byCount) - ctx.clock.now(), 'the wait for a window to end');
+/** The rest of the current day window cannot hold the count (`shortDayEnd`): waits for the next one. */
+async function waitForLongerDay(run: ProbeRun, source: WaveSource, o: Observation, skipTo: number): Promise<void> {
+  run.ctx.progress({
+    phase: `quota ${run.k.plan.name}: day`,
+    done: 0,
+    total: run.k.plan.perDay,
+    etaMs: Math.max(0, skipTo - o.serverMs),
+    message: 'waiting for a day window long enough to count',
+  });
+  source.drop();
+  await sleepUntilServer(run.ctx, skipTo, 'the wait for a day window long enough to count');
+}
+
+/** No day 429 although a whole day window lay within the span. At our pace, could it have reached perDay? */
+function noDay429(
+  run: ProbeRun,
+  own: Observation[],
+  spanMs: number,
+  last: Observation,
+  dayModel: ModelVerdict | undefined,
+): DaySearch {
+  const { perDay, perMinute } = run.k.plan;
+  const perDayAtPace = (own.length * run.ctx.windows.daySeconds * 1000) / Math.max(1, spanMs);
+  if (own.length <= 3 * perDay && perDayAtPace < perDay + perMinute) return { kind: 'too-slow', perDayAtPace };
+  return { kind: 'no-day-429', admitted: own.length, spanMs, last, own, dayModel };
 }
 
 /** The model is not told, and the day's own Resets show it refilling (models/day-refill.ts): that day's model. */
@@ -263,53 +243,50 @@ async function countDay(run: ProbeRun, start: number, examined: Observation[]): 
   const windows = Math.ceil(perDay / perMinute) + 2;
   const dayMs = ctx.windows.daySeconds * 1000;
   const giveUpAt = start + dayGiveUpMs(ctx.windows, 'count'); // waits.ts declares it
-  for (let w = 0; w < windows; w++) {
+  for (let i = 0; i < windows; i++) {
     if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
-    let winEnd = start + (w + 1) * minuteMs;
+    const w: PacedWindow & { endMs: number } = { admitted: 0, endMs: start + (i + 1) * minuteMs };
     ctx.progress({
       phase: `quota ${k.plan.name}: day`,
       done: c.admitted,
       total: perDay,
-      etaMs: (windows - 2 - w) * minuteMs,
+      etaMs: (windows - 2 - i) * minuteMs,
     });
-    let inWindow = 0;
-    let counted: number | undefined; // local ms: the answer of this window's first admitted request
     // Near the day's end, no more at once than the day may have left if 429s count against it (plus the
     // final one): no refusal races the day's 429, so the count is exact whichever the limiter does.
     const source = waveSource(run, perMinute, () =>
-      Math.min(perMinute - inWindow, Math.max(1, perDay + 1 - c.admitted - c.rejected)),
+      Math.min(perMinute - w.admitted, Math.max(1, perDay + 1 - c.admitted - c.rejected)),
     );
-    while (inWindow < perMinute) {
+    while (w.admitted < perMinute) {
       if (serverNow(ctx) > giveUpAt) return { ...c, late: true };
       const o = await source.next();
       if (o.admitted) c.first ??= o;
-      if (o.admitted) counted ??= o.receivedLocal;
-      if (o.quota === 'minute') winEnd = resetEndMs(run, o) ?? winEnd;
+      countInto(w, o);
+      if (o.quota === 'minute') w.endMs = resetEndMs(run, o) ?? w.endMs;
       if (o.status === 429) {
         examined.push(o);
-        if (isDay429(run, o, winEnd)) return { ...c, final: o };
+        if (isDay429(run, o, w.endMs)) return { ...c, final: o };
         c.rejected++;
         source.drop();
         // The minute window had not rolled over where we thought (it opened at a first request, or its end
         // is rounded): the minute quota is quota.minute.exact's to judge. Wait for the end this 429 names.
-        await sleepUntilServer(ctx, minuteEnd(run, o) ?? winEnd, 'the wait for the minute window a 429 names');
-        winEnd = Math.max(winEnd, serverNow(ctx) + minuteMs);
+        await sleepUntilServer(ctx, minuteEnd(run, o) ?? w.endMs, 'the wait for the minute window a 429 names');
+        w.endMs = Math.max(w.endMs, serverNow(ctx) + minuteMs);
         continue;
       }
       c.admitted++;
       if (o.serverMs > start + dayMs - SLACK_MS) c.pastEnd = (c.pastEnd ?? 0) + 1;
-      inWindow++;
       const dayLeft = perDay - c.admitted;
-      (dayLeft < perMinute - inWindow ? c.reported.dayBinding : c.reported.dayNotBinding).add(o.quota);
+      (dayLeft < perMinute - w.admitted ? c.reported.dayBinding : c.reported.dayNotBinding).add(o.quota);
       if (c.admitted > perDay) return c;
     }
-    if (w === 0 && perDay > perMinute) {
+    if (i === 0 && perDay > perMinute) {
       // One deliberate 429 per day window: tells whether 429s count against the day quota (OBSERVE).
       const o = await observe(run);
       if (o.status === 429) c.rejected++;
       else c.admitted++;
     }
-    await nextWindow(run, winEnd, counted);
+    await nextWindow(run, source, w, false);
   }
   return c;
 }
