@@ -191,7 +191,10 @@ export function retryAfterMs(headers: Headers): number | undefined {
  * offset within a second; keeping the tightest bounds over many samples narrows it.
  */
 export interface ServerClock {
-  /** Adds an observation: local ms when the request was sent and when the response arrived, and its Date header. */
+  /**
+   * Adds an observation: local ms when the request left (after any wait of the client's own before it) and when the
+   * response arrived, and its Date header.
+   */
   observe(sentAtLocal: number, receivedAtLocal: number, headers: Headers): void;
   /** Best estimate of server ms at a local ms, or undefined before any observation. */
   toServer(localMs: number): number | undefined;

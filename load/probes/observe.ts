@@ -74,7 +74,9 @@ export async function sendProbe(run: ProbeRun): Promise<Sent> {
   const ex = await ctx.send(probeRequest(run));
   const receivedLocal = ctx.clock.now();
   const headers = ex.response.headers;
-  ctx.serverClock.observe(sentLocal, receivedLocal, headers);
+  // The request left once the 429 hold let it (send.ts): a Date bounds the server's clock from then, not from when
+  // the probe asked (a bound seconds too loose moves the clock's midpoint by half of it).
+  ctx.serverClock.observe(sentLocal + (ex.heldMs ?? 0), receivedLocal, headers);
   const status = ex.response.status;
   const parsed = readRateLimit(headers);
   const ra = status === 429 ? parseRetryAfter(headers) : undefined;

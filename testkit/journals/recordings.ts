@@ -187,7 +187,7 @@ export const RECORDINGS: Recording[] = [
   {
     name: 'rlf-redis-floor-reset-wave',
     proof: 'rlf-redis',
-    repaced: { keys: ['free'] },
+    repaced: { keys: ['free', 'pro'] },
     fixed: {
       why:
         "one wave of the pro minute count (its 200s report the day) named the day window's end as 1795908102 and " +
