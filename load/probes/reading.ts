@@ -7,7 +7,7 @@
 import type { Reading } from '../../report/model.ts';
 import type { DeclaredModel } from '../../spec/plans.ts';
 import { traitsOfName, type LimiterModelName } from './models/catalog.ts';
-import { readingById } from './models/readings.ts';
+import { acceptedReadings, readingById } from './models/readings.ts';
 
 export type { DeclaredModel } from '../../spec/plans.ts';
 
@@ -25,17 +25,19 @@ export const readingFor = (declared: DeclaredModel | undefined, figure: number):
   readingOf(declared).text.replace(/\bN\b/g, String(figure));
 
 /**
- * Whether a model's refill may be counted over `spanMs`: under a declared bucket always; under the window
- * reading only over a span longer than a window (no window of the plan's length then holds every request).
- * A sliding window counter keeps fixed windows of its own (its Reset names their end), so a count that
- * crosses one of them is two windows' and keeps its allowance under either reading.
+ * Whether a model's refill may be counted over `spanMs`: when an accepted reading refills within a window
+ * (models/readings.ts: the bucket reading, once declared), or over a span longer than a window (no window of
+ * the plan's length then holds every request). A sliding window counter keeps fixed windows of its own (its
+ * Reset names their end), so a count that crosses one of them is two windows' and keeps its allowance under
+ * every reading.
  */
 export const refillCounts = (
   declared: DeclaredModel | undefined,
   model: LimiterModelName,
   windowMs: number,
   spanMs: number,
-): boolean => declared !== undefined || traitsOfName(model).ownWindows || spanMs >= windowMs;
+): boolean =>
+  acceptedReadings(declared).some((r) => r.refillsWithinWindow) || traitsOfName(model).ownWindows || spanMs >= windowMs;
 
 /** Most a bucket of `figure` refilled at `figure` per window admits within one window's length (models/readings.ts). */
 export const bucketWindowMost = (figure: number): number => readingById('bucket').mostWithinWindow(figure);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { READINGS, readingById, refusalOutsideEveryReading, type ReadingId } from './readings.ts';
+import { acceptedReadings, READINGS, readingById, refusalOutsideEveryReading, type ReadingId } from './readings.ts';
 
 const W = 1000;
 
@@ -71,6 +71,21 @@ describe('every accepted reading', () => {
       }
     },
   );
+
+  it.for(READINGS.map((r) => r.id))(
+    '%s: refills within a window exactly when it admits more than the figure in one',
+    (id) => {
+      const admits = limiterOf(id, 5, { phase: 0, countRefused: false });
+      let admitted = 0;
+      for (let t = 0; t < W; t++) if (admits(t)) admitted++;
+      expect(readingById(id).refillsWithinWindow).toBe(admitted > 5);
+    },
+  );
+
+  it('the window reading alone unless the vendor declares a bucket: then the bucket reading too', () => {
+    expect(acceptedReadings(undefined).map((r) => r.id)).toEqual(['fixed', 'rolling']);
+    expect(acceptedReadings('token-bucket').map((r) => r.id)).toEqual(['fixed', 'rolling', 'bucket']);
+  });
 
   it('a refusal with fewer than the figure within the window is outside every reading, and the finding names them all', () => {
     expect(refusalOutsideEveryReading(20, 20, 2)).toBeUndefined();

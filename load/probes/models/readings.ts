@@ -1,6 +1,7 @@
 // The readings of "N requests per window" petcert accepts (spec/GAPS.md "Readings"), as data: what each lets
 // a limiter admit within one window's length, and when it lets one refuse. A rule fails only on evidence
 // that no accepted reading allows, and its finding names the readings it was judged under.
+import type { DeclaredModel } from '../../../spec/plans.ts';
 
 export type ReadingId = 'fixed' | 'rolling' | 'bucket';
 
@@ -15,6 +16,8 @@ export interface AcceptedReading {
   accepted: 'always' | 'declared';
   /** Most it admits, from a full allowance, within a span of one window's length that crosses none of its window ends. */
   mostWithinWindow(figure: number): number;
+  /** It gives back what it admitted before a window's length has passed (more than the figure within one: figures above 1). */
+  refillsWithinWindow: boolean;
   /** Whether it may refuse a request once `within` of the key's requests reached the limiter in the window before it. */
   mayRefuse(figure: number, within: number): boolean;
   /** How a refusal's finding names it. */
@@ -30,6 +33,7 @@ export const READINGS: readonly AcceptedReading[] = [
     title: "fixed windows at the phase the server's own Reset declares",
     accepted: 'always',
     mostWithinWindow: (figure) => figure,
+    refillsWithinWindow: false,
     mayRefuse: onceFull,
     inRefusal: 'fixed at any phase',
   },
@@ -38,6 +42,7 @@ export const READINGS: readonly AcceptedReading[] = [
     title: "a rolling window: at most N in any span of one window's length",
     accepted: 'always',
     mostWithinWindow: (figure) => figure,
+    refillsWithinWindow: false,
     mayRefuse: onceFull,
     inRefusal: 'rolling',
   },
@@ -47,12 +52,17 @@ export const READINGS: readonly AcceptedReading[] = [
     accepted: 'declared',
     // The whole bucket at once, and all but one of what it refills before the window's length has passed.
     mostWithinWindow: (figure) => 2 * figure - 1,
+    refillsWithinWindow: true,
     mayRefuse: onceFull,
     inRefusal: 'a bucket refilled over the window',
   },
 ];
 
 export const readingById = (id: ReadingId): AcceptedReading => READINGS.find((r) => r.id === id)!;
+
+/** The readings a run judges under: those accepted always, and the declared ones once the vendor declares its model. */
+export const acceptedReadings = (declared: DeclaredModel | undefined): AcceptedReading[] =>
+  READINGS.filter((r) => r.accepted === 'always' || declared !== undefined);
 
 /** "a, b, or c". */
 const orList = (items: readonly string[]): string =>
