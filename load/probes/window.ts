@@ -106,33 +106,32 @@ export async function findFreshWindow(
   } else if (idleWindows > 0) end = Math.max(end, o.serverMs + minuteMs) + idleWindows * minuteMs;
   // The 429 hold (send.ts) keeps the count's first request until this 429's Retry-After has passed. Released
   // too late in the window after `end` (a Retry-After of the window's length, from a 429 just before the end
-  // it names), the count would run into that window's end: it starts a window later.
-  // It then starts once the end after can have passed, by a whole-second Reset rounded down.
-  // A 429 of the day (its Retry-After past a minute window) is the day's to wait out (day-out.ts).
+  // it names), the count would run into that window's end: it starts a window later, once the next end can
+  // have passed on our reading of the server's clock. A 429 of the day (its Retry-After past a minute window)
+  // is the day's to wait out (day-out.ts).
   const minute429 = o.status === 429 && (o.retryAfter?.seconds ?? Infinity) <= run.ctx.windows.minuteSeconds + 1;
   const heldUntil = minute429 && roomForCount(minuteMs) ? retryAfterEndMs(o) : undefined;
   let late = lateMs;
-  while (heldUntil !== undefined && heldUntil > latestCountStart(end + late, minuteMs)) {
+  if (heldUntil !== undefined && heldUntil > end + lateMs + minuteMs - END_UNCERTAINTY_MS - countMs(minuteMs)) {
     end += minuteMs;
-    late = lateMs + RESET_ROUNDING_MS;
+    late = Math.max(lateMs, END_UNCERTAINTY_MS);
   }
   // `lateMs`: past the named end by a Reset's rounding or a proxy's Date, when a burst sent at it straddled.
   await sleepUntilServer(run.ctx, end + late);
   return { endMs: end + minuteMs, quietLocal };
 }
 
-/**
- * The latest a count may start in the window from `startMs` and still end in it: a Reset rounded either way
- * names its end up to a second late, and the count takes up to COUNT_SHARE of a window (waves.ts).
- */
-const latestCountStart = (startMs: number, windowMs: number): number =>
-  startMs + windowMs - RESET_ROUNDING_MS - COUNT_SHARE * windowMs;
+/** How far a window's true end may lie from the end its Reset names, on our reading of the server's clock. */
+const END_UNCERTAINTY_MS = RESET_ROUNDING_MS + SLACK_MS;
+
+/** The longest a count takes: its waves fill at most COUNT_SHARE of a window (waves.ts). */
+const countMs = (windowMs: number): number => COUNT_SHARE * windowMs;
 
 /**
- * A window holds a count between the latest its end can be and the earliest the next can be (a Reset rounded
- * either way): a window of a few seconds does not, and moving the count a window later then proves nothing.
+ * A window holds a count between the latest its end can be and the earliest the next can be: one of a few
+ * seconds does not (whole-second Resets, a proxy's Date), and moving the count a window later proves nothing.
  */
-const roomForCount = (windowMs: number): boolean => windowMs - 2 * RESET_ROUNDING_MS - COUNT_SHARE * windowMs > 0;
+const roomForCount = (windowMs: number): boolean => windowMs - 2 * END_UNCERTAINTY_MS - countMs(windowMs) > 0;
 
 /** The whole minute allowance is there: the response reports the minute quota with Remaining = Limit - 1. */
 const isFull = (o: Observation): boolean =>
