@@ -133,6 +133,9 @@ const countMs = (windowMs: number): number => COUNT_SHARE * windowMs;
  */
 const roomForCount = (windowMs: number): boolean => windowMs - 2 * END_UNCERTAINTY_MS - countMs(windowMs) > 0;
 
+/** The shortest window, in whole seconds, with room for a count between two uncertain ends (`roomForCount`). */
+export const ROOMY_WINDOW_S = Math.floor((2 * END_UNCERTAINTY_MS) / (1 - COUNT_SHARE) / 1000) + 1;
+
 /** The whole minute allowance is there: the response reports the minute quota with Remaining = Limit - 1. */
 const isFull = (o: Observation): boolean =>
   o.admitted && o.quota === 'minute' && o.rate!.remaining === o.rate!.limit - 1;

@@ -36,7 +36,8 @@ import {
   type OwnEndCrossed,
 } from '../reading.ts';
 import type { Retried } from './backoff.ts';
-import type { WindowCount } from '../window.ts';
+import { ROOMY_WINDOW_S, type WindowCount } from '../window.ts';
+import { RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
 
 type Minute = MinuteObservation;
 
@@ -182,6 +183,33 @@ function unplacedCount(count: WindowCount, spanMs: number, windowMs: number, per
   );
 }
 
+/**
+ * A count whose first request the 429 hold released more than a Reset's rounding after the probe sent it: a
+ * Retry-After (the window's length), not a window's end, timed its start. On a window too short to start it a
+ * window later (window.ts), an end may then fall among its requests: the one before the window its 429 names,
+ * or that window's own (admissions answered after the 429 in the server's order), each known to a second. With
+ * answers that report another quota, no Reset ties them to one window: up to the figure in each window the span
+ * touches. Unjudged there.
+ */
+function heldUntied(count: WindowCount, spanMs: number, windowMs: number, perMinute: number): Verdict | undefined {
+  const first = count.admitted[0];
+  const heldMs = first?.ex.heldMs ?? 0;
+  if (!first || heldMs <= RESET_ROUNDING_MS || count.admitted.every((a) => a.quota === 'minute')) return undefined;
+  // On the server's clock: when the hold let the first request go, and the count's last answer.
+  const released = first.serverMs - (first.receivedLocal - first.sentLocal - heldMs);
+  const lastMs = Math.max(...count.admitted.map((a) => a.serverMs));
+  const ends = [count.endMs - windowMs, count.endMs];
+  if (!ends.some((end) => released < end + RESET_ROUNDING_MS && lastMs > end - RESET_ROUNDING_MS)) return undefined;
+  const n = count.admitted.length;
+  if (n > acrossEnds(perMinute, spanMs, windowMs)) return undefined;
+  return verdict.unjudged(
+    `${n} admitted from a full minute allowance, the plan allows ${perMinute}, but the count's first request left when ` +
+      `the 429 hold released it, ${(heldMs / 1000).toFixed(1)} s after it was sent, and their headers report another ` +
+      "quota: a fixed window's end may fall among them",
+    `a minute window of ${ROOMY_WINDOW_S} s or more (plans file: windows.minuteSeconds): the count then starts a window later`,
+  );
+}
+
 function exact(o: Minute): Verdict {
   const { count, model } = exactOf(o);
   const { perMinute } = o.scope.k.plan;
@@ -202,7 +230,9 @@ function exact(o: Minute): Verdict {
   const crossed = crossedOwnEnd(o, count, model, spanMs);
   // The count stops past the figure plus a bucket's refill (window.ts `over`): the floor's one more is within it here.
   if (crossed && n <= crossed.most) return verdict.pass;
-  const straddle = straddledUntied(count, model, spanMs, minuteSeconds * 1000, perMinute);
+  const straddle =
+    straddledUntied(count, model, spanMs, minuteSeconds * 1000, perMinute) ??
+    heldUntied(count, spanMs, minuteSeconds * 1000, perMinute);
   if (!count.over && n > most && straddle) return straddle;
   // A declared bucket has no window ends: it is judged as one.
   const unplaced =
