@@ -1,7 +1,8 @@
-// Counting with the concurrency the latency needs: a window's requests sent one after the
-// other take count × round trip, which a distant server (150 ms with 3 s windows) cannot fit in a window.
-// Requests go out in waves sized so that the count takes at most a share of the window; the answers of
-// one wave are read in the server's order, from their own values, never in arrival order.
+// The probes' one pacing primitive. Counting with the concurrency the latency needs: a window's requests sent
+// one after the other take count × round trip, which a distant server (150 ms with 3 s windows) cannot fit in a
+// window. Requests go out in waves sized so that the count takes at most a share of the window, or on a steady
+// pace; the answers of one wave are read in the server's order, from their own values, never in arrival order.
+// A count that has what it needs from a window waits for the next through `nextWindow`.
 import { localPast, MARGIN_MS, waitFor, type ProbeRun } from './context.ts';
 import type { Observation } from './observe.ts';
 import { refillOver } from './models/allowance.ts';
