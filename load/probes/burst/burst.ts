@@ -234,10 +234,7 @@ function notWholeVerdict(o: BurstObservation): Verdict | undefined {
   const why =
     `${seen}, and ${first}: the allowance was not whole when the burst began, even after an idle window, and the minute probe did not tell the ` +
     `limiter's model`;
-  return verdict.unjudged(
-    why,
-    'run the minute probe too (--only minute,burst), which tells the model, or a longer minute window',
-  );
+  return verdict.unjudged(why, `${untoldFix(o.model)}, or a longer minute window`);
 }
 
 /**

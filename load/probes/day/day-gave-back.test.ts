@@ -47,7 +47,7 @@ describe('a bucket day, model not told, whose answers show the day only at its e
     expect(dayExact(r)).toMatchObject({
       outcome: 'skip',
       skipKind: 'unjudged',
-      fix: 'run the minute probe too (--only minute,day), which tells the model',
+      fix: expect.stringMatching(/^run the minute probe too/),
     });
   });
 
@@ -117,7 +117,7 @@ describe('a bucket day, model not told, whose answers show the day only at its e
       expect(dayExact(r)).toMatchObject({
         outcome: 'skip',
         skipKind: 'unjudged',
-        fix: 'run the minute probe too (--only minute,day), which tells the model',
+        fix: expect.stringMatching(/^run the minute probe too/),
       });
       expect(dayExact(r).skipReason).toMatch(/^110 requests admitted in one day window/);
     }

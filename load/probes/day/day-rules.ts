@@ -43,8 +43,9 @@ const CANNOT_BIND = 'the day quota cannot bind when paced at the minute limit';
 const binds = (o: Day): Verdict | undefined => (o.cannotBind ? verdict.notApplicable(CANNOT_BIND) : undefined);
 
 /** The model is unknown and the day's answers (or the counted day's first) do not show a fixed day. */
-const unknownModel = (why: string): Verdict =>
-  verdict.unjudged(`the limiter's model is unknown and ${why}`, modelFix(undefined));
+/** `model`: what the minute probe told (undefined: it did not run): what would tell the model differs. */
+const unknownModel = (why: string, model: ModelVerdict | undefined): Verdict =>
+  verdict.unjudged(`the limiter's model is unknown and ${why}`, modelFix(model));
 
 const END_UNKNOWN_FIX =
   "a day-quota 429 whose Retry-After (or X-RateLimit-Reset) names the day window's end, within one day window";
@@ -181,8 +182,8 @@ const NO_DAY_EVIDENCE: Unjudged = {
 };
 
 /** The model is unknown and the day's answers do not show a fixed day window. */
-const unshownFixedDay = (why: string): Verdict =>
-  unknownModel(`the day quota's answers do not show a fixed day window: ${why}`);
+const unshownFixedDay = (why: string, model: ModelVerdict | undefined): Verdict =>
+  unknownModel(`the day quota's answers do not show a fixed day window: ${why}`, model);
 
 function countedExact(o: Day, c: Counted): Verdict {
   const { perDay } = o.scope.k.plan;
@@ -207,7 +208,7 @@ function countedExact(o: Day, c: Counted): Verdict {
   const unknown = untold(o.model);
   if (!c.final) {
     return (
-      refillMayExplain(o.scope, c.admitted, unknown) ??
+      refillMayExplain(o.scope, c.admitted, unknown, modelFix(o.model)) ??
       failure(
         `${c.admitted} requests admitted within one day window without a day-quota 429; the plan allows ` +
           `${perDay}${unknown ? `; ${readingFor(o.scope.ctx.declared, perDay)}` : ''}`,
@@ -282,11 +283,11 @@ function dayExact(o: Day): Verdict {
     case 'unfound':
       return unfoundExact(o, p.s);
     case 'fixed-unshown':
-      return unshownFixedDay(p.why);
+      return unshownFixedDay(p.why, o.model);
     case 'tally':
       return tallyExact(p.input, p.t);
     case 'counted':
-      return p.notFull ? unknownModel(p.notFull) : countedExact(o, p.c);
+      return p.notFull ? unknownModel(p.notFull, o.model) : countedExact(o, p.c);
   }
 }
 
@@ -305,12 +306,12 @@ function dayRetryAfter(o: Day): readonly Verdict[] {
     case 'unfound':
       return p.s.kind === 'end-unknown' ? retryAfterBeyondDay(o.scope, p.s.final) : silent;
     case 'fixed-unshown':
-      return [unshownFixedDay(p.why)];
+      return [unshownFixedDay(p.why, o.model)];
     case 'tally':
       return 'over' in p.t ? silent : tallyRetryAfter(p.input);
     case 'counted': {
       const { c, notFull } = p;
-      if (notFull) return [unknownModel(notFull)];
+      if (notFull) return [unknownModel(notFull, o.model)];
       // A rolling day's 429 promises no fixed end: its Retry-After is judged as any limiter's.
       if (c.final && rollingDayRefusal(o.scope, c))
         return [retryAfterPresent(c.final), ...retryAfterConsistent(o.scope, c.final, o.scope.ctx.windows.daySeconds)];
@@ -371,12 +372,12 @@ function rejectedConsume(o: Day): readonly Verdict[] {
     case 'sliding':
       return p.d.kind === 'refused' ? [fixedRuleSkip(notFixedModel(o))] : silent;
     case 'fixed-unshown':
-      return [unshownFixedDay(p.why)];
+      return [unshownFixedDay(p.why, o.model)];
     case 'tally':
       return 'over' in p.t ? silent : [tallyConsume(p.input, p.t)];
     case 'counted': {
       const { c, notFull } = p;
-      if (notFull) return [unknownModel(notFull)];
+      if (notFull) return [unknownModel(notFull, o.model)];
       if (!c.final) return silent;
       if (c.rejected === 0)
         return [

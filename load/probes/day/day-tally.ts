@@ -148,6 +148,8 @@ export interface TallyInput extends ProbeScope {
   final: Observation;
   /** The minute probe did not run or could not tell the model. */
   modelUnknown: boolean;
+  /** What would tell the model (models/unknown.ts modelFix): running the minute probe, or answers that show it. */
+  modelFix: string;
 }
 
 /** The tally's verdict: more than the day allows (`over`), or a count judged with its bounds. */
@@ -233,12 +235,17 @@ export function tallyConsume(input: TallyInput, s: Settled): Verdict {
  * a day refilled continuously admits up to twice perDay in one window, so up to that it is unjudged, never
  * failed (undefined past it, and under the window reading, which allows perDay in any day's length).
  */
-export function refillMayExplain(scope: ProbeScope, admitted: number, modelUnknown: boolean): Verdict | undefined {
+export function refillMayExplain(
+  scope: ProbeScope,
+  admitted: number,
+  modelUnknown: boolean,
+  fix: string,
+): Verdict | undefined {
   const { perDay } = scope.k.plan;
   if (!modelUnknown || scope.ctx.declared === undefined || admitted > 2 * perDay) return undefined;
   const refilled = `a day quota refilled continuously (a token bucket) admits up to ${2 * perDay} in one window`;
   const why = `${admitted} requests admitted in one day window (the plan allows ${perDay}), and the limiter's model is unknown: ${refilled}`;
-  return verdict.unjudged(why, 'run the minute probe too (--only minute,day), which tells the model');
+  return verdict.unjudged(why, fix);
 }
 
 /** What more than perDay in one day window proves, under the run's reading. */
@@ -255,7 +262,7 @@ function overDayText(scope: ProbeScope, admitted: number, spanMs: number | undef
 function overDay(input: TallyInput, admitted: number, spanMs: number): Verdict {
   const { perDay } = input.k.plan;
   return (
-    refillMayExplain(input, admitted, input.modelUnknown) ??
+    refillMayExplain(input, admitted, input.modelUnknown, input.modelFix) ??
     failure(overDayText(input, admitted, spanMs, input.modelUnknown), {
       exchange: input.final.ex,
       expected: perDay,

@@ -26,7 +26,7 @@ import { gaveBackFew, refillingDay } from '../models/day-refill.ts';
 import { fixedDayUnshown, type DayEvidence } from '../models/fixed-day.ts';
 import { countInto, nextWindow, waveSource, type PacedWindow, type WaveSource } from '../waves.ts';
 import type { ModelVerdict } from '../models/minute-count.ts';
-import { untold } from '../models/unknown.ts';
+import { modelFix, untold } from '../models/unknown.ts';
 import { dayPath } from '../models/rules.ts';
 import { settleByTally, type Settled, type TallyInput } from './day-tally.ts';
 import { dayGiveUpMs } from '../waits.ts';
@@ -352,6 +352,7 @@ export async function probeDay(run: ProbeRun, seen: DayObservation): Promise<voi
     endMs: found.endMs,
     final: found.final,
     modelUnknown: unknown,
+    modelFix: modelFix(model),
   };
   const settled = seen.dayModel || seen.fixedUnshown ? undefined : settleByTally(tally);
   // Left unjudged either way (a day not shown fixed, or more than perDay that a refill may explain): the
