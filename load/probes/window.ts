@@ -136,6 +136,23 @@ const roomForCount = (windowMs: number): boolean => windowMs - 2 * END_UNCERTAIN
 /** The shortest window, in whole seconds, with room for a count between two uncertain ends (`roomForCount`). */
 export const ROOMY_WINDOW_S = Math.floor((2 * END_UNCERTAINTY_MS) / (1 - COUNT_SHARE) / 1000) + 1;
 
+/**
+ * The count's first request left when the 429 hold released it, more than a Reset's rounding after the probe
+ * sent it (a Retry-After, not the window's end, timed the count); its answers report another quota (no Reset
+ * places them in one window); and an end its 429 names, to a second, may fall among its requests: the one
+ * before that 429's window, or that window's own (admissions answered after the 429 in the server's order).
+ */
+export function heldAcrossEnd(count: WindowCount, windowMs: number): boolean {
+  const first = count.admitted[0];
+  const heldMs = first?.ex.heldMs ?? 0;
+  if (!first || heldMs <= RESET_ROUNDING_MS || count.admitted.every((a) => a.quota === 'minute')) return false;
+  // On the server's clock: when the hold let the first request go, and the count's last answer.
+  const released = first.serverMs - (first.receivedLocal - first.sentLocal - heldMs);
+  const lastMs = Math.max(...count.admitted.map((a) => a.serverMs));
+  const ends = [count.endMs - windowMs, count.endMs];
+  return ends.some((end) => released < end + RESET_ROUNDING_MS && lastMs > end - RESET_ROUNDING_MS);
+}
+
 /** The whole minute allowance is there: the response reports the minute quota with Remaining = Limit - 1. */
 const isFull = (o: Observation): boolean =>
   o.admitted && o.quota === 'minute' && o.rate!.remaining === o.rate!.limit - 1;

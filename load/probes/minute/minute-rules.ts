@@ -36,8 +36,7 @@ import {
   type OwnEndCrossed,
 } from '../reading.ts';
 import type { Retried } from './backoff.ts';
-import { ROOMY_WINDOW_S, type WindowCount } from '../window.ts';
-import { RESET_ROUNDING_MS } from '../../../spec/ratelimit.ts';
+import { heldAcrossEnd, ROOMY_WINDOW_S, type WindowCount } from '../window.ts';
 
 type Minute = MinuteObservation;
 
@@ -184,22 +183,13 @@ function unplacedCount(count: WindowCount, spanMs: number, windowMs: number, per
 }
 
 /**
- * A count whose first request the 429 hold released more than a Reset's rounding after the probe sent it: a
- * Retry-After (the window's length), not a window's end, timed its start. On a window too short to start it a
- * window later (window.ts), an end may then fall among its requests: the one before the window its 429 names,
- * or that window's own (admissions answered after the 429 in the server's order), each known to a second. With
- * answers that report another quota, no Reset ties them to one window: up to the figure in each window the span
- * touches. Unjudged there.
+ * A count above the figure that the 429 hold released late, across an end its Reset names to a second
+ * (window.ts heldAcrossEnd), and still so once counted again (minute.ts recountIfShort): with answers that report
+ * another quota, no Reset ties them to one window: up to the figure in each window the span touches. Unjudged there.
  */
 function heldUntied(count: WindowCount, spanMs: number, windowMs: number, perMinute: number): Verdict | undefined {
-  const first = count.admitted[0];
-  const heldMs = first?.ex.heldMs ?? 0;
-  if (!first || heldMs <= RESET_ROUNDING_MS || count.admitted.every((a) => a.quota === 'minute')) return undefined;
-  // On the server's clock: when the hold let the first request go, and the count's last answer.
-  const released = first.serverMs - (first.receivedLocal - first.sentLocal - heldMs);
-  const lastMs = Math.max(...count.admitted.map((a) => a.serverMs));
-  const ends = [count.endMs - windowMs, count.endMs];
-  if (!ends.some((end) => released < end + RESET_ROUNDING_MS && lastMs > end - RESET_ROUNDING_MS)) return undefined;
+  if (!heldAcrossEnd(count, windowMs)) return undefined;
+  const heldMs = count.admitted[0]!.ex.heldMs ?? 0;
   const n = count.admitted.length;
   if (n > acrossEnds(perMinute, spanMs, windowMs)) return undefined;
   return verdict.unjudged(

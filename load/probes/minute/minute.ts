@@ -34,7 +34,7 @@ import {
   type ModelVerdict,
 } from '../models/minute-count.ts';
 import { shownNotFixed, untold } from '../models/unknown.ts';
-import { exhaustWindow, type NextWindowCount, type WindowCount } from '../window.ts';
+import { exhaustWindow, heldAcrossEnd, type NextWindowCount, type WindowCount } from '../window.ts';
 import { bucketOrFixed, nextTooSoon, tellNotFixed } from './minute-bucket.ts';
 import { waveSource } from '../waves.ts';
 
@@ -235,6 +235,11 @@ async function tellAfter(run: ProbeRun, e: ModelEvidence, rec: Observation, late
  * window, so our ambiguity costs time, never a verdict.
  */
 async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
+  // Above the figure from a count the hold released late across an end (window.ts heldAcrossEnd): counted again
+  // after an idle window, which no hold reaches.
+  const { perMinute } = run.k.plan;
+  if (count.admitted.length > perMinute && heldAcrossEnd(count, run.ctx.windows.minuteSeconds * 1000))
+    return (await exhaustWindow(run, false, 1)) ?? count;
   const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayOwned(run, count.rejected));
   const headersLied = (fewestBeforeRefusal(count) ?? 0) > 0;
   if (!short || (!untold(model) && !headersLied)) return count;
