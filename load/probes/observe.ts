@@ -52,8 +52,9 @@ export function resetEndMs(run: ProbeScope, o: Observation): number | undefined 
   const end = o.rate.reset * 1000;
   // Whole-second rounding either way: a Reset rounded down names an end up to a second before the true one.
   // The server wrote Reset at some instant of the exchange and its Date (a proxy's, maybe) at a later one:
-  // a window may end while the answer waits in a proxy, so the past is measured from when the request left.
-  const sentServerMs = o.serverMs - Math.max(0, o.receivedLocal - o.sentLocal);
+  // a window may end while the answer waits in a proxy, so the past is measured from when the request left (once
+  // the 429 hold let it go).
+  const sentServerMs = o.serverMs - Math.max(0, o.receivedLocal - o.sentLocal - (o.ex.heldMs ?? 0));
   return end - sentServerMs > -(SLACK_MS + RESET_ROUNDING_MS) &&
     end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS
     ? end

@@ -11,8 +11,8 @@ const scope = {
 };
 const dateS = 1_795_905_344;
 
-const answer = (resetS: number, tookMs: number): Observation => ({
-  ex: {} as Exchange,
+const answer = (resetS: number, tookMs: number, heldMs?: number): Observation => ({
+  ex: (heldMs === undefined ? {} : { heldMs }) as Exchange,
   status: 200,
   admitted: true,
   quota: 'minute',
@@ -29,6 +29,11 @@ describe('resetEndMs: the past is measured from when the request left', () => {
 
   it('still refuses that Reset on a quick answer: the window had ended before the request was sent', () => {
     expect(resetEndMs(scope, answer(dateS - 4, 20))).toBeUndefined();
+  });
+
+  it('measures from when the 429 hold let the request go: a wait in the hold is not time in transit', () => {
+    expect(resetEndMs(scope, answer(dateS - 4, 5_000, 4_980))).toBeUndefined();
+    expect(resetEndMs(scope, answer(dateS - 4, 10_000, 5_000))).toBe((dateS - 4) * 1000);
   });
 
   it('still refuses a Reset further in the past than the exchange lasted', () => {
