@@ -3,7 +3,7 @@
 // figure). A bucket one token short reads "full" (Limit-1) with the fault, and a count from there gets its 429
 // one request early; in waves the pair before the 429 is not a sequential one judge.ts `applicable` reads. So the
 // count's own answers are read (fewestBeforeRefusal: the last request admitted before a minute 429 left 0),
-// and a short count whose headers lied is counted again after an idle window (minute.ts recountIfShort).
+// and a short count whose headers lied is counted again after an idle window (minute.ts recountIfDoubtful).
 // In virtual time, ten seeds of answers out of order each, after a request identifying the target.
 import { describe, expect, it } from 'vitest';
 import type { ShapeOptions } from '../../testkit/load/limiter-shapes.ts';

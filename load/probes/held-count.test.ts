@@ -61,7 +61,7 @@ describe('a minute count the 429 hold would release late in its window', () => {
 });
 
 // On 3 s windows there is no room to start the count a window later (window.ts ROOMY_WINDOW_S): a count the hold
-// released 2.5 s into the window, across an end, is counted again after an idle window (minute.ts recountIfShort),
+// released 2.5 s into the window, across an end, is counted again after an idle window (minute.ts recountIfDoubtful),
 // which no hold reaches (24 admitted of 20 failed quota.minute.exact on a correct limiter: 20 of 1,129 such
 // limiters drawn).
 describe('a held count on windows too short to move it', () => {

@@ -184,7 +184,7 @@ function unplacedCount(count: WindowCount, spanMs: number, windowMs: number, per
 
 /**
  * A count above the figure that the 429 hold released late, across an end its Reset names to a second
- * (window.ts heldAcrossEnd), and still so once counted again (minute.ts recountIfShort): with answers that report
+ * (window.ts heldAcrossEnd), and still so once counted again (minute.ts recountIfDoubtful): with answers that report
  * another quota, no Reset ties them to one window: up to the figure in each window the span touches. Unjudged there.
  */
 function heldUntied(count: WindowCount, spanMs: number, windowMs: number, perMinute: number): Verdict | undefined {

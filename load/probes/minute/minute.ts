@@ -229,20 +229,20 @@ async function tellAfter(run: ProbeRun, e: ModelEvidence, rec: Observation, late
 }
 
 /**
- * When the headers do not show the minute allowance (model unknown), or its Remaining was shown too high
- * (the "full" start was read from those headers), a short count may have started from a limiter not yet
- * full (a counter's last window still weighs, a bucket one token short): count once more after an idle
- * window, so our ambiguity costs time, never a verdict.
+ * A count that may not be one window's from a full allowance is counted once more after an idle window, so our
+ * ambiguity costs time, never a verdict:
+ * - short, when the headers do not show the minute allowance (model unknown) or its Remaining was shown too high
+ *   (the "full" start was read from those headers): it may have started from a limiter not yet full (a counter's
+ *   last window still weighs, a bucket one token short);
+ * - above the figure, when the 429 hold released it late across an end (window.ts heldAcrossEnd): the idle
+ *   window is one no hold reaches.
  */
-async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
-  // Above the figure from a count the hold released late across an end (window.ts heldAcrossEnd): counted again
-  // after an idle window, which no hold reaches.
+async function recountIfDoubtful(run: ProbeRun, count: WindowCount, model: ModelVerdict): Promise<WindowCount> {
   const { perMinute } = run.k.plan;
-  if (count.admitted.length > perMinute && heldAcrossEnd(count, run.ctx.windows.minuteSeconds * 1000))
-    return (await exhaustWindow(run, false, 1)) ?? count;
-  const short = count.admitted.length < run.k.plan.perMinute && !(count.rejected && dayOwned(run, count.rejected));
+  const held = count.admitted.length > perMinute && heldAcrossEnd(count, run.ctx.windows.minuteSeconds * 1000);
+  const short = count.admitted.length < perMinute && !(count.rejected && dayOwned(run, count.rejected));
   const headersLied = (fewestBeforeRefusal(count) ?? 0) > 0;
-  if (!short || (!untold(model) && !headersLied)) return count;
+  if (!held && (!short || (!untold(model) && !headersLied))) return count;
   return (await exhaustWindow(run, false, 1)) ?? count;
 }
 
@@ -251,7 +251,7 @@ async function recountIfShort(run: ProbeRun, count: WindowCount, model: ModelVer
  * the minute's figure), or its answers report the day with fewer left than the recovery, one later request
  * and the window after the 429 need (minute.ts counts it when the headers report the day). Then the probe
  * waits for the day's end (its one day wait) and counts once more in the fresh day — its one recount, the
- * one recountIfShort would take. Undefined: go on with this count.
+ * one recountIfDoubtful would take. Undefined: go on with this count.
  */
 async function recountInFreshDay(run: ProbeRun, count: WindowCount, day: DayWait): Promise<WindowCount | undefined> {
   const { perMinute } = run.k.plan;
@@ -318,7 +318,7 @@ export async function probeMinute(
   // Taken again with the window after the 429 counted: its refusal is judged on them too (requests sent after a
   // refusal was answered never count for it, so one list serves every refusal).
   if (next) seen.sent = run.answers.map((a) => a.o);
-  const exact = fresh ? count : await recountIfShort(run, count, model);
+  const exact = fresh ? count : await recountIfDoubtful(run, count, model);
   const judged = await bucketOrFixed(run, exact, model, next, nextTooSoon(run, count, next));
   if (!undecided(run, model, judged, next)) return judgeBy(run, seen, judged.count, judged.model);
   const lastOf = (c: WindowCount): Array<Observation | undefined> => [c.rejected, c.admitted[c.admitted.length - 1]];
