@@ -45,6 +45,12 @@ export function retryAfterBeyond(o: Observation, endMs: number): boolean {
   return at !== undefined && at > endMs + SLACK_MS;
 }
 
+/** Our ms at which the request left: once the 429 hold (send.ts) let it go, not when the probe asked. */
+export const leftLocal = (o: Pick<Observation, 'sentLocal' | 'ex'>): number => o.sentLocal + (o.ex.heldMs ?? 0);
+
+/** The server's ms at which the request left: its answer's, less the exchange's time from then on. */
+export const leftServerMs = (o: Observation): number => o.serverMs - Math.max(0, o.receivedLocal - leftLocal(o));
+
 /** Server ms at which the window the headers report ends, when Reset is a plausible Unix time (to the whole second, either way). */
 export function resetEndMs(run: ProbeScope, o: Observation): number | undefined {
   if (!o.rate || o.quota === 'unknown') return undefined;
@@ -52,10 +58,8 @@ export function resetEndMs(run: ProbeScope, o: Observation): number | undefined 
   const end = o.rate.reset * 1000;
   // Whole-second rounding either way: a Reset rounded down names an end up to a second before the true one.
   // The server wrote Reset at some instant of the exchange and its Date (a proxy's, maybe) at a later one:
-  // a window may end while the answer waits in a proxy, so the past is measured from when the request left (once
-  // the 429 hold let it go).
-  const sentServerMs = o.serverMs - Math.max(0, o.receivedLocal - o.sentLocal - (o.ex.heldMs ?? 0));
-  return end - sentServerMs > -(SLACK_MS + RESET_ROUNDING_MS) &&
+  // a window may end while the answer waits in a proxy, so the past is measured from when the request left.
+  return end - leftServerMs(o) > -(SLACK_MS + RESET_ROUNDING_MS) &&
     end - o.serverMs <= length + SLACK_MS + RESET_ROUNDING_MS
     ? end
     : undefined;
@@ -77,7 +81,7 @@ export async function sendProbe(run: ProbeRun): Promise<Sent> {
   const headers = ex.response.headers;
   // The request left once the 429 hold let it (send.ts): a Date bounds the server's clock from then, not from when
   // the probe asked (a bound seconds too loose moves the clock's midpoint by half of it).
-  ctx.serverClock.observe(sentLocal + (ex.heldMs ?? 0), receivedLocal, headers);
+  ctx.serverClock.observe(leftLocal({ sentLocal, ex }), receivedLocal, headers);
   const status = ex.response.status;
   const parsed = readRateLimit(headers);
   const ra = status === 429 ? parseRetryAfter(headers) : undefined;

@@ -4,7 +4,7 @@
 // pace; the answers of one wave are read in the server's order, from their own values, never in arrival order.
 // A count that has what it needs from a window waits for the next through `nextWindow`.
 import { localPast, MARGIN_MS, waitFor, type ProbeRun } from './context.ts';
-import type { Observation } from './observe.ts';
+import { leftLocal, type Observation } from './observe.ts';
 import { refillOver } from './models/allowance.ts';
 import { resetNoiseMs } from './reading.ts';
 import { observe } from './request.ts';
@@ -69,8 +69,10 @@ const BOOST_MAX = 8;
  * that says nothing of the server's pace, and the pace waits out the 429 itself. Counts within a window size their
  * waves on the whole exchange, hold included, as the recorded journals (testkit/journals) were sent.
  */
-const waveRttMs = (o: Observation, steady: boolean): number =>
-  o.receivedLocal - o.sentLocal - (steady ? (o.ex.heldMs ?? 0) : 0);
+const waveRttMs = (o: Observation, steady: boolean): number => o.receivedLocal - (steady ? leftLocal(o) : o.sentLocal);
+
+/** What a 429 asks to wait (ms); 0 for any other answer. */
+const retryAfterMs = (o: Observation): number => (o.status === 429 && o.retryAfter ? o.retryAfter.seconds * 1000 : 0);
 
 export interface WaveSource {
   /** The next answer, in the server's order; sends a new wave when the last one is used up. */
@@ -125,8 +127,7 @@ export function waveSource(run: ProbeRun, count: number, room: () => number, opt
         const wave = await Promise.all(Array.from({ length: width }, () => observe(run)));
         sent += width;
         rttMs = Math.max(...wave.map((o) => waveRttMs(o, options.gapMs !== undefined)));
-        const retries = wave.map((o) => (o.status === 429 && o.retryAfter ? o.retryAfter.seconds * 1000 : 0));
-        last = { width, at, retryMs: Math.max(...retries) };
+        if (options.gapMs !== undefined) last = { width, at, retryMs: Math.max(...wave.map(retryAfterMs)) };
         if (options.drains && sent > count && wave.every((o) => o.admitted)) boost = Math.min(BOOST_MAX, boost * 2);
         queue = serverOrder(wave, noiseMs);
       }

@@ -2,7 +2,7 @@
 // server: X-RateLimit-Reset when the headers report the minute quota, else a minute 429's Retry-After.
 import type { ProbeRun } from './context.ts';
 import { sleepUntilServer } from './context.ts';
-import { resetEndMs, retryAfterEndMs, type Observation } from './observe.ts';
+import { leftServerMs, resetEndMs, retryAfterEndMs, type Observation } from './observe.ts';
 import { DATE_SLACK_MS as SLACK_MS, RESET_ROUNDING_MS } from '../../spec/ratelimit.ts';
 import { observe } from './request.ts';
 import { refillOver } from './models/allowance.ts';
@@ -43,16 +43,16 @@ export interface WindowCount {
   restMs?: number;
 }
 
+/** When a minute 429 asks to come back (server ms): its Retry-After, when that is no longer than a minute window. */
+const minuteRetryEnd = (run: ProbeRun, o: Observation): number | undefined =>
+  o.status === 429 && o.retryAfter && o.retryAfter.seconds <= run.ctx.windows.minuteSeconds + 1
+    ? retryAfterEndMs(o)
+    : undefined;
+
 /** End of the minute window an observation belongs to, when the server told us. */
 export function minuteEnd(run: ProbeRun, o: Observation): number | undefined {
-  if (o.quota === 'minute') {
-    const end = resetEndMs(run, o);
-    if (end !== undefined) return end;
-  }
-  if (o.status === 429 && o.retryAfter && o.retryAfter.seconds <= run.ctx.windows.minuteSeconds + 1) {
-    return o.serverMs + o.retryAfter.seconds * 1000;
-  }
-  return undefined;
+  const end = o.quota === 'minute' ? resetEndMs(run, o) : undefined;
+  return end ?? minuteRetryEnd(run, o);
 }
 
 /** Time a whole window's requests take in waves (waves.ts), from the first exchange's duration, with room to spare. */
@@ -109,8 +109,7 @@ export async function findFreshWindow(
   // it names), the count would run into that window's end: it starts a window later, once the next end can
   // have passed on our reading of the server's clock. A 429 of the day (its Retry-After past a minute window)
   // is the day's to wait out (day-out.ts).
-  const minute429 = o.status === 429 && (o.retryAfter?.seconds ?? Infinity) <= run.ctx.windows.minuteSeconds + 1;
-  const heldUntil = minute429 && roomForCount(minuteMs) ? retryAfterEndMs(o) : undefined;
+  const heldUntil = roomForCount(minuteMs) ? minuteRetryEnd(run, o) : undefined;
   let late = lateMs;
   if (heldUntil !== undefined && heldUntil > end + lateMs + minuteMs - END_UNCERTAINTY_MS - countMs(minuteMs)) {
     end += minuteMs;
@@ -147,7 +146,7 @@ export function heldAcrossEnd(count: WindowCount, windowMs: number): boolean {
   const heldMs = first?.ex.heldMs ?? 0;
   if (!first || heldMs <= RESET_ROUNDING_MS || count.admitted.every((a) => a.quota === 'minute')) return false;
   // On the server's clock: when the hold let the first request go, and the count's last answer.
-  const released = first.serverMs - (first.receivedLocal - first.sentLocal - heldMs);
+  const released = leftServerMs(first);
   const lastMs = Math.max(...count.admitted.map((a) => a.serverMs));
   const ends = [count.endMs - windowMs, count.endMs];
   return ends.some((end) => released < end + RESET_ROUNDING_MS && lastMs > end - RESET_ROUNDING_MS);
