@@ -42,8 +42,10 @@ const CANNOT_BIND = 'the day quota cannot bind when paced at the minute limit';
 /** Every day rule: not applicable when the day quota cannot bind at the minute pace. */
 const binds = (o: Day): Verdict | undefined => (o.cannotBind ? verdict.notApplicable(CANNOT_BIND) : undefined);
 
-/** The model is unknown and the day's answers (or the counted day's first) do not show a fixed day. */
-/** `model`: what the minute probe told (undefined: it did not run): what would tell the model differs. */
+/**
+ * The model is unknown and the day's answers (or the counted day's first) do not show a fixed day. `model`: what
+ * the minute probe told (undefined: it did not run), which decides what would tell the model.
+ */
 const unknownModel = (why: string, model: ModelVerdict | undefined): Verdict =>
   verdict.unjudged(`the limiter's model is unknown and ${why}`, modelFix(model));
 

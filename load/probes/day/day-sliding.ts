@@ -17,7 +17,6 @@ import { traitsOf } from '../models/catalog.ts';
 import { declaredWindowsHold } from './declared-windows.ts';
 import { overWindowText, readingFor } from '../reading.ts';
 import { localSpan, type Observation } from '../observe.ts';
-import { observe } from '../request.ts';
 import { waveSource } from '../waves.ts';
 
 /** Paced this much slower than the minute figure: a sliding minute quota never refuses the pacing. */
