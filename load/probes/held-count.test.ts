@@ -25,9 +25,9 @@ const DRAWN: Drawn[] = [
   { phaseMs: 6517, resetRoundedDown: false, latencyMs: [20, 60], seed: 9623 },
 ];
 
-const chained = (d: Drawn, overAdmit = 0) =>
+const chained = (d: Drawn, overAdmit = 0, windows = WINDOWS) =>
   runShape({
-    windows: WINDOWS,
+    windows,
     plans: PLANS,
     shape: {
       meter: 'aligned',
@@ -66,19 +66,7 @@ describe('a minute count the 429 hold would release late in its window', () => {
 // limiters drawn).
 describe('a held count on windows too short to move it', () => {
   const short = { minuteSeconds: 3, daySeconds: 45 };
-  const drawn = () =>
-    runShape({
-      windows: short,
-      plans: PLANS,
-      shape: {
-        meter: 'aligned',
-        originMs: FAKE_START_MS - 2059,
-        headers: { chain: ['minute', 'day'] },
-        retryAfterWindow: true,
-      },
-      latencyMs: [20, 60],
-      seed: 11,
-    });
+  const drawn = () => chained({ phaseMs: 2059, resetRoundedDown: false, latencyMs: [20, 60], seed: 11 }, 0, short);
 
   it('the drawn correct limiter: counted again, quota.minute.exact passed, nothing failed', async () => {
     const r = await drawn();
